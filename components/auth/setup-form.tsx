@@ -1,0 +1,50 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { signIn } from 'next-auth/react';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { setupInput } from '@/lib/auth/schemas';
+import { api, applyIssues } from '../api';
+import { Button } from '../ui/button';
+import { Field, Input } from '../ui/input';
+import { ErrorNote } from '../ui/misc';
+
+type Form = { email: string; name: string; password: string };
+
+export function SetupForm() {
+  const router = useRouter();
+  const [error, setError] = useState<unknown>(null);
+  const form = useForm<Form>({ resolver: zodResolver(setupInput) as never, mode: 'onTouched', defaultValues: { email: '', name: '', password: '' } });
+  const onSubmit = form.handleSubmit(async (v) => {
+    setError(null);
+    try {
+      await api('/api/setup', { method: 'POST', body: v });
+    } catch (e) {
+      if (!applyIssues(e, form.setError as never)) setError(e);
+      return;
+    }
+    const res = await signIn('credentials', { email: v.email, password: v.password, redirect: false });
+    router.replace(res?.ok ? '/jobs' : '/login');
+    router.refresh();
+  });
+  const { errors, isSubmitting } = form.formState;
+  return (
+    <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+      <ErrorNote error={error} />
+      <Field label="Your name" htmlFor="name" error={errors.name?.message}>
+        <Input id="name" autoComplete="name" autoFocus aria-invalid={!!errors.name} {...form.register('name')} />
+      </Field>
+      <Field label="Email" htmlFor="email" error={errors.email?.message}>
+        <Input id="email" type="email" autoComplete="username" aria-invalid={!!errors.email} {...form.register('email')} />
+      </Field>
+      <Field label="Password" htmlFor="password" error={errors.password?.message} hint="At least 12 characters.">
+        <Input id="password" type="password" autoComplete="new-password" aria-invalid={!!errors.password} {...form.register('password')} />
+      </Field>
+      <Button type="submit" disabled={isSubmitting}>
+        {isSubmitting ? 'Creating…' : 'Create owner account'}
+      </Button>
+    </form>
+  );
+}

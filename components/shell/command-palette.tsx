@@ -1,0 +1,85 @@
+'use client';
+
+import { Command } from 'cmdk';
+import { Dialog } from 'radix-ui';
+import { useRouter } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { useViewer } from '../viewer';
+import { NAV } from './nav';
+
+/** ⌘K / Ctrl+K: jump to any section, or to a job by pasting its id. */
+export function CommandPalette() {
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const router = useRouter();
+  const viewer = useViewer();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key.toLowerCase() === 'k' && (e.metaKey || e.ctrlKey)) {
+        e.preventDefault();
+        setOpen((o) => !o);
+      }
+    };
+    const onOpen = () => setOpen(true);
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('skilldock:palette', onOpen);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('skilldock:palette', onOpen);
+    };
+  }, []);
+  const go = (href: string) => {
+    setOpen(false);
+    setQuery('');
+    router.push(href);
+  };
+  const isId = /^[0-9a-f-]{36}$/.test(query.trim());
+  const items = NAV.filter((n) => viewer.permissions.includes(n.permission));
+  const extra = [
+    { href: '/settings#users', label: 'Users', show: viewer.permissions.includes('users.read') },
+    { href: '/settings#tokens', label: 'API tokens', show: true },
+    { href: '/jobs?state=running', label: 'Running jobs', show: true },
+    { href: '/jobs?state=failed', label: 'Failed jobs', show: true },
+  ].filter((x) => x.show);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <Dialog.Content className="fixed left-1/2 top-[20%] z-50 w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 overflow-hidden rounded-lg border bg-card shadow-xl">
+          <Dialog.Title className="sr-only">Command palette</Dialog.Title>
+          <Dialog.Description className="sr-only">Type to jump to a page or a job</Dialog.Description>
+          <Command label="Command palette" className="[&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:text-muted-foreground">
+            <Command.Input value={query} onValueChange={setQuery} placeholder="Go to… (or paste a job id)" className="h-11 w-full border-b bg-transparent px-3 text-sm outline-none" />
+            <Command.List className="max-h-80 overflow-y-auto p-1">
+              <Command.Empty className="p-4 text-sm text-muted-foreground">Nothing matches.</Command.Empty>
+              {isId ? (
+                <Command.Group heading="Job">
+                  <Item onSelect={() => go(`/jobs/${query.trim()}`)} value={query}>
+                    Open job {query.trim().slice(0, 8)}…
+                  </Item>
+                </Command.Group>
+              ) : null}
+              <Command.Group heading="Pages">
+                {items.map((n) => (
+                  <Item key={n.href} onSelect={() => go(n.href)} value={`${n.label} ${n.description}`}>
+                    <n.icon className="size-4 text-muted-foreground" /> {n.label}
+                    <span className="ml-auto text-xs text-muted-foreground">{n.description}</span>
+                  </Item>
+                ))}
+                {extra.map((x) => (
+                  <Item key={x.href} onSelect={() => go(x.href)} value={x.label}>
+                    {x.label}
+                  </Item>
+                ))}
+              </Command.Group>
+            </Command.List>
+          </Command>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function Item(props: React.ComponentProps<typeof Command.Item>) {
+  return <Command.Item {...props} className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm aria-selected:bg-accent aria-selected:text-accent-foreground" />;
+}

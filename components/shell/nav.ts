@@ -1,0 +1,9 @@
+import { Activity, BookOpen, ScrollText, Settings } from 'lucide-react';
+
+/** The console's sections. Later features add theirs here; only working sections are listed. */
+export const NAV = [
+  { href: '/jobs', label: 'Jobs', icon: Activity, permission: 'jobs.read', description: 'Long-running work with live logs' },
+  { href: '/audit', label: 'Audit log', icon: ScrollText, permission: 'audit.read', description: 'Who changed what, and when' },
+  { href: '/settings', label: 'Settings', icon: Settings, permission: 'instance.read', description: 'Instance, users and API tokens' },
+  { href: '/api-docs', label: 'API', icon: BookOpen, permission: 'instance.read', description: 'REST API reference (OpenAPI 3.1)' },
+] as const;

@@ -1,0 +1,21 @@
+import * as React from 'react';
+import { cn } from './cn';
+
+export function Table({ className, ...p }: React.TableHTMLAttributes<HTMLTableElement>) {
+  return (
+    <div className="w-full overflow-x-auto">
+      <table className={cn('w-full caption-bottom text-sm', className)} {...p} />
+    </div>
+  );
+}
+export const THead = (p: React.HTMLAttributes<HTMLTableSectionElement>) => <thead className="[&_tr]:border-b" {...p} />;
+export const TBody = (p: React.HTMLAttributes<HTMLTableSectionElement>) => <tbody className="[&_tr:last-child]:border-0" {...p} />;
+export function TR({ className, ...p }: React.HTMLAttributes<HTMLTableRowElement>) {
+  return <tr className={cn('border-b transition-colors hover:bg-muted/50', className)} {...p} />;
+}
+export function TH({ className, ...p }: React.ThHTMLAttributes<HTMLTableCellElement>) {
+  return <th className={cn('h-9 px-3 text-left align-middle text-xs font-medium text-muted-foreground', className)} {...p} />;
+}
+export function TD({ className, ...p }: React.TdHTMLAttributes<HTMLTableCellElement>) {
+  return <td className={cn('px-3 py-2 align-middle', className)} {...p} />;
+}

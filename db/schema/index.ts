@@ -1,0 +1,4 @@
+export * from './auth';
+export * from './audit';
+export * from './jobs';
+export * from './settings';

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { JOB_STATES } from '@/db/schema';
+import { ALL_PERMISSIONS, ROLES } from '../auth/permissions';
+
+/** Response shapes, used for the OpenAPI document. */
+const time = z.string().describe('ISO 8601 time');
+export const idParams = z.strictObject({ id: z.string().regex(/^[0-9a-f-]{36}$/, 'Not a valid id') });
+export const errorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+export const userOut = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  disabled: z.boolean(),
+  createdAt: time,
+  updatedAt: time,
+  lastLoginAt: time.nullable(),
+});
+
+export const tokenOut = z.object({
+  id: z.string(),
+  userId: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  permissions: z.array(z.enum(ALL_PERMISSIONS as [string, ...string[]])),
+  expiresAt: time.nullable(),
+  revokedAt: time.nullable(),
+  lastUsedAt: time.nullable(),
+  createdAt: time,
+});
+
+export const jobOut = z.object({
+  id: z.string(),
+  kind: z.string(),
+  title: z.string(),
+  state: z.enum(JOB_STATES),
+  params: z.unknown(),
+  result: z.unknown().nullable(),
+  error: z.string().nullable(),
+  progressPercent: z.number().int(),
+  progressStage: z.string(),
+  attempts: z.number().int(),
+  maxAttempts: z.number().int(),
+  cancelRequested: z.boolean(),
+  parentId: z.string().nullable(),
+  retryOf: z.string().nullable(),
+  createdByLabel: z.string(),
+  logCount: z.number().int(),
+  createdAt: time,
+  startedAt: time.nullable(),
+  finishedAt: time.nullable(),
+});
+
+export const auditOut = z.object({
+  id: z.number().int(),
+  at: time,
+  actorUserId: z.string().nullable(),
+  actorTokenId: z.string().nullable(),
+  actorLabel: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  before: z.unknown().nullable(),
+  after: z.unknown().nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+});
+
+export const logLineOut = z.object({ seq: z.number().int(), at: time, stream: z.enum(['stdout', 'stderr', 'info']), line: z.string() });

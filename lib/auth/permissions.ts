@@ -1,0 +1,39 @@
+export const ROLES = ['owner', 'admin', 'operator', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Every named permission, with what it allows; routes, actions and sockets name one of these. */
+export const PERMISSIONS = {
+  'instance.read': 'See instance information and the console',
+  'jobs.read': 'List jobs and follow their logs',
+  'jobs.run': 'Start jobs of configured kinds (diagnostics, self-tests)',
+  'jobs.cancel': 'Cancel and retry jobs',
+  'audit.read': 'Read the audit log',
+  'users.read': 'List users',
+  'users.manage': 'Create users, change roles, disable, reset passwords',
+  'tokens.manage': 'Create and revoke your own API tokens',
+} as const;
+
+export type Permission = keyof typeof PERMISSIONS;
+export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
+
+const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage'];
+const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel'];
+const ADMIN: Permission[] = [...OPERATOR, 'audit.read', 'users.read'];
+const OWNER: Permission[] = [...ADMIN, 'users.manage'];
+
+export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
+  viewer: new Set(VIEWER),
+  operator: new Set(OPERATOR),
+  admin: new Set(ADMIN),
+  owner: new Set(OWNER),
+};
+
+/** The lowest role that holds a permission, for "needs the admin role" messages and tooltips. */
+export function minimumRole(permission: Permission): Role {
+  for (const r of [...ROLES].reverse()) if (ROLE_PERMISSIONS[r].has(permission)) return r;
+  return 'owner';
+}
+
+export function isPermission(p: string): p is Permission {
+  return Object.prototype.hasOwnProperty.call(PERMISSIONS, p);
+}

@@ -1,0 +1,36 @@
+import { eq, sql } from 'drizzle-orm';
+import type { AppDb } from '@/db/client';
+import { loginThrottle } from '@/db/schema';
+
+export interface ThrottleLimits {
+  maxFailures: number;
+  windowMs: number;
+}
+
+/** Remaining lock time in ms for a key, or 0 when attempts are allowed. */
+export async function lockedFor(db: AppDb, key: string, now = new Date()): Promise<number> {
+  const [row] = await db.select().from(loginThrottle).where(eq(loginThrottle.key, key));
+  if (!row?.lockedUntil) return 0;
+  return Math.max(0, row.lockedUntil.getTime() - now.getTime());
+}
+
+/** Counts one failure in a fixed window; at the limit the key is locked for one window. Atomic upsert. */
+export async function recordFailure(db: AppDb, key: string, limits: ThrottleLimits, now = new Date()): Promise<void> {
+  const windowStart = new Date(now.getTime() - limits.windowMs);
+  const lockUntil = new Date(now.getTime() + limits.windowMs);
+  await db
+    .insert(loginThrottle)
+    .values({ key, failures: 1, windowStartedAt: now, lockedUntil: limits.maxFailures <= 1 ? lockUntil : null })
+    .onConflictDoUpdate({
+      target: loginThrottle.key,
+      set: {
+        failures: sql`case when ${loginThrottle.windowStartedAt} < ${windowStart} then 1 else ${loginThrottle.failures} + 1 end`,
+        windowStartedAt: sql`case when ${loginThrottle.windowStartedAt} < ${windowStart} then ${now} else ${loginThrottle.windowStartedAt} end`,
+        lockedUntil: sql`case when (case when ${loginThrottle.windowStartedAt} < ${windowStart} then 1 else ${loginThrottle.failures} + 1 end) >= ${limits.maxFailures} then ${lockUntil} else ${loginThrottle.lockedUntil} end`,
+      },
+    });
+}
+
+export async function clearFailures(db: AppDb, key: string): Promise<void> {
+  await db.delete(loginThrottle).where(eq(loginThrottle.key, key));
+}

@@ -1,0 +1,138 @@
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import type { AppDb } from '@/db/client';
+import { users } from '@/db/schema';
+import { AppError, notFound } from '../core/errors';
+import { newId } from '../core/ids';
+import { recordAudit } from '../audit/audit';
+import { systemActor, type Actor } from './actor';
+import { dummyHash, hashPassword, verifyPassword } from './password';
+import type { CreateUserInput, SetupInput, UpdateUserInput } from './schemas';
+import { clearFailures, lockedFor, recordFailure, type ThrottleLimits } from './throttle';
+
+export type UserRow = typeof users.$inferSelect;
+export type PublicUser = Omit<UserRow, 'passwordHash' | 'sessionsValidAfter'>;
+
+export function publicUser(u: UserRow): PublicUser {
+  const { passwordHash: _h, sessionsValidAfter: _s, ...rest } = u;
+  return rest;
+}
+
+export async function userCount(db: AppDb): Promise<number> {
+  const [r] = await db.select({ n: count() }).from(users);
+  return Number(r.n);
+}
+
+/** Creates the first owner. Refused once any user exists, under a lock so two setups cannot race. */
+export async function setupFirstOwner(db: AppDb, input: SetupInput, actor: Actor = systemActor): Promise<PublicUser> {
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(7340002)`);
+    const [r] = await tx.select({ n: count() }).from(users);
+    if (Number(r.n) > 0) throw new AppError('SETUP_DONE', 'Setup is already complete. Sign in instead.');
+    const [u] = await tx
+      .insert(users)
+      .values({ id: newId(), email: input.email, name: input.name, passwordHash, role: 'owner' })
+      .returning();
+    await recordAudit(tx, { ...actor, label: actor.kind === 'system' ? `setup (${u.email})` : actor.label }, {
+      action: 'user.setup',
+      targetType: 'user',
+      targetId: u.id,
+      after: publicUser(u),
+    });
+    return publicUser(u);
+  });
+}
+
+export async function listUsers(db: AppDb): Promise<PublicUser[]> {
+  const rows = await db.select().from(users).orderBy(asc(users.createdAt));
+  return rows.map(publicUser);
+}
+
+export async function getUser(db: AppDb, id: string): Promise<UserRow | undefined> {
+  const [u] = await db.select().from(users).where(eq(users.id, id));
+  return u;
+}
+
+export async function createUser(db: AppDb, actor: Actor, input: CreateUserInput): Promise<PublicUser> {
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
+    if (existing) throw new AppError('CONFLICT', `A user with the email ${input.email} already exists.`, { issues: [{ path: 'email', message: 'Already in use' }] });
+    const [u] = await tx
+      .insert(users)
+      .values({ id: newId(), email: input.email, name: input.name, passwordHash, role: input.role })
+      .returning();
+    await recordAudit(tx, actor, { action: 'user.create', targetType: 'user', targetId: u.id, after: publicUser(u) });
+    return publicUser(u);
+  });
+}
+
+async function assertAnotherActiveOwner(tx: AppDb, excludingId: string) {
+  const [r] = await tx
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.role, 'owner'), eq(users.disabled, false), ne(users.id, excludingId)));
+  if (Number(r.n) === 0) throw new AppError('INVALID_STATE', 'This is the last active owner; make another user owner first.');
+}
+
+export async function updateUser(db: AppDb, actor: Actor, id: string, input: UpdateUserInput): Promise<PublicUser> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(7340003)`);
+    const [before] = await tx.select().from(users).where(eq(users.id, id));
+    if (!before) throw notFound('User');
+    const demotesOwner = before.role === 'owner' && ((input.role && input.role !== 'owner') || input.disabled === true);
+    if (demotesOwner) await assertAnotherActiveOwner(tx as unknown as AppDb, id);
+    const revokeSessions = input.disabled === true || (input.role !== undefined && input.role !== before.role);
+    const [after] = await tx
+      .update(users)
+      .set({ ...input, updatedAt: new Date(), ...(revokeSessions ? { sessionsValidAfter: new Date() } : {}) })
+      .where(eq(users.id, id))
+      .returning();
+    await recordAudit(tx, actor, { action: 'user.update', targetType: 'user', targetId: id, before: publicUser(before), after: publicUser(after) });
+    return publicUser(after);
+  });
+}
+
+export async function resetPassword(db: AppDb, actor: Actor, id: string, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    const [u] = await tx
+      .update(users)
+      .set({ passwordHash, sessionsValidAfter: new Date(), updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning({ id: users.id });
+    if (!u) throw notFound('User');
+    await recordAudit(tx, actor, { action: 'user.reset_password', targetType: 'user', targetId: id, after: { password: 'changed' } });
+  });
+}
+
+/**
+ * Checks a login. Throttled per account and per client IP; a locked key is refused before any
+ * password is checked, and unknown emails cost the same time as known ones.
+ */
+export async function authenticate(
+  db: AppDb,
+  email: string,
+  password: string,
+  ip: string | null,
+  limits: { account: ThrottleLimits; ip: ThrottleLimits },
+): Promise<UserRow> {
+  const acctKey = `acct:${email.toLowerCase()}`;
+  const ipKey = ip ? `ip:${ip}` : null;
+  const wait = Math.max(await lockedFor(db, acctKey), ipKey ? await lockedFor(db, ipKey) : 0);
+  if (wait > 0) {
+    throw new AppError('RATE_LIMITED', `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60_000)} minute(s).`, {
+      details: { retryAfterSeconds: Math.ceil(wait / 1000) },
+    });
+  }
+  const [u] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
+  const ok = await verifyPassword(password, u?.passwordHash ?? (await dummyHash()));
+  if (!u || !ok || u.disabled) {
+    await recordFailure(db, acctKey, limits.account);
+    if (ipKey) await recordFailure(db, ipKey, limits.ip);
+    throw new AppError('UNAUTHENTICATED', u?.disabled && ok ? 'This account is disabled. Ask an owner to enable it.' : 'Wrong email or password.');
+  }
+  await clearFailures(db, acctKey);
+  await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, u.id));
+  return u;
+}

@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/**
+ * Every environment variable Skilldock reads. The README's configuration table lists the same names;
+ * a test checks the two stay in step.
+ */
+export const envSchema = z.object({
+  PORT: int(1, 65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  SKILLDOCK_DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+    .optional(),
+  SKILLDOCK_PUBLIC_URL: z.url().optional(),
+  NEXTAUTH_SECRET: z.string().min(32, 'NEXTAUTH_SECRET must be at least 32 characters').optional(),
+  SKILLDOCK_SECRET_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/=_-]{43,88}$/, 'SKILLDOCK_SECRET_KEY must be 32 bytes in base64 or base64url')
+    .optional(),
+  SKILLDOCK_ADMIN_EMAIL: z.email().optional(),
+  SKILLDOCK_ADMIN_PASSWORD: z.string().min(12, 'SKILLDOCK_ADMIN_PASSWORD must be at least 12 characters').optional(),
+  DOCKER_HOST: z.string().optional(),
+  SKILLDOCK_WORKER: bool.default(true),
+  SKILLDOCK_WORKER_CONCURRENCY: int(1, 64).default(4),
+  SKILLDOCK_JOB_LEASE_MS: int(1000, 3_600_000).default(30_000),
+  SKILLDOCK_MAX_BODY_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
+  SKILLDOCK_TRUST_PROXY: bool.default(false),
+  SKILLDOCK_LOGIN_MAX_FAILURES: int(1, 1000).default(5),
+  SKILLDOCK_LOGIN_IP_MAX_FAILURES: int(1, 10000).default(30),
+  SKILLDOCK_LOGIN_WINDOW_MS: int(1000, 86_400_000).default(15 * 60_000),
+  SKILLDOCK_ALLOWED_ORIGINS: z.string().optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  dataDir: string;
+  pgliteDir: string;
+  databaseKind: 'pglite' | 'postgres';
+  allowedOrigins: string[];
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.SKILLDOCK_DATA_DIR);
+  return {
+    ...e,
+    dataDir,
+    pgliteDir: path.join(dataDir, 'pglite'),
+    databaseKind: e.DATABASE_URL ? 'postgres' : 'pglite',
+    allowedOrigins: (e.SKILLDOCK_ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  };
+}

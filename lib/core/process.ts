@@ -1,0 +1,118 @@
+import { spawn } from 'node:child_process';
+import { AppError } from './errors';
+
+export interface RunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  /** Stop collecting output past this many bytes per stream (the process keeps running). */
+  maxOutputBytes?: number;
+  signal?: AbortSignal;
+  /** Called for each complete output line, as it arrives. */
+  onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  /** Grace period between SIGTERM and SIGKILL when stopping. */
+  killGraceMs?: number;
+  stdin?: string;
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+  truncated: boolean;
+  durationMs: number;
+}
+
+const SAFE_COMMAND = /^[A-Za-z0-9_./+-]+$/;
+
+/**
+ * Runs a program with an argument array (never a shell). The child leads its own process group,
+ * so a timeout or an abort stops it together with everything it started.
+ */
+export function runProcess(command: string, args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
+  if (!SAFE_COMMAND.test(command)) {
+    return Promise.reject(new AppError('VALIDATION', `Refusing to run "${command}": not a plain program path.`));
+  }
+  const maxBytes = opts.maxOutputBytes ?? 1024 * 1024;
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args as string[], {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      detached: true,
+      stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    const out = { stdout: '', stderr: '' };
+    const partial = { stdout: '', stderr: '' };
+    let truncated = false;
+    let timedOut = false;
+    let aborted = false;
+    let killTimer: NodeJS.Timeout | undefined;
+
+    const stopGroup = () => {
+      if (child.pid === undefined || child.exitCode !== null) return;
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+      killTimer = setTimeout(() => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }, opts.killGraceMs ?? 3000);
+      killTimer.unref();
+    };
+
+    const timer = opts.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          stopGroup();
+        }, opts.timeoutMs)
+      : undefined;
+    const onAbort = () => {
+      aborted = true;
+      stopGroup();
+    };
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const collect = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      if (out[stream].length < maxBytes) {
+        out[stream] += text.slice(0, maxBytes - out[stream].length);
+        if (out[stream].length >= maxBytes) truncated = true;
+      } else truncated = true;
+      if (opts.onLine) {
+        const lines = (partial[stream] + text).split('\n');
+        partial[stream] = lines.pop() ?? '';
+        for (const l of lines) opts.onLine(l.replace(/\r$/, ''), stream);
+      }
+    };
+    child.stdout!.on('data', collect('stdout'));
+    child.stderr!.on('data', collect('stderr'));
+    if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
+
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (err.code === 'ENOENT') reject(new AppError('NOT_FOUND', `Program "${command}" is not installed or not on PATH.`));
+      else reject(new AppError('INTERNAL', `Could not start "${command}": ${err.message}`, { cause: err }));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (killTimer) clearTimeout(killTimer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (opts.onLine) {
+        if (partial.stdout) opts.onLine(partial.stdout, 'stdout');
+        if (partial.stderr) opts.onLine(partial.stderr, 'stderr');
+      }
+      resolve({ code, signal, ...out, timedOut, aborted, truncated, durationMs: Date.now() - started });
+    });
+  });
+}

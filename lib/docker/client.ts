@@ -1,0 +1,45 @@
+import Docker from 'dockerode';
+
+export interface DockerStatus {
+  endpoint: string;
+  reachable: boolean;
+  version?: string;
+  apiVersion?: string;
+  os?: string;
+  arch?: string;
+  error?: string;
+}
+
+/** The engine endpoint: DOCKER_HOST (unix:// or tcp:// with DOCKER_TLS_VERIFY/DOCKER_CERT_PATH) or the local socket. */
+export function dockerEndpoint(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DOCKER_HOST || 'unix:///var/run/docker.sock';
+}
+
+export function createDocker(env: NodeJS.ProcessEnv = process.env): Docker {
+  // dockerode reads DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH itself when given no options.
+  return env.DOCKER_HOST ? new Docker() : new Docker({ socketPath: '/var/run/docker.sock' });
+}
+
+/** Asks the engine for its version, with a timeout; never throws. */
+export async function dockerStatus(timeoutMs = 3000, env: NodeJS.ProcessEnv = process.env): Promise<DockerStatus> {
+  const endpoint = dockerEndpoint(env);
+  try {
+    const docker = createDocker(env);
+    const v = await Promise.race([
+      docker.version(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs).unref()),
+    ]);
+    return { endpoint, reachable: true, version: v.Version, apiVersion: v.ApiVersion, os: v.Os, arch: v.Arch };
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const why =
+      err.code === 'ENOENT'
+        ? 'no Docker socket at this path (is the engine installed and running?)'
+        : err.code === 'EACCES'
+          ? 'permission denied on the Docker socket (add the service user to the docker group)'
+          : err.code === 'ECONNREFUSED'
+            ? 'connection refused (the engine is not running)'
+            : err.message;
+    return { endpoint, reachable: false, error: why };
+  }
+}

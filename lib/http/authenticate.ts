@@ -1,0 +1,106 @@
+import { decode } from 'next-auth/jwt';
+import type { Actor } from '../auth/actor';
+import { ROLE_PERMISSIONS } from '../auth/permissions';
+import { resolveToken } from '../auth/tokens';
+import { getUser } from '../auth/users';
+import { AppError } from '../core/errors';
+import type { Services } from '../services';
+
+/** Set by server.ts from the socket (or the trusted proxy chain); any client-sent value is overwritten. */
+export const CLIENT_IP_HEADER = 'x-skilldock-client-ip';
+export const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
+
+export function parseCookies(header: string | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i < 0) continue;
+    const k = part.slice(0, i).trim();
+    if (!k || k in out) continue;
+    try {
+      out[k] = decodeURIComponent(part.slice(i + 1).trim());
+    } catch {
+      out[k] = part.slice(i + 1).trim();
+    }
+  }
+  return out;
+}
+
+/** next-auth splits large session cookies into name.0, name.1, …; join them back. */
+function sessionCookie(cookies: Record<string, string>): string | undefined {
+  for (const name of SESSION_COOKIES) {
+    if (cookies[name]) return cookies[name];
+    const parts = Object.keys(cookies)
+      .filter((k) => k.startsWith(`${name}.`))
+      .sort((a, b) => Number(a.slice(name.length + 1)) - Number(b.slice(name.length + 1)));
+    if (parts.length) return parts.map((k) => cookies[k]).join('');
+  }
+  return undefined;
+}
+
+export interface AuthInput {
+  authorization: string | null;
+  cookie: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/**
+ * Resolves the caller from a bearer token or the session cookie, against the database every time, so
+ * a disabled user, a changed role, a reset password or a revoked token takes effect at once.
+ */
+export async function authenticate(services: Services, input: AuthInput): Promise<Actor & { via: 'token' | 'session' }> {
+  const { database } = services;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(input.authorization ?? '')?.[1];
+  if (input.authorization && !bearer) throw new AppError('UNAUTHENTICATED', 'Use "Authorization: Bearer <token>".');
+  if (bearer) {
+    const { token, user, permissions } = await resolveToken(database.db, bearer);
+    return {
+      via: 'token',
+      kind: 'token',
+      userId: user.id,
+      tokenId: token.id,
+      email: user.email,
+      role: user.role,
+      permissions,
+      label: `${user.email} (token "${token.name}")`,
+      ip: input.ip,
+      userAgent: input.userAgent,
+    };
+  }
+  const raw = sessionCookie(parseCookies(input.cookie));
+  if (!raw) throw new AppError('UNAUTHENTICATED', 'Sign in, or send an API token as "Authorization: Bearer <token>".');
+  const jwt = await decode({ token: raw, secret: services.authSecret }).catch(() => null);
+  if (!jwt?.sub) throw new AppError('UNAUTHENTICATED', 'Your session is invalid or expired; sign in again.');
+  const user = await getUser(database.db, jwt.sub);
+  const authAt = typeof jwt.authAt === 'number' ? jwt.authAt : 0;
+  if (!user || user.disabled || authAt < user.sessionsValidAfter.getTime()) {
+    throw new AppError('UNAUTHENTICATED', user?.disabled ? 'This account is disabled.' : 'Your session has ended; sign in again.');
+  }
+  return {
+    via: 'session',
+    kind: 'user',
+    userId: user.id,
+    tokenId: null,
+    email: user.email,
+    role: user.role,
+    permissions: ROLE_PERMISSIONS[user.role],
+    label: user.email,
+    ip: input.ip,
+    userAgent: input.userAgent,
+  };
+}
+
+/**
+ * Cross-site request check for cookie-authenticated writes and socket upgrades: the Origin must be
+ * this host or an allowed origin. Bearer-token calls carry no ambient credentials and skip it.
+ */
+export function originAllowed(origin: string | null, host: string | null, allowed: string[], secFetchSite?: string | null): boolean {
+  if (!origin) return secFetchSite !== 'cross-site';
+  if (allowed.includes(origin)) return true;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}

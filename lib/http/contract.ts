@@ -1,0 +1,28 @@
+import type { z } from 'zod';
+import type { Permission } from '../auth/permissions';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** One API operation: the wrapper enforces it and the OpenAPI document is generated from it. */
+export interface RouteContract {
+  method: Method;
+  /** OpenAPI-style path, e.g. /api/v1/jobs/{id}. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Named permission required; null only for routes outside /api/v1 that work before sign-in. */
+  permission: Permission | null;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  response?: z.ZodType;
+  /** HTTP status on success (200 unless stated). */
+  status?: 200 | 201 | 202 | 204;
+  /** Media type of a non-JSON success response. */
+  produces?: 'text/event-stream' | 'text/plain';
+  /** Largest accepted body in bytes; defaults to SKILLDOCK_MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
+}
+
+export const defineContract = <C extends RouteContract>(c: C): C => c;

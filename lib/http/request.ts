@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import { AppError, type FieldIssue } from '../core/errors';
+
+export function zodIssues(error: z.ZodError, prefix: string[] = []): FieldIssue[] {
+  return error.issues.map((i) => ({
+    path: [...prefix, ...i.path.map(String)].join('.') || '(root)',
+    message: i.code === 'unrecognized_keys' ? `Unknown field(s): ${i.keys.join(', ')}` : i.message,
+  }));
+}
+
+export function parseWith<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issues = zodIssues(r.error);
+  throw new AppError('VALIDATION', `Invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+}
+
+/** Reads a JSON body with a byte cap, refusing non-JSON media types and malformed JSON. */
+export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
+  const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `The request body is ${declared} bytes; the limit is ${maxBytes}.`);
+  }
+  if (!req.body) {
+    if (type && type !== 'application/json') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+    return {};
+  }
+  if (type !== 'application/json') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json (got "${type || 'none'}").`);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${maxBytes} bytes.`);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new AppError('INVALID_JSON', `The body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Turns search params into an object; a key given several times becomes an array. */
+export function queryObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}

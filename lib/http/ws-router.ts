@@ -1,0 +1,83 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { can, type Actor } from '../auth/actor';
+import type { Permission } from '../auth/permissions';
+import { isAppError } from '../core/errors';
+import { logger } from '../core/logger';
+import type { Services } from '../services';
+import { authenticate, CLIENT_IP_HEADER, originAllowed } from './authenticate';
+
+export interface SocketRoute {
+  path: string;
+  permission: Permission;
+  /** Largest accepted frame, bytes. */
+  maxPayload?: number;
+  onConnection(ws: WebSocket, ctx: { actor: Actor; url: URL; services: Services }): void;
+}
+
+function refuse(socket: Duplex, status: 401 | 403 | 404, message: string) {
+  const reason = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[status];
+  const body = JSON.stringify({ error: { code: status === 401 ? 'UNAUTHENTICATED' : status === 403 ? 'FORBIDDEN' : 'NOT_FOUND', message } });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * Routes WebSocket upgrades by exact path. Authentication (session cookie or bearer token), the
+ * Origin check and the permission check all happen before the handshake; a refusal is a plain
+ * HTTP 401/403 and no socket is opened. Paths under /_next/ are never handled here.
+ */
+export class SocketRouter {
+  private routes = new Map<string, SocketRoute>();
+  private wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+
+  constructor(private readonly services: () => Promise<Services>) {}
+
+  register(route: SocketRoute): void {
+    this.routes.set(route.path, route);
+  }
+
+  /** Returns false when the path is not ours, so another upgrade listener (Next's HMR) may take it. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname.startsWith('/_next/')) return false;
+    const route = this.routes.get(url.pathname);
+    if (!route) {
+      if (!url.pathname.startsWith('/ws/')) return false;
+      refuse(socket, 404, `No WebSocket endpoint at ${url.pathname}.`);
+      return true;
+    }
+    void this.accept(route, url, req, socket, head);
+    return true;
+  }
+
+  private async accept(route: SocketRoute, url: URL, req: IncomingMessage, socket: Duplex, head: Buffer) {
+    socket.on('error', () => undefined);
+    try {
+      const services = await this.services();
+      const header = (n: string) => {
+        const v = req.headers[n];
+        return Array.isArray(v) ? v[0] : (v ?? null);
+      };
+      const actor = await authenticate(services, {
+        authorization: header('authorization'),
+        cookie: header('cookie'),
+        ip: header(CLIENT_IP_HEADER),
+        userAgent: header('user-agent'),
+      });
+      // A browser always sends Origin on a WebSocket handshake; cookie-authenticated sockets must come from this console.
+      if (actor.via === 'session' && !originAllowed(header('origin'), header('host'), services.config.allowedOrigins, 'cross-site')) {
+        return refuse(socket, 403, 'Cross-site WebSocket refused: the Origin does not match this console.');
+      }
+      if (!can(actor, route.permission)) return refuse(socket, 403, `This needs the "${route.permission}" permission.`);
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        ws.on('error', () => undefined);
+        route.onConnection(ws, { actor, url, services });
+      });
+    } catch (e) {
+      if (isAppError(e) && e.status === 401) return refuse(socket, 401, e.message);
+      logger.error('websocket upgrade failed', { path: url.pathname, error: String(e) });
+      socket.destroy();
+    }
+  }
+}

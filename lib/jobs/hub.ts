@@ -1,0 +1,131 @@
+import type { Database } from '@/db/client';
+import { logger } from '../core/logger';
+import { getJob, readJobLogs } from './queue';
+import { BUS_CHANNEL, type BusMessage, type JobEvent } from './types';
+
+type Listener = (e: JobEvent) => void;
+
+interface Channel {
+  listeners: Set<Listener>;
+  /** Highest sequence number fetched from the database and handed to listeners. */
+  fetchedUpTo: number;
+  pumping: boolean;
+  dirty: boolean;
+  ready: Promise<void>;
+}
+
+const PAGE = 5000;
+
+/**
+ * Fans job events out to this process's followers. One LISTEN per process; on each notice the new
+ * log rows of a job are read once and handed to every follower of that job, so N followers cost one
+ * query, and replicas on one PostgreSQL each see every line.
+ */
+export class JobEventHub {
+  private channels = new Map<string, Channel>();
+  private unlisten: (() => Promise<void>) | undefined;
+  private extra = new Set<(m: BusMessage) => void>();
+
+  constructor(private readonly database: Database) {}
+
+  async start(): Promise<void> {
+    this.unlisten = await this.database.listen(BUS_CHANNEL, (payload) => {
+      let msg: BusMessage;
+      try {
+        msg = JSON.parse(payload) as BusMessage;
+      } catch {
+        return;
+      }
+      this.onMessage(msg);
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.unlisten?.();
+    this.unlisten = undefined;
+  }
+
+  /** Other parts of the process (the worker) can observe bus messages without a second LISTEN. */
+  onBus(fn: (m: BusMessage) => void): () => void {
+    this.extra.add(fn);
+    return () => this.extra.delete(fn);
+  }
+
+  private onMessage(msg: BusMessage) {
+    for (const fn of this.extra) fn(msg);
+    if (msg.t === 'log') {
+      const ch = this.channels.get(msg.id);
+      if (ch && msg.seq > ch.fetchedUpTo) this.pump(msg.id);
+    } else if (msg.t === 'state') {
+      const ch = this.channels.get(msg.id);
+      if (ch) void this.emitState(msg.id);
+    }
+  }
+
+  private async emitState(id: string) {
+    try {
+      const job = await getJob(this.database, id);
+      // Deliver any lines written before the state change first, so "succeeded" follows the last line.
+      this.pump(id);
+      await this.channels.get(id)?.ready;
+      const ch = this.channels.get(id);
+      ch?.listeners.forEach((l) => l({ type: 'state', job }));
+    } catch (e) {
+      logger.warn('job state fetch failed', { id, error: String(e) });
+    }
+  }
+
+  /**
+   * Follows a job's new events from now on. Returns after the follower is registered and the
+   * starting point is fixed, so a caller that replays history up to now afterwards misses nothing.
+   */
+  async subscribe(id: string, listener: Listener): Promise<() => void> {
+    let ch = this.channels.get(id);
+    if (!ch) {
+      const created: Channel = { listeners: new Set(), fetchedUpTo: Number.MAX_SAFE_INTEGER, pumping: false, dirty: false, ready: Promise.resolve() };
+      created.ready = getJob(this.database, id)
+        .then((j) => {
+          created.fetchedUpTo = j.logCount;
+        })
+        .catch(() => {
+          created.fetchedUpTo = 0;
+        });
+      this.channels.set(id, created);
+      ch = created;
+    }
+    ch.listeners.add(listener);
+    await ch.ready;
+    return () => {
+      ch.listeners.delete(listener);
+      if (ch.listeners.size === 0 && this.channels.get(id) === ch) this.channels.delete(id);
+    };
+  }
+
+  /** Reads new rows of a job and hands them out; coalesces bursts of notices into one reader. */
+  pump(id: string): void {
+    const ch = this.channels.get(id);
+    if (!ch) return;
+    ch.dirty = true;
+    if (ch.pumping) return;
+    ch.pumping = true;
+    void (async () => {
+      try {
+        await ch.ready;
+        while (ch.dirty) {
+          ch.dirty = false;
+          const rows = await readJobLogs(this.database, id, ch.fetchedUpTo, PAGE);
+          for (const r of rows) {
+            const ev: JobEvent = { type: 'log', seq: r.seq, at: r.at.toISOString(), stream: r.stream, line: r.line };
+            ch.listeners.forEach((l) => l(ev));
+          }
+          if (rows.length) ch.fetchedUpTo = rows[rows.length - 1].seq;
+          if (rows.length === PAGE) ch.dirty = true;
+        }
+      } catch (e) {
+        logger.warn('job log fan-out failed', { id, error: String(e) });
+      } finally {
+        ch.pumping = false;
+      }
+    })();
+  }
+}

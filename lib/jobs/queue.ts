@@ -1,0 +1,173 @@
+import { and, asc, desc, eq, gt, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '@/db/client';
+import { JOB_STATES, jobLogs, jobs } from '@/db/schema';
+import { recordAudit } from '../audit/audit';
+import { requirePermission, type Actor } from '../auth/actor';
+import { AppError, notFound } from '../core/errors';
+import { newId } from '../core/ids';
+import { getJobKind } from './registry';
+import { BUS_CHANNEL, type BusMessage, type JobRow } from './types';
+
+export const FINAL_STATES = ['succeeded', 'failed', 'canceled'] as const;
+export const isFinal = (s: string) => (FINAL_STATES as readonly string[]).includes(s);
+
+export async function publish(database: Database, msg: BusMessage): Promise<void> {
+  await database.notify(BUS_CHANNEL, JSON.stringify(msg));
+}
+
+export const startJobInput = z.strictObject({
+  kind: z.string().regex(/^[a-z][a-z0-9.-]{0,63}$/, 'A job kind is lowercase letters, digits, dots and dashes'),
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+
+export interface EnqueueOptions {
+  parentId?: string | null;
+  retryOf?: string | null;
+  /** Skip the kind's start permission: the calling feature has checked its own. */
+  trusted?: boolean;
+}
+
+/** Validates params against the kind's schema and queues a job; audited with the same transaction. */
+export async function enqueueJob(database: Database, actor: Actor, kind: string, rawParams: unknown, opts: EnqueueOptions = {}): Promise<JobRow> {
+  const def = getJobKind(kind);
+  if (!opts.trusted) {
+    if (!def.startPermission) throw new AppError('FORBIDDEN', `Jobs of kind "${kind}" are started by their own feature, not directly.`);
+    requirePermission(actor, def.startPermission);
+  }
+  const parsed = def.params.safeParse(rawParams ?? {});
+  if (!parsed.success) {
+    throw new AppError('VALIDATION', `Invalid parameters for ${kind}.`, {
+      issues: parsed.error.issues.map((i) => ({ path: ['params', ...i.path].join('.'), message: i.message })),
+    });
+  }
+  const job = await database.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(jobs)
+      .values({
+        id: newId(),
+        kind,
+        title: def.title(parsed.data),
+        params: parsed.data as object,
+        maxAttempts: def.maxAttempts,
+        parentId: opts.parentId ?? null,
+        retryOf: opts.retryOf ?? null,
+        createdBy: actor.userId,
+        createdByLabel: actor.label,
+      })
+      .returning();
+    await recordAudit(tx, actor, { action: opts.retryOf ? 'job.retry' : 'job.start', targetType: 'job', targetId: row.id, after: { kind, params: row.params, retryOf: row.retryOf } });
+    return row;
+  });
+  await publish(database, { t: 'wake' });
+  return job;
+}
+
+export async function getJob(database: Database, id: string): Promise<JobRow> {
+  const [row] = await database.db.select().from(jobs).where(eq(jobs.id, id));
+  if (!row) throw notFound('Job');
+  return row;
+}
+
+/** Queued jobs end at once; running jobs are asked to stop and their processes are killed by the worker. */
+export async function cancelJob(database: Database, actor: Actor, id: string): Promise<JobRow> {
+  const row = await database.db.transaction(async (tx) => {
+    const [before] = await tx.select().from(jobs).where(eq(jobs.id, id)).for('update');
+    if (!before) throw notFound('Job');
+    if (isFinal(before.state)) throw new AppError('INVALID_STATE', `The job already ended (${before.state}); there is nothing to cancel.`);
+    const now = new Date();
+    const [after] =
+      before.state === 'queued'
+        ? await tx
+            .update(jobs)
+            .set({ state: 'canceled', cancelRequested: true, finishedAt: now, updatedAt: now, error: `Canceled by ${actor.label} before it started.`, progressStage: 'canceled' })
+            .where(eq(jobs.id, id))
+            .returning()
+        : await tx.update(jobs).set({ cancelRequested: true, updatedAt: now, progressStage: 'canceling' }).where(eq(jobs.id, id)).returning();
+    await recordAudit(tx, actor, { action: 'job.cancel', targetType: 'job', targetId: id, before: { state: before.state }, after: { state: after.state, cancelRequested: true } });
+    return after;
+  });
+  await publish(database, { t: 'cancel', id });
+  await publish(database, { t: 'state', id });
+  return row;
+}
+
+/** Starts a new job with the same kind and parameters as an ended one. */
+export async function retryJob(database: Database, actor: Actor, id: string): Promise<JobRow> {
+  const old = await getJob(database, id);
+  if (!isFinal(old.state) || old.state === 'succeeded') {
+    throw new AppError('INVALID_STATE', `Only failed or canceled jobs can be retried; this one is ${old.state}.`);
+  }
+  return enqueueJob(database, actor, old.kind, old.params, { parentId: old.parentId, retryOf: old.id, trusted: true });
+}
+
+export const listJobsQuery = z.strictObject({
+  state: z.enum(JOB_STATES).optional(),
+  kind: z.string().max(64).optional(),
+  q: z.string().trim().max(200).optional(),
+  parentId: z.string().max(64).optional(),
+  /** Keyset pagination on created_at (ISO time) of the last row seen. */
+  before: z.iso.datetime({ offset: true }).optional(),
+  sort: z.enum(['created_desc', 'created_asc']).default('created_desc'),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ListJobsQuery = z.infer<typeof listJobsQuery>;
+
+export async function listJobs(database: Database, q: ListJobsQuery) {
+  const where: SQL[] = [];
+  if (q.state) where.push(eq(jobs.state, q.state));
+  if (q.kind) where.push(eq(jobs.kind, q.kind));
+  if (q.parentId) where.push(eq(jobs.parentId, q.parentId));
+  if (q.q) {
+    const pat = `%${q.q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+    where.push(or(ilike(jobs.title, pat), ilike(jobs.kind, pat), ilike(jobs.createdByLabel, pat), eq(jobs.id, q.q))!);
+  }
+  const asc_ = q.sort === 'created_asc';
+  if (q.before) where.push(asc_ ? gt(jobs.createdAt, new Date(q.before)) : lt(jobs.createdAt, new Date(q.before)));
+  const rows = await database.db
+    .select()
+    .from(jobs)
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(asc_ ? asc(jobs.createdAt) : desc(jobs.createdAt), asc_ ? asc(jobs.id) : desc(jobs.id))
+    .limit(q.limit + 1);
+  const items = rows.slice(0, q.limit);
+  return { items, nextBefore: rows.length > q.limit ? items[items.length - 1].createdAt.toISOString() : null };
+}
+
+export async function jobCountsByState(database: Database): Promise<Record<string, number>> {
+  const rows = await database.db.select({ state: jobs.state, n: sql<number>`count(*)::int` }).from(jobs).groupBy(jobs.state);
+  return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+}
+
+export const jobLogsQuery = z.strictObject({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(10_000).default(5000),
+});
+
+export async function readJobLogs(database: Database, id: string, after: number, limit: number) {
+  return database.db
+    .select({ seq: jobLogs.seq, at: jobLogs.at, stream: jobLogs.stream, line: jobLogs.line })
+    .from(jobLogs)
+    .where(and(eq(jobLogs.jobId, id), gt(jobLogs.seq, after)))
+    .orderBy(asc(jobLogs.seq))
+    .limit(limit);
+}
+
+export async function childJobs(database: Database, parentIds: string[]): Promise<JobRow[]> {
+  if (!parentIds.length) return [];
+  return database.db.select().from(jobs).where(inArray(jobs.parentId, parentIds));
+}
+
+/** The whole log as plain text, streamed page by page (for downloads of large logs). */
+export function jobLogText(database: Database, id: string): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  let after = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      const rows = await readJobLogs(database, id, after, 5000);
+      if (!rows.length) return controller.close();
+      after = rows[rows.length - 1].seq;
+      controller.enqueue(enc.encode(rows.map((r) => `${r.at.toISOString()} ${r.stream === 'stderr' ? 'ERR ' : ''}${r.line}\n`).join('')));
+    },
+  });
+}

@@ -1,0 +1,25 @@
+import type { SocketRoute } from '../http/ws-router';
+import { getJob } from './queue';
+
+/**
+ * /ws/jobs: pushes every job state change (start, progress, end) to the console so lists update
+ * live without polling. Per-job logs stay on the SSE stream, which resumes with Last-Event-ID.
+ */
+export const jobsSocket: SocketRoute = {
+  path: '/ws/jobs',
+  permission: 'jobs.read',
+  maxPayload: 1024,
+  onConnection(ws, { services }) {
+    const off = services.hub.onBus((m) => {
+      if (m.t !== 'state') return;
+      void getJob(services.database, m.id)
+        .then((job) => {
+          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'job', job }));
+        })
+        .catch(() => undefined);
+    });
+    ws.send(JSON.stringify({ type: 'hello', at: new Date().toISOString() }));
+    ws.on('message', () => ws.close(1003, 'This socket only sends.'));
+    ws.on('close', off);
+  },
+};

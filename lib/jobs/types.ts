@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+import type { Database } from '@/db/client';
+import type { jobs } from '@/db/schema';
+import type { Permission } from '../auth/permissions';
+import type { RunOptions, RunResult } from '../core/process';
+
+export type JobRow = typeof jobs.$inferSelect;
+
+export interface JobContext<P = unknown> {
+  job: JobRow;
+  params: P;
+  /** Aborted when the job is canceled, its lease is lost, or the server shuts down. */
+  signal: AbortSignal;
+  database: Database;
+  log(line: string, stream?: 'stdout' | 'stderr' | 'info'): void;
+  progress(percent: number, stage: string): void;
+  /** Runs a program (argument array) whose output lines go to the job log; stopped on cancel. */
+  run(command: string, args: readonly string[], opts?: Omit<RunOptions, 'signal'>): Promise<RunResult>;
+}
+
+export interface JobKind<P = unknown> {
+  kind: string;
+  /** Shown in lists; may use the params. */
+  title(params: P): string;
+  params: z.ZodType<P>;
+  /** Permission needed to start this kind through POST /api/v1/jobs; undefined = started only by its own feature. */
+  startPermission?: Permission;
+  /** Jobs of this kind running at once across all replicas. */
+  concurrency: number;
+  /** Total attempts, counting the first; > 1 enables retry with backoff after a failure. */
+  maxAttempts: number;
+  backoffMs?: (attempt: number) => number;
+  /** Safe to run again from the start after a crash; otherwise a crashed job ends failed. */
+  resumable: boolean;
+  run(ctx: JobContext<P>): Promise<unknown>;
+}
+
+export type JobEvent =
+  | { type: 'state'; job: JobRow }
+  | { type: 'log'; seq: number; at: string; stream: string; line: string };
+
+/** Payloads on the NOTIFY channel shared by every replica. */
+export type BusMessage = { t: 'log'; id: string; seq: number } | { t: 'state'; id: string } | { t: 'wake' } | { t: 'cancel'; id: string };
+export const BUS_CHANNEL = 'skilldock_jobs';

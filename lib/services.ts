@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { openDatabase, type Database } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { setupFirstOwner, userCount } from './auth/users';
+import { loadConfig, type Config } from './core/config';
+import { randomToken } from './core/ids';
+import { logger } from './core/logger';
+import { JobEventHub } from './jobs/hub';
+import { registerBuiltinJobKinds } from './jobs/kinds';
+import { JobWorker } from './jobs/worker';
+
+export interface Services {
+  config: Config;
+  database: Database;
+  hub: JobEventHub;
+  worker: JobWorker | null;
+  authSecret: string;
+  startedAt: Date;
+  version: string;
+}
+
+/** Reads a secret from the data dir, creating it once (mode 0600) if absent. */
+export function persistentSecret(dataDir: string, name: string, bytes = 48): string {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, name);
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    const value = randomToken(bytes);
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, value + '\n', { mode: 0o600, flag: 'wx' });
+    try {
+      fs.linkSync(tmp, file); // fails if another process won the race; then theirs is used
+    } catch {
+      /* keep the existing one */
+    } finally {
+      fs.unlinkSync(tmp);
+    }
+    return fs.readFileSync(file, 'utf8').trim();
+  }
+}
+
+function appVersion(): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export interface StartOptions {
+  config?: Config;
+  /** Run the job worker in this process (default: config.SKILLDOCK_WORKER). */
+  worker?: boolean;
+}
+
+/** Opens and migrates the database, bootstraps the first owner from env, starts the event hub and worker. */
+export async function startServices(opts: StartOptions = {}): Promise<Services> {
+  const config = opts.config ?? loadConfig();
+  const authSecret = config.NEXTAUTH_SECRET ?? persistentSecret(config.dataDir, 'auth-secret');
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
+  try {
+    await migrateDatabase(database);
+  } catch (e) {
+    await database.close().catch(() => undefined);
+    throw e;
+  }
+  if (config.SKILLDOCK_ADMIN_EMAIL && config.SKILLDOCK_ADMIN_PASSWORD && (await userCount(database.db)) === 0) {
+    await setupFirstOwner(database.db, { email: config.SKILLDOCK_ADMIN_EMAIL.toLowerCase(), name: 'Owner', password: config.SKILLDOCK_ADMIN_PASSWORD });
+    logger.info('created the first owner from SKILLDOCK_ADMIN_EMAIL', { email: config.SKILLDOCK_ADMIN_EMAIL });
+  }
+  registerBuiltinJobKinds();
+  const hub = new JobEventHub(database);
+  await hub.start();
+  const runWorker = opts.worker ?? config.SKILLDOCK_WORKER;
+  const worker = runWorker ? new JobWorker(database, hub, { concurrency: config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: config.SKILLDOCK_JOB_LEASE_MS }) : null;
+  await worker?.start();
+  return { config, database, hub, worker, authSecret, startedAt: new Date(), version: appVersion() };
+}
+
+export async function stopServices(s: Services): Promise<void> {
+  await s.worker?.stop();
+  await s.hub.stop();
+  await s.database.close();
+}
+
+const KEY = Symbol.for('skilldock.services');
+const g = globalThis as unknown as Record<symbol, Promise<Services> | undefined>;
+
+/**
+ * The process-wide services. server.ts starts them before serving; route bundles (which load their
+ * own copy of this module) find the same instance on globalThis.
+ */
+export function getServices(): Promise<Services> {
+  return (g[KEY] ??= startServices());
+}
+
+export function setServices(p: Promise<Services>): void {
+  g[KEY] = p;
+}

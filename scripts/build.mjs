@@ -1,0 +1,31 @@
+// Production build: the Next app, then server.ts bundled with esbuild (node_modules stay external).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildStamp } from './build-stamp.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+const run = (cmd, args) => {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' } });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+
+run(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build']);
+const esbuild = await import('esbuild');
+await esbuild.build({
+  entryPoints: ['server.ts'],
+  outfile: 'dist/server.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  alias: { '@': root },
+  sourcemap: true,
+  logLevel: 'warning',
+});
+fs.writeFileSync('dist/build-stamp', buildStamp(root));
+console.log('Build complete.');
