@@ -2,6 +2,8 @@ import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
   // SSE and live logs must not be buffered by compression; a reverse proxy may compress other routes.
+  // Several dev servers can share a checkout when each has its own build folder.
+  distDir: process.env.SKILLDOCK_NEXT_DIST || '.next',
   compress: false,
   poweredByHeader: false,
   reactStrictMode: true,
