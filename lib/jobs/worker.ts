@@ -151,10 +151,12 @@ export class JobWorker {
     const controller = new AbortController();
     const entry: Running = { job, controller, reason: null, done: Promise.resolve() };
     this.running.set(job.id, entry);
-    entry.done = this.execute(entry).finally(() => {
-      this.running.delete(job.id);
-      this.tick();
-    });
+    entry.done = this.execute(entry)
+      .catch((e) => logger.error('job bookkeeping failed', { id: job.id, error: String(e) }))
+      .finally(() => {
+        if (this.running.get(job.id) === entry) this.running.delete(job.id);
+        this.tick();
+      });
   }
 
   private async execute(entry: Running): Promise<void> {

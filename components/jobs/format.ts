@@ -1,0 +1,26 @@
+import { format, formatDistanceToNowStrict } from 'date-fns';
+import type { Job } from './types';
+
+/** "0.4s", "12.3s", "4m 05s", "2h 07m". */
+export function formatDuration(ms: number, opts: { wholeSeconds?: boolean } = {}): string {
+  const v = Math.max(0, ms);
+  if (v < 60_000) return opts.wholeSeconds ? `${Math.floor(v / 1000)}s` : `${(v / 1000).toFixed(v < 10_000 ? 1 : 0)}s`;
+  const totalSeconds = Math.floor(v / 1000);
+  const s = totalSeconds % 60;
+  const m = Math.floor(totalSeconds / 60) % 60;
+  const h = Math.floor(totalSeconds / 3600);
+  return h ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}m ${String(s).padStart(2, '0')}s`;
+}
+
+/** How long a job ran (or has been running, measured against `now`); null if it never started. */
+export function jobElapsedMs(job: Pick<Job, 'startedAt' | 'finishedAt'>, now = Date.now()): number | null {
+  if (!job.startedAt) return null;
+  const start = Date.parse(job.startedAt);
+  const end = job.finishedAt ? Date.parse(job.finishedAt) : now;
+  return Math.max(0, end - start);
+}
+
+export const fullTime = (iso: string) => format(new Date(iso), 'yyyy-MM-dd HH:mm:ss');
+export const relativeTime = (iso: string) => formatDistanceToNowStrict(new Date(iso), { addSuffix: true });
+
+export const formatCount = (n: number) => n.toLocaleString('en');

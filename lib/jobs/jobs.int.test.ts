@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { jobs } from '@/db/schema';
+import { ROLE_PERMISSIONS, systemActor, type Actor } from '@/lib/auth';
+import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
+import { cancelJob, enqueueJob, getJob, readJobLogs, registerJobKind, retryJob, type JobEvent } from './index';
+
+const admin: Actor = { ...systemActor, kind: 'user', userId: null, label: 'tester@example.com', role: 'admin', permissions: ROLE_PERMISSIONS.admin };
+const viewer: Actor = { ...admin, label: 'viewer@example.com', role: 'viewer', permissions: ROLE_PERMISSIONS.viewer };
+
+let t: TestServices;
+const flaky = new Map<string, number>();
+
+beforeAll(async () => {
+  // Test-only kinds exercise retry and concurrency; the built-in kinds run real processes.
+  registerJobKind({
+    kind: 'test.flaky',
+    title: () => 'fails once, then succeeds',
+    params: z.strictObject({ key: z.string() }),
+    concurrency: 4,
+    maxAttempts: 3,
+    backoffMs: () => 100,
+    resumable: false,
+    async run(ctx) {
+      const n = (flaky.get(ctx.params.key) ?? 0) + 1;
+      flaky.set(ctx.params.key, n);
+      if (n === 1) throw new Error('first attempt fails on purpose');
+      return { attempt: n };
+    },
+  });
+  registerJobKind({
+    kind: 'test.serial',
+    title: () => 'one at a time',
+    params: z.strictObject({}),
+    concurrency: 1,
+    maxAttempts: 1,
+    resumable: false,
+    async run(ctx) {
+      await ctx.run(process.execPath, ['-e', 'setTimeout(() => {}, 300)']);
+    },
+  });
+  t = await startTestServices();
+});
+afterAll(async () => t?.stop());
+
+const finished = (id: string) =>
+  waitFor(async () => {
+    const j = await getJob(t.services.database, id);
+    return ['succeeded', 'failed', 'canceled'].includes(j.state) ? j : null;
+  }, `job ${id} to finish`, 60_000);
+
+describe('durable jobs', () => {
+  it('runs diagnostics with real processes and stores its log in order', async () => {
+    const job = await enqueueJob(t.services.database, admin, 'diagnostics', {});
+    const done = await finished(job.id);
+    expect(done.state).toBe('succeeded');
+    const result = done.result as { checks: { name: string; ok: boolean; version?: string }[] };
+    const node = result.checks.find((c) => c.name === 'node');
+    expect(node?.ok).toBe(true);
+    expect(node?.version).toBe(process.versions.node);
+    expect(result.checks.map((c) => c.name)).toEqual(['node', 'npm', 'python3', 'pip', 'git', 'docker']);
+    const lines = await readJobLogs(t.services.database, job.id, 0, 1000);
+    expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1));
+    expect(lines.some((l) => l.line === `v${process.versions.node}`)).toBe(true);
+    expect(done.progressPercent).toBe(100);
+  });
+
+  it('refuses a kind the actor may not start, and bad params, writing nothing', async () => {
+    const before = await t.services.database.db.select().from(jobs);
+    await expect(enqueueJob(t.services.database, viewer, 'diagnostics', {})).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(enqueueJob(t.services.database, admin, 'pipeline-selftest', { lines: -1 })).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(enqueueJob(t.services.database, admin, 'no-such-kind', {})).rejects.toMatchObject({ code: 'VALIDATION' });
+    expect(await t.services.database.db.select().from(jobs)).toHaveLength(before.length);
+  });
+
+  it('fans live lines out to a follower in sequence, with no gaps', async () => {
+    const job = await enqueueJob(t.services.database, admin, 'pipeline-selftest', { lines: 3000, ratePerSecond: 0 });
+    const got: number[] = [];
+    let endState = '';
+    const off = await t.services.hub.subscribe(job.id, (e: JobEvent) => {
+      if (e.type === 'log' && e.line.startsWith('line ')) got.push(Number(e.line.split(' ')[1]));
+      if (e.type === 'state') endState = e.job.state;
+    });
+    await finished(job.id);
+    await waitFor(async () => got.length >= 3000 && endState === 'succeeded', 'all lines to arrive');
+    off();
+    expect(got).toEqual(Array.from({ length: 3000 }, (_, i) => i + 1));
+  });
+
+  it('cancels a running job and kills its child process group', async () => {
+    const marker = 987_651;
+    const job = await enqueueJob(t.services.database, admin, 'pipeline-selftest', { lines: marker, ratePerSecond: 20 });
+    await waitFor(async () => (await getJob(t.services.database, job.id)).logCount > 3, 'the job to log');
+    const emitterAlive = () =>
+      fs.readdirSync('/proc').some((p) => {
+        try {
+          return /^\d+$/.test(p) && fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(`\0${marker}\0`);
+        } catch {
+          return false;
+        }
+      });
+    expect(emitterAlive()).toBe(true);
+    await cancelJob(t.services.database, admin, job.id);
+    const done = await finished(job.id);
+    expect(done.state).toBe('canceled');
+    await waitFor(async () => !emitterAlive(), 'the emitter process to be gone');
+    await expect(cancelJob(t.services.database, admin, job.id)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    const retried = await retryJob(t.services.database, admin, job.id);
+    expect(retried.retryOf).toBe(job.id);
+    await cancelJob(t.services.database, admin, retried.id);
+    expect((await finished(retried.id)).state).toBe('canceled');
+  });
+
+  it('retries a kind that declares attempts, with backoff, until it succeeds', async () => {
+    const job = await enqueueJob(t.services.database, admin, 'test.flaky', { key: 'a' }, { trusted: true });
+    const done = await finished(job.id);
+    expect(done.state).toBe('succeeded');
+    expect(done.attempts).toBe(2);
+    const lines = (await readJobLogs(t.services.database, job.id, 0, 100)).map((l) => l.line);
+    expect(lines.some((l) => l.includes('first attempt fails on purpose; retrying'))).toBe(true);
+  });
+
+  it('never runs more jobs of a kind at once than its concurrency', async () => {
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await enqueueJob(t.services.database, admin, 'test.serial', {}, { trusted: true })).id);
+    let maxRunning = 0;
+    await waitFor(async () => {
+      const rows = await t.services.database.db.select().from(jobs).where(eq(jobs.kind, 'test.serial'));
+      maxRunning = Math.max(maxRunning, rows.filter((r) => r.state === 'running').length);
+      return rows.every((r) => r.state === 'succeeded');
+    }, 'serial jobs to finish');
+    expect(maxRunning).toBe(1);
+  });
+
+  it('ends a job whose worker died as failed with the reason, and resumes a resumable one', async () => {
+    const db = t.services.database.db;
+    const dead = new Date(Date.now() - 60_000);
+    // Rows as a crashed replica leaves them: claimed, running, lease run out.
+    const crashed = { state: 'running' as const, leaseOwner: 'crashed-replica', leaseExpiresAt: dead, attempts: 1, createdByLabel: 'test', startedAt: dead };
+    const [a] = await db.insert(jobs).values({ id: crypto.randomUUID(), kind: 'pipeline-selftest', title: 'a', params: { lines: 1, ratePerSecond: 0 }, maxAttempts: 1, ...crashed }).returning();
+    const [b] = await db.insert(jobs).values({ id: crypto.randomUUID(), kind: 'diagnostics', title: 'b', params: {}, maxAttempts: 2, ...crashed }).returning();
+    await t.services.worker!.reap();
+    const fa = await finished(a.id);
+    expect(fa.state).toBe('failed');
+    expect(fa.error).toMatch(/crashed-replica.*stopped responding.*lease expired/);
+    const fb = await finished(b.id);
+    expect(fb.state).toBe('succeeded');
+    expect(fb.attempts).toBe(2);
+  });
+});

@@ -1,0 +1,81 @@
+// A fresh, private database for one integration test file, on the engine the phase runs on.
+//
+//   const db = await testDatabaseUrl();       // in beforeAll
+//   ... PGlite at db.dataDir, or postgres-js at db.url ...
+//   await db.cleanup();                        // in afterAll (close your own clients first)
+//
+// `npm test` runs the integration project twice: SKILLDOCK_TEST_DB=pglite, then
+// SKILLDOCK_TEST_DB=postgres with DATABASE_URL pointing at the throwaway cluster it started.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+
+export type TestDbKind = 'pglite' | 'postgres';
+
+export const dbKind: TestDbKind = parseKind(process.env.SKILLDOCK_TEST_DB);
+
+function parseKind(v: string | undefined): TestDbKind {
+  const kind = v ?? 'pglite';
+  if (kind !== 'pglite' && kind !== 'postgres') {
+    throw new Error(`SKILLDOCK_TEST_DB must be "pglite" or "postgres", not ${JSON.stringify(kind)}`);
+  }
+  return kind;
+}
+
+export interface TestDatabase {
+  /** postgres://… of a new, empty database (postgres); undefined for PGlite. */
+  url: string | undefined;
+  /** A new, empty directory for PGlite's data (pglite); undefined for postgres. */
+  dataDir: string | undefined;
+  /** Drops the database (forcing other connections off) or removes the directory. Idempotent. */
+  cleanup: () => Promise<void>;
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let p: Promise<void> | undefined;
+  return () => (p ??= fn());
+}
+
+function adminUrl(): string {
+  const url = process.env.DATABASE_URL ?? process.env.DATABASE_URL_TEST;
+  if (!url) {
+    throw new Error('SKILLDOCK_TEST_DB=postgres needs DATABASE_URL (or DATABASE_URL_TEST): run the tests with `npm test`');
+  }
+  return url;
+}
+
+async function withAdmin<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  try {
+    return await fn(sql);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+export async function testDatabaseUrl(): Promise<TestDatabase> {
+  if (dbKind === 'postgres') {
+    const admin = adminUrl();
+    // Lower-case hex only: a safe identifier without quoting.
+    const name = `t_${randomBytes(8).toString('hex')}`;
+    await withAdmin(admin, (sql) => sql.unsafe(`CREATE DATABASE ${name}`));
+    const u = new URL(admin);
+    u.pathname = `/${name}`;
+    return {
+      url: u.toString(),
+      dataDir: undefined,
+      cleanup: once(async () => {
+        await withAdmin(admin, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      }),
+    };
+  }
+  // SKILLDOCK_TEST_TMPDIR (set by `npm test`) is removed at teardown, even after a killed run.
+  const dataDir = await mkdtemp(path.join(process.env.SKILLDOCK_TEST_TMPDIR || os.tmpdir(), 'pglite-'));
+  return {
+    url: undefined,
+    dataDir,
+    cleanup: once(() => rm(dataDir, { recursive: true, force: true })),
+  };
+}

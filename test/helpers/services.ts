@@ -1,0 +1,48 @@
+// Starts the real Services (database, migrations, event hub, worker) on a fresh test database.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@/lib/core/config';
+import { startServices, stopServices, type Services } from '@/lib/services';
+import { testDatabaseUrl } from './db';
+
+export interface TestServices {
+  services: Services;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startTestServices(opts: { worker?: boolean; env?: Record<string, string> } = {}): Promise<TestServices> {
+  const tdb = await testDatabaseUrl();
+  const dataDir = tdb.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'skilldock-int-')));
+  const config = loadConfig({
+    SKILLDOCK_DATA_DIR: dataDir,
+    ...(tdb.url ? { DATABASE_URL: tdb.url } : {}),
+    SKILLDOCK_JOB_LEASE_MS: '3000',
+    LOG_LEVEL: 'warn',
+    ...opts.env,
+  });
+  const services = await startServices({ config, worker: opts.worker ?? true });
+  return {
+    services,
+    dataDir,
+    databaseUrl: tdb.url,
+    async stop() {
+      await stopServices(services);
+      await tdb.cleanup();
+      if (!tdb.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `check` until it returns a truthy value; fails with `what` after `limitMs`. Not a timing assertion: a bound on waiting. */
+export async function waitFor<T>(check: () => Promise<T | undefined | null | false>, what: string, limitMs = 30_000): Promise<T> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
