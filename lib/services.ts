@@ -9,6 +9,7 @@ import { logger } from './core/logger';
 import { JobEventHub } from './jobs/hub';
 import { registerBuiltinJobKinds } from './jobs/kinds';
 import { JobWorker } from './jobs/worker';
+import { parseKey, secretBox, type SecretBox } from './secrets/crypto';
 
 export interface Services {
   config: Config;
@@ -16,6 +17,8 @@ export interface Services {
   hub: JobEventHub;
   worker: JobWorker | null;
   authSecret: string;
+  /** Seals stored secrets (AES-256-GCM) with SKILLDOCK_SECRET_KEY or a key generated once into the data dir. */
+  secrets: SecretBox;
   startedAt: Date;
   version: string;
 }
@@ -59,6 +62,7 @@ export interface StartOptions {
 export async function startServices(opts: StartOptions = {}): Promise<Services> {
   const config = opts.config ?? loadConfig();
   const authSecret = config.NEXTAUTH_SECRET ?? persistentSecret(config.dataDir, 'auth-secret');
+  const secrets = secretBox(parseKey(config.SKILLDOCK_SECRET_KEY ?? persistentSecret(config.dataDir, 'secret-key', 32)));
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
   try {
     await migrateDatabase(database);
@@ -76,7 +80,7 @@ export async function startServices(opts: StartOptions = {}): Promise<Services> 
   const runWorker = opts.worker ?? config.SKILLDOCK_WORKER;
   const worker = runWorker ? new JobWorker(database, hub, { concurrency: config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: config.SKILLDOCK_JOB_LEASE_MS }) : null;
   await worker?.start();
-  return { config, database, hub, worker, authSecret, startedAt: new Date(), version: appVersion() };
+  return { config, database, hub, worker, authSecret, secrets, startedAt: new Date(), version: appVersion() };
 }
 
 export async function stopServices(s: Services): Promise<void> {

@@ -1,4 +1,3 @@
 export * from './auth';
 export * from './audit';
 export * from './jobs';
-export * from './settings';

@@ -16,8 +16,11 @@ export async function lockedFor(db: AppDb, key: string, now = new Date()): Promi
 
 /** Counts one failure in a fixed window; at the limit the key is locked for one window. Atomic upsert. */
 export async function recordFailure(db: AppDb, key: string, limits: ThrottleLimits, now = new Date()): Promise<void> {
-  const windowStart = new Date(now.getTime() - limits.windowMs);
+  // Explicit casts: raw SQL parameters carry no type, and the two drivers serialise Dates differently.
+  const windowStart = sql`${new Date(now.getTime() - limits.windowMs).toISOString()}::timestamptz`;
   const lockUntil = new Date(now.getTime() + limits.windowMs);
+  const lockUntilSql = sql`${lockUntil.toISOString()}::timestamptz`;
+  const nowSql = sql`${now.toISOString()}::timestamptz`;
   await db
     .insert(loginThrottle)
     .values({ key, failures: 1, windowStartedAt: now, lockedUntil: limits.maxFailures <= 1 ? lockUntil : null })
@@ -25,8 +28,8 @@ export async function recordFailure(db: AppDb, key: string, limits: ThrottleLimi
       target: loginThrottle.key,
       set: {
         failures: sql`case when ${loginThrottle.windowStartedAt} < ${windowStart} then 1 else ${loginThrottle.failures} + 1 end`,
-        windowStartedAt: sql`case when ${loginThrottle.windowStartedAt} < ${windowStart} then ${now} else ${loginThrottle.windowStartedAt} end`,
-        lockedUntil: sql`case when (case when ${loginThrottle.windowStartedAt} < ${windowStart} then 1 else ${loginThrottle.failures} + 1 end) >= ${limits.maxFailures} then ${lockUntil} else ${loginThrottle.lockedUntil} end`,
+        windowStartedAt: sql`case when ${loginThrottle.windowStartedAt} < ${windowStart} then ${nowSql} else ${loginThrottle.windowStartedAt} end`,
+        lockedUntil: sql`case when (case when ${loginThrottle.windowStartedAt} < ${windowStart} then 1 else ${loginThrottle.failures} + 1 end) >= ${limits.maxFailures}::int then ${lockUntilSql} else ${loginThrottle.lockedUntil} end`,
       },
     });
 }

@@ -4,8 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { jobs } from '@/db/schema';
 import { ROLE_PERMISSIONS, systemActor, type Actor } from '@/lib/auth';
+import { dbKind } from '@/test/helpers/db';
+import { openDatabase } from '@/db/client';
 import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
-import { cancelJob, enqueueJob, getJob, readJobLogs, registerJobKind, retryJob, type JobEvent } from './index';
+import { JobEventHub } from './hub';
+import { cancelJob, enqueueJob, getJob, listJobs, listJobsQuery, readJobLogs, registerJobKind, retryJob, type JobEvent } from './index';
 
 const admin: Actor = { ...systemActor, kind: 'user', userId: null, label: 'tester@example.com', role: 'admin', permissions: ROLE_PERMISSIONS.admin };
 const viewer: Actor = { ...admin, label: 'viewer@example.com', role: 'viewer', permissions: ROLE_PERMISSIONS.viewer };
@@ -65,6 +68,24 @@ describe('durable jobs', () => {
     expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1));
     expect(lines.some((l) => l.line === `v${process.versions.node}`)).toBe(true);
     expect(done.progressPercent).toBe(100);
+  });
+
+  it('pages through jobs with a keyset cursor, each exactly once, in both orders', async () => {
+    const db = t.services.database.db;
+    const at = new Date();
+    // Same timestamp on purpose: the cursor must break ties by id.
+    await db.insert(jobs).values(Array.from({ length: 7 }, (_, i) => ({ id: crypto.randomUUID(), kind: 'test.page', title: `p${i}`, state: 'succeeded' as const, createdByLabel: 't', createdAt: at })));
+    for (const sort of ['created_desc', 'created_asc'] as const) {
+      const seen: string[] = [];
+      let before: string | undefined;
+      do {
+        const page = await listJobs(t.services.database, listJobsQuery.parse({ kind: 'test.page', limit: '3', sort, ...(before ? { before } : {}) }));
+        seen.push(...page.items.map((j) => j.title));
+        before = page.nextBefore ?? undefined;
+      } while (before);
+      expect(seen.sort()).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
+    }
+    expect(() => listJobsQuery.parse({ before: "x' or 1=1" })).toThrow();
   });
 
   it('refuses a kind the actor may not start, and bad params, writing nothing', async () => {
@@ -148,5 +169,25 @@ describe('durable jobs', () => {
     const fb = await finished(b.id);
     expect(fb.state).toBe('succeeded');
     expect(fb.attempts).toBe(2);
+  });
+
+  it.skipIf(dbKind !== 'postgres')('delivers the live log to a second replica on the same PostgreSQL', async () => {
+    const replica = await openDatabase({ databaseUrl: t.databaseUrl, pgliteDir: '' });
+    const hub = new JobEventHub(replica);
+    await hub.start();
+    try {
+      const job = await enqueueJob(t.services.database, admin, 'pipeline-selftest', { lines: 500, ratePerSecond: 2000 });
+      const got: number[] = [];
+      const off = await hub.subscribe(job.id, (e: JobEvent) => {
+        if (e.type === 'log' && e.line.startsWith('line ')) got.push(Number(e.line.split(' ')[1]));
+      });
+      await finished(job.id);
+      await waitFor(async () => got.length >= 500, 'the replica to receive every line');
+      off();
+      expect(got).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
+    } finally {
+      await hub.stop();
+      await replica.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '@/db/client';
 import { JOB_STATES, jobLogs, jobs } from '@/db/schema';
@@ -46,6 +46,8 @@ export async function enqueueJob(database: Database, actor: Actor, kind: string,
       .insert(jobs)
       .values({
         id: newId(),
+        // Millisecond precision, so the keyset cursor (an ISO time) matches stored values exactly.
+        createdAt: new Date(),
         kind,
         title: def.title(parsed.data),
         params: parsed.data as object,
@@ -106,8 +108,11 @@ export const listJobsQuery = z.strictObject({
   kind: z.string().max(64).optional(),
   q: z.string().trim().max(200).optional(),
   parentId: z.string().max(64).optional(),
-  /** Keyset pagination on created_at (ISO time) of the last row seen. */
-  before: z.iso.datetime({ offset: true }).optional(),
+  /** Keyset cursor: the nextBefore of the previous page. */
+  before: z
+    .string()
+    .regex(/^\d{4}-\d\d-\d\dT[\d:.]+Z~[0-9a-f-]{36}$/, 'Not a cursor from a previous page')
+    .optional(),
   sort: z.enum(['created_desc', 'created_asc']).default('created_desc'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -123,7 +128,11 @@ export async function listJobs(database: Database, q: ListJobsQuery) {
     where.push(or(ilike(jobs.title, pat), ilike(jobs.kind, pat), ilike(jobs.createdByLabel, pat), eq(jobs.id, q.q))!);
   }
   const asc_ = q.sort === 'created_asc';
-  if (q.before) where.push(asc_ ? gt(jobs.createdAt, new Date(q.before)) : lt(jobs.createdAt, new Date(q.before)));
+  if (q.before) {
+    const [at, id] = q.before.split('~');
+    const cursor = sql`(${new Date(at).toISOString()}::timestamptz, ${id}::text)`;
+    where.push(asc_ ? sql`(${jobs.createdAt}, ${jobs.id}) > ${cursor}` : sql`(${jobs.createdAt}, ${jobs.id}) < ${cursor}`);
+  }
   const rows = await database.db
     .select()
     .from(jobs)
@@ -131,7 +140,8 @@ export async function listJobs(database: Database, q: ListJobsQuery) {
     .orderBy(asc_ ? asc(jobs.createdAt) : desc(jobs.createdAt), asc_ ? asc(jobs.id) : desc(jobs.id))
     .limit(q.limit + 1);
   const items = rows.slice(0, q.limit);
-  return { items, nextBefore: rows.length > q.limit ? items[items.length - 1].createdAt.toISOString() : null };
+  const last = items[items.length - 1];
+  return { items, nextBefore: rows.length > q.limit ? `${last.createdAt.toISOString()}~${last.id}` : null };
 }
 
 export async function jobCountsByState(database: Database): Promise<Record<string, number>> {

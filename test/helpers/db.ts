@@ -55,22 +55,24 @@ async function withAdmin<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>):
   }
 }
 
+/** A new, empty database on the PostgreSQL cluster of `npm test` (DATABASE_URL_TEST), whatever the phase. */
+export async function freshPostgresDatabase(admin = adminUrl()): Promise<TestDatabase> {
+  // Lower-case hex only: a safe identifier without quoting.
+  const name = `t_${randomBytes(8).toString('hex')}`;
+  await withAdmin(admin, (sql) => sql.unsafe(`CREATE DATABASE ${name}`));
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    dataDir: undefined,
+    cleanup: once(async () => {
+      await withAdmin(admin, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    }),
+  };
+}
+
 export async function testDatabaseUrl(): Promise<TestDatabase> {
-  if (dbKind === 'postgres') {
-    const admin = adminUrl();
-    // Lower-case hex only: a safe identifier without quoting.
-    const name = `t_${randomBytes(8).toString('hex')}`;
-    await withAdmin(admin, (sql) => sql.unsafe(`CREATE DATABASE ${name}`));
-    const u = new URL(admin);
-    u.pathname = `/${name}`;
-    return {
-      url: u.toString(),
-      dataDir: undefined,
-      cleanup: once(async () => {
-        await withAdmin(admin, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-      }),
-    };
-  }
+  if (dbKind === 'postgres') return freshPostgresDatabase();
   // SKILLDOCK_TEST_TMPDIR (set by `npm test`) is removed at teardown, even after a killed run.
   const dataDir = await mkdtemp(path.join(process.env.SKILLDOCK_TEST_TMPDIR || os.tmpdir(), 'pglite-'));
   return {

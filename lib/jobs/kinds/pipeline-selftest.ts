@@ -6,7 +6,7 @@ import type { JobKind } from '../types';
  * log. Measures this deployment's live-log path end to end (process → database → NOTIFY → followers),
  * and is the workload of the fan-out benchmark.
  */
-const EMITTER = `
+export const EMITTER = `
 const [total, rate] = process.argv.slice(1).map(Number);
 const now = () => performance.timeOrigin + performance.now();
 let i = 0;

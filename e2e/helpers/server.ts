@@ -1,0 +1,87 @@
+// Runs the production server (`dist/server.js`, as `npm start` does) for end-to-end tests.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Builds once per source state (the same fingerprint `npm start` uses). */
+export async function ensureBuilt(): Promise<void> {
+  const { buildStamp } = (await import(path.join(ROOT, 'scripts/build-stamp.mjs'))) as { buildStamp: (root: string) => string };
+  const stampFile = path.join(ROOT, 'dist/build-stamp');
+  const fresh = fs.existsSync(path.join(ROOT, '.next/BUILD_ID')) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === buildStamp(ROOT);
+  if (fresh) return;
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`production build failed (exit ${r.status})`);
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  base: string;
+  port: number;
+  dataDir: string;
+  proc: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+  kill9(): Promise<void>;
+}
+
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(process.env.SKILLDOCK_TEST_TMPDIR || os.tmpdir(), prefix));
+}
+
+export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; port?: number } = {}): Promise<RunningServer> {
+  const port = opts.port ?? (await freePort());
+  const dataDir = opts.dataDir ?? tempDir('skilldock-e2e-');
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', SKILLDOCK_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...opts.env };
+  if (!opts.env?.DATABASE_URL) delete env.DATABASE_URL;
+  const proc = spawn(process.execPath, [path.join(ROOT, 'dist/server.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const base = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited during start (code ${proc.exitCode}):\n${out}`);
+    try {
+      const r = await fetch(`${base}/api/health`);
+      if (r.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      proc.kill('SIGKILL');
+      throw new Error(`server did not answer /api/health:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    base,
+    port,
+    dataDir,
+    proc,
+    output: () => out,
+    async stop() {
+      if (proc.exitCode === null) proc.kill('SIGTERM');
+      await exited;
+    },
+    async kill9() {
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
