@@ -24,3 +24,15 @@ export const fullTime = (iso: string) => format(new Date(iso), 'yyyy-MM-dd HH:mm
 export const relativeTime = (iso: string) => formatDistanceToNowStrict(new Date(iso), { addSuffix: true });
 
 export const formatCount = (n: number) => n.toLocaleString('en');
+
+const FINAL_STAGE: Record<string, string> = { queued: 'Waiting to start', succeeded: 'Finished', failed: 'Ended with an error', canceled: 'Stopped on request' };
+
+/**
+ * What the job is doing, in words. The worker leaves the state word as the stage of an ended job;
+ * that is shown as a phrase so the state chip stays the one place the state word appears.
+ */
+export function stageLabel(job: Pick<Job, 'state' | 'progressStage' | 'cancelRequested'>): string {
+  if (job.state === 'running' && job.cancelRequested) return 'canceling';
+  if (!job.progressStage || job.progressStage === job.state) return FINAL_STAGE[job.state] ?? job.state;
+  return job.progressStage;
+}

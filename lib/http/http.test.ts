@@ -13,6 +13,8 @@ describe('request parsing', () => {
     expect(await readJsonBody(post('{"a":1}'), 100)).toEqual({ a: 1 });
     await expect(readJsonBody(post('{"a":'), 100)).rejects.toMatchObject({ code: 'INVALID_JSON' });
     await expect(readJsonBody(post('a=1', 'application/x-www-form-urlencoded'), 100)).rejects.toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(await readJsonBody(post('', ''), 100)).toEqual({});
+    expect(await readJsonBody(post(null, ''), 100)).toEqual({});
     await expect(readJsonBody(post(JSON.stringify({ a: 'x'.repeat(200) })), 100)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     // A lying Content-Length does not get past the streamed count.
     const stream = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('{"a":"' + 'x'.repeat(500) + '"}')), c.close()) });

@@ -15,18 +15,17 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, where: string
   throw new AppError('VALIDATION', `Invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
 }
 
-/** Reads a JSON body with a byte cap, refusing non-JSON media types and malformed JSON. */
+/**
+ * Reads a JSON body with a byte cap, refusing non-JSON media types and malformed JSON. An empty body
+ * (fetch sends an empty stream for a bodiless POST/DELETE) reads as {} whatever its content type.
+ */
 export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
   const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     throw new AppError('PAYLOAD_TOO_LARGE', `The request body is ${declared} bytes; the limit is ${maxBytes}.`);
   }
-  if (!req.body) {
-    if (type && type !== 'application/json') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
-    return {};
-  }
-  if (type !== 'application/json') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json (got "${type || 'none'}").`);
+  if (!req.body) return {};
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -42,6 +41,7 @@ export async function readJsonBody(req: Request, maxBytes: number): Promise<unkn
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text.trim()) return {};
+  if (type !== 'application/json') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json (got "${type || 'none'}").`);
   try {
     return JSON.parse(text);
   } catch (e) {

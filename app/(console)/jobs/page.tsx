@@ -1,5 +1,13 @@
-import { PageHeader } from '@/components/shell/shell';
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import { JobsPage } from '@/components/jobs/jobs-page';
 
-export default function JobsPage() {
-  return <PageHeader title="Jobs" description="Long-running work with live logs." />;
+export const metadata: Metadata = { title: 'Jobs' };
+
+export default function Page() {
+  return (
+    <Suspense>
+      <JobsPage />
+    </Suspense>
+  );
 }

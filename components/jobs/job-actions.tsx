@@ -1,0 +1,85 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { RotateCcw, Square } from 'lucide-react';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { api } from '../api';
+import { Button } from '../ui/button';
+import { Confirm } from '../ui/dialog';
+import { Tip } from '../ui/misc';
+import { useCan } from '../viewer';
+import { jobKey } from './queries';
+import { jobHref, type Job } from './types';
+import { useJobStartedToast } from './use-start-job';
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Cancel (queued or running jobs) and Retry (failed or canceled ones), each behind its permission. */
+export function JobActions({ job }: { job: Job }) {
+  const qc = useQueryClient();
+  const router = useRouter();
+  const started = useJobStartedToast();
+  const canCancel = useCan('jobs.cancel');
+  const canRun = useCan('jobs.run');
+  const [confirming, setConfirming] = useState(false);
+
+  const cancel = useMutation({
+    mutationFn: () => api<Job>(`/api/v1/jobs/${encodeURIComponent(job.id)}/cancel`, { method: 'POST', body: {} }),
+    onSuccess: (j) => {
+      qc.setQueryData<Job>(jobKey(j.id), (old) => ({ ...old, ...j }));
+      void qc.invalidateQueries({ queryKey: ['jobs'] });
+      setConfirming(false);
+      toast.success(j.state === 'canceled' ? 'Job stopped' : 'Cancel requested', { description: j.state === 'canceled' ? j.title : 'Its processes are being stopped.' });
+    },
+    onError: (e) => {
+      setConfirming(false);
+      toast.error('Could not cancel the job', { description: errorText(e) });
+      void qc.invalidateQueries({ queryKey: jobKey(job.id) });
+    },
+  });
+
+  const retry = useMutation({
+    mutationFn: () => api<Job>(`/api/v1/jobs/${encodeURIComponent(job.id)}/retry`, { method: 'POST', body: {} }),
+    onSuccess: (j) => {
+      qc.setQueryData(jobKey(j.id), j);
+      void qc.invalidateQueries({ queryKey: ['jobs'] });
+      started(j, 'Retry started');
+      router.push(jobHref(j.id));
+    },
+    onError: (e) => toast.error('Could not retry the job', { description: errorText(e) }),
+  });
+
+  const cancellable = job.state === 'queued' || job.state === 'running';
+  const retryable = job.state === 'failed' || job.state === 'canceled';
+  const canceling = job.cancelRequested && job.state === 'running';
+
+  return (
+    <>
+      {cancellable ? (
+        <Tip content={canCancel.why ?? (canceling ? 'Cancel was requested; its processes are being stopped.' : undefined)}>
+          <Button variant="outline" disabled={!canCancel.allowed || canceling || cancel.isPending} onClick={() => setConfirming(true)}>
+            <Square aria-hidden /> Cancel
+          </Button>
+        </Tip>
+      ) : null}
+      {retryable ? (
+        <Tip content={canRun.why}>
+          <Button disabled={!canRun.allowed || retry.isPending} onClick={() => retry.mutate()}>
+            <RotateCcw aria-hidden /> Retry
+          </Button>
+        </Tip>
+      ) : null}
+      <Confirm
+        open={confirming && cancellable}
+        onOpenChange={setConfirming}
+        title="Cancel this job?"
+        description={<>Cancel “{job.title}”? Its processes will be stopped and the work so far is lost.</>}
+        confirmLabel="Cancel job"
+        busy={cancel.isPending}
+        onConfirm={() => cancel.mutate()}
+      />
+    </>
+  );
+}

@@ -1,0 +1,88 @@
+'use client';
+
+import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { api } from '../api';
+import { isFinal, jobMatches, type Job, type JobFilters, type JobKindInfo, type JobPage } from './types';
+
+const PAGE_SIZE = 50;
+/** While live updates are down, lists and jobs are polled this often. */
+export const POLL_MS = 5000;
+
+export const jobsKey = (filters: JobFilters) => ['jobs', filters] as const;
+export const durationsKey = ['jobs', { view: 'durations' }] as const;
+export const jobKey = (id: string) => ['job', id] as const;
+
+function listUrl(filters: JobFilters, before?: string, limit = PAGE_SIZE): string {
+  const p = new URLSearchParams();
+  if (filters.state) p.set('state', filters.state);
+  if (filters.kind) p.set('kind', filters.kind);
+  if (filters.q.trim()) p.set('q', filters.q.trim());
+  p.set('sort', filters.sort);
+  p.set('limit', String(limit));
+  if (before) p.set('before', before);
+  return `/api/v1/jobs?${p}`;
+}
+
+/** The filtered job list, newest (or oldest) first, one keyset page at a time. */
+export function useJobsList(filters: JobFilters, live: boolean) {
+  return useInfiniteQuery({
+    queryKey: jobsKey(filters),
+    queryFn: ({ pageParam, signal }) => api<JobPage>(listUrl(filters, pageParam), { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextBefore ?? undefined,
+    // Keep the current rows on screen while another filter loads.
+    placeholderData: keepPreviousData,
+    refetchInterval: live ? false : POLL_MS,
+  });
+}
+
+/** The most recent jobs, for the durations chart (finished ones are picked out by the chart). */
+export function useRecentJobs(live: boolean) {
+  return useQuery({
+    queryKey: durationsKey,
+    queryFn: ({ signal }) => api<JobPage>(listUrl({ state: '', kind: '', q: '', sort: 'created_desc' }, undefined, 100), { signal }),
+    refetchInterval: live ? false : POLL_MS,
+  });
+}
+
+export function useJobKinds() {
+  return useQuery({
+    queryKey: ['job-kinds'],
+    queryFn: ({ signal }) => api<{ items: JobKindInfo[] }>('/api/v1/jobs/kinds', { signal }),
+    staleTime: 5 * 60_000,
+    select: (d) => d.items,
+  });
+}
+
+export function useJob(id: string, opts: { poll: boolean }) {
+  return useQuery({
+    queryKey: jobKey(id),
+    queryFn: ({ signal }) => api<Job>(`/api/v1/jobs/${encodeURIComponent(id)}`, { signal }),
+    refetchInterval: (q) => (opts.poll && q.state.data && !isFinal(q.state.data.state) ? POLL_MS : false),
+  });
+}
+
+const isInfinite = (d: unknown): d is InfiniteData<JobPage> => !!d && typeof d === 'object' && Array.isArray((d as InfiniteData<JobPage>).pages);
+
+/**
+ * Puts a pushed job into every cached list: replaced in place where it is shown and still belongs;
+ * lists that gain it (a new job) or lose it (it left the filtered state) are refetched.
+ */
+export function applyJobUpdate(qc: QueryClient, job: Job): void {
+  qc.setQueryData<Job>(jobKey(job.id), (old) => (old ? { ...old, ...job } : old));
+  for (const [key, data] of qc.getQueriesData<InfiniteData<JobPage> | JobPage>({ queryKey: ['jobs'] })) {
+    if (!data) continue;
+    const filters = key[1] as JobFilters | { view: 'durations' };
+    const belongs = 'view' in filters ? true : jobMatches(filters, job);
+    const pages = isInfinite(data) ? data.pages : [data];
+    const found = pages.some((p) => p.items.some((j) => j.id === job.id));
+    if (found && belongs) {
+      const swap = (p: JobPage): JobPage => ({ ...p, items: p.items.map((j) => (j.id === job.id ? { ...j, ...job } : j)) });
+      qc.setQueryData(key, isInfinite(data) ? { ...data, pages: data.pages.map(swap) } : swap(data));
+    } else if (found !== belongs) {
+      // Progress events come several times a second: let a refetch already under way finish
+      // instead of restarting it on every event (which would starve the list of fresh data).
+      void qc.invalidateQueries({ queryKey: key, exact: true }, { cancelRefetch: false });
+    }
+  }
+}

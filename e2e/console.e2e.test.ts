@@ -1,0 +1,106 @@
+// The console in Chromium against the production build: first-run setup, users and roles,
+// read-only UI for a viewer, a job followed live, a running job canceled, and the audit trail.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openBrowser, signIn } from './helpers/browser';
+import { ensureBuilt, startServer, type RunningServer } from './helpers/server';
+import { PASSWORD } from './helpers/session';
+
+let server: RunningServer;
+const browsers: Awaited<ReturnType<typeof openBrowser>>[] = [];
+
+beforeAll(async () => {
+  await ensureBuilt();
+  server = await startServer();
+});
+afterAll(async () => {
+  for (const b of browsers) await b.close();
+  await server?.stop();
+});
+
+const browser = async () => {
+  const b = await openBrowser();
+  browsers.push(b);
+  return b.page;
+};
+
+it('runs the operator journey end to end', async () => {
+  const base = server.base;
+
+  // First run leads to setup; the owner lands in the console.
+  const owner = await browser();
+  await owner.goto(base);
+  await owner.waitForURL(/\/setup$/);
+  await owner.getByLabel('Your name').fill('Olga Owner');
+  await owner.getByLabel('Email').fill('owner@example.com');
+  await owner.getByLabel('Password').fill(PASSWORD);
+  await owner.getByRole('button', { name: 'Create owner account' }).click();
+  await owner.waitForURL(/\/jobs/);
+  await owner.getByTestId('current-role').filter({ hasText: 'owner' }).waitFor();
+
+  // The owner creates an admin and a viewer from Settings.
+  await owner.goto(`${base}/settings#users`);
+  for (const [name, role] of [['Ada Admin', 'admin'], ['Vic Viewer', 'viewer']] as const) {
+    await owner.getByRole('button', { name: 'Add user' }).click();
+    const dialog = owner.getByRole('dialog');
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('Email').fill(`${role}@example.com`);
+    await dialog.getByLabel('Role').selectOption(role);
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Create user' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await owner.getByRole('cell', { name: `${role}@example.com` }).waitFor();
+  }
+
+  // The viewer sees the same pages with write controls disabled, and the API refuses their writes.
+  const viewer = await browser();
+  await signIn(viewer, base, 'viewer@example.com', PASSWORD);
+  await viewer.getByTestId('current-role').filter({ hasText: 'viewer' }).waitFor();
+  expect(await viewer.getByRole('button', { name: 'Run diagnostics' }).isDisabled()).toBe(true);
+  expect(await viewer.getByRole('button', { name: 'Log self-test' }).isDisabled()).toBe(true);
+  const viewerWrite = await viewer.evaluate(async () => {
+    const r = await fetch('/api/v1/jobs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'diagnostics' }) });
+    return { status: r.status, body: await r.json() };
+  });
+  expect(viewerWrite.status).toBe(403);
+  expect(viewerWrite.body.error.code).toBe('FORBIDDEN');
+  expect(await viewer.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
+
+  // The admin runs diagnostics and watches its log arrive.
+  const admin = await browser();
+  await signIn(admin, base, 'admin@example.com', PASSWORD);
+  await admin.getByRole('button', { name: 'Run diagnostics' }).click();
+  await admin.getByRole('button', { name: 'Open job' }).click();
+  await admin.waitForURL(/\/jobs\/[0-9a-f-]{36}$/);
+  const log = admin.getByRole('log', { name: 'Job log' });
+  await log.getByText(`v${process.versions.node}`, { exact: true }).waitFor();
+  await admin.locator('[data-state="succeeded"]').first().waitFor();
+  await admin.getByRole('cell', { name: 'git', exact: true }).waitFor();
+
+  // A slow self-test streams live while running; the admin cancels it.
+  await admin.goto(`${base}/jobs`);
+  await admin.getByRole('button', { name: 'Log self-test' }).click();
+  const dialog = admin.getByRole('dialog');
+  await dialog.getByLabel('Lines', { exact: true }).fill('100000');
+  await dialog.getByLabel('Lines per second').fill('20');
+  await dialog.getByRole('button', { name: 'Start self-test' }).click();
+  await admin.getByRole('button', { name: 'Open job' }).click();
+  await admin.waitForURL(/\/jobs\/[0-9a-f-]{36}$/);
+  const jobUrl = admin.url();
+  await admin.locator('[data-state="running"]').first().waitFor();
+  await log.getByText('line 3 of 100000', { exact: false }).waitFor();
+  expect(await admin.locator('[data-state="running"]').count()).toBeGreaterThan(0);
+  await admin.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await admin.getByRole('button', { name: 'Cancel job' }).click();
+  await admin.locator('[data-state="canceled"]').first().waitFor();
+  await log.getByText('[skilldock] canceled').waitFor();
+
+  // The audit log lists all of it.
+  await admin.goto(`${base}/audit`);
+  const audit = admin.getByRole('table', { name: 'Audit log' });
+  for (const action of ['user.setup', 'user.create', 'auth.login', 'job.start', 'job.cancel']) {
+    await audit.getByText(action, { exact: true }).first().waitFor();
+  }
+  const jobId = jobUrl.split('/').pop()!;
+  const api = await admin.evaluate(async (id) => (await fetch(`/api/v1/audit?target=${id}`)).json(), jobId);
+  expect(api.items.map((r: { action: string }) => r.action).sort()).toEqual(['job.cancel', 'job.start']);
+});
