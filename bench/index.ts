@@ -12,12 +12,17 @@ const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_
 ensureBuilt();
 console.log(`Database: ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'}`);
 
-console.log('\n== Live log fan-out ==');
-const tail = await fanoutTail(LINES, FOLLOWERS);
-console.log(`baseline (file + tail -f): ${describeFanout(tail)}`);
-const sse = await fanoutSkilldock(LINES, FOLLOWERS, env);
-console.log(`skilldock (job log → SSE): ${describeFanout(sse)}`);
-console.log(`ratio: p50 ×${fmt(sse.p50 / tail.p50, 2)}, p95 ×${fmt(sse.p95 / tail.p95, 2)}, throughput ×${fmt(sse.linesPerSecond / tail.linesPerSecond, 2)} of baseline`);
+const fanout: Record<string, unknown> = {};
+for (const rate of [0, Number(process.env.BENCH_RATE ?? 5000)]) {
+  const label = rate ? `paced at ${rate.toLocaleString('en')} lines/s` : 'unthrottled burst';
+  console.log(`\n== Live log fan-out, ${label} ==`);
+  const tail = await fanoutTail(LINES, FOLLOWERS, rate);
+  console.log(`baseline (file + tail -f): ${describeFanout(tail)}`);
+  const sse = await fanoutSkilldock(LINES, FOLLOWERS, rate, env);
+  console.log(`skilldock (job log → SSE): ${describeFanout(sse)}`);
+  console.log(`ratio: p50 ×${fmt(sse.p50 / tail.p50, 2)}, p95 ×${fmt(sse.p95 / tail.p95, 2)}, throughput ×${fmt(sse.linesPerSecond / tail.linesPerSecond, 2)} of baseline`);
+  fanout[rate ? 'paced' : 'burst'] = { rate, tail, sse };
+}
 
 console.log('\n== API under load (50 connections) ==');
 const load = await apiLoad(50, Number(process.env.BENCH_SECONDS ?? 10), 200, env);
@@ -26,5 +31,5 @@ console.log(`ratio: /api/v1/jobs serves ${fmt((load.jobs.requestsPerSecond / loa
 
 const out = path.join(ROOT, 'bench/results');
 fs.mkdirSync(out, { recursive: true });
-fs.writeFileSync(path.join(out, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), lines: LINES, followers: FOLLOWERS, fanout: { tail, sse }, load }, null, 2));
+fs.writeFileSync(path.join(out, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), lines: LINES, followers: FOLLOWERS, fanout, load }, null, 2));
 console.log(`\nSaved bench/results/latest.json`);

@@ -52,14 +52,14 @@ async function followSse(base: string, cookie: string, jobId: string, lat: numbe
   }
 }
 
-export async function fanoutSkilldock(lines: number, followers: number, env: Record<string, string> = {}): Promise<FanoutResult> {
+export async function fanoutSkilldock(lines: number, followers: number, rate: number, env: Record<string, string> = {}): Promise<FanoutResult> {
   const server = await startServer(env);
   try {
     const cookie = await login(server.base);
     const lat: number[] = [];
     let first = Infinity;
     let last = 0;
-    const job = await fetch(`${server.base}/api/v1/jobs`, { method: 'POST', headers: { cookie, origin: server.base, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'pipeline-selftest', params: { lines, ratePerSecond: 0 } }) }).then((r) => r.json() as Promise<{ id: string }>);
+    const job = await fetch(`${server.base}/api/v1/jobs`, { method: 'POST', headers: { cookie, origin: server.base, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'pipeline-selftest', params: { lines, ratePerSecond: rate } }) }).then((r) => r.json() as Promise<{ id: string }>);
     const tick = () => {
       const t = nowMs();
       if (t < first) first = t;
@@ -72,7 +72,7 @@ export async function fanoutSkilldock(lines: number, followers: number, env: Rec
   }
 }
 
-export async function fanoutTail(lines: number, followers: number): Promise<FanoutResult> {
+export async function fanoutTail(lines: number, followers: number, rate: number): Promise<FanoutResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-tail-'));
   const file = path.join(dir, 'job.log');
   fs.writeFileSync(file, '');
@@ -107,7 +107,7 @@ export async function fanoutTail(lines: number, followers: number): Promise<Fano
   );
   await new Promise((r) => setTimeout(r, 300)); // let every tail open the file
   const out = fs.openSync(file, 'a');
-  const emitter = spawn(process.execPath, ['-e', EMITTER, String(lines), '0'], { stdio: ['ignore', out, 'inherit'] });
+  const emitter = spawn(process.execPath, ['-e', EMITTER, String(lines), String(rate)], { stdio: ['ignore', out, 'inherit'] });
   await new Promise((r) => emitter.once('exit', r));
   fs.closeSync(out);
   const counts = await Promise.all(done);

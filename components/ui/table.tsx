@@ -3,7 +3,7 @@ import { cn } from './cn';
 
 export function Table({ className, ...p }: React.TableHTMLAttributes<HTMLTableElement>) {
   return (
-    <div className="w-full overflow-x-auto">
+    <div className="relative w-full overflow-x-auto">
       <table className={cn('w-full caption-bottom text-sm', className)} {...p} />
     </div>
   );

@@ -1,7 +1,7 @@
 import type { Database } from '@/db/client';
 import { logger } from '../core/logger';
 import { getJob, readJobLogs } from './queue';
-import { BUS_CHANNEL, type BusMessage, type JobEvent } from './types';
+import { BUS_CHANNEL, logEvent, type BusMessage, type JobEvent } from './types';
 
 type Listener = (e: JobEvent) => void;
 
@@ -115,7 +115,7 @@ export class JobEventHub {
           ch.dirty = false;
           const rows = await readJobLogs(this.database, id, ch.fetchedUpTo, PAGE);
           for (const r of rows) {
-            const ev: JobEvent = { type: 'log', seq: r.seq, at: r.at.toISOString(), stream: r.stream, line: r.line };
+            const ev = logEvent(r);
             ch.listeners.forEach((l) => l(ev));
           }
           if (rows.length) ch.fetchedUpTo = rows[rows.length - 1].seq;

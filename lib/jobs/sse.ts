@@ -1,7 +1,7 @@
 import type { Database } from '@/db/client';
 import type { JobEventHub } from './hub';
 import { getJob, isFinal, readJobLogs } from './queue';
-import type { JobEvent, JobRow } from './types';
+import { logEvent, type JobEvent, type JobRow } from './types';
 
 const REPLAY_PAGE = 5000;
 const HEARTBEAT_MS = 15_000;
@@ -85,7 +85,7 @@ export function jobEventStream(database: Database, hub: JobEventHub, jobId: stri
       const sendLog = (e: Extract<JobEvent, { type: 'log' }>) => {
         if (e.seq <= cursor) return;
         cursor = e.seq;
-        write(`id: ${e.seq}\nevent: log\ndata: ${JSON.stringify(e)}\n\n`);
+        write(e.frame);
         maybeEnd();
       };
       const sendState = (j: JobRow) => {
@@ -107,7 +107,7 @@ export function jobEventStream(database: Database, hub: JobEventHub, jobId: stri
           await getJob(database, jobId); // 404 before any replay
           for (;;) {
             const rows = await readJobLogs(database, jobId, cursor, REPLAY_PAGE);
-            for (const r of rows) sendLog({ type: 'log', seq: r.seq, at: r.at.toISOString(), stream: r.stream, line: r.line });
+            for (const r of rows) sendLog(logEvent(r));
             if (rows.length < REPLAY_PAGE || closed) break;
           }
           replaying = false;

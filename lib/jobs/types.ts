@@ -37,7 +37,14 @@ export interface JobKind<P = unknown> {
 
 export type JobEvent =
   | { type: 'state'; job: JobRow }
-  | { type: 'log'; seq: number; at: string; stream: string; line: string };
+  | { type: 'log'; seq: number; at: string; stream: string; line: string; frame: string };
+
+/** The server-sent-event frame of a log line, built once and shared by every follower. */
+export function logEvent(r: { seq: number; at: Date; stream: string; line: string }): Extract<JobEvent, { type: 'log' }> {
+  const at = r.at.toISOString();
+  const data = JSON.stringify({ seq: r.seq, at, stream: r.stream, line: r.line });
+  return { type: 'log', seq: r.seq, at, stream: r.stream, line: r.line, frame: `id: ${r.seq}\nevent: log\ndata: ${data}\n\n` };
+}
 
 /** Payloads on the NOTIFY channel shared by every replica. */
 export type BusMessage = { t: 'log'; id: string; seq: number } | { t: 'state'; id: string } | { t: 'wake' } | { t: 'cancel'; id: string };

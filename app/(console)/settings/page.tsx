@@ -1,0 +1,28 @@
+import type { Metadata } from 'next';
+import { InstanceCard } from '@/components/settings/instance-card';
+import { SettingsNav } from '@/components/settings/settings-nav';
+import { TokensCard } from '@/components/settings/tokens-card';
+import { UsersCard } from '@/components/settings/users-card';
+import { PageHeader } from '@/components/shell/shell';
+
+export const metadata: Metadata = { title: 'Settings' };
+
+export default function SettingsPage() {
+  return (
+    <>
+      <PageHeader title="Settings" description="This instance, the people who can sign in, and your API tokens." />
+      <SettingsNav />
+      <div className="grid grid-cols-1 gap-8">
+        <section id="instance" aria-label="Instance" className="scroll-mt-28">
+          <InstanceCard />
+        </section>
+        <section id="users" aria-label="Users" className="scroll-mt-28">
+          <UsersCard />
+        </section>
+        <section id="tokens" aria-label="API tokens" className="scroll-mt-28">
+          <TokensCard />
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { ROLES, type Role } from '@/lib/auth/permissions';
+import { createUserInput } from '@/lib/auth/schemas';
+import { api, applyIssues } from '../api';
+import { Button } from '../ui/button';
+import { Dialog } from '../ui/dialog';
+import { Field, Input, Select } from '../ui/input';
+import { ErrorNote } from '../ui/misc';
+import { ROLE_SUMMARY } from './roles';
+import type { UserOut } from './types';
+
+type Form = { name: string; email: string; role: Role; password: string };
+const EMPTY: Form = { name: '', email: '', role: 'viewer', password: '' };
+
+export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+  const qc = useQueryClient();
+  const [error, setError] = useState<unknown>(null);
+  const form = useForm<Form>({ resolver: zodResolver(createUserInput) as never, mode: 'onChange', defaultValues: EMPTY });
+  const create = useMutation({
+    mutationFn: (body: Form) => api<UserOut>('/api/v1/users', { method: 'POST', body }),
+    onSuccess: (u) => {
+      toast.success(`Added ${u.email} as ${u.role}`);
+      void qc.invalidateQueries({ queryKey: ['users'] });
+      close(false);
+    },
+    onError: (e) => {
+      if (!applyIssues(e, form.setError as never)) setError(e);
+    },
+  });
+  const close = (o: boolean) => {
+    if (!o) {
+      form.reset(EMPTY);
+      setError(null);
+      create.reset();
+    }
+    onOpenChange(o);
+  };
+  const onSubmit = form.handleSubmit((v) => {
+    setError(null);
+    create.mutate(v);
+  });
+  const { errors } = form.formState;
+  const role = form.watch('role');
+  return (
+    <Dialog open={open} onOpenChange={close} title="Add user" description="They sign in with this email and the initial password; ask them to keep it private.">
+      <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+        <ErrorNote error={error} />
+        <Field label="Name" htmlFor="new-user-name" error={errors.name?.message}>
+          <Input id="new-user-name" autoComplete="off" autoFocus aria-invalid={!!errors.name} {...form.register('name')} />
+        </Field>
+        <Field label="Email" htmlFor="new-user-email" error={errors.email?.message}>
+          <Input id="new-user-email" type="email" autoComplete="off" aria-invalid={!!errors.email} {...form.register('email')} />
+        </Field>
+        <Field label="Role" htmlFor="new-user-role" error={errors.role?.message} hint={ROLE_SUMMARY[role]}>
+          <Select id="new-user-role" {...form.register('role')}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field label="Password" htmlFor="new-user-password" error={errors.password?.message} hint="Initial password, at least 12 characters.">
+          <Input id="new-user-password" type="password" autoComplete="new-password" aria-invalid={!!errors.password} {...form.register('password')} />
+        </Field>
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="outline" onClick={() => close(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create user'}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,89 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { Lock, UserPlus, Users } from 'lucide-react';
+import { useState } from 'react';
+import { api } from '../api';
+import { Button } from '../ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { EmptyState, ErrorNote, Skeleton, Tip } from '../ui/misc';
+import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
+import { useCan, useViewer } from '../viewer';
+import { AddUserDialog } from './add-user-dialog';
+import { ResetPasswordDialog } from './reset-password-dialog';
+import type { UserOut } from './types';
+import { UserRow } from './user-row';
+
+export function UsersCard() {
+  const read = useCan('users.read');
+  const manage = useCan('users.manage');
+  const viewer = useViewer();
+  const [adding, setAdding] = useState(false);
+  const [resetFor, setResetFor] = useState<UserOut | null>(null);
+  const q = useQuery({
+    queryKey: ['users'],
+    queryFn: ({ signal }) => api<{ items: UserOut[] }>('/api/v1/users', { signal }),
+    enabled: read.allowed,
+  });
+  return (
+    <Card>
+      <CardHeader className="flex-row items-start justify-between gap-3">
+        <div className="grid gap-1">
+          <CardTitle>Users</CardTitle>
+          <CardDescription>People who can sign in to this console, and their roles. Owners manage users.</CardDescription>
+        </div>
+        {read.allowed ? (
+          <Tip content={manage.why}>
+            <Button onClick={() => setAdding(true)} disabled={!manage.allowed}>
+              <UserPlus /> Add user
+            </Button>
+          </Tip>
+        ) : null}
+      </CardHeader>
+      <CardContent>
+        {!read.allowed ? (
+          <EmptyState icon={<Lock />} title="The user list is hidden">
+            {read.why} Admins and owners see who can sign in; ask an owner if you need access.
+          </EmptyState>
+        ) : q.error ? (
+          <ErrorNote error={q.error} />
+        ) : (
+          <Table aria-label="Users">
+            <THead>
+              <TR className="hover:bg-transparent">
+                <TH>User</TH>
+                <TH>Role</TH>
+                <TH>Status</TH>
+                <TH>Last login</TH>
+                <TH>Created</TH>
+                <TH className="relative text-right">
+                  <span className="sr-only">Actions</span>
+                </TH>
+              </TR>
+            </THead>
+            <TBody>
+              {q.isPending
+                ? Array.from({ length: 3 }, (_, n) => (
+                    <TR key={n}>
+                      {Array.from({ length: 6 }, (_, c) => (
+                        <TD key={c}>
+                          <Skeleton className="h-4 w-full max-w-28" />
+                        </TD>
+                      ))}
+                    </TR>
+                  ))
+                : q.data.items.map((u) => <UserRow key={u.id} user={u} isSelf={u.id === viewer.userId} canManage={manage.allowed} why={manage.why} onResetPassword={setResetFor} dialogOpen={adding || !!resetFor} />)}
+            </TBody>
+          </Table>
+        )}
+        {read.allowed && q.data && q.data.items.length === 0 ? (
+          <EmptyState icon={<Users />} title="No users yet">
+            Add the people who operate this instance.
+          </EmptyState>
+        ) : null}
+      </CardContent>
+      <AddUserDialog open={adding} onOpenChange={setAdding} />
+      <ResetPasswordDialog user={resetFor} onOpenChange={(o) => !o && setResetFor(null)} />
+    </Card>
+  );
+}
