@@ -15,7 +15,7 @@ const RULES: Record<string, [RegExp, PackageErrorClass][]> = {
     [/EACCES|EPERM/, 'permission'],
     [/ENOSPC/, 'disk_full'],
     [/ERESOLVE/, 'conflict'],
-    [/ETIMEDOUT|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|getaddrinfo/, 'network'],
+    [/ETIMEDOUT|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|getaddrinfo|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT|CERT_HAS_EXPIRED/, 'network'],
     [/ETARGET/, 'not_found'],
     [/E404|404 Not Found|not in this registry|is not in the npm registry/i, 'not_found'],
   ],

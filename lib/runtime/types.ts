@@ -13,6 +13,8 @@ export interface PackageSpec {
   version?: string;
   /** pip extras, e.g. ["binary"]. */
   extras?: string[];
+  /** For `apt:` / `apk:` specs (manager `system`): which system manager the user named. */
+  systemManager?: SystemManager;
 }
 
 export interface InstalledPackage {
