@@ -11,14 +11,16 @@ export const PERMISSIONS = {
   'users.read': 'List users',
   'users.manage': 'Create users, change roles, disable, reset passwords',
   'tokens.manage': 'Create and revoke your own API tokens',
+  'packages.read': 'See runtimes, installed packages and pending updates',
+  'packages.write': 'Install, update and uninstall packages; run Update All',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
-const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage'];
+const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage', 'packages.read'];
 const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel'];
-const ADMIN: Permission[] = [...OPERATOR, 'audit.read', 'users.read'];
+const ADMIN: Permission[] = [...OPERATOR, 'audit.read', 'users.read', 'packages.write'];
 const OWNER: Permission[] = [...ADMIN, 'users.manage'];
 
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {

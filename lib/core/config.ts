@@ -27,6 +27,7 @@ export const envSchema = z.object({
   SKILLDOCK_ADMIN_EMAIL: z.email().optional(),
   SKILLDOCK_ADMIN_PASSWORD: z.string().min(12, 'SKILLDOCK_ADMIN_PASSWORD must be at least 12 characters').optional(),
   DOCKER_HOST: z.string().optional(),
+  RUNTIME_DIR: z.string().min(1).optional(),
   SKILLDOCK_WORKER: bool.default(true),
   SKILLDOCK_WORKER_CONCURRENCY: int(1, 64).default(4),
   SKILLDOCK_JOB_LEASE_MS: int(1000, 3_600_000).default(30_000),
@@ -44,6 +45,8 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config extends Env {
   dataDir: string;
   pgliteDir: string;
+  /** Where Skilldock installs packages: RUNTIME_DIR, else <data dir>/runtime. */
+  runtimeDir: string;
   databaseKind: 'pglite' | 'postgres';
   allowedOrigins: string[];
 }
@@ -61,6 +64,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...e,
     dataDir,
     pgliteDir: path.join(dataDir, 'pglite'),
+    runtimeDir: path.resolve(e.RUNTIME_DIR ?? path.join(dataDir, 'runtime')),
     databaseKind: e.DATABASE_URL ? 'postgres' : 'pglite',
     allowedOrigins: (e.SKILLDOCK_ALLOWED_ORIGINS ?? '')
       .split(',')
