@@ -10,7 +10,7 @@ import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Confirm } from '../ui/dialog';
 import { EmptyState, ErrorNote, Skeleton, Tip } from '../ui/misc';
-import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
+import { Table, TBody, TD, TH, THead, TR, SkeletonRows } from '../ui/table';
 import { RelativeTime, useNow } from '../ui/time';
 import { useCan } from '../viewer';
 import { CreateTokenDialog, type CreatedToken } from './create-token-dialog';
@@ -81,15 +81,7 @@ export function TokensCard() {
             </THead>
             <TBody>
               {q.isPending
-                ? Array.from({ length: 2 }, (_, n) => (
-                    <TR key={n}>
-                      {Array.from({ length: 8 }, (_, c) => (
-                        <TD key={c}>
-                          <Skeleton className="h-4 w-full max-w-24" />
-                        </TD>
-                      ))}
-                    </TR>
-                  ))
+                ? <SkeletonRows rows={2} cols={8} className="h-4 w-full max-w-24" />
                 : items.map((t) => {
                     const status = tokenStatus(t, now);
                     return (

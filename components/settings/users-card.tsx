@@ -7,7 +7,7 @@ import { api } from '../api';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { EmptyState, ErrorNote, Skeleton, Tip } from '../ui/misc';
-import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
+import { Table, TBody, TD, TH, THead, TR, SkeletonRows } from '../ui/table';
 import { useCan, useViewer } from '../viewer';
 import { AddUserDialog } from './add-user-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
@@ -63,15 +63,7 @@ export function UsersCard() {
             </THead>
             <TBody>
               {q.isPending
-                ? Array.from({ length: 3 }, (_, n) => (
-                    <TR key={n}>
-                      {Array.from({ length: 6 }, (_, c) => (
-                        <TD key={c}>
-                          <Skeleton className="h-4 w-full max-w-28" />
-                        </TD>
-                      ))}
-                    </TR>
-                  ))
+                ? <SkeletonRows rows={3} cols={6} className="h-4 w-full max-w-28" />
                 : q.data.items.map((u) => <UserRow key={u.id} user={u} isSelf={u.id === viewer.userId} canManage={manage.allowed} why={manage.why} onResetPassword={setResetFor} dialogOpen={adding || !!resetFor} />)}
             </TBody>
           </Table>

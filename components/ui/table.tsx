@@ -19,3 +19,20 @@ export function TH({ className, ...p }: React.ThHTMLAttributes<HTMLTableCellElem
 export function TD({ className, ...p }: React.TdHTMLAttributes<HTMLTableCellElement>) {
   return <td className={cn('px-3 py-2 align-middle', className)} {...p} />;
 }
+
+/** Placeholder rows while a table loads. */
+export function SkeletonRows({ rows, cols, className = 'h-4 w-full max-w-24' }: { rows: number; cols: number; className?: string }) {
+  return (
+    <>
+      {Array.from({ length: rows }, (_, r) => (
+        <TR key={r} aria-hidden>
+          {Array.from({ length: cols }, (_, c) => (
+            <TD key={c}>
+              <div className={cn('animate-pulse rounded-md bg-muted', className)} />
+            </TD>
+          ))}
+        </TR>
+      ))}
+    </>
+  );
+}
