@@ -78,9 +78,16 @@ export async function startServices(opts: StartOptions = {}): Promise<Services> 
   const hub = new JobEventHub(database);
   await hub.start();
   const runWorker = opts.worker ?? config.SKILLDOCK_WORKER;
-  const worker = runWorker ? new JobWorker(database, hub, { concurrency: config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: config.SKILLDOCK_JOB_LEASE_MS }) : null;
+  // Jobs may be claimed as soon as the worker starts; their handlers wait for the finished services.
+  let ready!: (s: Services) => void;
+  const self = new Promise<Services>((resolve) => (ready = resolve));
+  const worker = runWorker
+    ? new JobWorker(database, hub, { concurrency: config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: config.SKILLDOCK_JOB_LEASE_MS, services: () => self })
+    : null;
   await worker?.start();
-  return { config, database, hub, worker, authSecret, secrets, startedAt: new Date(), version: appVersion() };
+  const services: Services = { config, database, hub, worker, authSecret, secrets, startedAt: new Date(), version: appVersion() };
+  ready(services);
+  return services;
 }
 
 export async function stopServices(s: Services): Promise<void> {

@@ -3,7 +3,8 @@ import { auditQuery } from '../audit/audit';
 import { createTokenInput, createUserInput, resetPasswordInput, setupInput, updateUserInput } from '../auth/schemas';
 import { defineContract } from '../http/contract';
 import { jobLogsQuery, listJobsQuery, startJobInput } from '../jobs/queue';
-import { auditOut, idParams, jobOut, logLineOut, tokenOut, userOut } from './schemas';
+import { installPackageInput, listPackagesQuery, runtimesQuery, uninstallPackageInput, updatePackageInput } from '../packages/schemas';
+import { auditOut, idParams, installedPackageOut, jobOut, logLineOut, runtimesOut, tokenOut, userOut } from './schemas';
 
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextBefore: z.union([z.string(), z.number()]).nullable() });
 
@@ -35,6 +36,11 @@ export const api = {
   cancelJob: defineContract({ method: 'POST', path: '/api/v1/jobs/{id}/cancel', tag: 'Jobs', summary: 'Cancel a queued or running job', permission: 'jobs.cancel', params: idParams, response: jobOut, status: 202 }),
   retryJob: defineContract({ method: 'POST', path: '/api/v1/jobs/{id}/retry', tag: 'Jobs', summary: 'Run a failed or canceled job again as a new job', permission: 'jobs.run', params: idParams, response: jobOut, status: 202 }),
   jobLogs: defineContract({ method: 'GET', path: '/api/v1/jobs/{id}/logs', tag: 'Jobs', summary: 'Log lines after a sequence number (JSON), or the whole log as text with ?format=text', permission: 'jobs.read', params: idParams, query: jobLogsQuery.extend({ format: z.enum(['json', 'text']).default('json') }), response: z.object({ items: z.array(logLineOut) }) }),
+  listPackages: defineContract({ method: 'GET', path: '/api/v1/packages', tag: 'Packages', summary: 'Installed pip, npm and system packages, managed and base, with filters', permission: 'packages.read', query: listPackagesQuery, response: z.object({ items: z.array(installedPackageOut), errors: z.array(z.object({ manager: z.string(), message: z.string() })) }) }),
+  installPackage: defineContract({ method: 'POST', path: '/api/v1/packages/install', tag: 'Packages', summary: 'Install a package (pip:, npm: or a system package) as a job', permission: 'packages.write', body: installPackageInput, response: jobOut, status: 202 }),
+  uninstallPackage: defineContract({ method: 'POST', path: '/api/v1/packages/uninstall', tag: 'Packages', summary: 'Uninstall a package Skilldock installed, as a job', permission: 'packages.write', body: uninstallPackageInput, response: jobOut, status: 202 }),
+  updatePackage: defineContract({ method: 'POST', path: '/api/v1/packages/update', tag: 'Packages', summary: 'Update a managed package to toVersion or the newest, as a job', permission: 'packages.write', body: updatePackageInput, response: jobOut, status: 202 }),
+  packageRuntimes: defineContract({ method: 'GET', path: '/api/v1/packages/runtimes', tag: 'Packages', summary: 'Detected runtimes, managers and the skill process environment (cached; ?refresh=true detects again)', permission: 'packages.read', query: runtimesQuery, response: runtimesOut }),
   jobEvents: defineContract({ method: 'GET', path: '/api/v1/jobs/{id}/events', tag: 'Jobs', summary: 'Server-sent events: state, progress and log lines, resumable with Last-Event-ID', permission: 'jobs.read', params: idParams, produces: 'text/event-stream' }),
 } as const;
 

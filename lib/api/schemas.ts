@@ -75,3 +75,31 @@ export const auditOut = z.object({
 });
 
 export const logLineOut = z.object({ seq: z.number().int(), at: time, stream: z.enum(['stdout', 'stderr', 'info']), line: z.string() });
+
+export const installedPackageOut = z.object({
+  manager: z.enum(['pip', 'npm', 'apt', 'apk', 'github']),
+  name: z.string(),
+  version: z.string(),
+  managed: z.boolean().describe('Installed through Skilldock into the runtime dir; false for base packages (read only)'),
+  location: z.string().optional(),
+  summary: z.string().optional(),
+  realPackage: z.string().optional(),
+});
+
+const runtimeStatusOut = z.looseObject({ name: z.string(), available: z.boolean(), path: z.string().optional(), version: z.string().optional(), reason: z.string().optional() });
+const readinessOut = z.object({ ready: z.boolean(), reason: z.string().optional(), hint: z.string().optional() });
+
+export const runtimesOut = z.looseObject({
+  where: z.literal('host'),
+  hostname: z.string(),
+  checkedAt: time,
+  durationMs: z.number(),
+  runtimeDir: z.string(),
+  runtimes: z.object({ python3: runtimeStatusOut, pip: runtimeStatusOut, node: runtimeStatusOut, npm: runtimeStatusOut }),
+  system: z.looseObject({ manager: z.enum(['apt', 'apk']).nullable() }),
+  platform: z.looseObject({ os: z.string(), arch: z.string(), libc: z.string() }),
+  runtimeBin: z.object({ path: z.string(), exists: z.boolean(), onServicePath: z.boolean() }),
+  binaries: z.array(runtimeStatusOut),
+  managers: z.object({ pip: readinessOut, npm: readinessOut, system: readinessOut, github: readinessOut }),
+  env: z.array(z.object({ name: z.string(), value: z.string(), why: z.string() })).describe('Variables every skill process gets'),
+});

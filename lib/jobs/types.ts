@@ -3,6 +3,7 @@ import type { Database } from '@/db/client';
 import type { jobs } from '@/db/schema';
 import type { Permission } from '../auth/permissions';
 import type { RunOptions, RunResult } from '../core/process';
+import type { Services } from '../services';
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -16,6 +17,8 @@ export interface JobContext<P = unknown> {
   progress(percent: number, stage: string): void;
   /** Runs a program (argument array) whose output lines go to the job log; stopped on cancel. */
   run(command: string, args: readonly string[], opts?: Omit<RunOptions, 'signal'>): Promise<RunResult>;
+  /** The services of the process running the job (config, database, hub), for kinds that need more than the database. */
+  services(): Promise<Services>;
 }
 
 export interface JobKind<P = unknown> {

@@ -2,10 +2,11 @@ import os from 'node:os';
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { jobs } from '@/db/schema';
-import { isAppError } from '../core/errors';
+import { AppError, isAppError } from '../core/errors';
 import { randomToken } from '../core/ids';
 import { logger } from '../core/logger';
 import { runProcess } from '../core/process';
+import type { Services } from '../services';
 import type { JobEventHub } from './hub';
 import { JobLogWriter } from './log-writer';
 import { publish } from './queue';
@@ -20,6 +21,8 @@ export interface WorkerOptions {
   pollMs?: number;
   /** How long a canceled job's handler may take to stop before the job is ended regardless. */
   cancelGraceMs?: number;
+  /** The services this worker belongs to, handed to job handlers through ctx.services(). */
+  services?: () => Promise<Services>;
 }
 
 interface Running {
@@ -193,6 +196,7 @@ export class JobWorker {
             opts?.onLine?.(l, s);
           },
         }),
+      services: () => this.opts.services?.() ?? Promise.reject(new AppError('UNAVAILABLE', 'This job worker was started without services.')),
     };
     log.append(`[skilldock] attempt ${job.attempts} of ${job.maxAttempts} on ${this.id}`, 'info');
     await publish(this.database, { t: 'state', id: job.id });

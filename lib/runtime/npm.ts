@@ -52,7 +52,9 @@ function npmCommand(): string {
 }
 
 async function runNpm(ctx: ManagerContext, args: string[], what: string, opts: NpmRunOptions): Promise<RunResult> {
-  const res = await runProcess(npmCommand(), args, {
+  const command = npmCommand();
+  ctx.log?.(`$ ${command} ${args.join(' ')}`, 'info');
+  const res = await runProcess(command, args, {
     env: npmEnv(ctx.runtimeDir),
     cwd: ensureRuntimeDir(ctx.runtimeDir).root,
     timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,

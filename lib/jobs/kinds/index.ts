@@ -1,8 +1,12 @@
 import { registerJobKind } from '../registry';
 import { diagnosticsJob } from './diagnostics';
+import { packageInstallJob, packageUninstallJob, packageUpdateJob } from './packages';
 import { pipelineSelftestJob } from './pipeline-selftest';
 
 export function registerBuiltinJobKinds(): void {
   registerJobKind(diagnosticsJob);
   registerJobKind(pipelineSelftestJob);
+  registerJobKind(packageInstallJob);
+  registerJobKind(packageUninstallJob);
+  registerJobKind(packageUpdateJob);
 }

@@ -1,0 +1,3 @@
+export * from './context';
+export * from './operations';
+export * from './schemas';
