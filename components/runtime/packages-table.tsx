@@ -1,0 +1,136 @@
+'use client';
+
+import { ArrowDown, ArrowUp, ArrowUpDown, ArrowUpCircle, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Badge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { Confirm } from '../ui/dialog';
+import { Tip } from '../ui/misc';
+import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
+import { useCan } from '../viewer';
+import type { InstalledPackage, PackageAction, PackageSort } from './types';
+
+export const PAGE = 100;
+
+function SortHeader({ label, field, sort, onSort }: { label: string; field: 'name' | 'version'; sort: PackageSort; onSort: (s: PackageSort) => void }) {
+  const active = sort === field || sort === `-${field}`;
+  const desc = sort === `-${field}`;
+  const Icon = !active ? ArrowUpDown : desc ? ArrowDown : ArrowUp;
+  return (
+    <TH aria-sort={active ? (desc ? 'descending' : 'ascending') : 'none'}>
+      <button
+        type="button"
+        onClick={() => onSort(active && !desc ? (`-${field}` as PackageSort) : field)}
+        className="-mx-1 inline-flex items-center gap-1 rounded px-1 hover:text-foreground"
+        title={`Sort by ${label.toLowerCase()}`}
+      >
+        {label} <Icon aria-hidden className="size-3.5" />
+      </button>
+    </TH>
+  );
+}
+
+/** One manager's packages: sortable, paged by "Show more"; managed rows can be updated or uninstalled. */
+export function PackagesTable({
+  rows,
+  loading,
+  sort,
+  onSort,
+  onAction,
+  busy,
+}: {
+  rows: InstalledPackage[];
+  loading: boolean;
+  sort: PackageSort;
+  onSort: (s: PackageSort) => void;
+  onAction: (action: PackageAction, p: InstalledPackage) => void;
+  busy: boolean;
+}) {
+  const can = useCan('packages.write');
+  const [shown, setShown] = useState(PAGE);
+  const [confirming, setConfirming] = useState<InstalledPackage | null>(null);
+  const visible = rows.slice(0, shown);
+
+  return (
+    <>
+      <Table aria-label="Installed packages" aria-busy={loading || undefined}>
+        <THead>
+          <TR className="hover:bg-transparent">
+            <SortHeader label="Name" field="name" sort={sort} onSort={onSort} />
+            <SortHeader label="Version" field="version" sort={sort} onSort={onSort} />
+            <TH>Source</TH>
+            <TH className="hidden lg:table-cell">Summary</TH>
+            <TH className="text-right">Actions</TH>
+          </TR>
+        </THead>
+        <TBody>
+          {loading ? (
+            <SkeletonRows rows={6} cols={5} />
+          ) : (
+            visible.map((p) => (
+              <TR key={`${p.manager}:${p.name}:${p.location ?? ''}`} data-package={p.name} data-managed={p.managed}>
+                <TD className="max-w-72">
+                  <span className="block truncate font-mono text-xs font-medium" title={p.location ?? p.name}>
+                    {p.name}
+                  </span>
+                  {p.realPackage && p.realPackage !== p.name ? <span className="text-xs text-muted-foreground">provided by {p.realPackage}</span> : null}
+                </TD>
+                <TD className="max-w-40 truncate font-mono text-xs" title={p.version}>
+                  {p.version}
+                </TD>
+                <TD>
+                  {p.managed ? (
+                    <Badge variant="success" title="Installed through Skilldock into the runtime dir">Installed here</Badge>
+                  ) : (
+                    <Badge variant="secondary" title="Part of the host or image; read only">Pre-installed</Badge>
+                  )}
+                </TD>
+                <TD className="hidden max-w-96 truncate text-xs text-muted-foreground lg:table-cell" title={p.summary}>
+                  {p.summary ?? '—'}
+                </TD>
+                <TD className="text-right">
+                  {p.managed ? (
+                    <div className="inline-flex gap-1.5">
+                      <Tip content={can.why}>
+                        <Button variant="outline" size="sm" disabled={!can.allowed || busy} onClick={() => onAction('update', p)} aria-label="Update" title={`Update ${p.name} to the newest version`}>
+                          <ArrowUpCircle aria-hidden /> Update
+                        </Button>
+                      </Tip>
+                      <Tip content={can.why}>
+                        <Button variant="outline" size="sm" disabled={!can.allowed || busy} onClick={() => setConfirming(p)} aria-label="Uninstall" title={`Uninstall ${p.name}`} className="text-destructive hover:text-destructive">
+                          <Trash2 aria-hidden /> Uninstall
+                        </Button>
+                      </Tip>
+                    </div>
+                  ) : (
+                    <span className="text-xs text-muted-foreground">read only</span>
+                  )}
+                </TD>
+              </TR>
+            ))
+          )}
+        </TBody>
+      </Table>
+      <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
+        <span aria-live="polite">{loading ? 'Loading packages…' : `Showing ${visible.length.toLocaleString('en')} of ${rows.length.toLocaleString('en')}`}</span>
+        {rows.length > shown ? (
+          <Button variant="outline" size="sm" onClick={() => setShown((n) => n + PAGE)}>
+            Show more
+          </Button>
+        ) : null}
+      </div>
+      <Confirm
+        open={!!confirming}
+        onOpenChange={(o) => !o && setConfirming(null)}
+        title={confirming ? `Uninstall ${confirming.name}?` : 'Uninstall'}
+        description={confirming ? `Uninstall ${confirming.name} ${confirming.version}? Skills that need it will stop working until it is installed again.` : ''}
+        confirmLabel="Uninstall"
+        busy={busy}
+        onConfirm={() => {
+          if (confirming) onAction('uninstall', confirming);
+          setConfirming(null);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+'use client';
+
+import { usePathname, useSearchParams } from 'next/navigation';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { SORT_KEYS, TABS, type PackageSort, type TabId } from './types';
+
+export interface RuntimeFilters {
+  tab: TabId;
+  q: string;
+  /** Only packages Skilldock installed (not the host's own). */
+  mine: boolean;
+  sort: PackageSort;
+}
+
+function parse(params: URLSearchParams): RuntimeFilters {
+  const tab = params.get('tab') ?? '';
+  const sort = params.get('sort') ?? '';
+  return {
+    tab: TABS.some((t) => t.id === tab) ? (tab as TabId) : 'system',
+    q: (params.get('q') ?? '').slice(0, 200),
+    mine: params.get('mine') === '1',
+    sort: (SORT_KEYS as readonly string[]).includes(sort) ? (sort as PackageSort) : 'name',
+  };
+}
+
+function toQuery(f: RuntimeFilters): string {
+  const p = new URLSearchParams();
+  if (f.tab !== 'system') p.set('tab', f.tab);
+  if (f.q) p.set('q', f.q);
+  if (f.mine) p.set('mine', '1');
+  if (f.sort !== 'name') p.set('sort', f.sort);
+  return p.toString();
+}
+
+/**
+ * The packages tab, search, toggle and sort live in the URL so a view can be shared. They are held
+ * in state (controls respond at once, quick successive changes all land) and mirrored into the URL
+ * with history.replaceState, which needs no server round trip; back/forward and links resync them.
+ */
+export function useRuntimeFilters(): [RuntimeFilters, (patch: Partial<RuntimeFilters>) => void] {
+  const params = useSearchParams();
+  const pathname = usePathname();
+  const [filters, setFilters] = useState<RuntimeFilters>(() => parse(new URLSearchParams(params.toString())));
+  const latest = useRef(filters);
+
+  const qs = params.toString();
+  useEffect(() => {
+    const fromUrl = parse(new URLSearchParams(qs));
+    if (toQuery(fromUrl) !== toQuery(latest.current)) {
+      latest.current = fromUrl;
+      setFilters(fromUrl);
+    }
+  }, [qs]);
+
+  const update = useCallback(
+    (patch: Partial<RuntimeFilters>) => {
+      const next = { ...latest.current, ...patch };
+      latest.current = next;
+      setFilters(next);
+      const q = toQuery(next);
+      window.history.replaceState(window.history.state, '', q ? `${pathname}?${q}` : pathname);
+    },
+    [pathname],
+  );
+
+  return [filters, update];
+}
