@@ -1,56 +1,20 @@
-/** Client-side shapes of the packages API (mirrors installedPackageOut / runtimesOut in lib/api/schemas.ts). */
+/** Client-side shapes of the packages API: the server's own types (type-only imports, erased from the bundle). */
+import type { BinaryStatus, ManagerReadiness, RuntimeReport as ServerRuntimeReport } from '@/lib/runtime/detect';
+import type { RuntimeEnvEntry } from '@/lib/runtime/env';
+import type { InstalledPackage } from '@/lib/runtime/types';
 
-export interface InstalledPackage {
-  manager: 'pip' | 'npm' | 'apt' | 'apk' | 'github';
-  name: string;
-  version: string;
-  /** Installed through Skilldock into the runtime dir; false for base packages (read only). */
-  managed: boolean;
-  location?: string;
-  summary?: string;
-  realPackage?: string;
-}
+export type { InstalledPackage };
+export type ToolStatus = BinaryStatus;
+export type Readiness = ManagerReadiness;
+export type EnvEntry = RuntimeEnvEntry;
 
 export interface PackageList {
   items: InstalledPackage[];
   errors: { manager: string; message: string }[];
 }
 
-export interface ToolStatus {
-  name: string;
-  available: boolean;
-  path?: string;
-  version?: string;
-  reason?: string;
-  managed?: boolean;
-}
-
-export interface Readiness {
-  ready: boolean;
-  reason?: string;
-  hint?: string;
-}
-
-export interface EnvEntry {
-  name: string;
-  value: string;
-  why: string;
-}
-
-export interface RuntimeReport {
-  where: 'host';
-  hostname: string;
-  checkedAt: string;
-  durationMs: number;
-  runtimeDir: string;
-  runtimes: { python3: ToolStatus; pip: ToolStatus; node: ToolStatus; npm: ToolStatus };
-  system: { manager: 'apt' | 'apk' | null; osName?: string; root?: boolean; sudo?: boolean };
-  platform: { os: string; arch: string; libc: string };
-  runtimeBin: { path: string; exists: boolean; onServicePath: boolean };
-  binaries: ToolStatus[];
-  managers: { pip: Readiness; npm: Readiness; system: Readiness; github: Readiness };
-  env: EnvEntry[];
-}
+/** GET /api/v1/packages/runtimes: the detection report plus the environment skill processes get. */
+export type RuntimeReport = ServerRuntimeReport & { env: EnvEntry[] };
 
 /** The tabs of the packages card and the manager filter each one sends. */
 export const TABS = [
