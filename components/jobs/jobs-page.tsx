@@ -1,10 +1,10 @@
 'use client';
 
-import { Activity, RefreshCw, SearchX } from 'lucide-react';
+import { Activity, SearchX } from 'lucide-react';
 import { PageHeader } from '../shell/shell';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
-import { EmptyState, ErrorNote } from '../ui/misc';
+import { EmptyState, ErrorNote, RetryableError } from '../ui/misc';
 import { useCan } from '../viewer';
 import { JobsChart } from './jobs-chart';
 import { JobsFilters } from './jobs-filters';
@@ -38,14 +38,7 @@ export function JobsPage() {
               <LiveIndicator status={status} />
             </div>
             {list.error && !list.data ? (
-              <div className="grid gap-2">
-                <ErrorNote error={list.error} />
-                <div>
-                  <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-                    <RefreshCw aria-hidden /> Try again
-                  </Button>
-                </div>
-              </div>
+              <RetryableError error={list.error} onRetry={() => void list.refetch()} />
             ) : !list.isPending && !jobs.length ? (
               filtered ? (
                 <EmptyState icon={<SearchX />} title="No jobs match these filters" action={<Button variant="outline" onClick={() => setFilters({ state: '', kind: '', q: '' })}>Show all jobs</Button>}>

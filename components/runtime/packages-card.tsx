@@ -1,12 +1,12 @@
 'use client';
 
-import { PackageOpen, RefreshCw, Search, SearchX } from 'lucide-react';
+import { PackageOpen, Search, SearchX } from 'lucide-react';
 import { useDeferredValue, useMemo } from 'react';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 import { cn } from '../ui/cn';
 import { Input } from '../ui/input';
-import { EmptyState, ErrorNote } from '../ui/misc';
+import { EmptyState, ErrorNote, RetryableError } from '../ui/misc';
 import { PackagesTable } from './packages-table';
 import { usePackages } from './queries';
 import { TABS, type InstalledPackage, type PackageAction, type PackageSort, type Readiness } from './types';
@@ -92,14 +92,7 @@ export function PackagesCard({
           ) : null}
           {list.data?.errors.map((e) => <ErrorNote key={e.manager} error={`Could not list ${e.manager} packages: ${e.message}`} />)}
           {list.error && !list.data ? (
-            <div className="grid gap-2">
-              <ErrorNote error={list.error} />
-              <div>
-                <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-                  <RefreshCw aria-hidden /> Try again
-                </Button>
-              </div>
-            </div>
+            <RetryableError error={list.error} onRetry={() => void list.refetch()} />
           ) : !loading && !rows.length ? (
             filtered ? (
               <EmptyState icon={<SearchX />} title="No packages match" action={<Button variant="outline" onClick={() => setFilters({ q: '', mine: false })}>Show all {tab.label} packages</Button>}>

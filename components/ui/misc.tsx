@@ -1,7 +1,9 @@
 'use client';
 
 import { Progress as P, Tooltip as T } from 'radix-ui';
+import { RefreshCw } from 'lucide-react';
 import * as React from 'react';
+import { Button } from './button';
 import { cn } from './cn';
 
 export function Skeleton({ className, ...p }: React.HTMLAttributes<HTMLDivElement>) {
@@ -54,6 +56,20 @@ export function ErrorNote({ error, className }: { error: unknown; className?: st
   return (
     <div role="alert" className={cn('rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive', className)}>
       {message}
+    </div>
+  );
+}
+
+/** A failed load: what went wrong, and a way to try again. */
+export function RetryableError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  return (
+    <div className="grid gap-2">
+      <ErrorNote error={error} />
+      <div>
+        <Button variant="outline" size="sm" onClick={onRetry}>
+          <RefreshCw aria-hidden /> Try again
+        </Button>
+      </div>
     </div>
   );
 }
