@@ -1,17 +1,17 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { ROLES, type Role } from '@/lib/auth/permissions';
 import { createUserInput } from '@/lib/auth/schemas';
-import { api, applyIssues } from '../api';
+import { api } from '../api';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { Field, Input, Select } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
+import { useDialogForm } from '../ui/use-dialog-form';
 import { ROLE_SUMMARY } from './roles';
 import type { UserOut } from './types';
 
@@ -20,30 +20,16 @@ const EMPTY: Form = { name: '', email: '', role: 'viewer', password: '' };
 
 export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
   const qc = useQueryClient();
-  const [error, setError] = useState<unknown>(null);
   const form = useForm<Form>({ resolver: zodResolver(createUserInput) as never, mode: 'onChange', defaultValues: EMPTY });
-  const create = useMutation({
-    mutationFn: (body: Form) => api<UserOut>('/api/v1/users', { method: 'POST', body }),
-    onSuccess: (u) => {
+  const { error, mutation: create, close, onSubmit } = useDialogForm({
+    form,
+    empty: EMPTY,
+    onOpenChange,
+    submit: (body: Form) => api<UserOut>('/api/v1/users', { method: 'POST', body }),
+    onDone: (u) => {
       toast.success(`Added ${u.email} as ${u.role}`);
       void qc.invalidateQueries({ queryKey: ['users'] });
-      close(false);
     },
-    onError: (e) => {
-      if (!applyIssues(e, form.setError as never)) setError(e);
-    },
-  });
-  const close = (o: boolean) => {
-    if (!o) {
-      form.reset(EMPTY);
-      setError(null);
-      create.reset();
-    }
-    onOpenChange(o);
-  };
-  const onSubmit = form.handleSubmit((v) => {
-    setError(null);
-    create.mutate(v);
   });
   const { errors } = form.formState;
   const role = form.watch('role');

@@ -1,17 +1,18 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { PERMISSIONS, isPermission, type Permission } from '@/lib/auth/permissions';
 import { createTokenInput } from '@/lib/auth/schemas';
-import { api, applyIssues } from '../api';
+import { api } from '../api';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { Field, Input, Select } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
+import { useDialogForm } from '../ui/use-dialog-form';
 import { useViewer } from '../viewer';
 import type { TokenOut } from './types';
 
@@ -52,31 +53,17 @@ export function CreateTokenDialog({ open, onOpenChange, onCreated }: { open: boo
   const qc = useQueryClient();
   const viewer = useViewer();
   const mine = (Object.keys(PERMISSIONS) as Permission[]).filter((p) => viewer.permissions.includes(p));
-  const [error, setError] = useState<unknown>(null);
   const form = useForm<Form>({ resolver: zodResolver(formSchema) as never, mode: 'onChange', defaultValues: EMPTY });
-  const create = useMutation({
-    mutationFn: (v: Form) =>
+  const { error, mutation: create, close, onSubmit } = useDialogForm({
+    form,
+    empty: EMPTY,
+    onOpenChange,
+    submit: (v: Form) =>
       api<CreatedToken>('/api/v1/tokens', { method: 'POST', body: { name: v.name, permissions: v.permissions, expiresInDays: v.expires === 'never' ? null : Number(v.expires) } }),
-    onSuccess: (t) => {
+    onDone: (t) => {
       void qc.invalidateQueries({ queryKey: ['tokens'] });
-      close(false);
       onCreated(t);
     },
-    onError: (e) => {
-      if (!applyIssues(e, form.setError as never)) setError(e);
-    },
-  });
-  const close = (o: boolean) => {
-    if (!o) {
-      form.reset(EMPTY);
-      setError(null);
-      create.reset();
-    }
-    onOpenChange(o);
-  };
-  const onSubmit = form.handleSubmit((v) => {
-    setError(null);
-    create.mutate(v);
   });
   const { errors } = form.formState;
   return (

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, ilike, lt, lte, or, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppDb } from '@/db/client';
 import { auditLog } from '@/db/schema';
@@ -85,5 +85,3 @@ export async function distinctAuditActions(db: AppDb): Promise<string[]> {
   const rows = await db.selectDistinct({ action: auditLog.action }).from(auditLog).orderBy(auditLog.action);
   return rows.map((r) => r.action);
 }
-
-export const auditCount = (db: AppDb) => db.select({ n: sql<number>`count(*)::int` }).from(auditLog);

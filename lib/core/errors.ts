@@ -58,4 +58,3 @@ export function isAppError(e: unknown): e is AppError {
 }
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} was not found.`);
-export const forbidden = (message: string) => new AppError('FORBIDDEN', message);

@@ -28,30 +28,31 @@ function refuse(socket: Duplex, status: 401 | 403 | 404, message: string) {
  * HTTP 401/403 and no socket is opened. Paths under /_next/ are never handled here.
  */
 export class SocketRouter {
-  private routes = new Map<string, SocketRoute>();
-  private wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  private routes = new Map<string, { route: SocketRoute; wss: WebSocketServer }>();
 
   constructor(private readonly services: () => Promise<Services>) {}
 
   register(route: SocketRoute): void {
-    this.routes.set(route.path, route);
+    // One server per route, so each route's frame size limit is enforced by ws itself.
+    const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: route.maxPayload ?? 64 * 1024 });
+    this.routes.set(route.path, { route, wss });
   }
 
   /** Returns false when the path is not ours, so another upgrade listener (Next's HMR) may take it. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname.startsWith('/_next/')) return false;
-    const route = this.routes.get(url.pathname);
-    if (!route) {
+    const entry = this.routes.get(url.pathname);
+    if (!entry) {
       if (!url.pathname.startsWith('/ws/')) return false;
       refuse(socket, 404, `No WebSocket endpoint at ${url.pathname}.`);
       return true;
     }
-    void this.accept(route, url, req, socket, head);
+    void this.accept(entry.route, entry.wss, url, req, socket, head);
     return true;
   }
 
-  private async accept(route: SocketRoute, url: URL, req: IncomingMessage, socket: Duplex, head: Buffer) {
+  private async accept(route: SocketRoute, wss: WebSocketServer, url: URL, req: IncomingMessage, socket: Duplex, head: Buffer) {
     socket.on('error', () => undefined);
     try {
       const services = await this.services();
@@ -70,7 +71,7 @@ export class SocketRouter {
         return refuse(socket, 403, 'Cross-site WebSocket refused: the Origin does not match this console.');
       }
       if (!can(actor, route.permission)) return refuse(socket, 403, `This needs the "${route.permission}" permission.`);
-      this.wss.handleUpgrade(req, socket, head, (ws) => {
+      wss.handleUpgrade(req, socket, head, (ws) => {
         ws.on('error', () => undefined);
         route.onConnection(ws, { actor, url, services });
       });

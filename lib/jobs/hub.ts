@@ -1,7 +1,7 @@
 import type { Database } from '@/db/client';
 import { logger } from '../core/logger';
 import { getJob, readJobLogs } from './queue';
-import { BUS_CHANNEL, logEvent, type BusMessage, type JobEvent } from './types';
+import { BUS_CHANNEL, logEvent, type BusMessage, type JobEvent, type JobRow } from './types';
 
 type Listener = (e: JobEvent) => void;
 
@@ -25,6 +25,7 @@ export class JobEventHub {
   private channels = new Map<string, Channel>();
   private unlisten: (() => Promise<void>) | undefined;
   private extra = new Set<(m: BusMessage) => void>();
+  private stateWatchers = new Set<(job: JobRow) => void>();
 
   constructor(private readonly database: Database) {}
 
@@ -51,8 +52,19 @@ export class JobEventHub {
     return () => this.extra.delete(fn);
   }
 
+  /** Every job's state changes (for live lists); the row is read once per change, whatever the number of watchers. */
+  onJobState(fn: (job: JobRow) => void): () => void {
+    this.stateWatchers.add(fn);
+    return () => this.stateWatchers.delete(fn);
+  }
+
   private onMessage(msg: BusMessage) {
     for (const fn of this.extra) fn(msg);
+    if (msg.t === 'state' && this.stateWatchers.size) {
+      void getJob(this.database, msg.id)
+        .then((job) => this.stateWatchers.forEach((w) => w(job)))
+        .catch(() => undefined);
+    }
     if (msg.t === 'log') {
       const ch = this.channels.get(msg.id);
       if (ch && msg.seq > ch.fetchedUpTo) this.pump(msg.id);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '@/db/client';
 import { JOB_STATES, jobLogs, jobs } from '@/db/schema';
@@ -144,11 +144,6 @@ export async function listJobs(database: Database, q: ListJobsQuery) {
   return { items, nextBefore: rows.length > q.limit ? `${last.createdAt.toISOString()}~${last.id}` : null };
 }
 
-export async function jobCountsByState(database: Database): Promise<Record<string, number>> {
-  const rows = await database.db.select({ state: jobs.state, n: sql<number>`count(*)::int` }).from(jobs).groupBy(jobs.state);
-  return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
-}
-
 export const jobLogsQuery = z.strictObject({
   after: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(10_000).default(5000),
@@ -161,11 +156,6 @@ export async function readJobLogs(database: Database, id: string, after: number,
     .where(and(eq(jobLogs.jobId, id), gt(jobLogs.seq, after)))
     .orderBy(asc(jobLogs.seq))
     .limit(limit);
-}
-
-export async function childJobs(database: Database, parentIds: string[]): Promise<JobRow[]> {
-  if (!parentIds.length) return [];
-  return database.db.select().from(jobs).where(inArray(jobs.parentId, parentIds));
 }
 
 /** The whole log as plain text, streamed page by page (for downloads of large logs). */

@@ -1,5 +1,4 @@
 import type { SocketRoute } from '../http/ws-router';
-import { getJob } from './queue';
 
 /**
  * /ws/jobs: pushes every job state change (start, progress, end) to the console so lists update
@@ -10,13 +9,8 @@ export const jobsSocket: SocketRoute = {
   permission: 'jobs.read',
   maxPayload: 1024,
   onConnection(ws, { services }) {
-    const off = services.hub.onBus((m) => {
-      if (m.t !== 'state') return;
-      void getJob(services.database, m.id)
-        .then((job) => {
-          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'job', job }));
-        })
-        .catch(() => undefined);
+    const off = services.hub.onJobState((job) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'job', job }));
     });
     ws.send(JSON.stringify({ type: 'hello', at: new Date().toISOString() }));
     ws.on('message', () => ws.close(1003, 'This socket only sends.'));
