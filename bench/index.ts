@@ -4,32 +4,67 @@ import path from 'node:path';
 import { apiLoad } from './api-load';
 import { ensureBuilt, fmt, ROOT } from './common';
 import { describeFanout, fanoutSkilldock, fanoutTail } from './log-fanout';
+import { describeOutdated, npmOutdatedBench } from './npm-outdated';
+import { describeList, packagesList } from './packages-list';
 
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
+// BENCH_ONLY=packages (or a comma list of server,packages) runs only those sections; default: all.
+const SECTIONS = ['server', 'packages'] as const;
+const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`BENCH_ONLY: unknown section "${s}" (known: ${SECTIONS.join(', ')})`);
+const runs = (s: (typeof SECTIONS)[number]) => !only.length || only.includes(s);
+const results: Record<string, unknown> = { at: new Date().toISOString() };
 
-ensureBuilt();
-console.log(`Database: ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'}`);
+if (runs('server')) {
+  ensureBuilt();
+  console.log(`Database: ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'}`);
 
-const fanout: Record<string, unknown> = {};
-for (const rate of [0, Number(process.env.BENCH_RATE ?? 5000)]) {
-  const label = rate ? `paced at ${rate.toLocaleString('en')} lines/s` : 'unthrottled burst';
-  console.log(`\n== Live log fan-out, ${label} ==`);
-  const tail = await fanoutTail(LINES, FOLLOWERS, rate);
-  console.log(`baseline (file + tail -f): ${describeFanout(tail)}`);
-  const sse = await fanoutSkilldock(LINES, FOLLOWERS, rate, env);
-  console.log(`skilldock (job log → SSE): ${describeFanout(sse)}`);
-  console.log(`ratio: p50 ×${fmt(sse.p50 / tail.p50, 2)}, p95 ×${fmt(sse.p95 / tail.p95, 2)}, throughput ×${fmt(sse.linesPerSecond / tail.linesPerSecond, 2)} of baseline`);
-  fanout[rate ? 'paced' : 'burst'] = { rate, tail, sse };
+  const fanout: Record<string, unknown> = {};
+  for (const rate of [0, Number(process.env.BENCH_RATE ?? 5000)]) {
+    const label = rate ? `paced at ${rate.toLocaleString('en')} lines/s` : 'unthrottled burst';
+    console.log(`\n== Live log fan-out, ${label} ==`);
+    const tail = await fanoutTail(LINES, FOLLOWERS, rate);
+    console.log(`baseline (file + tail -f): ${describeFanout(tail)}`);
+    const sse = await fanoutSkilldock(LINES, FOLLOWERS, rate, env);
+    console.log(`skilldock (job log → SSE): ${describeFanout(sse)}`);
+    console.log(`ratio: p50 ×${fmt(sse.p50 / tail.p50, 2)}, p95 ×${fmt(sse.p95 / tail.p95, 2)}, throughput ×${fmt(sse.linesPerSecond / tail.linesPerSecond, 2)} of baseline`);
+    fanout[rate ? 'paced' : 'burst'] = { rate, tail, sse };
+  }
+
+  console.log('\n== API under load (50 connections) ==');
+  const load = await apiLoad(50, Number(process.env.BENCH_SECONDS ?? 10), 200, env);
+  for (const r of [load.trivial, load.jobs]) console.log(`${r.path.padEnd(14)} ${Math.round(r.requestsPerSecond).toLocaleString('en')} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}, non-2xx ${r.non2xx}`);
+  console.log(`ratio: /api/v1/jobs serves ${fmt((load.jobs.requestsPerSecond / load.trivial.requestsPerSecond) * 100, 1)}% of the trivial route's req/s; p99 ×${fmt(load.jobs.p99 / load.trivial.p99, 2)}`);
+
+  Object.assign(results, { lines: LINES, followers: FOLLOWERS, fanout, load });
 }
 
-console.log('\n== API under load (50 connections) ==');
-const load = await apiLoad(50, Number(process.env.BENCH_SECONDS ?? 10), 200, env);
-for (const r of [load.trivial, load.jobs]) console.log(`${r.path.padEnd(14)} ${Math.round(r.requestsPerSecond).toLocaleString('en')} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}, non-2xx ${r.non2xx}`);
-console.log(`ratio: /api/v1/jobs serves ${fmt((load.jobs.requestsPerSecond / load.trivial.requestsPerSecond) * 100, 1)}% of the trivial route's req/s; p99 ×${fmt(load.jobs.p99 / load.trivial.p99, 2)}`);
+if (runs('packages')) {
+  const N = Number(process.env.BENCH_PACKAGES ?? 2000);
+  const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+  console.log(`\n== Listing ${N.toLocaleString('en')} packages per manager (median of ${RUNS} after 1 warm-up) ==`);
+  const list = await packagesList(N, RUNS);
+  for (const line of describeList('pipList, reads METADATA headers', list.pip, 'python3 -m pip list --path … --format json')) console.log(line);
+  for (const line of describeList('npmList, reads package.json', list.npm, 'npm ls -g --depth=0 --json --prefix …')) console.log(line);
+  console.log(`ratio: pip list ×${fmt(list.pip.speedup, 1)}, npm ls ×${fmt(list.npm.speedup, 1)} slower than Skilldock`);
+
+  const OUTDATED = Number(process.env.BENCH_OUTDATED ?? 200);
+  console.log(`\n== Outdated check, ${OUTDATED} npm packages (concurrency 8) ==`);
+  const od = await npmOutdatedBench(OUTDATED, 8, RUNS);
+  console.log(`registry cold (fresh cache): ${describeOutdated(od.registry.cold)}`);
+  console.log(`registry cached (same cache): ${describeOutdated(od.registry.cached)} (×${fmt(od.registry.ratio, 2)} of cold)`);
+  console.log(`loopback cold (fresh cache, median of ${od.loopback.runs}): ${describeOutdated(od.loopback.cold)}`);
+  console.log(`loopback cached (strong ETags, median of ${od.loopback.runs}): ${describeOutdated(od.loopback.cached)} (×${fmt(od.loopback.ratio, 2)} of cold)`);
+  console.log(`ratio: cached/cold ×${fmt(od.registry.ratio, 2)} on the registry (${od.registry.cached.notModified} of ${od.registry.cached.requests} answered 304), ×${fmt(od.loopback.ratio, 2)} on loopback (${od.loopback.cached.notModified} of ${od.loopback.cached.requests} answered 304)`);
+  Object.assign(results, { packagesList: list, npmOutdated: od });
+}
 
 const out = path.join(ROOT, 'bench/results');
 fs.mkdirSync(out, { recursive: true });
-fs.writeFileSync(path.join(out, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), lines: LINES, followers: FOLLOWERS, fanout, load }, null, 2));
+// A partial run (BENCH_ONLY) keeps the other sections' figures from the previous run.
+const file = path.join(out, 'latest.json');
+const previous = only.length && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+fs.writeFileSync(file, JSON.stringify({ ...previous, ...results }, null, 2));
 console.log(`\nSaved bench/results/latest.json`);

@@ -9,6 +9,7 @@ import { logger } from './core/logger';
 import { JobEventHub } from './jobs/hub';
 import { registerBuiltinJobKinds } from './jobs/kinds';
 import { JobWorker } from './jobs/worker';
+import { startUpdateScheduler } from './packages/update-requests';
 import { parseKey, secretBox, type SecretBox } from './secrets/crypto';
 
 export interface Services {
@@ -21,6 +22,8 @@ export interface Services {
   secrets: SecretBox;
   startedAt: Date;
   version: string;
+  /** Stops the scheduled update checker (runs with the worker). */
+  stopScheduler: () => void;
 }
 
 /** Reads a secret from the data dir, creating it once (mode 0600) if absent. */
@@ -85,12 +88,14 @@ export async function startServices(opts: StartOptions = {}): Promise<Services> 
     ? new JobWorker(database, hub, { concurrency: config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: config.SKILLDOCK_JOB_LEASE_MS, services: () => self })
     : null;
   await worker?.start();
-  const services: Services = { config, database, hub, worker, authSecret, secrets, startedAt: new Date(), version: appVersion() };
+  const stopScheduler = worker ? startUpdateScheduler(database) : () => undefined;
+  const services: Services = { config, database, hub, worker, authSecret, secrets, startedAt: new Date(), version: appVersion(), stopScheduler };
   ready(services);
   return services;
 }
 
 export async function stopServices(s: Services): Promise<void> {
+  s.stopScheduler();
   await s.worker?.stop();
   await s.hub.stop();
   await s.database.close();

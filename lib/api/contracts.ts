@@ -4,6 +4,9 @@ import { createTokenInput, createUserInput, resetPasswordInput, setupInput, upda
 import { defineContract } from '../http/contract';
 import { jobLogsQuery, listJobsQuery, startJobInput } from '../jobs/queue';
 import { installPackageInput, listPackagesQuery, runtimesQuery, uninstallPackageInput, updatePackageInput } from '../packages/schemas';
+import { applyAllInput, pinInput } from '../packages/update-schemas';
+import { runtimeSettingsPatch, runtimeSettingsSchema } from '../settings/runtime-settings';
+import { applyAllOut, historyOut, historyQuery, pinOut, refreshOut, updatesOut } from './package-schemas';
 import { auditOut, idParams, installedPackageOut, jobOut, logLineOut, runtimesOut, tokenOut, userOut } from './schemas';
 
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextBefore: z.union([z.string(), z.number()]).nullable() });
@@ -40,6 +43,13 @@ export const api = {
   installPackage: defineContract({ method: 'POST', path: '/api/v1/packages/install', tag: 'Packages', summary: 'Install a package (pip:, npm: or a system package) as a job', permission: 'packages.write', body: installPackageInput, response: jobOut, status: 202 }),
   uninstallPackage: defineContract({ method: 'POST', path: '/api/v1/packages/uninstall', tag: 'Packages', summary: 'Uninstall a package Skilldock installed, as a job', permission: 'packages.write', body: uninstallPackageInput, response: jobOut, status: 202 }),
   updatePackage: defineContract({ method: 'POST', path: '/api/v1/packages/update', tag: 'Packages', summary: 'Update a managed package to toVersion or the newest, as a job', permission: 'packages.write', body: updatePackageInput, response: jobOut, status: 202 }),
+  packageUpdates: defineContract({ method: 'GET', path: '/api/v1/packages/updates', tag: 'Packages', summary: 'Pending updates of managed packages (merged across checks), pins and each source’s freshness; a stale read starts a background check', permission: 'packages.read', response: updatesOut }),
+  refreshUpdates: defineContract({ method: 'POST', path: '/api/v1/packages/updates/refresh', tag: 'Packages', summary: 'Check pip, npm and system packages for updates now, as a job (single flight)', permission: 'packages.write', response: refreshOut, status: 202 }),
+  applyAllUpdates: defineContract({ method: 'POST', path: '/api/v1/packages/updates/apply-all', tag: 'Packages', summary: 'Update All: one parent job with one update job per package; failures never stop the others', permission: 'packages.write', body: applyAllInput, response: applyAllOut, status: 202 }),
+  pinPackage: defineContract({ method: 'POST', path: '/api/v1/packages/pins', tag: 'Packages', summary: 'Hold (pin) or release a package: held packages are checked but never offered by Update All', permission: 'packages.write', body: pinInput, response: pinOut }),
+  packageHistory: defineContract({ method: 'GET', path: '/api/v1/packages/history', tag: 'Packages', summary: 'Recent install, update and uninstall jobs with durations', permission: 'packages.read', query: historyQuery, response: historyOut }),
+  runtimeSettings: defineContract({ method: 'GET', path: '/api/v1/settings/runtime', tag: 'Settings', summary: 'Package sources (pip indexes, npm registry), detected binaries and update-check settings', permission: 'packages.read', response: runtimeSettingsSchema }),
+  updateRuntimeSettings: defineContract({ method: 'PUT', path: '/api/v1/settings/runtime', tag: 'Settings', summary: 'Change any of the runtime settings; the others keep their values', permission: 'packages.write', body: runtimeSettingsPatch, response: runtimeSettingsSchema }),
   packageRuntimes: defineContract({ method: 'GET', path: '/api/v1/packages/runtimes', tag: 'Packages', summary: 'Detected runtimes, managers and the skill process environment (cached; ?refresh=true detects again)', permission: 'packages.read', query: runtimesQuery, response: runtimesOut }),
   jobEvents: defineContract({ method: 'GET', path: '/api/v1/jobs/{id}/events', tag: 'Jobs', summary: 'Server-sent events: state, progress and log lines, resumable with Last-Event-ID', permission: 'jobs.read', params: idParams, produces: 'text/event-stream' }),
 } as const;

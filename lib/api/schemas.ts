@@ -84,6 +84,8 @@ export const installedPackageOut = z.object({
   location: z.string().optional(),
   summary: z.string().optional(),
   realPackage: z.string().optional(),
+  installedAt: z.string().optional().describe('Managed packages: when Skilldock installed or last updated it'),
+  installedBy: z.string().optional(),
 });
 
 const runtimeStatusOut = z.looseObject({ name: z.string(), available: z.boolean(), path: z.string().optional(), version: z.string().optional(), reason: z.string().optional() });

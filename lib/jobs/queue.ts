@@ -28,41 +28,79 @@ export interface EnqueueOptions {
   trusted?: boolean;
 }
 
-/** Validates params against the kind's schema and queues a job; audited with the same transaction. */
-export async function enqueueJob(database: Database, actor: Actor, kind: string, rawParams: unknown, opts: EnqueueOptions = {}): Promise<JobRow> {
-  const def = getJobKind(kind);
-  if (!opts.trusted) {
-    if (!def.startPermission) throw new AppError('FORBIDDEN', `Jobs of kind "${kind}" are started by their own feature, not directly.`);
+interface JobSpec {
+  kind: string;
+  params: unknown;
+}
+
+/** Checks the start permission (unless trusted) and parses the params with the kind's schema. */
+function prepareJob(actor: Actor, spec: JobSpec, trusted: boolean, where = 'params') {
+  const def = getJobKind(spec.kind);
+  if (!trusted) {
+    if (!def.startPermission) throw new AppError('FORBIDDEN', `Jobs of kind "${spec.kind}" are started by their own feature, not directly.`);
     requirePermission(actor, def.startPermission);
   }
-  const parsed = def.params.safeParse(rawParams ?? {});
+  const parsed = def.params.safeParse(spec.params ?? {});
   if (!parsed.success) {
-    throw new AppError('VALIDATION', `Invalid parameters for ${kind}.`, {
-      issues: parsed.error.issues.map((i) => ({ path: ['params', ...i.path].join('.'), message: i.message })),
+    throw new AppError('VALIDATION', `Invalid parameters for ${spec.kind}.`, {
+      issues: parsed.error.issues.map((i) => ({ path: [where, ...i.path].join('.'), message: i.message })),
     });
   }
-  const job = await database.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(jobs)
-      .values({
-        id: newId(),
-        // Millisecond precision, so the keyset cursor (an ISO time) matches stored values exactly.
-        createdAt: new Date(),
-        kind,
-        title: def.title(parsed.data),
-        params: parsed.data as object,
-        maxAttempts: def.maxAttempts,
-        parentId: opts.parentId ?? null,
-        retryOf: opts.retryOf ?? null,
-        createdBy: actor.userId,
-        createdByLabel: actor.label,
-      })
-      .returning();
-    await recordAudit(tx, actor, { action: opts.retryOf ? 'job.retry' : 'job.start', targetType: 'job', targetId: row.id, after: { kind, params: row.params, retryOf: row.retryOf } });
-    return row;
+  return { def, params: parsed.data as object };
+}
+
+type Tx = Parameters<Parameters<Database['db']['transaction']>[0]>[0];
+
+async function insertJob(tx: Tx, actor: Actor, spec: JobSpec, prepared: ReturnType<typeof prepareJob>, opts: EnqueueOptions): Promise<JobRow> {
+  const [row] = await tx
+    .insert(jobs)
+    .values({
+      id: newId(),
+      // Millisecond precision, so the keyset cursor (an ISO time) matches stored values exactly.
+      createdAt: new Date(),
+      kind: spec.kind,
+      title: prepared.def.title(prepared.params),
+      params: prepared.params,
+      maxAttempts: prepared.def.maxAttempts,
+      parentId: opts.parentId ?? null,
+      retryOf: opts.retryOf ?? null,
+      createdBy: actor.userId,
+      createdByLabel: actor.label,
+    })
+    .returning();
+  await recordAudit(tx, actor, {
+    action: opts.retryOf ? 'job.retry' : 'job.start',
+    targetType: 'job',
+    targetId: row.id,
+    after: { kind: spec.kind, params: row.params, retryOf: row.retryOf, parentId: row.parentId },
   });
+  return row;
+}
+
+/** Validates params against the kind's schema and queues a job; audited with the same transaction. */
+export async function enqueueJob(database: Database, actor: Actor, kind: string, rawParams: unknown, opts: EnqueueOptions = {}): Promise<JobRow> {
+  const prepared = prepareJob(actor, { kind, params: rawParams }, !!opts.trusted);
+  const job = await database.db.transaction((tx) => insertJob(tx, actor, { kind, params: rawParams }, prepared, opts));
   await publish(database, { t: 'wake' });
   return job;
+}
+
+/**
+ * Queues a parent job and its children in one transaction (all or none), children pointing at the
+ * parent. The parent usually waits for them (see waitForChildren).
+ */
+export async function enqueueJobTree(database: Database, actor: Actor, parent: JobSpec, children: JobSpec[], opts: { trusted?: boolean } = {}): Promise<{ parent: JobRow; children: JobRow[] }> {
+  const trusted = !!opts.trusted;
+  const preparedParent = prepareJob(actor, parent, trusted);
+  const preparedChildren = children.map((c, i) => prepareJob(actor, c, trusted, `children.${i}.params`));
+  const tree = await database.db.transaction(async (tx) => {
+    const p = await insertJob(tx, actor, parent, preparedParent, {});
+    const rows: JobRow[] = [];
+    for (const [i, c] of children.entries()) rows.push(await insertJob(tx, actor, c, preparedChildren[i], { parentId: p.id }));
+    return { parent: p, children: rows };
+  });
+  await publish(database, { t: 'wake' });
+  return tree;
 }
 
 export async function getJob(database: Database, id: string): Promise<JobRow> {

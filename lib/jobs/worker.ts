@@ -39,6 +39,11 @@ const leaseUntil = (ms: number) => sql`now() + (${ms}::int * interval '1 millise
  * advisory lock (so per-kind limits hold across replicas), keeps a lease alive with heartbeats,
  * and ends or requeues jobs whose worker died.
  */
+/** A failing job may still report what it did (e.g. Update All's per-package outcomes): AppError details.jobResult. */
+function partialResult(e: unknown): unknown {
+  return isAppError(e) ? (e.details as { jobResult?: unknown } | undefined)?.jobResult : undefined;
+}
+
 export class JobWorker {
   readonly id = `${os.hostname()}:${process.pid}:${randomToken(4)}`;
   private running = new Map<string, Running>();
@@ -225,7 +230,7 @@ export class JobWorker {
         const wait = def.backoffMs?.(job.attempts) ?? Math.min(60_000, 1000 * 2 ** (job.attempts - 1));
         outcome = { state: 'queued', error: message, runAfter: new Date(Date.now() + wait) };
         log.append(`[skilldock] attempt ${job.attempts} failed: ${message}; retrying in ${Math.round(wait / 1000)}s`, 'info');
-      } else outcome = { state: 'failed', error: message };
+      } else outcome = { state: 'failed', error: message, result: partialResult(e) };
     }
     if (outcome.state === 'failed') log.append(`[skilldock] failed: ${outcome.error}`, 'stderr');
     if (outcome.state === 'canceled') log.append('[skilldock] canceled', 'info');

@@ -1,5 +1,7 @@
 import path from 'node:path';
+import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
+import { getRuntimeSettings, managerSettings, RUNTIME_SETTINGS_DEFAULTS, type RuntimeSettings } from '../settings';
 import {
   createRuntimeCache,
   describeRuntimeEnv,
@@ -21,6 +23,7 @@ export const RUNTIME_CACHE_TTL_MS = 10 * 60_000;
 interface PackagesState {
   ensured: Set<string>;
   runtimes: RuntimeCache;
+  binaries?: string;
 }
 const KEY = Symbol.for('skilldock.packages');
 const g = globalThis as unknown as Record<symbol, PackagesState | undefined>;
@@ -39,6 +42,8 @@ export interface PackageContextOptions {
   log?: LineSink;
   /** Who asked, recorded with system packages. */
   actor?: string;
+  /** Runtime settings (index URLs, registry, apt auto-update); defaults when absent. */
+  settings?: RuntimeSettings;
 }
 
 /** The manager context for a runtime dir; the dir layout is created on first use in this process. */
@@ -48,7 +53,12 @@ export function packageContext(runtimeDir: string, opts: PackageContextOptions =
     ensureRuntimeDir(root);
     state.ensured.add(root);
   }
-  return { runtimeDir: root, signal: opts.signal, log: opts.log, settings: opts.actor ? { actor: opts.actor } : {} };
+  return { runtimeDir: root, signal: opts.signal, log: opts.log, settings: managerSettings(opts.settings ?? RUNTIME_SETTINGS_DEFAULTS, opts.actor) };
+}
+
+/** The manager context with the stored runtime settings applied. */
+export async function loadPackageContext(db: AppDb, runtimeDir: string, opts: Omit<PackageContextOptions, 'settings'> = {}): Promise<ManagerContext> {
+  return packageContext(runtimeDir, { ...opts, settings: await getRuntimeSettings(db) });
 }
 
 /** Drops cached detection results; called after every install, uninstall and update. */
@@ -59,10 +69,13 @@ export function invalidateRuntimes(): void {
 export type RuntimesResponse = RuntimeReport & { env: RuntimeEnvEntry[] };
 
 /** The runtime report (cached; `refresh` detects again) with the environment skill processes get. */
-export async function runtimeReport(runtimeDir: string, refresh = false): Promise<RuntimesResponse> {
+export async function runtimeReport(runtimeDir: string, opts: { refresh?: boolean; binaries?: string[] } = {}): Promise<RuntimesResponse> {
   const layout = runtimeLayout(packageContext(runtimeDir).runtimeDir);
-  if (refresh) invalidateRuntimes();
-  const report = await state.runtimes.get(layout);
+  const binaries = opts.binaries ?? RUNTIME_SETTINGS_DEFAULTS.binaries;
+  // A changed binaries setting is a different question: detect again.
+  if (opts.refresh || state.binaries !== binaries.join(' ')) invalidateRuntimes();
+  state.binaries = binaries.join(' ');
+  const report = await state.runtimes.get(layout, binaries);
   return { ...report, env: describeRuntimeEnv(layout) };
 }
 
@@ -81,3 +94,8 @@ export const packageLockKey = (spec: PackageSpec): number => lockHash(`package:$
 
 /** The global lock of a system manager (apt and apk allow one operation at a time per host). */
 export const systemManagerLockKey = (manager: SystemManager): number => lockHash(`system-manager:${manager}`);
+
+/** The runtime report with the binaries list from the stored settings. */
+export async function loadRuntimeReport(db: AppDb, runtimeDir: string, refresh = false): Promise<RuntimesResponse> {
+  return runtimeReport(runtimeDir, { refresh, binaries: (await getRuntimeSettings(db)).binaries });
+}

@@ -1,4 +1,6 @@
+import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
+import { withInstallRecords } from './records';
 import {
   detectSystemManager,
   normalizePipName,
@@ -38,7 +40,7 @@ export interface PackageListResult {
 }
 
 /** Installed packages of pip, npm and the system manager, merged, with the query's filters applied. */
-export async function listPackages(ctx: ManagerContext, query: ListPackagesQuery = {}): Promise<PackageListResult> {
+export async function listPackages(ctx: ManagerContext, query: ListPackagesQuery = {}, db?: AppDb): Promise<PackageListResult> {
   const families = FAMILIES.filter((f) => !query.manager || f === query.manager || (f === 'system' && (query.manager === 'apt' || query.manager === 'apk')));
   const results = await Promise.all(
     families.map(async (f) => {
@@ -56,7 +58,7 @@ export async function listPackages(ctx: ManagerContext, query: ListPackagesQuery
     .filter((p) => query.managed === undefined || p.managed === (query.managed === 'true'))
     .filter((p) => !q || p.name.toLowerCase().includes(q) || (p.summary ?? '').toLowerCase().includes(q));
   const errors = results.flatMap((r) => (r.error ? [{ manager: r.f, message: r.error }] : []));
-  return { items, errors };
+  return { items: db ? await withInstallRecords(db, items) : items, errors };
 }
 
 function matches(spec: PackageSpec, p: InstalledPackage): boolean {

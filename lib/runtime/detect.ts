@@ -239,7 +239,8 @@ export async function detectRuntimes(opts: DetectOptions): Promise<RuntimeReport
 }
 
 export interface RuntimeCache {
-  get(layout: RuntimeLayout): Promise<RuntimeReport>;
+  /** `binaries` replaces the cache's configured list for a detection this call starts. */
+  get(layout: RuntimeLayout, binaries?: string[]): Promise<RuntimeReport>;
   /** Call after any install, uninstall or update (PKG-R04). */
   invalidate(): void;
 }
@@ -252,10 +253,10 @@ export function createRuntimeCache(
   const { detect = detectRuntimes, now = Date.now, ...detectOpts } = opts;
   const entries = new Map<string, { at: number; report: Promise<RuntimeReport> }>();
   return {
-    get(layout) {
+    get(layout, binaries) {
       const hit = entries.get(layout.root);
       if (hit && now() - hit.at < ttlMs) return hit.report;
-      const entry = { at: now(), report: detect({ ...detectOpts, layout }) };
+      const entry = { at: now(), report: detect({ ...detectOpts, ...(binaries ? { binaries } : {}), layout }) };
       entries.set(layout.root, entry);
       entry.report.catch(() => {
         if (entries.get(layout.root) === entry) entries.delete(layout.root);

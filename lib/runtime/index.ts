@@ -11,3 +11,4 @@ export * from './platform';
 export * from './detect';
 export * from './readiness';
 export * from './pip';
+export * from './deps';

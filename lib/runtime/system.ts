@@ -45,6 +45,7 @@ function toInstalled(manager: SystemManager, db: SystemDbPackage, entry?: System
     location: manager === 'apt' ? 'dpkg' : 'apk',
     ...(db.summary ? { summary: db.summary } : {}),
     ...(entry && entry.name !== entry.package ? { realPackage: entry.package } : {}),
+    ...(entry?.installedAt ? { installedAt: entry.installedAt, installedBy: entry.installedBy } : {}),
   };
 }
 

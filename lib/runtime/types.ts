@@ -28,6 +28,9 @@ export interface InstalledPackage {
   summary?: string;
   /** For system packages installed under an alias: the real package name. */
   realPackage?: string;
+  /** Managed packages: when and by whom Skilldock installed (or last updated) it, ISO time. */
+  installedAt?: string;
+  installedBy?: string;
 }
 
 export interface OutdatedPackage {

@@ -1,5 +1,6 @@
 import { registerJobKind } from '../registry';
 import { diagnosticsJob } from './diagnostics';
+import { updateAllJob, updateCheckJob } from './package-updates';
 import { packageInstallJob, packageUninstallJob, packageUpdateJob } from './packages';
 import { pipelineSelftestJob } from './pipeline-selftest';
 
@@ -9,4 +10,6 @@ export function registerBuiltinJobKinds(): void {
   registerJobKind(packageInstallJob);
   registerJobKind(packageUninstallJob);
   registerJobKind(packageUpdateJob);
+  registerJobKind(updateCheckJob);
+  registerJobKind(updateAllJob);
 }

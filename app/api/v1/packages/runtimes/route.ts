@@ -1,5 +1,5 @@
 import { api } from '@/lib/api/contracts';
 import { handle } from '@/lib/http/handler';
-import { runtimeReport } from '@/lib/packages';
+import { loadRuntimeReport } from '@/lib/packages';
 
-export const GET = handle(api.packageRuntimes, async ({ services, query }) => runtimeReport(services.config.runtimeDir, query.refresh === 'true'));
+export const GET = handle(api.packageRuntimes, async ({ services, query }) => loadRuntimeReport(services.database.db, services.config.runtimeDir, query.refresh === 'true'));

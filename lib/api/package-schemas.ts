@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { jobOut } from './schemas';
+
+export const updateItemOut = z.object({
+  source: z.string().describe('pip, npm, apt or apk'),
+  name: z.string(),
+  spec: z.string().describe('The spec to update or pin it with, e.g. npm:is-number'),
+  current: z.string(),
+  latest: z.string(),
+  prerelease: z.boolean(),
+  checkedAt: z.string(),
+  firstSeenAt: z.string(),
+  checkError: z.string().nullable().describe('The last check of this package failed; the entry was carried forward'),
+  pinned: z.boolean(),
+  pinReason: z.string().nullable(),
+  lastJobId: z.string().nullable(),
+  lastError: z.string().nullable().describe('Why the last update attempt failed'),
+  lastAttemptAt: z.string().nullable(),
+});
+
+export const updatesOut = z.object({
+  updates: z.array(updateItemOut),
+  pins: z.array(z.object({ source: z.string(), name: z.string(), reason: z.string().nullable(), pinnedBy: z.string(), pinnedAt: z.string() })),
+  sources: z.array(z.object({ source: z.string(), checkedAt: z.string().nullable(), attemptedAt: z.string().nullable(), error: z.string().nullable(), stale: z.boolean(), packageErrors: z.number() })),
+  checkedAt: z.string().nullable(),
+  ageSeconds: z.number().nullable(),
+  ttlSeconds: z.number(),
+  stale: z.boolean(),
+  refreshJobId: z.string().nullable().describe('A background check started by this read because the results were stale'),
+});
+
+export const refreshOut = z.object({ job: jobOut, started: z.boolean().describe('false: a check was already queued or running; its job is returned') });
+export const applyAllOut = z.object({ job: jobOut, children: z.array(jobOut) });
+export const pinOut = z.object({ pinned: z.boolean() });
+
+export const historyQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) });
+export const historyOut = z.object({
+  items: z.array(
+    z.object({ id: z.string(), kind: z.string(), title: z.string(), state: z.string(), createdBy: z.string(), createdAt: z.string(), startedAt: z.string().nullable(), durationMs: z.number().nullable() }),
+  ),
+});

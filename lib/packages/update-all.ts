@@ -1,0 +1,47 @@
+import type { Database } from '@/db/client';
+import type { Actor } from '../auth/actor';
+import { AppError } from '../core/errors';
+import { enqueueJobTree } from '../jobs/queue';
+import { updateTarget, type ApplyAllInput } from './update-schemas';
+import { listUpdates, type UpdateItem } from './updates';
+import { packageKey } from './records';
+
+export const UPDATE_ALL_KIND = 'package.update-all';
+
+/** Chosen rows: the named ones (each must be pending and not pinned), or every unpinned pending update. */
+function choose(updates: UpdateItem[], packages: string[] | undefined): UpdateItem[] {
+  if (!packages?.length) {
+    const chosen = updates.filter((u) => !u.pinned);
+    if (!chosen.length) {
+      throw new AppError('CONFLICT', updates.length ? 'Every pending update is pinned; unpin a package to update it.' : 'There are no pending updates. Refresh the update check first.');
+    }
+    return chosen;
+  }
+  const chosen = new Map<string, UpdateItem>();
+  for (const raw of packages) {
+    const t = updateTarget(raw);
+    if ('message' in t) throw new AppError('VALIDATION', t.message, { issues: [{ path: 'packages', message: t.message }] });
+    const u = updates.find((x) => x.source === t.source && x.name === packageKey(t.source, t.name));
+    if (!u) throw new AppError('CONFLICT', `${raw} has no pending update. Refresh the update check, or update it on its own with a toVersion.`);
+    if (u.pinned) throw new AppError('CONFLICT', `${u.spec} is pinned${u.pinReason ? ` (${u.pinReason})` : ''}; unpin it to update it.`);
+    chosen.set(u.spec, u);
+  }
+  return [...chosen.values()];
+}
+
+/**
+ * Update All (PKG-H02): one parent job and one `package.update` child per package, queued together.
+ * Children run independently, so a failure never stops the others; the parent reports each outcome.
+ */
+export async function startUpdateAll(database: Database, actor: Actor, input: ApplyAllInput, ttlMinutes: number) {
+  const view = await listUpdates(database.db, ttlMinutes);
+  const chosen = choose(view.updates, input.packages);
+  const items = chosen.map((u) => ({ spec: u.spec, from: u.current, to: u.latest }));
+  const children = chosen.map((u) => ({
+    kind: 'package.update',
+    // pip and npm install exactly the version that was offered; system managers take their candidate.
+    params: u.source === 'pip' || u.source === 'npm' ? { spec: u.spec, toVersion: u.latest } : { spec: u.spec },
+  }));
+  const tree = await enqueueJobTree(database, actor, { kind: UPDATE_ALL_KIND, params: { items } }, children, { trusted: true });
+  return { job: tree.parent, children: tree.children };
+}

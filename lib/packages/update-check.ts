@@ -1,0 +1,44 @@
+import { detectSystemManager, npmOutdated, pipOutdated, systemOutdated, type ManagerContext, type NpmRegistryCache } from '../runtime';
+import type { SourceCheck, UpdateSource } from './updates-merge';
+
+/** Each source gets its own budget, so a slow index never holds the others back (PKG-U04). */
+export const SOURCE_TIMEOUT_MS: Record<UpdateSource, number> = { pip: 180_000, npm: 120_000, apt: 180_000, apk: 180_000 };
+
+export interface CheckOptions {
+  npmCache?: NpmRegistryCache;
+  timeoutMs?: Partial<Record<UpdateSource, number>>;
+}
+
+/** The sources this host can check: pip and npm always, plus its system manager. */
+export function hostUpdateSources(): UpdateSource[] {
+  const system = detectSystemManager();
+  return system ? ['pip', 'npm', system] : ['pip', 'npm'];
+}
+
+async function runCheck(source: UpdateSource, ctx: ManagerContext, opts: CheckOptions) {
+  if (source === 'pip') return pipOutdated(ctx, undefined, { timeoutMs: 60_000 });
+  if (source === 'npm') return npmOutdated(ctx, undefined, { cache: opts.npmCache });
+  return systemOutdated(ctx);
+}
+
+/** Checks one source within its time budget; any failure becomes `ok: false` with the reason. */
+export async function checkSource(source: UpdateSource, ctx: ManagerContext, opts: CheckOptions = {}): Promise<SourceCheck> {
+  const budget = opts.timeoutMs?.[source] ?? SOURCE_TIMEOUT_MS[source];
+  const controller = new AbortController();
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, controller.signal]) : controller.signal;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error(`The ${source} check did not finish within ${Math.round(budget / 1000)} s.`));
+    }, budget);
+  });
+  try {
+    const r = await Promise.race([runCheck(source, { ...ctx, signal }, opts), timeout]);
+    return { source, ok: true, outdated: r.outdated, errors: r.errors.map((e) => ({ name: e.name, message: e.message })) };
+  } catch (e) {
+    return { source, ok: false, error: (e as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './runtime-settings';
+export * from './store';
