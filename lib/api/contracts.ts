@@ -4,9 +4,10 @@ import { createTokenInput, createUserInput, resetPasswordInput, setupInput, upda
 import { defineContract } from '../http/contract';
 import { jobLogsQuery, listJobsQuery, startJobInput } from '../jobs/queue';
 import { installPackageInput, listPackagesQuery, runtimesQuery, uninstallPackageInput, updatePackageInput } from '../packages/schemas';
+import { depsCheckInput } from '../packages/deps';
 import { applyAllInput, pinInput } from '../packages/update-schemas';
 import { runtimeSettingsPatch, runtimeSettingsSchema } from '../settings/runtime-settings';
-import { applyAllOut, historyOut, historyQuery, pinOut, refreshOut, updatesOut } from './package-schemas';
+import { applyAllOut, depsInstallOut, depsReportOut, historyOut, historyQuery, pinOut, refreshOut, updatesOut } from './package-schemas';
 import { auditOut, idParams, installedPackageOut, jobOut, logLineOut, runtimesOut, tokenOut, userOut } from './schemas';
 
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextBefore: z.union([z.string(), z.number()]).nullable() });
@@ -48,6 +49,8 @@ export const api = {
   applyAllUpdates: defineContract({ method: 'POST', path: '/api/v1/packages/updates/apply-all', tag: 'Packages', summary: 'Update All: one parent job with one update job per package; failures never stop the others', permission: 'packages.write', body: applyAllInput, response: applyAllOut, status: 202 }),
   pinPackage: defineContract({ method: 'POST', path: '/api/v1/packages/pins', tag: 'Packages', summary: 'Hold (pin) or release a package: held packages are checked but never offered by Update All', permission: 'packages.write', body: pinInput, response: pinOut }),
   packageHistory: defineContract({ method: 'GET', path: '/api/v1/packages/history', tag: 'Packages', summary: 'Recent install, update and uninstall jobs with durations', permission: 'packages.read', query: historyQuery, response: historyOut }),
+  checkDeps: defineContract({ method: 'POST', path: '/api/v1/packages/deps/check', tag: 'Packages', summary: 'A skill’s dependencies (SKILL.md deps:/exclude_deps: and a scan of its scripts), each satisfied or missing in this runtime', permission: 'packages.read', body: depsCheckInput, response: depsReportOut, maxBodyBytes: 8 * 1024 * 1024 }),
+  installDeps: defineContract({ method: 'POST', path: '/api/v1/packages/deps/install', tag: 'Packages', summary: 'Install a skill’s missing dependencies: one parent job with an install job per package', permission: 'packages.write', body: depsCheckInput, response: depsInstallOut, status: 202, maxBodyBytes: 8 * 1024 * 1024 }),
   runtimeSettings: defineContract({ method: 'GET', path: '/api/v1/settings/runtime', tag: 'Settings', summary: 'Package sources (pip indexes, npm registry), detected binaries and update-check settings', permission: 'packages.read', response: runtimeSettingsSchema }),
   updateRuntimeSettings: defineContract({ method: 'PUT', path: '/api/v1/settings/runtime', tag: 'Settings', summary: 'Change any of the runtime settings; the others keep their values', permission: 'packages.write', body: runtimeSettingsPatch, response: runtimeSettingsSchema }),
   packageRuntimes: defineContract({ method: 'GET', path: '/api/v1/packages/runtimes', tag: 'Packages', summary: 'Detected runtimes, managers and the skill process environment (cached; ?refresh=true detects again)', permission: 'packages.read', query: runtimesQuery, response: runtimesOut }),

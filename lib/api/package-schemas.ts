@@ -39,3 +39,26 @@ export const historyOut = z.object({
     z.object({ id: z.string(), kind: z.string(), title: z.string(), state: z.string(), createdBy: z.string(), createdAt: z.string(), startedAt: z.string().nullable(), durationMs: z.number().nullable() }),
   ),
 });
+
+const depOut = z.looseObject({
+  spec: z.string(),
+  manager: z.string(),
+  name: z.string(),
+  source: z.enum(['declared', 'scanned']),
+  status: z.enum(['ok', 'missing', 'unknown']),
+  detail: z.string(),
+  importName: z.string().optional(),
+  alias: z.object({ from: z.string(), to: z.string(), hint: z.string().optional() }).optional().describe('import cv2 → pip:opencv-python'),
+});
+const diagnosticOut = z.looseObject({ key: z.string(), line: z.number().optional(), file: z.string().optional(), raw: z.string().optional(), message: z.string() });
+
+export const depsReportOut = z.object({
+  declared: z.array(z.object({ raw: z.string(), spec: z.string(), line: z.number() })).nullable().describe('null: SKILL.md has no deps: key, so the scan decides'),
+  excluded: z.array(z.object({ raw: z.string(), spec: z.string(), line: z.number() })),
+  scanned: z.array(z.looseObject({ kind: z.string(), spec: z.string(), file: z.string(), line: z.number() })),
+  excludedScanned: z.array(z.string()),
+  deps: z.array(depOut).describe('The final list (declared deps win over the scan), each ok, missing or unknown in this runtime'),
+  missing: z.array(z.string()),
+  diagnostics: z.array(diagnosticOut).describe('Entries that were rejected or ignored, with the reason and line'),
+});
+export const depsInstallOut = z.object({ job: jobOut, children: z.array(jobOut), skipped: z.array(z.string()), report: depsReportOut });

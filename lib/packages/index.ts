@@ -9,3 +9,4 @@ export * from './update-all';
 export * from './update-schemas';
 export * from './update-requests';
 export * from './history';
+export * from './deps';

@@ -145,7 +145,7 @@ describe('updates and Update All', () => {
     expect(children.every((c) => c.parentId === (r.body.job as JobRow).id && (c.params as { toVersion: string }).toVersion === '2.0')).toBe(true);
     const parent = await finished((r.body.job as JobRow).id);
     expect(parent.state).toBe('failed');
-    expect(parent.error).toMatch(/^1 of 2 updates failed: pip:skd-bad/);
+    expect(parent.error).toMatch(/^1 of 2 failed: pip:skd-bad/);
     const items = (parent.result as { items: { spec: string; state: string; toVersion: string | null; error: string | null }[] }).items;
     expect(items.find((i) => i.spec === 'pip:skd-good')).toMatchObject({ state: 'succeeded', toVersion: '2.0', error: null });
     expect(items.find((i) => i.spec === 'pip:skd-bad')).toMatchObject({ state: 'failed' });

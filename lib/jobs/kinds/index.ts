@@ -1,6 +1,6 @@
 import { registerJobKind } from '../registry';
 import { diagnosticsJob } from './diagnostics';
-import { updateAllJob, updateCheckJob } from './package-updates';
+import { installDepsJob, updateAllJob, updateCheckJob } from './package-updates';
 import { packageInstallJob, packageUninstallJob, packageUpdateJob } from './packages';
 import { pipelineSelftestJob } from './pipeline-selftest';
 
@@ -12,4 +12,5 @@ export function registerBuiltinJobKinds(): void {
   registerJobKind(packageUpdateJob);
   registerJobKind(updateCheckJob);
   registerJobKind(updateAllJob);
+  registerJobKind(installDepsJob);
 }

@@ -4,7 +4,7 @@ import { jobs } from '@/db/schema';
 import { systemActor } from '../../auth/actor';
 import { AppError } from '../../core/errors';
 import { createNpmRegistryCache, type NpmRegistryCache } from '../../runtime';
-import { loadPackageContext, refreshUpdates, UPDATE_ALL_KIND, UPDATE_CHECK_KIND, type PackageOpResult, type SourceCheck } from '../../packages';
+import { loadPackageContext, refreshUpdates, UPDATE_ALL_KIND, UPDATE_CHECK_KIND, INSTALL_DEPS_KIND, type PackageOpResult, type SourceCheck } from '../../packages';
 import { cancelJob, isFinal } from '../queue';
 import type { JobContext, JobKind } from '../types';
 
@@ -45,7 +45,7 @@ export const updateCheckJob: JobKind<Record<string, never>> = {
 };
 
 const updateAllParams = z.strictObject({
-  items: z.array(z.strictObject({ spec: z.string().max(256), from: z.string().max(128), to: z.string().max(128) })).min(1).max(500),
+  items: z.array(z.strictObject({ spec: z.string().max(256), from: z.string().max(128), to: z.string().max(256) })).min(1).max(500),
 });
 type UpdateAllParams = z.infer<typeof updateAllParams>;
 
@@ -88,24 +88,32 @@ async function waitForChildren(ctx: JobContext<UpdateAllParams>): Promise<Update
   }
 }
 
-/** The parent of Update All: follows its children and reports each package's outcome; failures never stop the others. */
-export const updateAllJob: JobKind<UpdateAllParams> = {
-  kind: UPDATE_ALL_KIND,
-  title: (p) => `Update all: ${p.items.length} package${p.items.length === 1 ? '' : 's'}`,
-  params: updateAllParams,
-  concurrency: 2,
-  maxAttempts: 1,
-  // Only waits on its children (which hold their own state), so it can pick up where it left off after a crash.
-  resumable: true,
-  async run(ctx) {
-    ctx.log(`Updating ${ctx.params.items.length} package(s): ${ctx.params.items.map((i) => `${i.spec} ${i.from} → ${i.to}`).join(', ')}`, 'info');
-    const rows = await waitForChildren(ctx);
-    const failed = rows.filter((r) => r.state !== 'succeeded');
-    const result = { items: rows, succeeded: rows.length - failed.length, failed: failed.length };
-    ctx.progress(100, `${result.succeeded} updated, ${result.failed} failed`);
-    if (failed.length) {
-      throw new AppError('CONFLICT', `${failed.length} of ${rows.length} updates failed: ${failed.map((f) => `${f.spec} (${f.error ?? f.state})`).join('; ')}`, { details: { jobResult: result } });
-    }
-    return result;
-  },
-};
+/**
+ * A parent job (Update All, install missing deps): follows its children and reports each package's
+ * outcome; failures never stop the others.
+ */
+function batchParent(kind: string, noun: string, describe: (i: UpdateAllParams['items'][number]) => string): JobKind<UpdateAllParams> {
+  return {
+    kind,
+    title: (p) => `${noun}: ${p.items.length} package${p.items.length === 1 ? '' : 's'}`,
+    params: updateAllParams,
+    concurrency: 2,
+    maxAttempts: 1,
+    // Only waits on its children (which hold their own state), so it can pick up where it left off after a crash.
+    resumable: true,
+    async run(ctx) {
+      ctx.log(`${noun}: ${ctx.params.items.map(describe).join(', ')}`, 'info');
+      const rows = await waitForChildren(ctx);
+      const failed = rows.filter((r) => r.state !== 'succeeded');
+      const result = { items: rows, succeeded: rows.length - failed.length, failed: failed.length };
+      ctx.progress(100, `${result.succeeded} done, ${result.failed} failed`);
+      if (failed.length) {
+        throw new AppError('CONFLICT', `${failed.length} of ${rows.length} failed: ${failed.map((f) => `${f.spec} (${f.error ?? f.state})`).join('; ')}`, { details: { jobResult: result } });
+      }
+      return result;
+    },
+  };
+}
+
+export const updateAllJob = batchParent(UPDATE_ALL_KIND, 'Update all', (i) => `${i.spec} ${i.from} → ${i.to}`);
+export const installDepsJob = batchParent(INSTALL_DEPS_KIND, 'Install missing dependencies', (i) => i.spec);

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { Database } from '@/db/client';
+import type { Actor } from '../auth/actor';
+import { AppError } from '../core/errors';
+import { enqueueJobTree } from '../jobs/queue';
+import { analyzeSkillDeps, formatSpec, parsePackageSpec, type CheckedDep, type ManagerContext, type SkillDepsAnalysis } from '../runtime';
+import { GITHUB_REFUSAL } from './context';
+
+export const INSTALL_DEPS_KIND = 'package.install-deps';
+const KIB = 1024;
+/** A skill-relative path: forward slashes, no absolute path, no `..`, no NUL or control characters. */
+const RELATIVE_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[^\0-\x1f\\]{1,512}$/;
+
+export const depsCheckInput = z
+  .strictObject({
+    skillMd: z.string().max(256 * KIB, 'SKILL.md is limited to 256 KiB').optional().describe('The SKILL.md text: deps: and exclude_deps: are read from its front matter'),
+    files: z
+      .array(
+        z.strictObject({
+          path: z.string().regex(RELATIVE_PATH, 'A skill-relative path such as scripts/run.py (no leading /, no ..)'),
+          content: z.string().max(512 * KIB, 'A script is limited to 512 KiB'),
+        }),
+      )
+      .max(500, 'At most 500 files')
+      .optional()
+      .describe('The skill’s script files, scanned for imports, requires and shebangs'),
+    deps: z.array(z.string().min(1).max(256)).max(200, 'At most 200 dependencies').optional().describe('Extra specs to check (pip:x, npm:y, system:z …)'),
+  })
+  .refine((v) => v.skillMd !== undefined || (v.files?.length ?? 0) > 0 || (v.deps?.length ?? 0) > 0, { message: 'Give a SKILL.md, script files or a list of deps' });
+export type DepsCheckInput = z.infer<typeof depsCheckInput>;
+
+/** The checked dependency as the API shows it: spec as text, where it came from, its status. */
+function present(d: CheckedDep) {
+  return {
+    spec: formatSpec(d.spec),
+    manager: d.spec.manager,
+    name: d.spec.name,
+    source: d.source,
+    status: d.status,
+    detail: d.detail,
+    ...(d.importName ? { importName: d.importName } : {}),
+    ...(d.alias ? { alias: d.alias } : {}),
+    ...(d.where?.length ? { where: d.where } : {}),
+    ...(d.line ? { line: d.line } : {}),
+  };
+}
+
+/** An explicit deps list becomes a `deps:` block, so it goes through the same parser and diagnostics. */
+function withExtraDeps(input: DepsCheckInput): string | undefined {
+  if (!input.deps?.length) return input.skillMd;
+  const block = `---\ndeps:\n${input.deps.map((d) => `  - ${JSON.stringify(d)}`).join('\n')}\n---\n`;
+  if (input.skillMd !== undefined) throw new AppError('VALIDATION', 'Give either a SKILL.md or a deps list, not both.', { issues: [{ path: 'deps', message: 'not with skillMd' }] });
+  return block;
+}
+
+export async function checkSkillDeps(ctx: ManagerContext, input: DepsCheckInput) {
+  const analysis: SkillDepsAnalysis = await analyzeSkillDeps({ skillMd: withExtraDeps(input), files: input.files ?? [] }, ctx);
+  return {
+    declared: analysis.declared?.map((e) => ({ raw: e.raw, spec: formatSpec(e.spec), line: e.line })) ?? null,
+    excluded: analysis.excluded.map((e) => ({ raw: e.raw, spec: formatSpec(e.spec), line: e.line })),
+    scanned: analysis.scanned.map((s) => ({ kind: s.kind, spec: formatSpec(s.spec), importName: s.importName ?? null, file: s.file, line: s.line, alias: s.alias ?? null })),
+    excludedScanned: analysis.excludedScanned.map((s) => formatSpec(s.spec)),
+    deps: analysis.deps.map(present),
+    missing: analysis.missing,
+    diagnostics: analysis.diagnostics,
+  };
+}
+
+/** Installs every missing dependency: one parent job, one install job per package (github: deps wait for the GitHub tab). */
+export async function startDepsInstall(database: Database, actor: Actor, ctx: ManagerContext, input: DepsCheckInput) {
+  const report = await checkSkillDeps(ctx, input);
+  const missing = report.deps.filter((d) => d.status === 'missing');
+  const installable = missing.filter((d) => d.manager !== 'github');
+  const skipped = missing.filter((d) => d.manager === 'github').map((d) => d.spec);
+  if (!installable.length) {
+    const why = skipped.length ? `Only GitHub-release deps are missing (${skipped.join(', ')}): ${GITHUB_REFUSAL}.` : 'Nothing to install: every dependency is satisfied.';
+    throw new AppError('CONFLICT', why);
+  }
+  const items = installable.map((d) => ({ spec: d.spec, from: '', to: d.spec }));
+  // Each spec passed the deps grammar; the install grammar is checked again by the job kind's schema.
+  for (const d of installable) parsePackageSpec(d.spec, { context: 'install' });
+  const tree = await enqueueJobTree(
+    database,
+    actor,
+    { kind: INSTALL_DEPS_KIND, params: { items } },
+    installable.map((d) => ({ kind: 'package.install', params: { spec: d.spec } })),
+    { trusted: true },
+  );
+  return { job: tree.parent, children: tree.children, skipped, report };
+}
