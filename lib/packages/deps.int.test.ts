@@ -1,0 +1,103 @@
+// Skill dependency check and install-missing on real parts: a SKILL.md and scripts sent to the route,
+// the real python3 checker, pip with a wheel this test builds, and the job worker (PGlite and PostgreSQL).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POST as checkRoute } from '@/app/api/v1/packages/deps/check/route';
+import { POST as installRoute } from '@/app/api/v1/packages/deps/install/route';
+import { PUT as settingsPut } from '@/app/api/v1/settings/runtime/route';
+import { ROLE_PERMISSIONS, type Actor } from '@/lib/auth';
+import { createToken } from '@/lib/auth/tokens';
+import { createUser } from '@/lib/auth/users';
+import { getJob, type JobRow } from '@/lib/jobs';
+import { setServices } from '@/lib/services';
+import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
+import { buildWheel } from '@/test/helpers/wheels';
+
+let t: TestServices;
+let runtimeDir: string;
+let wheels: string;
+let token: string;
+let viewerToken: string;
+
+beforeAll(async () => {
+  runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-deps-runtime-'));
+  wheels = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-deps-wheels-'));
+  buildWheel(wheels, { name: 'skd-dep', version: '1.0', modules: { 'skd_dep/__init__.py': 'OK = True\n' } });
+  t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
+  setServices(Promise.resolve(t.services));
+  const owner: Actor = { kind: 'system', userId: null, tokenId: null, email: 'system', role: 'owner', permissions: ROLE_PERMISSIONS.owner, label: 'system', ip: null, userAgent: null };
+  const db = t.services.database.db;
+  const admin = await createUser(db, owner, { email: 'deps-admin@example.com', name: 'Deps admin', role: 'admin', password: 'a long enough password' });
+  const viewer = await createUser(db, owner, { email: 'deps-viewer@example.com', name: 'Deps viewer', role: 'viewer', password: 'a long enough password' });
+  const as = (u: typeof admin, role: 'admin' | 'viewer'): Actor => ({ kind: 'user', userId: u.id, tokenId: null, email: u.email, role, permissions: ROLE_PERMISSIONS[role], label: u.email, ip: null, userAgent: null });
+  token = (await createToken(db, as(admin, 'admin'), { name: 'deps', permissions: ['packages.read', 'packages.write'], expiresInDays: 1 })).token;
+  viewerToken = (await createToken(db, as(viewer, 'viewer'), { name: 'deps viewer', permissions: ['packages.read'], expiresInDays: 1 })).token;
+}, 60_000);
+afterAll(async () => {
+  await t?.stop();
+  for (const d of [runtimeDir, wheels]) if (d) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const call = async (handler: (req: Request) => Promise<Response>, method: 'POST' | 'PUT', url: string, body: unknown, bearer = token) => {
+  const res = await handler(new Request(`http://localhost${url}`, { method, headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+const count = async (table: string) => (await t.services.database.rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table}`)))[0].n;
+
+const skill = {
+  skillMd: '---\nname: demo\ndescription: a demo skill\nexclude_deps:\n  - pip:helpers\n---\n# Demo\n',
+  files: [
+    { path: 'scripts/run.py', content: '#!/usr/bin/env python3\nimport json, os\nfrom . import sibling\nimport helpers\n\ndef main():\n    import skd_dep\n    from lib_local import thing\n' },
+    { path: 'scripts/lib_local.py', content: 'thing = 1\n' },
+  ],
+};
+type Dep = { spec: string; source: string; status: string; detail: string };
+
+describe('skill dependencies', () => {
+  it('reports the scan: stdlib, relative and local modules left out, the excluded one removed, the rest checked for real', async () => {
+    const r = await call(checkRoute, 'POST', '/api/v1/packages/deps/check', skill, viewerToken);
+    expect(r.status).toBe(200);
+    const deps = r.body.deps as Dep[];
+    expect(deps.map((d) => `${d.spec} ${d.source} ${d.status}`).sort()).toEqual(['pip:skd_dep scanned missing', 'system:python3 scanned ok']);
+    expect(r.body.excludedScanned).toEqual(['pip:helpers']);
+    expect(r.body.missing).toEqual(['pip:skd_dep']);
+  });
+
+  it('declared deps win; invalid entries come back as diagnostics with their line', async () => {
+    const skillMd = '---\nname: d\ndeps:\n  - system:sh\n  - "pip:foo;rm -rf /"\n  - weird:thing\n---\n';
+    const r = await call(checkRoute, 'POST', '/api/v1/packages/deps/check', { skillMd, files: skill.files }, viewerToken);
+    expect(r.status).toBe(200);
+    expect((r.body.deps as Dep[]).map((d) => `${d.spec} ${d.source} ${d.status}`)).toEqual(['system:sh declared ok']);
+    const diags = r.body.diagnostics as { key: string; line?: number; message: string }[];
+    expect(diags.filter((d) => d.key === 'deps').map((d) => d.line)).toEqual([5, 6]);
+  });
+
+  it('refuses bad input before anything runs', async () => {
+    for (const body of [{}, { files: [{ path: '../etc/passwd', content: '' }] }, { files: [{ path: '/abs.py', content: '' }] }, { skillMd: '---\n---', deps: ['pip:x'] }, { deps: ['x'.repeat(300)] }]) {
+      expect((await call(checkRoute, 'POST', '/api/v1/packages/deps/check', body)).status, JSON.stringify(body)).toBe(400);
+    }
+    const jobs = await count('jobs');
+    expect((await call(installRoute, 'POST', '/api/v1/packages/deps/install', skill, viewerToken)).status).toBe(403);
+    expect((await call(installRoute, 'POST', '/api/v1/packages/deps/install', { deps: ['system:sh'] })).status).toBe(409);
+    expect(await count('jobs')).toBe(jobs);
+  });
+
+  it('installs the missing ones as one job, after which every dep is satisfied', async () => {
+    expect((await call(settingsPut, 'PUT', '/api/v1/settings/runtime', { pipFindLinks: [wheels], pipNoIndex: true })).status).toBe(200);
+    const r = await call(installRoute, 'POST', '/api/v1/packages/deps/install', skill);
+    expect(r.status).toBe(202);
+    const parent = r.body.job as JobRow;
+    expect((r.body.children as JobRow[]).map((c) => [c.kind, (c.params as { spec: string }).spec, c.parentId])).toEqual([['package.install', 'pip:skd_dep', parent.id]]);
+    const done = await waitFor(async () => {
+      const j = await getJob(t.services.database, parent.id);
+      return ['succeeded', 'failed', 'canceled'].includes(j.state) ? j : null;
+    }, 'the deps install', 240_000);
+    expect(done.error).toBeNull();
+    expect(done.state).toBe('succeeded');
+    const again = await call(checkRoute, 'POST', '/api/v1/packages/deps/check', skill);
+    expect((again.body.deps as Dep[]).map((d) => `${d.spec} ${d.status}`).sort()).toEqual(['pip:skd_dep ok', 'system:python3 ok']);
+  });
+});

@@ -1,0 +1,86 @@
+// A system package through the job system: real apt-get from the Debian archive, the worker, the
+// database, the routes with a real API token. Needs root on Debian/Ubuntu (CI runs as root).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { POST as installRoute } from '@/app/api/v1/packages/install/route';
+import { GET as listRoute } from '@/app/api/v1/packages/route';
+import { POST as uninstallRoute } from '@/app/api/v1/packages/uninstall/route';
+import { GET as updatesRoute } from '@/app/api/v1/packages/updates/route';
+import { POST as refreshRoute } from '@/app/api/v1/packages/updates/refresh/route';
+import { PUT as settingsPut } from '@/app/api/v1/settings/runtime/route';
+import { ROLE_PERMISSIONS, type Actor } from '@/lib/auth';
+import { createToken } from '@/lib/auth/tokens';
+import { createUser } from '@/lib/auth/users';
+import { runProcess } from '@/lib/core/process';
+import { getJob, readJobLogs, type JobRow } from '@/lib/jobs';
+import { detectSystemManager } from '@/lib/runtime';
+import { setServices } from '@/lib/services';
+import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
+
+const skipReason = process.getuid?.() !== 0 ? 'needs root' : detectSystemManager() !== 'apt' ? 'needs apt-get' : '';
+if (skipReason) console.warn(`system.int.test: skipping the apt job tests: ${skipReason}`);
+
+let t: TestServices;
+let runtimeDir: string;
+let token: string;
+const dpkgHas = async (pkg: string) => (await runProcess('dpkg-query', ['-W', '-f', '${Status}', pkg])).stdout.includes('ok installed');
+
+describe.skipIf(!!skipReason)('apt through jobs', { timeout: 300_000 }, () => {
+  beforeAll(async () => {
+    if (await dpkgHas('hello')) await runProcess('/usr/bin/apt-get', ['remove', '-y', 'hello'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-apt-jobs-'));
+    t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
+    setServices(Promise.resolve(t.services));
+    const owner: Actor = { kind: 'system', userId: null, tokenId: null, email: 'system', role: 'owner', permissions: ROLE_PERMISSIONS.owner, label: 'system', ip: null, userAgent: null };
+    const u = await createUser(t.services.database.db, owner, { email: 'apt-admin@example.com', name: 'Apt admin', role: 'admin', password: 'a long enough password' });
+    const admin: Actor = { kind: 'user', userId: u.id, tokenId: null, email: u.email, role: 'admin', permissions: ROLE_PERMISSIONS.admin, label: u.email, ip: null, userAgent: null };
+    token = (await createToken(t.services.database.db, admin, { name: 'apt', permissions: ['packages.read', 'packages.write'], expiresInDays: 1 })).token;
+  }, 60_000);
+  afterAll(async () => {
+    await t?.stop();
+    if (runtimeDir) fs.rmSync(runtimeDir, { recursive: true, force: true });
+  });
+
+  const call = async (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => {
+    const res = await handler(new Request(`http://localhost${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const finished = (id: string) =>
+    waitFor(async () => {
+      const j = await getJob(t.services.database, id);
+      return ['succeeded', 'failed', 'canceled'].includes(j.state) ? j : null;
+    }, `job ${id}`, 280_000);
+  const managedHello = async () => ((await call(listRoute, 'GET', '/api/v1/packages?manager=system&managed=true&q=hello')).body.items as { name: string; installedBy?: string }[]).filter((p) => p.name === 'hello');
+
+  it('installs hello as a job, with its apt output in the log, and lists it as installed here', async () => {
+    // This host's apt sources also name hosts tests must not contact: never run apt-get update here.
+    expect((await call(settingsPut, 'PUT', '/api/v1/settings/runtime', { aptAutoUpdate: false })).status).toBe(200);
+    const r = await call(installRoute, 'POST', '/api/v1/packages/install', { spec: 'system:hello' });
+    expect(r.status).toBe(202);
+    const job = await finished((r.body as unknown as JobRow).id);
+    expect(job.error).toBeNull();
+    expect(job.result).toMatchObject({ manager: 'apt', name: 'hello', fromVersion: null });
+    const lines = (await readJobLogs(t.services.database, job.id, 0, 10_000)).map((l) => l.line);
+    expect(lines.some((l) => /apt-get .*install .*hello$/.test(l))).toBe(true);
+    expect(lines.some((l) => /Setting up hello/.test(l))).toBe(true);
+    expect(await dpkgHas('hello')).toBe(true);
+    expect(await managedHello()).toEqual([expect.objectContaining({ name: 'hello', installedBy: 'apt-admin@example.com (token "apt")' })]);
+  });
+
+  it('checks apt for updates of the packages it recorded, without touching the package lists', async () => {
+    const r = await call(refreshRoute, 'POST', '/api/v1/packages/updates/refresh');
+    expect((await finished(((r.body.job ?? {}) as JobRow).id)).state).toBe('succeeded');
+    const view = (await call(updatesRoute, 'GET', '/api/v1/packages/updates')).body as { sources: { source: string; error: string | null; checkedAt: string | null }[] };
+    expect(view.sources.find((s) => s.source === 'apt')).toMatchObject({ error: null, checkedAt: expect.any(String) });
+  });
+
+  it('uninstalls hello as a job: gone from dpkg and from the managed list', async () => {
+    const r = await call(uninstallRoute, 'POST', '/api/v1/packages/uninstall', { spec: 'hello' });
+    const job = await finished((r.body as unknown as JobRow).id);
+    expect(job.error).toBeNull();
+    expect(await dpkgHas('hello')).toBe(false);
+    expect(await managedHello()).toEqual([]);
+  });
+});
