@@ -7,11 +7,12 @@ import { runtimeEnv, type BaseEnv, type RuntimeEnv } from './env';
 import { managerReadiness } from './readiness';
 import { detectLibc, machineArch, parseOsRelease, readTextFile, type Libc } from './platform';
 import type { SystemManager } from './types';
+import { DEFAULT_BINARIES } from '../settings/runtime-settings';
 import { splitPathList, which } from './which';
 
 /** Runtime detection (spec/packages.md §3.2, PKG-R01..R05), as seen by skill processes on this host. */
 
-export const DEFAULT_BINARIES = ['git', 'curl', 'jq', 'ffprobe', 'pdfinfo', 'pandoc', 'gh', 'uv', 'docker'];
+export { DEFAULT_BINARIES };
 const BINARY_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
 // Programs that print their version with another flag than --version.
 const VERSION_ARGS: Record<string, string[]> = { ffprobe: ['-version'], ffmpeg: ['-version'], pdfinfo: ['-v'], pdftotext: ['-v'] };

@@ -1,6 +1,8 @@
-import path from 'node:path';
+// No Node imports: the console's Settings form validates with this same schema in the browser.
 import { z } from 'zod';
-import { DEFAULT_BINARIES } from '../runtime/detect';
+
+/** Programs skills commonly need; the runtime check looks for these unless the setting lists others. */
+export const DEFAULT_BINARIES = ['git', 'curl', 'jq', 'ffprobe', 'pdfinfo', 'pandoc', 'gh', 'uv', 'docker'];
 
 const httpUrl = (what: string) =>
   z
@@ -24,7 +26,7 @@ const urlOrPath = z
   .max(2048)
   .refine((v) => {
     if (/[\s\0]/.test(v) || v.startsWith('-')) return false;
-    if (path.isAbsolute(v)) return true;
+    if (v.startsWith('/')) return true;
     try {
       const u = new URL(v);
       return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname && !u.username && !u.password;
