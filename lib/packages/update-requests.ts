@@ -42,13 +42,14 @@ export async function readUpdates(database: Database): Promise<UpdatesView & { r
 }
 
 /** Scheduled checks (PKG-U03): every minute, queue a check when the oldest source is older than the interval. */
-export function startUpdateScheduler(database: Database, opts: { tickMs?: number } = {}): () => void {
+export function startUpdateScheduler(database: Database, opts: { tickMs?: number; now?: () => number } = {}): () => void {
+  const clock = opts.now ?? Date.now;
   const bootAt = Date.now();
   const tick = async () => {
     const settings = await getRuntimeSettings(database.db);
     if (!settings.updateCheckIntervalHours) return;
     const view = await listUpdates(database.db, settings.updateTtlMinutes);
-    const now = Date.now();
+    const now = clock();
     // A source never tried counts from boot, so a fresh instance does not check the moment it starts.
     const age = Math.max(...view.sources.map((s) => now - (s.attemptedAt ? Date.parse(s.attemptedAt) : bootAt)));
     if (age > settings.updateCheckIntervalHours * 3_600_000) await requestUpdateCheck(database, schedulerActor);

@@ -20,6 +20,7 @@ import { getJob, type JobRow } from '@/lib/jobs';
 import { setServices } from '@/lib/services';
 import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
 import { buildWheel } from '@/test/helpers/wheels';
+import { startUpdateScheduler } from './update-requests';
 import type { UpdatesView } from './updates';
 
 let t: TestServices;
@@ -57,7 +58,7 @@ const finished = (id: string) =>
     return ['succeeded', 'failed', 'canceled'].includes(j.state) ? j : null;
   }, `job ${id} to finish`, 240_000);
 const count = async (table: string) => (await t.services.database.rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table}`)))[0].n;
-const updates = async () => (await call(updatesRoute, 'GET', '/api/v1/packages/updates')).body as unknown as UpdatesView;
+const updates = async () => (await call(updatesRoute, 'GET', '/api/v1/packages/updates')).body as unknown as UpdatesView & { refreshJobId: string | null };
 const refresh = async () => {
   const r = await call(refreshRoute, 'POST', '/api/v1/packages/updates/refresh');
   expect(r.status).toBe(202);
@@ -82,6 +83,40 @@ describe('runtime settings', () => {
     expect(r.body).toMatchObject({ pipFindLinks: [wheels], pipNoIndex: true, binaries: ['git', 'sh'], aptAutoUpdate: true, npmRegistry: '' });
     const [audit] = await t.services.database.rows<{ action: string; after: Record<string, unknown> }>(sql`select action, after from audit_log where action = 'settings.runtime.update' order by id desc limit 1`);
     expect(audit.after).toEqual({ pipFindLinks: [wheels], pipNoIndex: true, binaries: ['git', 'sh'] });
+  });
+});
+
+describe('stale-while-revalidate and the schedule', () => {
+  const checkJobs = async () => t.services.database.rows<{ id: string; state: string; created_by_label: string }>(sql`select id, state, created_by_label from jobs where kind = 'package.updates.check' order by created_at`);
+
+  it('a read of never-checked results starts one background check, and later reads wait for it', async () => {
+    const first = await updates();
+    expect(first.stale).toBe(true);
+    expect(first.refreshJobId).toEqual(expect.any(String));
+    const second = await updates();
+    expect([first.refreshJobId, null]).toContain(second.refreshJobId);
+    expect((await checkJobs()).map((j) => j.created_by_label)).toEqual(['scheduler']);
+    await finished(first.refreshJobId!);
+    const after = await updates();
+    expect(after.refreshJobId).toBeNull();
+    expect(after.stale).toBe(false);
+    expect(after.sources.every((s) => s.checkedAt !== null && s.error === null)).toBe(true);
+  });
+
+  it('the scheduler queues a check once the interval has passed, and only then', async () => {
+    const before = (await checkJobs()).length;
+    let offsetMs = 0;
+    const stop = startUpdateScheduler(t.services.database, { tickMs: 20, now: () => Date.now() + offsetMs });
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await checkJobs()).length).toBe(before);
+      offsetMs = 7 * 3_600_000; // past the default 6 h interval
+      const queued = await waitFor(async () => ((await checkJobs()).length > before ? (await checkJobs()).at(-1) : null), 'a scheduled check', 10_000);
+      expect(queued.created_by_label).toBe('scheduler');
+      await finished(queued.id);
+    } finally {
+      stop();
+    }
   });
 });
 
