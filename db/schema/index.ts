@@ -2,3 +2,4 @@ export * from './auth';
 export * from './audit';
 export * from './jobs';
 export * from './packages';
+export * from './github';
