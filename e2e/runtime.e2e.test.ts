@@ -1,5 +1,7 @@
 // Runtime & Packages in Chromium: a hostile spec is refused as you type; an npm package from the real
-// registry is installed from the page with its log followed live, listed as installed here, and uninstalled.
+// registry is installed from the page with its log followed live and listed as installed here; Refresh
+// finds its update, Update All applies it in a dialog that stays open with the row's live result, and
+// the package is then uninstalled.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, startServer, type RunningServer } from './helpers/server';
@@ -18,7 +20,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-it('installs and uninstalls an npm package from the page', async () => {
+it('installs, updates (Update All) and uninstalls an npm package from the page', async () => {
   const page = browser.page;
   await signIn(page, server.base, 'owner@example.com', PASSWORD);
   await page.goto(`${server.base}/runtime`);
@@ -27,19 +29,50 @@ it('installs and uninstalls an npm package from the page', async () => {
   const spec = page.getByLabel('Package spec');
   await page.getByLabel('Package manager', { exact: true }).selectOption('npm');
   await spec.fill("a');require(");
-  expect(await page.getByRole('button', { name: 'Install' }).isDisabled()).toBe(true);
+  expect(await page.getByRole('button', { name: 'Install', exact: true }).isDisabled()).toBe(true);
 
   await spec.fill('is-number@6.0.0');
-  await page.getByRole('button', { name: 'Install' }).click();
+  await page.getByRole('button', { name: 'Install', exact: true }).click();
   const drawer = page.getByRole('dialog');
   await drawer.getByRole('log', { name: 'Job log' }).getByText('$ ', { exact: false }).first().waitFor();
   await drawer.locator('span[data-state="succeeded"]').waitFor({ timeout: 180_000 });
   await page.keyboard.press('Escape');
 
   await page.getByRole('tab', { name: 'Node' }).click();
-  const row = page.getByRole('row').filter({ hasText: 'is-number' });
-  await row.getByText('6.0.0').waitFor();
+  const row = page.getByRole('table', { name: 'Installed packages' }).getByRole('row').filter({ hasText: 'is-number' });
+  await row.getByText('6.0.0', { exact: true }).waitFor();
   await row.getByText('Installed here').waitFor();
+
+  // Refresh in the updates bar: once no check is running (a background one may have started on load),
+  // start one; it must find is-number 6.0.0 → 7.0.0 on the real registry.
+  const bar = page.getByTestId('updates-bar');
+  const refresh = bar.getByRole('button', { name: 'Refresh updates', exact: true });
+  await refresh.waitFor({ timeout: 120_000 });
+  await refresh.click();
+  const updateRow = page.getByRole('table', { name: 'Available updates' }).getByRole('row').filter({ hasText: 'is-number' });
+  await updateRow.waitFor({ timeout: 120_000 });
+  expect((await updateRow.textContent())?.replace(/\s+/g, '')).toContain('6.0.0→7.0.0');
+  expect(await updateRow.locator('[data-source="npm"]').count()).toBe(1);
+  expect(await bar.textContent()).toMatch(/\d+ updates? available/);
+
+  // Update All: is-number is offered and selected; after Apply the dialog stays open with the row's outcome.
+  await bar.getByRole('button', { name: 'Update All', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Update All' });
+  const choice = dialog.getByRole('listitem').filter({ hasText: 'is-number' });
+  expect(await choice.getByRole('checkbox').isChecked()).toBe(true);
+  await dialog.getByRole('button', { name: /^Apply \d+ updates?$/ }).click();
+  const runRow = dialog.locator('li[data-spec="npm:is-number"]');
+  await dialog.locator('li[data-spec="npm:is-number"][data-state="succeeded"]').waitFor({ timeout: 180_000 });
+  expect(await runRow.textContent()).toContain('Updated to 7.0.0');
+  expect(await dialog.getByRole('link', { name: 'Open the Update All job' }).getAttribute('href')).toMatch(/^\/jobs\/[0-9a-f-]{36}$/);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.waitFor({ state: 'detached' });
+
+  await row.getByText('7.0.0', { exact: true }).waitFor({ timeout: 60_000 });
+  await row.getByText('Installed here').waitFor();
+  await updateRow.waitFor({ state: 'detached', timeout: 60_000 });
+  const pending = await page.evaluate(async () => (await fetch('/api/v1/packages/updates')).json());
+  expect(pending.updates.map((u: { spec: string }) => u.spec)).not.toContain('npm:is-number');
 
   await row.getByRole('button', { name: 'Uninstall' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Uninstall' }).click();

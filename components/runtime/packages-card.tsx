@@ -31,12 +31,14 @@ export function PackagesCard({
   readiness,
   onAction,
   busy,
+  active,
 }: {
   filters: RuntimeFilters;
   setFilters: (p: Partial<RuntimeFilters>) => void;
   readiness: Record<string, Readiness> | undefined;
   onAction: (action: PackageAction, p: InstalledPackage) => void;
   busy: boolean;
+  active: Map<string, string>;
 }) {
   const tab = TABS.find((t) => t.id === filters.tab) ?? TABS[0];
   const list = usePackages(tab.manager);
@@ -52,7 +54,7 @@ export function PackagesCard({
 
   return (
     <Card>
-      <CardContent className="grid gap-4 pt-5">
+      <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4 pt-5">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <div role="tablist" aria-label="Package managers" className="inline-flex rounded-md border bg-muted/40 p-0.5">
             {TABS.map((t) => (
@@ -84,7 +86,7 @@ export function PackagesCard({
             </label>
           </div>
         </div>
-        <div id="pkg-panel" role="tabpanel" aria-labelledby={`pkg-tab-${tab.id}`} className="grid gap-3">
+        <div id="pkg-panel" role="tabpanel" aria-labelledby={`pkg-tab-${tab.id}`} className="grid grid-cols-[minmax(0,1fr)] gap-3">
           {ready && !ready.ready ? (
             <p className="rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm">
               {tab.label} packages cannot be installed here: {ready.reason}.{ready.hint ? ` Fix: ${ready.hint}.` : ''}
@@ -105,7 +107,7 @@ export function PackagesCard({
             )
           ) : (
             <div className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
-              <PackagesTable key={`${tab.id}|${q}|${filters.mine}|${filters.sort}`} rows={rows} loading={loading} sort={filters.sort} onSort={(sort) => setFilters({ sort })} onAction={onAction} busy={busy} />
+              <PackagesTable key={`${tab.id}|${q}|${filters.mine}|${filters.sort}`} rows={rows} loading={loading} sort={filters.sort} onSort={(sort) => setFilters({ sort })} onAction={onAction} busy={busy} active={active} />
             </div>
           )}
         </div>

@@ -7,8 +7,10 @@ import { Button } from '../ui/button';
 import { Confirm } from '../ui/dialog';
 import { Tip } from '../ui/misc';
 import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
+import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
-import type { InstalledPackage, PackageAction, PackageSort } from './types';
+import { pkgKey, type InstalledPackage, type PackageAction, type PackageSort } from './types';
+import { JobProgressChip } from './updates-jobs';
 
 export const PAGE = 100;
 
@@ -38,13 +40,17 @@ export function PackagesTable({
   onSort,
   onAction,
   busy,
+  active,
 }: {
   rows: InstalledPackage[];
   loading: boolean;
   sort: PackageSort;
   onSort: (s: PackageSort) => void;
   onAction: (action: PackageAction, p: InstalledPackage) => void;
+  /** A row action is being requested (its job does not exist yet). */
   busy: boolean;
+  /** Package (pkgKey) → the id of its install/update/uninstall job still running. */
+  active: Map<string, string>;
 }) {
   const can = useCan('packages.write');
   const [shown, setShown] = useState(PAGE);
@@ -59,15 +65,20 @@ export function PackagesTable({
             <SortHeader label="Name" field="name" sort={sort} onSort={onSort} />
             <SortHeader label="Version" field="version" sort={sort} onSort={onSort} />
             <TH>Source</TH>
-            <TH className="hidden lg:table-cell">Summary</TH>
+            <TH className="hidden md:table-cell">Installed</TH>
+            <TH className="hidden md:table-cell">By</TH>
+            <TH className="hidden 2xl:table-cell">Summary</TH>
             <TH className="text-right">Actions</TH>
           </TR>
         </THead>
         <TBody>
           {loading ? (
-            <SkeletonRows rows={6} cols={5} />
+            <SkeletonRows rows={6} cols={7} />
           ) : (
-            visible.map((p) => (
+            visible.map((p) => {
+              const jobId = p.managed ? active.get(pkgKey(p.manager, p.name)) : undefined;
+              const rowBusy = busy || !!jobId;
+              return (
               <TR key={`${p.manager}:${p.name}:${p.location ?? ''}`} data-package={p.name} data-managed={p.managed}>
                 <TD className="max-w-72">
                   <span className="block truncate font-mono text-xs font-medium" title={p.location ?? p.name}>
@@ -79,25 +90,32 @@ export function PackagesTable({
                   {p.version}
                 </TD>
                 <TD>
-                  {p.managed ? (
-                    <Badge variant="success" title="Installed through Skilldock into the runtime dir">Installed here</Badge>
-                  ) : (
-                    <Badge variant="secondary" title="Part of the host or image; read only">Pre-installed</Badge>
-                  )}
+                  <div className="flex flex-wrap items-center gap-1.5">
+                    {p.managed ? (
+                      <Badge variant="success" title="Installed through Skilldock into the runtime dir">Installed here</Badge>
+                    ) : (
+                      <Badge variant="secondary" title="Part of the host or image; read only">Pre-installed</Badge>
+                    )}
+                    {jobId ? <JobProgressChip id={jobId} label={p.name} /> : null}
+                  </div>
                 </TD>
-                <TD className="hidden max-w-96 truncate text-xs text-muted-foreground lg:table-cell" title={p.summary}>
+                <TD className="hidden text-xs md:table-cell">{p.managed ? <RelativeTime iso={p.installedAt} /> : <span className="text-muted-foreground">—</span>}</TD>
+                <TD className="hidden max-w-40 truncate text-xs md:table-cell" title={p.installedBy}>
+                  {p.managed && p.installedBy ? p.installedBy : <span className="text-muted-foreground">—</span>}
+                </TD>
+                <TD className="hidden max-w-96 truncate text-xs text-muted-foreground 2xl:table-cell" title={p.summary}>
                   {p.summary ?? '—'}
                 </TD>
                 <TD className="text-right">
                   {p.managed ? (
                     <div className="inline-flex gap-1.5">
                       <Tip content={can.why}>
-                        <Button variant="outline" size="sm" disabled={!can.allowed || busy} onClick={() => onAction('update', p)} aria-label="Update" title={`Update ${p.name} to the newest version`}>
+                        <Button variant="outline" size="sm" disabled={!can.allowed || rowBusy} onClick={() => onAction('update', p)} aria-label="Update" title={`Update ${p.name} to the newest version`}>
                           <ArrowUpCircle aria-hidden /> Update
                         </Button>
                       </Tip>
                       <Tip content={can.why}>
-                        <Button variant="outline" size="sm" disabled={!can.allowed || busy} onClick={() => setConfirming(p)} aria-label="Uninstall" title={`Uninstall ${p.name}`} className="text-destructive hover:text-destructive">
+                        <Button variant="outline" size="sm" disabled={!can.allowed || rowBusy} onClick={() => setConfirming(p)} aria-label="Uninstall" title={`Uninstall ${p.name}`} className="text-destructive hover:text-destructive">
                           <Trash2 aria-hidden /> Uninstall
                         </Button>
                       </Tip>
@@ -107,7 +125,8 @@ export function PackagesTable({
                   )}
                 </TD>
               </TR>
-            ))
+              );
+            })
           )}
         </TBody>
       </Table>

@@ -5,10 +5,11 @@ import { api } from '../api';
 import { jobKey } from '../jobs/queries';
 import type { Job } from '../jobs/types';
 import { useJobStartedToast } from '../jobs/use-start-job';
-import type { PackageAction, PackageList, RuntimeReport } from './types';
+import type { ApplyAllResponse, PackageAction, PackageList, RefreshResponse, RuntimeReport, UpdatesView } from './types';
 
 export const runtimesKey = ['packages', 'runtimes'] as const;
 export const packagesKey = (manager: string) => ['packages', 'list', manager] as const;
+export const updatesKey = ['packages', 'updates'] as const;
 
 /** The detection report; `refresh()` asks the server to detect again instead of serving its cache. */
 export function useRuntimes() {
@@ -56,5 +57,49 @@ export function usePackageJob(onStarted: (job: Job) => void) {
       started(job, input.action === 'install' ? 'Install started' : input.action === 'update' ? 'Update started' : 'Uninstall started');
       onStarted(job);
     },
+  });
+}
+
+/** Pending updates, pins and each source's freshness. A stale read starts a background check (refreshJobId). */
+export function useUpdates() {
+  return useQuery({
+    queryKey: updatesKey,
+    queryFn: ({ signal }) => api<UpdatesView>('/api/v1/packages/updates', { signal }),
+    staleTime: 30_000,
+  });
+}
+
+const seedJob = (qc: QueryClient, job: Job) => {
+  qc.setQueryData(jobKey(job.id), job);
+  void qc.invalidateQueries({ queryKey: ['jobs'] });
+};
+
+/** POST /api/v1/packages/updates/refresh: queues a check (or returns the one already running). */
+export function useRefreshUpdates() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<RefreshResponse>('/api/v1/packages/updates/refresh', { method: 'POST' }),
+    onSuccess: (r) => seedJob(qc, r.job),
+  });
+}
+
+/** POST /api/v1/packages/updates/apply-all: one parent job, one update job per chosen package. */
+export function useApplyAll() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (packages: string[]) => api<ApplyAllResponse>('/api/v1/packages/updates/apply-all', { method: 'POST', body: { packages } }),
+    onSuccess: (r) => {
+      for (const c of r.children) qc.setQueryData(jobKey(c.id), c);
+      seedJob(qc, r.job);
+    },
+  });
+}
+
+/** POST /api/v1/packages/pins: hold or release a package; the updates table shows the change. */
+export function usePin() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { spec: string; pinned: boolean; reason?: string }) => api<{ pinned: boolean }>('/api/v1/packages/pins', { method: 'POST', body: input }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: updatesKey }),
   });
 }

@@ -4,38 +4,85 @@ import { RefreshCw } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { toast } from 'sonner';
 import type { Job } from '../jobs/types';
+import { useJobStartedToast } from '../jobs/use-start-job';
+import { useJobsSocket } from '../jobs/use-jobs-socket';
 import { PageHeader } from '../shell/shell';
 import { Button } from '../ui/button';
+import { DepsCheckCard } from './deps-check';
 import { EnvCard } from './env-card';
 import { InstallBox } from './install-box';
-import { JobDrawer, JobEndWatcher } from './job-drawer';
+import { InstallHistoryCard } from './install-history';
+import { JobDrawer } from './job-drawer';
 import { PackagesCard } from './packages-card';
-import { usePackageJob, useRuntimes } from './queries';
+import { usePackageJob, usePin, useRuntimes, useUpdates } from './queries';
 import { RuntimeStatus } from './runtime-status';
-import { packageSpec, type InstalledPackage, type PackageAction } from './types';
+import { packageSpec, type ApplyAllResponse, type InstalledPackage, type PackageAction } from './types';
+import { UpdateAllDialog } from './update-all-dialog';
+import { UpdatesBar } from './updates-bar';
+import { usePackageJobs } from './updates-jobs';
+import { PinDialog } from './updates-pin-dialog';
+import { UpdatesTable, type UpdateRow } from './updates-table';
 import { useRuntimeFilters } from './use-runtime-filters';
 
-/** /runtime: detected runtimes, install box, installed packages per manager, and the skill environment. */
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** /runtime: detected runtimes, updates, install box, installed packages per manager, history, deps check and the skill environment. */
 export function RuntimePage() {
   const [filters, setFilters] = useRuntimeFilters();
   const { query: runtimes, refresh } = useRuntimes();
+  const updates = useUpdates();
+  // Job changes are pushed over /ws/jobs into the job cache, so chips and progress move live.
+  useJobsSocket();
   const [drawer, setDrawer] = useState<{ job: Job; open: boolean } | null>(null);
-  // Package jobs still running: each is watched until it ends, then the lists are refreshed.
-  const [watching, setWatching] = useState<string[]>([]);
-  const done = useCallback((id: string) => setWatching((w) => w.filter((x) => x !== id)), []);
+  // Package jobs still running: each row shows its job until it ends; then the lists refresh and one toast says how it went.
+  const { active, track, watchers } = usePackageJobs();
+  const startedToast = useJobStartedToast();
 
-  const started = useCallback((job: Job) => {
-    setDrawer({ job, open: true });
-    setWatching((w) => (w.includes(job.id) ? w : [...w, job.id]));
-  }, []);
+  const started = useCallback(
+    (job: Job) => {
+      setDrawer({ job, open: true });
+      track(job);
+    },
+    [track],
+  );
   const install = usePackageJob(started);
   const rowAction = usePackageJob(started);
+  const rowUpdate = usePackageJob(started);
+  const pin = usePin();
+  const [pinTarget, setPinTarget] = useState<UpdateRow | null>(null);
+  const [allOpen, setAllOpen] = useState(false);
 
   const onAction = (action: PackageAction, p: InstalledPackage) =>
-    rowAction.mutate(
-      { action, spec: packageSpec(p) },
-      { onError: (e) => toast.error(`Could not start the ${action} of ${p.name}`, { description: e instanceof Error ? e.message : String(e) }) },
+    rowAction.mutate({ action, spec: packageSpec(p) }, { onError: (e) => toast.error(`Could not start the ${action} of ${p.name}`, { description: message(e) }) });
+
+  const onUpdate = (u: UpdateRow) =>
+    rowUpdate.mutate(
+      { action: 'update', spec: u.spec, toVersion: u.source === 'pip' || u.source === 'npm' ? u.latest : undefined },
+      { onError: (e) => toast.error(`Could not start the update of ${u.name}`, { description: message(e) }) },
     );
+
+  const onUnpin = (u: UpdateRow) =>
+    pin.mutate({ spec: u.spec, pinned: false }, { onSuccess: () => toast.success(`${u.name} unpinned`), onError: (e) => toast.error(`Could not unpin ${u.name}`, { description: message(e) }) });
+
+  const onPin = (reason: string) => {
+    const u = pinTarget;
+    if (!u) return;
+    pin.mutate(
+      { spec: u.spec, pinned: true, ...(reason ? { reason } : {}) },
+      {
+        onSuccess: () => {
+          setPinTarget(null);
+          toast.success(`${u.name} pinned`, { description: 'Update All will leave it alone until you unpin it.' });
+        },
+      },
+    );
+  };
+
+  const onUpdateAllStarted = (r: ApplyAllResponse) => {
+    track(r.job);
+    for (const c of r.children) track(c, { quiet: true });
+    startedToast(r.job, 'Update All started');
+  };
 
   return (
     <>
@@ -52,15 +99,33 @@ export function RuntimePage() {
           </Button>
         }
       />
-      <div className="grid gap-4">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
         <RuntimeStatus report={runtimes.data} loading={runtimes.isPending} error={runtimes.error} />
+        <UpdatesBar view={updates.data} loading={updates.isPending} error={updates.error} onRetry={() => void updates.refetch()} onUpdateAll={() => setAllOpen(true)} />
+        {updates.data ? (
+          <UpdatesTable
+            view={updates.data}
+            filters={filters}
+            setFilters={setFilters}
+            active={active}
+            onUpdate={onUpdate}
+            onPin={(u) => {
+              pin.reset();
+              setPinTarget(u);
+            }}
+            onUnpin={onUnpin}
+            starting={rowUpdate.isPending ? (rowUpdate.variables?.spec ?? null) : null}
+          />
+        ) : null}
         <InstallBox onInstall={(spec) => install.mutateAsync({ action: 'install', spec })} busy={install.isPending} error={install.error} />
-        <PackagesCard filters={filters} setFilters={setFilters} readiness={runtimes.data?.managers} onAction={onAction} busy={rowAction.isPending} />
+        <PackagesCard filters={filters} setFilters={setFilters} readiness={runtimes.data?.managers} onAction={onAction} busy={rowAction.isPending} active={active} />
+        <InstallHistoryCard />
+        <DepsCheckCard />
         <EnvCard env={runtimes.data?.env} loading={runtimes.isPending} />
       </div>
-      {watching.map((id) => (
-        <JobEndWatcher key={id} id={id} onDone={done} />
-      ))}
+      {watchers}
+      {allOpen ? <UpdateAllDialog open onOpenChange={setAllOpen} updates={updates.data?.updates ?? []} onStarted={onUpdateAllStarted} /> : null}
+      <PinDialog target={pinTarget} onOpenChange={(o) => !o && setPinTarget(null)} onPin={onPin} busy={pin.isPending} error={pinTarget ? pin.error : null} />
       {drawer ? <JobDrawer key={drawer.job.id} job={drawer.job} open={drawer.open} onOpenChange={(open) => setDrawer((d) => (d ? { ...d, open } : d))} /> : null}
     </>
   );

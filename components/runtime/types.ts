@@ -2,6 +2,9 @@
 import type { BinaryStatus, ManagerReadiness, RuntimeReport as ServerRuntimeReport } from '@/lib/runtime/detect';
 import type { RuntimeEnvEntry } from '@/lib/runtime/env';
 import type { InstalledPackage } from '@/lib/runtime/types';
+import type { updateItemOut, updatesOut } from '@/lib/api/package-schemas';
+import type { z } from 'zod';
+import type { Job } from '../jobs/types';
 
 export type { InstalledPackage };
 export type ToolStatus = BinaryStatus;
@@ -27,6 +30,9 @@ export type TabId = (typeof TABS)[number]['id'];
 export const SORT_KEYS = ['name', '-name', 'version', '-version'] as const;
 export type PackageSort = (typeof SORT_KEYS)[number];
 
+export const UPDATE_SORTS = ['source', '-source', 'name', '-name'] as const;
+export type UpdateSort = (typeof UPDATE_SORTS)[number];
+
 export type PackageAction = 'install' | 'update' | 'uninstall';
 
 /** The spec that names an installed package for update/uninstall (no version). */
@@ -34,4 +40,30 @@ export function packageSpec(p: InstalledPackage): string {
   if (p.manager === 'pip' || p.manager === 'npm') return `${p.manager}:${p.name}`;
   if (p.manager === 'apt' || p.manager === 'apk') return `system:${p.name}`;
   return `${p.manager}:${p.name}`;
+}
+
+/** GET /api/v1/packages/updates and the other update routes (shapes from lib/api/package-schemas.ts). */
+export type UpdateItem = z.infer<typeof updateItemOut>;
+export type UpdatesView = z.infer<typeof updatesOut>;
+export type UpdateSourceState = UpdatesView['sources'][number];
+export type RefreshResponse = { job: Job; started: boolean };
+export type ApplyAllResponse = { job: Job; children: Job[] };
+
+/** One Update All row in the parent job's result. */
+export interface UpdateAllRow {
+  spec: string;
+  jobId: string;
+  state: string;
+  fromVersion: string | null;
+  toVersion: string | null;
+  error: string | null;
+}
+
+/**
+ * The key that ties a job, an installed package and an update row to the same package:
+ * apt/apk/system share one key, pip names are compared the PEP 503 way.
+ */
+export function pkgKey(manager: string, name: string): string {
+  const m = manager === 'apt' || manager === 'apk' ? 'system' : manager;
+  return `${m}:${m === 'pip' ? name.toLowerCase().replace(/[-_.]+/g, '-') : name}`;
 }

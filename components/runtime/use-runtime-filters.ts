@@ -2,7 +2,7 @@
 
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { SORT_KEYS, TABS, type PackageSort, type TabId } from './types';
+import { SORT_KEYS, TABS, UPDATE_SORTS, type PackageSort, type TabId, type UpdateSort } from './types';
 
 export interface RuntimeFilters {
   tab: TabId;
@@ -10,6 +10,9 @@ export interface RuntimeFilters {
   /** Only packages Skilldock installed (not the host's own). */
   mine: boolean;
   sort: PackageSort;
+  /** Updates table: one source ('' = all) and its sort. */
+  src: string;
+  usort: UpdateSort;
 }
 
 function parse(params: URLSearchParams): RuntimeFilters {
@@ -20,6 +23,8 @@ function parse(params: URLSearchParams): RuntimeFilters {
     q: (params.get('q') ?? '').slice(0, 200),
     mine: params.get('mine') === '1',
     sort: (SORT_KEYS as readonly string[]).includes(sort) ? (sort as PackageSort) : 'name',
+    src: /^[a-z]{2,10}$/.test(params.get('src') ?? '') ? params.get('src')! : '',
+    usort: (UPDATE_SORTS as readonly string[]).includes(params.get('usort') ?? '') ? (params.get('usort') as UpdateSort) : 'source',
   };
 }
 
@@ -29,6 +34,8 @@ function toQuery(f: RuntimeFilters): string {
   if (f.q) p.set('q', f.q);
   if (f.mine) p.set('mine', '1');
   if (f.sort !== 'name') p.set('sort', f.sort);
+  if (f.src) p.set('src', f.src);
+  if (f.usort !== 'source') p.set('usort', f.usort);
   return p.toString();
 }
 

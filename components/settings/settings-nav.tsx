@@ -1,16 +1,17 @@
 'use client';
 
-import { KeyRound, Server, Users } from 'lucide-react';
+import { KeyRound, Package, Server, Users } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { cn } from '../ui/cn';
 
 export const SETTINGS_SECTIONS = [
   { id: 'instance', label: 'Instance', icon: Server },
+  { id: 'packages', label: 'Package sources', icon: Package },
   { id: 'users', label: 'Users', icon: Users },
   { id: 'tokens', label: 'API tokens', icon: KeyRound },
 ] as const;
 
-/** In-page tab bar: each tab is an anchor (#instance, #users, #tokens); the tab of the section in view is marked. */
+/** In-page tab bar: each tab is an anchor (#instance, #packages, #users, #tokens); the tab of the section in view is marked. */
 export function SettingsNav() {
   const [active, setActive] = useState<string>('instance');
   const clicked = useRef(0);

@@ -38,6 +38,7 @@ export function CommandPalette() {
   const extra = [
     { href: '/settings#users', label: 'Users', show: viewer.permissions.includes('users.read') },
     { href: '/settings#tokens', label: 'API tokens', show: true },
+    { href: '/settings#packages', label: 'Package sources', show: true },
     { href: '/jobs?state=running', label: 'Running jobs', show: true },
     { href: '/jobs?state=failed', label: 'Failed jobs', show: true },
   ].filter((x) => x.show);

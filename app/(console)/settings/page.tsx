@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { InstanceCard } from '@/components/settings/instance-card';
+import { RuntimeSettingsCard } from '@/components/settings/runtime-settings-card';
 import { SettingsNav } from '@/components/settings/settings-nav';
 import { TokensCard } from '@/components/settings/tokens-card';
 import { UsersCard } from '@/components/settings/users-card';
@@ -10,11 +11,14 @@ export const metadata: Metadata = { title: 'Settings' };
 export default function SettingsPage() {
   return (
     <>
-      <PageHeader title="Settings" description="This instance, the people who can sign in, and your API tokens." />
+      <PageHeader title="Settings" description="This instance, where packages come from, the people who can sign in, and your API tokens." />
       <SettingsNav />
       <div className="grid grid-cols-1 gap-8">
         <section id="instance" aria-label="Instance" className="scroll-mt-28">
           <InstanceCard />
+        </section>
+        <section id="packages" aria-label="Package sources" className="scroll-mt-28">
+          <RuntimeSettingsCard />
         </section>
         <section id="users" aria-label="Users" className="scroll-mt-28">
           <UsersCard />

@@ -1,0 +1,195 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { History } from 'lucide-react';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { api } from '../api';
+import { formatDuration, fullTime } from '../jobs/format';
+import { StateChip } from '../jobs/state-chip';
+import { isFinal, jobHref, type JobState } from '../jobs/types';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { EmptyState, RetryableError, Skeleton } from '../ui/misc';
+import { RelativeTime } from '../ui/time';
+
+/** One package job as GET /api/v1/packages/history returns it. */
+export interface PackageHistoryItem {
+  id: string;
+  kind: string;
+  title: string;
+  state: string;
+  createdBy: string;
+  createdAt: string;
+  startedAt: string | null;
+  durationMs: number | null;
+}
+
+// Under ['packages'], so the page's refresh after every package job also refreshes this card.
+export const packageHistoryKey = ['packages', 'history'] as const;
+const LIMIT = 100;
+const MAX_BARS = 30;
+const LIST = 10;
+
+const COLOURS: Record<string, string> = { succeeded: 'var(--success)', failed: 'var(--destructive)', canceled: 'var(--warning)', running: 'var(--primary)', queued: 'var(--muted-foreground)' };
+const LEGEND = [
+  { state: 'succeeded', label: 'Succeeded' },
+  { state: 'failed', label: 'Failed' },
+  { state: 'canceled', label: 'Canceled' },
+];
+const KIND_LABEL: Record<string, string> = {
+  'package.install': 'Install',
+  'package.uninstall': 'Uninstall',
+  'package.update': 'Update',
+  'package.update-all': 'Update all',
+  'package.install-deps': 'Install deps',
+  'package.updates.check': 'Update check',
+};
+export const kindLabel = (kind: string) => KIND_LABEL[kind] ?? kind.replace(/^package\./, '');
+
+interface Point extends PackageHistoryItem {
+  seconds: number;
+  value: number;
+}
+
+const UNITS = [
+  { at: 7200, size: 3600, suffix: 'h' },
+  { at: 120, size: 60, suffix: 'm' },
+  { at: 0, size: 1, suffix: 's' },
+];
+
+/** Jobs that ran to an end, oldest to newest (x = time order), at most MAX_BARS, in one readable unit. */
+function chartData(items: PackageHistoryItem[]) {
+  const ran = items
+    .filter((i) => i.durationMs !== null)
+    .slice(0, MAX_BARS)
+    .reverse();
+  const max = Math.max(0, ...ran.map((i) => (i.durationMs ?? 0) / 1000));
+  const unit = UNITS.find((u) => max >= u.at) ?? UNITS[UNITS.length - 1];
+  const data: Point[] = ran.map((i) => ({ ...i, seconds: (i.durationMs ?? 0) / 1000, value: (i.durationMs ?? 0) / 1000 / unit.size }));
+  return { unit, data };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Recent package jobs: a bar per job's duration coloured by outcome, and the last few as links. */
+export function InstallHistoryCard() {
+  const router = useRouter();
+  const q = useQuery({
+    queryKey: packageHistoryKey,
+    queryFn: ({ signal }) => api<{ items: PackageHistoryItem[] }>(`/api/v1/packages/history?limit=${LIMIT}`, { signal }),
+    // While a package job is queued or running, keep its row and duration current.
+    refetchInterval: (query) => (query.state.data?.items.some((i) => !isFinal(i.state)) ? 5000 : false),
+  });
+  const items = q.data?.items ?? [];
+  const { unit, data } = chartData(items);
+  const ok = data.filter((d) => d.state === 'succeeded').length;
+
+  return (
+    <Card data-testid="install-history">
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-2">
+        <div className="grid gap-1">
+          <CardTitle>Install history</CardTitle>
+          <CardDescription>
+            {data.length
+              ? `Last ${data.length} finished package ${data.length === 1 ? 'job' : 'jobs'} · median ${formatDuration(median(data.map((d) => d.seconds * 1000)))} · ${Math.round((ok / data.length) * 100)}% succeeded`
+              : 'How long installs, updates and uninstalls took, and how they ended.'}
+          </CardDescription>
+        </div>
+        {data.length ? (
+          <ul className="flex gap-3 text-xs text-muted-foreground" aria-label="Legend">
+            {LEGEND.map((l) => (
+              <li key={l.state} className="flex items-center gap-1.5">
+                <span aria-hidden className="size-2.5 rounded-sm" style={{ background: COLOURS[l.state] }} />
+                {l.label}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {q.error && !q.data ? (
+          <RetryableError error={q.error} onRetry={() => void q.refetch()} />
+        ) : q.isPending ? (
+          <div className="grid gap-3" aria-busy="true" aria-label="Loading install history">
+            <Skeleton className="h-32 w-full" />
+            {Array.from({ length: 3 }, (_, i) => (
+              <Skeleton key={i} className="h-5 w-full" />
+            ))}
+          </div>
+        ) : !items.length ? (
+          <EmptyState icon={<History />} title="No package jobs yet — install something above">
+            Installs, updates and uninstalls appear here with how long they took.
+          </EmptyState>
+        ) : (
+          <>
+            {data.length ? (
+              <div className="h-32" role="img" aria-label={`Bar chart of how long the last ${data.length} package jobs took`}>
+                <ResponsiveContainer width="100%" height="100%">
+                  <BarChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: 0 }} barCategoryGap="18%">
+                    <CartesianGrid vertical={false} stroke="var(--border)" />
+                    <XAxis dataKey="id" hide />
+                    <YAxis width={44} tickLine={false} axisLine={false} fontSize={11} tick={{ fill: 'var(--muted-foreground)' }} tickFormatter={(v: number) => `${v}${unit.suffix}`} allowDecimals={false} />
+                    <Tooltip cursor={{ fill: 'var(--muted)' }} content={(p) => <ChartTip active={p.active} payload={p.payload} />} isAnimationActive={false} />
+                    <Bar dataKey="value" radius={[3, 3, 0, 0]} minPointSize={2} maxBarSize={40} isAnimationActive={false} className="cursor-pointer" onClick={(d) => router.push(jobHref((d.payload as Point).id))}>
+                      {data.map((d) => (
+                        <Cell key={d.id} fill={COLOURS[d.state] ?? 'var(--muted-foreground)'} />
+                      ))}
+                    </Bar>
+                  </BarChart>
+                </ResponsiveContainer>
+              </div>
+            ) : (
+              <p className="flex h-20 items-center justify-center rounded-md border border-dashed text-sm text-muted-foreground">Durations appear here once a package job finishes.</p>
+            )}
+            <ul className="grid divide-y rounded-md border" aria-label="Recent package jobs">
+              {items.slice(0, LIST).map((i) => (
+                <li key={i.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm" data-testid="history-row" data-state={i.state}>
+                  <StateChip state={i.state as JobState} />
+                  <span className="w-24 shrink-0 text-xs text-muted-foreground">{kindLabel(i.kind)}</span>
+                  <Link href={jobHref(i.id)} className="min-w-0 flex-1 truncate font-medium text-primary underline-offset-4 hover:underline" title={i.title}>
+                    {i.title}
+                  </Link>
+                  <span className="text-xs text-muted-foreground" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                    {i.durationMs !== null ? formatDuration(i.durationMs) : isFinal(i.state) ? '—' : 'in progress'}
+                  </span>
+                  <span className="text-xs text-muted-foreground">
+                    {i.createdBy} · <RelativeTime iso={i.createdAt} />
+                  </span>
+                </li>
+              ))}
+            </ul>
+            {items.length > LIST ? (
+              <p className="text-xs text-muted-foreground">
+                Showing the last {LIST} of {items.length}.{' '}
+                <Link href="/jobs" className="text-primary underline-offset-4 hover:underline">
+                  All jobs
+                </Link>
+              </p>
+            ) : null}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function ChartTip({ active, payload }: { active?: boolean; payload?: ReadonlyArray<{ payload?: unknown }> }) {
+  const p = active ? (payload?.[0]?.payload as Point | undefined) : undefined;
+  if (!p) return null;
+  return (
+    <div className="max-w-72 rounded-md border bg-card px-3 py-2 text-xs shadow-md">
+      <p className="truncate font-medium">{p.title}</p>
+      <p className="text-muted-foreground">
+        {kindLabel(p.kind)} · {p.state} in {formatDuration(p.seconds * 1000)}
+      </p>
+      <p className="text-muted-foreground">
+        by {p.createdBy} · {fullTime(p.createdAt)}
+      </p>
+    </div>
+  );
+}
