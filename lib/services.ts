@@ -9,6 +9,7 @@ import { logger } from './core/logger';
 import { JobEventHub } from './jobs/hub';
 import { registerBuiltinJobKinds } from './jobs/kinds';
 import { JobWorker } from './jobs/worker';
+import { recoverGithubInstalls } from './github/recovery';
 import { startUpdateScheduler } from './packages/update-requests';
 import { parseKey, secretBox, type SecretBox } from './secrets/crypto';
 
@@ -78,6 +79,10 @@ export async function startServices(opts: StartOptions = {}): Promise<Services> 
     logger.info('created the first owner from SKILLDOCK_ADMIN_EMAIL', { email: config.SKILLDOCK_ADMIN_EMAIL });
   }
   registerBuiltinJobKinds();
+  // GitHub installs interrupted by a crash are made consistent before any job or route touches them (§15.2).
+  await recoverGithubInstalls(database.db, config.runtimeDir)
+    .then((actions) => actions.forEach((a) => logger.warn('github recovery', { path: a.path, action: a.action })))
+    .catch((e) => logger.error('github recovery failed; use Repair on the GitHub tab', { error: String(e) }));
   const hub = new JobEventHub(database);
   await hub.start();
   const runWorker = opts.worker ?? config.SKILLDOCK_WORKER;

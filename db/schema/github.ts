@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Conditional-request cache of the GitHub API (GH-L01, GH-T05): the ETag and the parsed body per URL
@@ -32,4 +32,47 @@ export const githubRateLimits = pgTable(
     seenAt: timestamp('seen_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.tokenId, t.resource] })],
+);
+
+/** Installed GitHub-release packages: the record of what is on disk (GH-V01, §13.3). */
+export const githubPackages = pgTable('github_packages', {
+  /** Canonical name (the binary's when a single binary differs from the repo name). */
+  name: text('name').primaryKey(),
+  repo: text('repo').notNull(),
+  tag: text('tag').notNull(),
+  /** Folder name under github/<name>/ (the tag, made safe). */
+  version: text('version').notNull(),
+  channel: text('channel').notNull().default('stable'),
+  releaseId: integer('release_id'),
+  publishedAt: timestamp('published_at', { withTimezone: true }),
+  prerelease: boolean('prerelease').notNull().default(false),
+  assetId: integer('asset_id'),
+  assetName: text('asset_name').notNull(),
+  assetUrl: text('asset_url').notNull(),
+  assetSize: integer('asset_size').notNull(),
+  sha256: text('sha256').notNull(),
+  /** api_digest | sidecar | checksums_file | tofu */
+  checksumSource: text('checksum_source').notNull(),
+  binaries: jsonb('binaries').notNull(),
+  /** Earlier versions kept on disk for one-click rollback: [{version, tag, installedAt, sha256, checksumSource}]. */
+  retained: jsonb('retained').notNull().default([]),
+  overrides: jsonb('overrides').notNull().default({}),
+  smokeOutput: text('smoke_output'),
+  installedAt: timestamp('installed_at', { withTimezone: true }).notNull(),
+  installedBy: text('installed_by').notNull(),
+  /** Set when recovery found the disk and the record disagreeing, or the package broken. */
+  problem: text('problem'),
+});
+
+/** The asset digest seen per repository, tag and asset: a later different digest for the same tag is an alert (GH-C05). */
+export const githubDigests = pgTable(
+  'github_digests',
+  {
+    repo: text('repo').notNull(),
+    tag: text('tag').notNull(),
+    assetName: text('asset_name').notNull(),
+    sha256: text('sha256').notNull(),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.repo, t.tag, t.assetName] })],
 );

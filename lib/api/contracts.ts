@@ -4,10 +4,12 @@ import { createTokenInput, createUserInput, resetPasswordInput, setupInput, upda
 import { defineContract } from '../http/contract';
 import { jobLogsQuery, listJobsQuery, startJobInput } from '../jobs/queue';
 import { installPackageInput, listPackagesQuery, runtimesQuery, uninstallPackageInput, updatePackageInput } from '../packages/schemas';
+import { githubReleasesQuery, githubRollbackParams } from '../github/schemas';
 import { depsCheckInput } from '../packages/deps';
+import { githubSettingsOut, githubSettingsPatch } from '../settings/github-settings';
 import { applyAllInput, pinInput } from '../packages/update-schemas';
 import { runtimeSettingsPatch, runtimeSettingsSchema } from '../settings/runtime-settings';
-import { applyAllOut, depsInstallOut, depsReportOut, historyOut, historyQuery, pinOut, refreshOut, updatesOut } from './package-schemas';
+import { applyAllOut, depsInstallOut, depsReportOut, githubOverviewOut, githubReleasesOut, historyOut, historyQuery, pinOut, refreshOut, updatesOut } from './package-schemas';
 import { auditOut, idParams, installedPackageOut, jobOut, logLineOut, runtimesOut, tokenOut, userOut } from './schemas';
 
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextBefore: z.union([z.string(), z.number()]).nullable() });
@@ -51,6 +53,12 @@ export const api = {
   packageHistory: defineContract({ method: 'GET', path: '/api/v1/packages/history', tag: 'Packages', summary: 'Recent install, update and uninstall jobs with durations', permission: 'packages.read', query: historyQuery, response: historyOut }),
   checkDeps: defineContract({ method: 'POST', path: '/api/v1/packages/deps/check', tag: 'Packages', summary: 'A skill’s dependencies (SKILL.md deps:/exclude_deps: and a scan of its scripts), each satisfied or missing in this runtime', permission: 'packages.read', body: depsCheckInput, response: depsReportOut, maxBodyBytes: 8 * 1024 * 1024 }),
   installDeps: defineContract({ method: 'POST', path: '/api/v1/packages/deps/install', tag: 'Packages', summary: 'Install a skill’s missing dependencies: one parent job with an install job per package', permission: 'packages.write', body: depsCheckInput, response: depsInstallOut, status: 202, maxBodyBytes: 8 * 1024 * 1024 }),
+  githubPackages: defineContract({ method: 'GET', path: '/api/v1/packages/github', tag: 'GitHub releases', summary: 'Installed GitHub-release packages (binaries with libc, verification, kept versions), this host’s target and the GitHub rate limit', permission: 'packages.read', response: githubOverviewOut }),
+  githubReleases: defineContract({ method: 'GET', path: '/api/v1/packages/github-releases', tag: 'GitHub releases', summary: 'Releases of a repository with the asset this host would install, why it won and why the others lost (404 outside the owner allowlist)', permission: 'packages.read', query: githubReleasesQuery, response: githubReleasesOut }),
+  githubRollback: defineContract({ method: 'POST', path: '/api/v1/packages/github/rollback', tag: 'GitHub releases', summary: 'Switch a package back to a kept version (smoke-tested first), as a job', permission: 'packages.write', body: githubRollbackParams, response: jobOut, status: 202 }),
+  githubRepair: defineContract({ method: 'POST', path: '/api/v1/packages/github/repair', tag: 'GitHub releases', summary: 'Reconcile the GitHub install folders, bin/ links and records after a crash, as a job', permission: 'packages.write', response: jobOut, status: 202 }),
+  githubSettings: defineContract({ method: 'GET', path: '/api/v1/settings/github', tag: 'Settings', summary: 'GitHub API base, token (masked), owner allowlist and install policies', permission: 'packages.read', response: githubSettingsOut }),
+  updateGithubSettings: defineContract({ method: 'PUT', path: '/api/v1/settings/github', tag: 'Settings', summary: 'Change GitHub settings; the token is sealed, "***" keeps it and "" removes it', permission: 'packages.write', body: githubSettingsPatch, response: githubSettingsOut }),
   runtimeSettings: defineContract({ method: 'GET', path: '/api/v1/settings/runtime', tag: 'Settings', summary: 'Package sources (pip indexes, npm registry), detected binaries and update-check settings', permission: 'packages.read', response: runtimeSettingsSchema }),
   updateRuntimeSettings: defineContract({ method: 'PUT', path: '/api/v1/settings/runtime', tag: 'Settings', summary: 'Change any of the runtime settings; the others keep their values', permission: 'packages.write', body: runtimeSettingsPatch, response: runtimeSettingsSchema }),
   packageRuntimes: defineContract({ method: 'GET', path: '/api/v1/packages/runtimes', tag: 'Packages', summary: 'Detected runtimes, managers and the skill process environment (cached; ?refresh=true detects again)', permission: 'packages.read', query: runtimesQuery, response: runtimesOut }),

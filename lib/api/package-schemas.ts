@@ -62,3 +62,41 @@ export const depsReportOut = z.object({
   diagnostics: z.array(diagnosticOut).describe('Entries that were rejected or ignored, with the reason and line'),
 });
 export const depsInstallOut = z.object({ job: jobOut, children: z.array(jobOut), skipped: z.array(z.string()), report: depsReportOut });
+
+const githubBinaryOut = z.looseObject({ name: z.string(), libc: z.string(), interp: z.string().nullable(), machine: z.string(), size: z.number() });
+export const githubPackageOut = z.looseObject({
+  name: z.string(),
+  repo: z.string(),
+  tag: z.string(),
+  channel: z.string(),
+  assetName: z.string(),
+  sha256: z.string(),
+  checksumSource: z.enum(['api_digest', 'sidecar', 'checksums_file', 'tofu']).describe('tofu: no checksum was published; the hash was recorded on first use (unverified)'),
+  binaries: z.array(githubBinaryOut),
+  retained: z.array(z.looseObject({ version: z.string(), tag: z.string(), installedAt: z.string() })).describe('Earlier versions kept for one-click rollback'),
+  installedAt: z.string(),
+  installedBy: z.string(),
+  problem: z.string().nullable(),
+});
+const rateLimitOut = z.object({ resource: z.string(), limit: z.number(), remaining: z.number(), used: z.number().nullable(), resetAt: z.string(), seenAt: z.string() });
+const targetOut = z.looseObject({ os: z.string(), arch: z.string(), libc: z.string() });
+export const githubOverviewOut = z.object({ packages: z.array(githubPackageOut), target: targetOut, apiBase: z.string(), tokenConfigured: z.boolean(), rateLimits: z.array(rateLimitOut) });
+export const githubReleasesOut = z.object({
+  repo: z.string(),
+  target: targetOut,
+  notModified: z.boolean(),
+  releases: z.array(
+    z.object({
+      tag: z.string(),
+      name: z.string().nullable(),
+      publishedAt: z.string().nullable(),
+      prerelease: z.boolean(),
+      totalAssets: z.number(),
+      matchingAssets: z.number(),
+      chosen: z.looseObject({ name: z.string(), score: z.number(), reasons: z.array(z.string()) }).nullable().describe('The asset this host would install, and why it won'),
+      ranked: z.array(z.object({ name: z.string(), score: z.number(), reasons: z.array(z.string()) })),
+      rejected: z.array(z.object({ name: z.string(), reason: z.string() })),
+    }),
+  ),
+  rateLimits: z.array(rateLimitOut),
+});

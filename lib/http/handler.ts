@@ -1,5 +1,6 @@
 import { requirePermission, type Actor } from '../auth/actor';
 import { AppError, isAppError } from '../core/errors';
+import { isGithubInstallError } from '../github/errors';
 import { randomToken } from '../core/ids';
 import { logger } from '../core/logger';
 import { getServices, type Services } from '../services';
@@ -28,6 +29,12 @@ export function errorResponse(e: unknown): Response {
     if (typeof retry === 'number') headers['retry-after'] = String(retry);
     if (e.code === 'UNAUTHENTICATED') headers['www-authenticate'] = 'Bearer realm="skilldock"';
     return new Response(JSON.stringify(e.toJSON()), { status: e.status, headers });
+  }
+  // The GitHub installer's typed failures carry their own status (§19 of the spec): 404, 409, 422, 429, 502, 507…
+  if (isGithubInstallError(e)) {
+    const retry = e.details?.retryAfterSeconds;
+    const headers: Record<string, string> = { 'cache-control': 'no-store', ...(typeof retry === 'number' ? { 'retry-after': String(retry) } : {}) };
+    return Response.json({ error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}), ...(e.details ? { details: e.details } : {}) } }, { status: e.status, headers });
   }
   const ref = randomToken(6);
   logger.error('unhandled error in request', { ref, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });

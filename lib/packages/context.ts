@@ -30,11 +30,9 @@ const g = globalThis as unknown as Record<symbol, PackagesState | undefined>;
 /** Shared across bundles: the worker (server.ts) and the route bundles must see one cache, so invalidation reaches both. */
 const state: PackagesState = (g[KEY] ??= { ensured: new Set(), runtimes: createRuntimeCache(RUNTIME_CACHE_TTL_MS) });
 
-export const GITHUB_REFUSAL = 'GitHub-release binaries are installed from the GitHub tab (not available yet)';
-
-/** Refuses specs this service does not run; github: belongs to the GitHub-release installer. */
-export function assertSupportedSpec(spec: PackageSpec): void {
-  if (spec.manager === 'github') throw new AppError('VALIDATION', `${GITHUB_REFUSAL}.`, { issues: [{ path: 'spec', message: `${GITHUB_REFUSAL}.` }] });
+/** The pip/npm/system managers never run github: specs; those go to the GitHub-release installer's jobs. */
+export function assertManagerSpec(spec: PackageSpec): void {
+  if (spec.manager === 'github') throw new AppError('VALIDATION', 'github: specs are installed by the GitHub-release installer.', { issues: [{ path: 'spec', message: 'a github: spec' }] });
 }
 
 export interface PackageContextOptions {

@@ -4,7 +4,6 @@ import type { Actor } from '../auth/actor';
 import { AppError } from '../core/errors';
 import { enqueueJobTree } from '../jobs/queue';
 import { analyzeSkillDeps, formatSpec, parsePackageSpec, type CheckedDep, type ManagerContext, type SkillDepsAnalysis } from '../runtime';
-import { GITHUB_REFUSAL } from './context';
 
 export const INSTALL_DEPS_KIND = 'package.install-deps';
 const KIB = 1024;
@@ -66,25 +65,19 @@ export async function checkSkillDeps(ctx: ManagerContext, input: DepsCheckInput)
   };
 }
 
-/** Installs every missing dependency: one parent job, one install job per package (github: deps wait for the GitHub tab). */
+/** Installs every missing dependency: one parent job, one install job per package (github: deps through the GitHub-release installer). */
 export async function startDepsInstall(database: Database, actor: Actor, ctx: ManagerContext, input: DepsCheckInput) {
   const report = await checkSkillDeps(ctx, input);
   const missing = report.deps.filter((d) => d.status === 'missing');
-  const installable = missing.filter((d) => d.manager !== 'github');
-  const skipped = missing.filter((d) => d.manager === 'github').map((d) => d.spec);
-  if (!installable.length) {
-    const why = skipped.length ? `Only GitHub-release deps are missing (${skipped.join(', ')}): ${GITHUB_REFUSAL}.` : 'Nothing to install: every dependency is satisfied.';
-    throw new AppError('CONFLICT', why);
-  }
-  const items = installable.map((d) => ({ spec: d.spec, from: '', to: d.spec }));
-  // Each spec passed the deps grammar; the install grammar is checked again by the job kind's schema.
-  for (const d of installable) parsePackageSpec(d.spec, { context: 'install' });
-  const tree = await enqueueJobTree(
-    database,
-    actor,
-    { kind: INSTALL_DEPS_KIND, params: { items } },
-    installable.map((d) => ({ kind: 'package.install', params: { spec: d.spec } })),
-    { trusted: true },
-  );
-  return { job: tree.parent, children: tree.children, skipped, report };
+  if (!missing.length) throw new AppError('CONFLICT', 'Nothing to install: every dependency is satisfied.');
+  const children = missing.map((d) => {
+    // Each spec passed the deps grammar; the install grammar is checked again here and by the job kind's schema.
+    const spec = parsePackageSpec(d.spec, { context: 'install' });
+    return spec.manager === 'github'
+      ? { kind: 'github.install', params: { repo: spec.name, ...(spec.version ? { tag: spec.version } : {}) } }
+      : { kind: 'package.install', params: { spec: d.spec } };
+  });
+  const items = missing.map((d) => ({ spec: d.spec, from: '', to: d.spec }));
+  const tree = await enqueueJobTree(database, actor, { kind: INSTALL_DEPS_KIND, params: { items } }, children, { trusted: true });
+  return { job: tree.parent, children: tree.children, skipped: [] as string[], report };
 }

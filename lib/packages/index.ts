@@ -10,3 +10,4 @@ export * from './update-schemas';
 export * from './update-requests';
 export * from './history';
 export * from './deps';
+export * from './start';

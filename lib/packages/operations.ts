@@ -1,5 +1,6 @@
 import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
+import { listGithubPackages } from '../github/views';
 import { withInstallRecords } from './records';
 import {
   detectSystemManager,
@@ -21,7 +22,7 @@ import {
   type ManagerName,
   type PackageSpec,
 } from '../runtime';
-import { assertSupportedSpec, invalidateRuntimes } from './context';
+import { assertManagerSpec, invalidateRuntimes } from './context';
 import type { ListPackagesQuery, PackageAction } from './schemas';
 
 type Family = 'pip' | 'npm' | 'system';
@@ -29,17 +30,31 @@ const FAMILIES: Family[] = ['pip', 'npm', 'system'];
 const LISTERS: Record<Family, (ctx: ManagerContext) => Promise<InstalledPackage[]>> = { pip: pipList, npm: npmList, system: systemList };
 
 const familyOf = (spec: PackageSpec): Family => {
-  assertSupportedSpec(spec);
+  assertManagerSpec(spec);
   return spec.manager === 'pip' || spec.manager === 'npm' ? spec.manager : 'system';
 };
 
 export interface PackageListResult {
   items: InstalledPackage[];
   /** Managers whose packages could not be read; the others are still listed. */
-  errors: { manager: Family; message: string }[];
+  errors: { manager: Family | 'github'; message: string }[];
 }
 
 /** Installed packages of pip, npm and the system manager, merged, with the query's filters applied. */
+/** GitHub-release packages as list rows (their details are on /api/v1/packages/github). */
+async function githubInstalled(db: AppDb): Promise<InstalledPackage[]> {
+  return (await listGithubPackages(db)).map((g) => ({
+    manager: 'github' as const,
+    name: g.name,
+    version: g.tag,
+    managed: true,
+    location: g.repo,
+    summary: `github:${g.repo} — ${g.binaries.map((b) => b.name).join(', ')}`,
+    installedAt: g.installedAt,
+    installedBy: g.installedBy,
+  }));
+}
+
 export async function listPackages(ctx: ManagerContext, query: ListPackagesQuery = {}, db?: AppDb): Promise<PackageListResult> {
   const families = FAMILIES.filter((f) => !query.manager || f === query.manager || (f === 'system' && (query.manager === 'apt' || query.manager === 'apk')));
   const results = await Promise.all(
@@ -57,8 +72,10 @@ export async function listPackages(ctx: ManagerContext, query: ListPackagesQuery
     .filter((p) => !query.manager || query.manager === 'system' || p.manager === query.manager)
     .filter((p) => query.managed === undefined || p.managed === (query.managed === 'true'))
     .filter((p) => !q || p.name.toLowerCase().includes(q) || (p.summary ?? '').toLowerCase().includes(q));
-  const errors = results.flatMap((r) => (r.error ? [{ manager: r.f, message: r.error }] : []));
-  return { items: db ? await withInstallRecords(db, items) : items, errors };
+  const errors: PackageListResult['errors'] = results.flatMap((r) => (r.error ? [{ manager: r.f, message: r.error }] : []));
+  const github = db && (!query.manager || query.manager === 'github') ? await githubInstalled(db) : [];
+  const all = [...(query.manager === 'github' ? [] : items), ...github.filter((p) => !q || p.name.toLowerCase().includes(q) || (p.summary ?? '').toLowerCase().includes(q))];
+  return { items: db ? await withInstallRecords(db, all) : all, errors };
 }
 
 function matches(spec: PackageSpec, p: InstalledPackage): boolean {

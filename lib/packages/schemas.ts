@@ -2,8 +2,8 @@ import { valid as pep440Valid } from '@renovatebot/pep440';
 import { valid as semverValid } from 'semver';
 import { z } from 'zod';
 import { isAppError } from '../core/errors';
+import { githubOverridesInput } from '../github/schemas';
 import { parsePackageSpec, type PackageSpec, type SpecContext } from '../runtime';
-import { assertSupportedSpec } from './context';
 
 export type PackageAction = 'install' | 'uninstall' | 'update';
 
@@ -12,10 +12,10 @@ const EXACT_VERSION = /^[A-Za-z0-9][A-Za-z0-9.+!_-]{0,63}$/;
 
 /** Parses a spec for an action, or returns the message a person can act on. */
 export function checkSpec(raw: string, action: PackageAction): { spec: PackageSpec } | { message: string } {
-  const context: SpecContext = action === 'uninstall' ? 'uninstall' : 'install';
+  // Update and uninstall name an installed package, so github: accepts the installed name there too.
+  const context: SpecContext = action === 'install' ? 'install' : 'uninstall';
   try {
     const spec = parsePackageSpec(raw, { context });
-    assertSupportedSpec(spec);
     if (action !== 'install' && spec.version !== undefined) {
       const hint = action === 'update' ? 'give the target version as toVersion' : 'every installed version is removed';
       return { message: `${action === 'update' ? 'An update' : 'An uninstall'} names the package without a version (${spec.raw}); ${hint}.` };
@@ -49,7 +49,16 @@ const withSpec = (action: PackageAction) => (v: { spec: string }, ctx: z.Refinem
   if ('message' in r) ctx.addIssue({ code: 'custom', path: ['spec'], message: r.message });
 };
 
-export const installPackageInput = z.strictObject({ spec: specField }).superRefine(withSpec('install'));
+export const installPackageInput = z
+  .strictObject({
+    spec: specField,
+    overrides: githubOverridesInput.optional().describe('github: only — how the asset and binaries are chosen, smoke-test arguments'),
+    takeover: z.boolean().optional().describe('github: only — replace bin/ names owned by another package'),
+  })
+  .superRefine((v, ctx) => {
+    withSpec('install')(v, ctx);
+    if ((v.overrides || v.takeover !== undefined) && usable(v.spec) && !/^github:/i.test(v.spec.trim())) ctx.addIssue({ code: 'custom', path: ['overrides'], message: 'overrides and takeover apply to github: specs only' });
+  });
 export const uninstallPackageInput = z.strictObject({ spec: specField }).superRefine(withSpec('uninstall'));
 export const updatePackageInput = z
   .strictObject({
@@ -68,7 +77,7 @@ export type InstallPackageInput = z.infer<typeof installPackageInput>;
 export type UninstallPackageInput = z.infer<typeof uninstallPackageInput>;
 export type UpdatePackageInput = z.infer<typeof updatePackageInput>;
 
-export const PACKAGE_MANAGER_FILTERS = ['pip', 'npm', 'system', 'apt', 'apk'] as const;
+export const PACKAGE_MANAGER_FILTERS = ['pip', 'npm', 'system', 'apt', 'apk', 'github'] as const;
 
 export const listPackagesQuery = z.strictObject({
   manager: z.enum(PACKAGE_MANAGER_FILTERS).optional().describe('system matches apt and apk'),

@@ -37,11 +37,12 @@ export async function startUpdateAll(database: Database, actor: Actor, input: Ap
   const view = await listUpdates(database.db, ttlMinutes);
   const chosen = choose(view.updates, input.packages);
   const items = chosen.map((u) => ({ spec: u.spec, from: u.current, to: u.latest }));
-  const children = chosen.map((u) => ({
-    kind: 'package.update',
-    // pip and npm install exactly the version that was offered; system managers take their candidate.
-    params: u.source === 'pip' || u.source === 'npm' ? { spec: u.spec, toVersion: u.latest } : { spec: u.spec },
-  }));
+  const children = chosen.map((u) =>
+    u.source === 'github'
+      ? { kind: 'github.update', params: { name: u.name, toTag: u.latest } }
+      : // pip and npm install exactly the version that was offered; system managers take their candidate.
+        { kind: 'package.update', params: u.source === 'pip' || u.source === 'npm' ? { spec: u.spec, toVersion: u.latest } : { spec: u.spec } },
+  );
   const tree = await enqueueJobTree(database, actor, { kind: UPDATE_ALL_KIND, params: { items } }, children, { trusted: true });
   return { job: tree.parent, children: tree.children };
 }

@@ -1,21 +1,29 @@
-import { detectSystemManager, npmOutdated, pipOutdated, systemOutdated, type ManagerContext, type NpmRegistryCache } from '../runtime';
+import { detectSystemManager, npmOutdated, pipOutdated, systemOutdated, type ManagerContext, type NpmRegistryCache, type OutdatedPackage } from '../runtime';
 import type { SourceCheck, UpdateSource } from './updates-merge';
 
 /** Each source gets its own budget, so a slow index never holds the others back (PKG-U04). */
-export const SOURCE_TIMEOUT_MS: Record<UpdateSource, number> = { pip: 180_000, npm: 120_000, apt: 180_000, apk: 180_000 };
+export const SOURCE_TIMEOUT_MS: Record<UpdateSource, number> = { pip: 180_000, npm: 120_000, apt: 180_000, apk: 180_000, github: 180_000 };
+
+export type OutdatedCheck = (signal: AbortSignal) => Promise<{ outdated: OutdatedPackage[]; errors: { name: string; message: string }[] }>;
 
 export interface CheckOptions {
   npmCache?: NpmRegistryCache;
+  /** The GitHub-release source's check (it needs the database and the GitHub settings). */
+  github?: OutdatedCheck;
   timeoutMs?: Partial<Record<UpdateSource, number>>;
 }
 
-/** The sources this host can check: pip and npm always, plus its system manager. */
+/** The sources this host can check: pip, npm and GitHub releases always, plus its system manager. */
 export function hostUpdateSources(): UpdateSource[] {
   const system = detectSystemManager();
-  return system ? ['pip', 'npm', system] : ['pip', 'npm'];
+  return system ? ['pip', 'npm', system, 'github'] : ['pip', 'npm', 'github'];
 }
 
 async function runCheck(source: UpdateSource, ctx: ManagerContext, opts: CheckOptions) {
+  if (source === 'github') {
+    if (!opts.github) throw new Error('The GitHub check was not configured for this run.');
+    return opts.github(ctx.signal!);
+  }
   if (source === 'pip') return pipOutdated(ctx, undefined, { timeoutMs: 60_000 });
   if (source === 'npm') return npmOutdated(ctx, undefined, { cache: opts.npmCache });
   return systemOutdated(ctx);

@@ -10,7 +10,7 @@ export function updateTarget(raw: string): { source: UpdateSource; name: string 
   const r = checkSpec(raw, 'update');
   if ('message' in r) return r;
   const { spec } = r;
-  if (spec.manager === 'pip' || spec.manager === 'npm') return { source: spec.manager, name: spec.name };
+  if (spec.manager === 'pip' || spec.manager === 'npm' || spec.manager === 'github') return { source: spec.manager, name: spec.name };
   const system = spec.systemManager ?? detectSystemManager();
   if (!system) return { message: `This host has no apt or apk, so ${raw} names no package here.` };
   return { source: system, name: spec.name };

@@ -2,7 +2,7 @@ import type { OutdatedPackage } from '../runtime';
 import { packageKey } from './records';
 
 /** Update sources: the package managers whose outdated checks feed the unified updates table. */
-export const UPDATE_SOURCES = ['pip', 'npm', 'apt', 'apk'] as const;
+export const UPDATE_SOURCES = ['pip', 'npm', 'apt', 'apk', 'github'] as const;
 export type UpdateSource = (typeof UPDATE_SOURCES)[number];
 
 export interface UpdateRow {

@@ -135,6 +135,8 @@ export async function listUpdates(db: AppDb, ttlMinutes: number, now = new Date(
 }
 
 function compareFor(source: string, a: string, b: string): number {
+  // GitHub tags are not ordered by text; the check already decided which is newer.
+  if (source === 'github') return a === b ? 0 : -1;
   try {
     if (source === 'pip') return comparePep440(a, b);
     if (source === 'npm') return compareSemver(a, b);

@@ -1,2 +1,4 @@
 export * from './runtime-settings';
 export * from './store';
+export * from './github-settings';
+export * from './github-store';

@@ -1,5 +1,6 @@
 import { registerJobKind } from '../registry';
 import { diagnosticsJob } from './diagnostics';
+import { githubInstallJob, githubRepairJob, githubRollbackJob, githubUninstallJob, githubUpdateJob } from './github';
 import { installDepsJob, updateAllJob, updateCheckJob } from './package-updates';
 import { packageInstallJob, packageUninstallJob, packageUpdateJob } from './packages';
 import { pipelineSelftestJob } from './pipeline-selftest';
@@ -13,4 +14,9 @@ export function registerBuiltinJobKinds(): void {
   registerJobKind(updateCheckJob);
   registerJobKind(updateAllJob);
   registerJobKind(installDepsJob);
+  registerJobKind(githubInstallJob);
+  registerJobKind(githubUpdateJob);
+  registerJobKind(githubRollbackJob);
+  registerJobKind(githubUninstallJob);
+  registerJobKind(githubRepairJob);
 }

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { jobs } from '@/db/schema';
 import { systemActor } from '../../auth/actor';
 import { AppError } from '../../core/errors';
+import { loadGithubContext } from '../../github/service';
+import { githubOutdated } from '../../github/updates';
 import { createNpmRegistryCache, type NpmRegistryCache } from '../../runtime';
 import { loadPackageContext, refreshUpdates, UPDATE_ALL_KIND, UPDATE_CHECK_KIND, INSTALL_DEPS_KIND, type PackageOpResult, type SourceCheck } from '../../packages';
 import { cancelJob, isFinal } from '../queue';
@@ -31,12 +33,14 @@ export const updateCheckJob: JobKind<Record<string, never>> = {
     const mctx = await loadPackageContext(services.database.db, services.config.runtimeDir, { signal: ctx.signal, log: (l, s) => ctx.log(l, s) });
     ctx.progress(5, 'checking');
     let done = 0;
+    const github = await loadGithubContext(services.database.db, services.secrets, { runtimeDir: services.config.runtimeDir, actor: ctx.job.createdByLabel, version: services.version });
     const summary = await refreshUpdates(services.database, mctx, {
       npmCache,
+      github: (signal) => githubOutdated({ ...github, signal }),
       onSource: (c) => {
         done++;
         ctx.log(describeCheck(c), c.ok ? 'info' : 'stderr');
-        ctx.progress(5 + Math.round((done / 3) * 90), `checked ${c.source}`);
+        ctx.progress(5 + Math.round((done / 4) * 90), `checked ${c.source}`);
       },
     });
     ctx.log(`${summary.pending} pending update(s) in total.`, 'info');
@@ -60,6 +64,14 @@ export interface UpdateAllRow {
 
 const POLL_MS = 500;
 
+/** The spec a child job works on: package.* jobs carry it; github.* jobs carry a repo or a name. */
+function childSpec(params: unknown): string {
+  const p = params as { spec?: string; repo?: string; tag?: string; name?: string };
+  if (p.spec) return p.spec;
+  if (p.repo) return `github:${p.repo}${p.tag ? `@${p.tag}` : ''}`;
+  return `github:${p.name ?? '?'}`;
+}
+
 async function waitForChildren(ctx: JobContext<UpdateAllParams>): Promise<UpdateAllRow[]> {
   const db = ctx.database.db;
   const reported = new Set<string>();
@@ -67,7 +79,7 @@ async function waitForChildren(ctx: JobContext<UpdateAllParams>): Promise<Update
     const children = await db.select({ id: jobs.id, state: jobs.state, params: jobs.params, result: jobs.result, error: jobs.error }).from(jobs).where(eq(jobs.parentId, ctx.job.id));
     const rows = children.map((c) => {
       const r = (c.result ?? null) as PackageOpResult | null;
-      return { spec: (c.params as { spec: string }).spec, jobId: c.id, state: c.state, fromVersion: r?.fromVersion ?? null, toVersion: r?.toVersion ?? null, error: c.error };
+      return { spec: childSpec(c.params), jobId: c.id, state: c.state, fromVersion: r?.fromVersion ?? null, toVersion: r?.toVersion ?? null, error: c.error };
     });
     for (const r of rows) {
       if (!isFinal(r.state) || reported.has(r.jobId)) continue;

@@ -1,5 +1,5 @@
 import { api } from '@/lib/api/contracts';
 import { handle } from '@/lib/http/handler';
-import { enqueueJob } from '@/lib/jobs';
+import { startPackageJob } from '@/lib/packages';
 
-export const POST = handle(api.uninstallPackage, async ({ services, actor, body }) => enqueueJob(services.database, actor, 'package.uninstall', body, { trusted: true }));
+export const POST = handle(api.uninstallPackage, async ({ services, actor, body }) => startPackageJob(services.database, actor, 'uninstall', body));
