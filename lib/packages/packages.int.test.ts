@@ -131,9 +131,10 @@ describe('packages through jobs', () => {
         expect(body.error.message).toContain('Invalid package spec');
       }
     }
-    const github = await call(installRoute, 'POST', '/api/v1/packages/install', { spec: 'github:cli/cli' });
-    expect(github.status).toBe(400);
-    expect(((await github.json()) as { error: { message: string } }).error.message).toContain('GitHub-release binaries are installed from the GitHub tab (not available yet)');
+    const overridesOnNpm = await call(installRoute, 'POST', '/api/v1/packages/install', { spec: 'npm:is-number', overrides: { binaryName: 'x' } });
+    expect(overridesOnNpm.status).toBe(400);
+    expect(JSON.stringify(await overridesOnNpm.json())).toContain('apply to github: specs only');
+    for (const spec of ['github:-x/repo', 'github:o/.hidden', 'github:o/r@']) expect((await call(installRoute, 'POST', '/api/v1/packages/install', { spec })).status, spec).toBe(400);
     const badVersion = await call(updateRoute, 'POST', '/api/v1/packages/update', { spec: 'npm:is-number', toVersion: '7' });
     expect(badVersion.status).toBe(400);
     await expect(enqueueJob(t.services.database, admin, 'package.install', { spec: '$(id)' }, { trusted: true })).rejects.toMatchObject({ code: 'VALIDATION' });
