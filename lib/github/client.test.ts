@@ -162,15 +162,22 @@ describe('GitHub client', () => {
       }
       return false;
     };
-    // localhost is another origin than the API base: plain HTTP there is refused...
-    await expect(latestRelease(client({ token: 'ghp_secret', extraHosts: ['localhost'] }), 'o/tool')).rejects.toMatchObject({ code: 'insecure_redirect' });
-    expect(seen.map((s) => s.auth)).toEqual(['Bearer ghp_secret']);
+    // localhost is another host than the API base: the redirect is followed without the token...
+    expect((await latestRelease(client({ token: 'ghp_secret', extraHosts: ['localhost'] }), 'o/tool')).release.tag_name).toBe('v1.9.0');
+    expect(seen.map((s) => [s.host?.split(':')[0], s.auth])).toEqual([['127.0.0.1', 'Bearer ghp_secret'], ['localhost', undefined]]);
+    // ...and a host that is not allowed is never contacted.
+    seen.length = 0;
+    await expect(latestRelease(client({ token: 'ghp_secret' }), 'o/tool')).rejects.toMatchObject({ code: 'insecure_redirect' });
+    expect(seen).toHaveLength(1);
     // ...and the hop checks themselves: HTTPS to GitHub's CDN gets no token, unknown hosts and IPs are refused.
     const policy = { apiBase: new URL('https://api.github.com/') };
     expect(() => checkHop(new URL('https://objects.githubusercontent.com/x'), policy)).not.toThrow();
     expect(() => checkHop(new URL('https://evil.example/x'), policy)).toThrow(/not GitHub/);
     expect(() => checkHop(new URL('https://169.254.169.254/latest'), { ...policy, extraHosts: ['169.254.169.254'] })).toThrow(/IP address/);
     expect(() => checkHop(new URL('http://github.com/x'), policy)).toThrow(/not HTTPS/);
+    // Plain HTTP only when the admin configured a plain-HTTP API base (a lab mirror), and only to allowed hosts.
+    expect(() => checkHop(new URL('http://localhost:9/x'), { apiBase: new URL('http://127.0.0.1:8/'), extraHosts: ['localhost'] })).not.toThrow();
+    expect(() => checkHop(new URL('http://evil.example/x'), { apiBase: new URL('http://127.0.0.1:8/') })).toThrow(/not GitHub/);
   });
 
   it('follows at most 5 redirects', async () => {

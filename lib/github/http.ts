@@ -13,18 +13,19 @@ export interface HopPolicy {
 }
 
 /**
- * Checks one hop: HTTPS (plain HTTP only to the configured API origin itself, which is how tests and
- * lab mirrors work), an allowed host, and no IP literal unless it is the configured API host.
+ * Checks one hop: HTTPS, an allowed host, and no IP literal unless it is the configured API host.
+ * Plain HTTP is accepted only when the admin configured a plain-HTTP API base (a lab mirror or a
+ * test server), and then only for the allowed hosts.
  */
 export function checkHop(url: URL, policy: HopPolicy): void {
-  const sameOrigin = url.origin === policy.apiBase.origin;
+  const labMode = policy.apiBase.protocol === 'http:';
   const allowed = new Set([...GITHUB_HOSTS, policy.apiBase.hostname, ...(policy.extraHosts ?? [])].map((h) => h.toLowerCase()));
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const fail = (why: string) => {
     throw new GithubInstallError('insecure_redirect', `Refused ${url.origin}: ${why}.`, { details: { url: url.origin } });
   };
   if (url.username || url.password) fail('credentials in the URL');
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && sameOrigin)) fail('not HTTPS');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && labMode)) fail('not HTTPS');
   if (!allowed.has(host)) fail(`host ${host} is not GitHub (allowed: ${[...allowed].join(', ')})`);
   if (net.isIP(host) && host !== policy.apiBase.hostname.replace(/^\[|\]$/g, '')) fail('an IP address instead of a host name');
 }

@@ -29,7 +29,7 @@ export interface GithubContext {
 }
 
 export function githubClient(ctx: Pick<GithubContext, 'db' | 'settings' | 'userAgent' | 'fetch'>): GithubClient {
-  return new GithubClient({ apiBase: ctx.settings.apiBaseUrl, token: ctx.settings.token, userAgent: ctx.userAgent, etags: dbEtagStore(ctx.db), rateLimits: dbRateLimitSink(ctx.db), fetch: ctx.fetch });
+  return new GithubClient({ apiBase: ctx.settings.apiBaseUrl, token: ctx.settings.token, userAgent: ctx.userAgent, extraHosts: ctx.settings.downloadHosts, etags: dbEtagStore(ctx.db), rateLimits: dbRateLimitSink(ctx.db), fetch: ctx.fetch });
 }
 
 /** The owner allowlist (GH-S02); an empty list allows every owner. */
@@ -114,7 +114,7 @@ export async function installGithubPackage(ctx: GithubContext, req: InstallReque
   try {
     const staged = await stageRelease(scratch, {
       repo: req.repo, release, target, overrides: req.overrides ?? {}, maxAssetBytes: ctx.settings.maxAssetMb * 1024 * 1024, requireChecksum: ctx.settings.requireChecksum,
-      download: { policy: { apiBase: client.apiBase }, token: ctx.settings.token, userAgent: ctx.userAgent, signal: ctx.signal, fetch: ctx.fetch },
+      download: { policy: { apiBase: client.apiBase, extraHosts: ctx.settings.downloadHosts }, token: ctx.settings.token, userAgent: ctx.userAgent, signal: ctx.signal, fetch: ctx.fetch },
       log, progress, signal: ctx.signal,
     });
     await checkDigest(ctx.db, req.repo, release.tag_name, staged.pick.chosen.asset.name, staged.sha256);

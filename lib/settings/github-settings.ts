@@ -19,6 +19,11 @@ export const githubSettingsSchema = z.strictObject({
     }, 'an http(s) URL such as https://api.github.com or https://ghe.example.com/api/v3')
     .default('https://api.github.com')
     .describe('GitHub API base URL (GitHub Enterprise: https://HOST/api/v3)'),
+  downloadHosts: z
+    .array(z.string().regex(/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i, 'a host name (no scheme, port or path)'))
+    .max(20)
+    .default([])
+    .describe('Hosts release downloads may redirect to besides GitHub’s own (GitHub Enterprise storage, mirrors)'),
   allowedOwners: z.array(z.string().regex(OWNER, 'a GitHub user or organisation name')).max(200).default([]).describe('Only these owners may be installed from; empty allows every owner'),
   maxAssetMb: z.number().int().min(1).max(2048).default(200).describe('Largest release asset downloaded, in MB'),
   requireChecksum: z.boolean().default(false).describe('Refuse assets with no checksum source at all (instead of recording the hash on first use)'),
