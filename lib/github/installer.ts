@@ -26,7 +26,11 @@ export interface GithubContext {
   signal?: AbortSignal;
   log?: (line: string) => void;
   progress?: (percent: number, stage: string) => void;
+  /** Called between the steps of an install; crash tests pause here and kill the process. */
+  onStep?: (step: InstallStep) => Promise<void>;
 }
+
+export type InstallStep = 'staged' | 'committed' | 'smoke-tested' | 'current-switched' | 'recorded';
 
 export function githubClient(ctx: Pick<GithubContext, 'db' | 'settings' | 'userAgent' | 'fetch'>): GithubClient {
   return new GithubClient({ apiBase: ctx.settings.apiBaseUrl, token: ctx.settings.token, userAgent: ctx.userAgent, extraHosts: ctx.settings.downloadHosts, etags: dbEtagStore(ctx.db), rateLimits: dbRateLimitSink(ctx.db), fetch: ctx.fetch });
@@ -118,6 +122,8 @@ export async function installGithubPackage(ctx: GithubContext, req: InstallReque
       log, progress, signal: ctx.signal,
     });
     await checkDigest(ctx.db, req.repo, release.tag_name, staged.pick.chosen.asset.name, staged.sha256);
+    const step = ctx.onStep ?? (async () => undefined);
+    await step('staged');
     const existing = await getGithubPackage(ctx.db, staged.name);
     if (existing && existing.repo.toLowerCase() !== req.repo.toLowerCase()) {
       throw new GithubInstallError('conflict', `The package name ${staged.name} is taken by ${existing.repo}.`, { hint: 'Set a different binary name for this package.' });
@@ -134,6 +140,7 @@ export async function installGithubPackage(ctx: GithubContext, req: InstallReque
     };
     progress(75, 'smoke test');
     const { dir, created } = commitVersion(l, staged.dir, manifest);
+    await step('committed');
     const overrides = req.overrides ?? {};
     if (overrides.smokeTest !== false) {
       try {
@@ -144,12 +151,15 @@ export async function installGithubPackage(ctx: GithubContext, req: InstallReque
         throw e;
       }
     } else log('Smoke test turned off for this package: not run-tested.');
+    await step('smoke-tested');
     const previous = currentVersion(l, staged.name);
     const previousManifest = previous ? readManifest(path.join(packageDir(l, staged.name), previous)) : null;
     progress(90, 'switching');
     activateVersion(l, staged.name, manifest.version, manifest.binaries.map((b) => b.name), previousManifest?.binaries.map((b) => b.name) ?? []);
+    await step('current-switched');
     const retained = retain(l, staged.name, manifest.version, previousManifest ? retainedOf(previousManifest) : null, (existing?.retained as RetainedVersion[]) ?? [], ctx.settings.retainedVersions);
     await writeRecord(ctx.db, manifest, retained);
+    await step('recorded');
     log(`${staged.name} ${previousManifest ? `${previousManifest.tag} → ` : ''}${manifest.tag} is current; bin/: ${manifest.binaries.map((b) => b.name).join(', ')}.`);
     progress(100, 'done');
     return { ...manifest, retained };

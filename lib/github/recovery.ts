@@ -46,9 +46,17 @@ export async function recoverGithubInstalls(db: AppDb, runtimeDir: string): Prom
       } else rm(dir, actions, 'removed files of a package with no record and no current version');
       continue;
     }
+    // Versions neither current nor kept for rollback (e.g. committed just before a crash) are collected.
+    const keep = new Set([manifest.version, ...((row?.retained as RetainedVersion[] | undefined) ?? []).map((r) => r.version), ...(row && row.version !== manifest.version ? [row.version] : [])]);
+    for (const e of fs.readdirSync(dir)) if (e !== 'current' && !keep.has(e)) rm(path.join(dir, e), actions, 'removed a version that is neither current nor kept');
     if (!row || row.version !== manifest.version || row.sha256 !== manifest.sha256) {
       // Trust the disk: the record is rewritten from the version's own manifest.
-      const retained = ((row?.retained as RetainedVersion[] | undefined) ?? []).filter((r) => r.version !== manifest.version && fs.existsSync(path.join(dir, r.version, '.install.json')));
+      // The version the record named (the one that was live before the crash) becomes the rollback target.
+      const before = row ? readManifest(path.join(dir, row.version)) : null;
+      const retained = [
+        ...(before && before.version !== manifest.version ? [{ version: before.version, tag: before.tag, installedAt: before.installedAt, sha256: before.sha256, checksumSource: before.checksumSource }] : []),
+        ...((row?.retained as RetainedVersion[] | undefined) ?? []),
+      ].filter((r, i, all) => r.version !== manifest.version && all.findIndex((x) => x.version === r.version) === i && fs.existsSync(path.join(dir, r.version, '.install.json')));
       const values = {
         name, repo: manifest.repo, tag: manifest.tag, version: manifest.version, channel: manifest.channel, releaseId: manifest.releaseId, publishedAt: manifest.publishedAt ? new Date(manifest.publishedAt) : null,
         prerelease: manifest.prerelease, assetId: manifest.assetId, assetName: manifest.assetName, assetUrl: manifest.assetUrl, assetSize: manifest.assetSize, sha256: manifest.sha256,
