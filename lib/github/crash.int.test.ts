@@ -66,14 +66,14 @@ describe('crash consistency of GitHub updates', () => {
       const cfg = { databaseUrl: tdb.url, pgliteDir, runtimeDir, apiBase: gh.base, repo: REPO };
       try {
         // v1 is installed in this process (then the database is closed, so the child can own PGlite's files).
-        const setup = await openDatabase({ databaseUrl: tdb.url, pgliteDir });
+        const setup = await openDatabase({ databaseUrl: tdb.url, pgliteDir: pgliteDir ?? '' });
         await migrateDatabase(setup);
         await setup.db.execute('delete from github_packages');
         await installGithubPackage({ db: setup.db, runtimeDir, settings: { ...GITHUB_SETTINGS_DEFAULTS, apiBaseUrl: gh.base, token: null }, userAgent: 'crash-test', actor: 'crash-test', target: { os: 'linux', arch: 'amd64', libc: 'glibc' } }, { repo: REPO, tag: 'v1.0.0' });
         await setup.close();
         expect(await childRun({ ...cfg, tag: 'v2.0.0', pauseAt: step }, path.join(runtimeDir, 'm2'))).toMatchObject({ paused: step });
 
-        const database: Database = await openDatabase({ databaseUrl: tdb.url, pgliteDir });
+        const database: Database = await openDatabase({ databaseUrl: tdb.url, pgliteDir: pgliteDir ?? '' });
         try {
           await recoverGithubInstalls(database.db, runtimeDir);
           const bin = path.join(runtimeDir, 'bin', 'hello-tool');
@@ -104,7 +104,7 @@ describe('crash consistency of GitHub updates', () => {
   it('a loop running the binary during updates and rollbacks never finds it missing', async () => {
     const runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-swaploop-'));
     const pgliteDir = tdb.dataDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-swaploop-db-')) : undefined;
-    const database = await openDatabase({ databaseUrl: tdb.url, pgliteDir });
+    const database = await openDatabase({ databaseUrl: tdb.url, pgliteDir: pgliteDir ?? '' });
     try {
       await migrateDatabase(database);
       await database.db.execute('delete from github_packages');

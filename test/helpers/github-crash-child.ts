@@ -7,7 +7,7 @@ import { installGithubPackage, type InstallStep } from '@/lib/github/installer';
 import { GITHUB_SETTINGS_DEFAULTS } from '@/lib/settings/github-settings';
 
 const cfg = JSON.parse(process.argv[2]) as { databaseUrl?: string; pgliteDir?: string; runtimeDir: string; apiBase: string; repo: string; tag: string; pauseAt: InstallStep | 'never'; marker: string };
-const database = await openDatabase({ databaseUrl: cfg.databaseUrl, pgliteDir: cfg.pgliteDir });
+const database = await openDatabase({ databaseUrl: cfg.databaseUrl, pgliteDir: cfg.pgliteDir ?? '' });
 await migrateDatabase(database);
 await installGithubPackage(
   {
