@@ -5,11 +5,12 @@ import { api } from '../api';
 import { jobKey } from '../jobs/queries';
 import type { Job } from '../jobs/types';
 import { useJobStartedToast } from '../jobs/use-start-job';
-import type { ApplyAllResponse, PackageAction, PackageList, RefreshResponse, RuntimeReport, UpdatesView } from './types';
+import type { ApplyAllResponse, GithubOverrides, GithubOverview, GithubReleases, PackageAction, PackageList, RefreshResponse, RuntimeReport, UpdatesView } from './types';
 
 export const runtimesKey = ['packages', 'runtimes'] as const;
 export const packagesKey = (manager: string) => ['packages', 'list', manager] as const;
 export const updatesKey = ['packages', 'updates'] as const;
+export const githubKey = ['packages', 'github'] as const;
 
 /** The detection report; `refresh()` asks the server to detect again instead of serving its cache. */
 export function useRuntimes() {
@@ -101,5 +102,56 @@ export function usePin() {
   return useMutation({
     mutationFn: (input: { spec: string; pinned: boolean; reason?: string }) => api<{ pinned: boolean }>('/api/v1/packages/pins', { method: 'POST', body: input }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: updatesKey }),
+  });
+}
+
+/** Installed GitHub-release packages, this host's target and the last rate limit seen (refreshed with the other package lists). */
+export function useGithubOverview() {
+  return useQuery({ queryKey: githubKey, queryFn: ({ signal }) => api<GithubOverview>('/api/v1/packages/github', { signal }), staleTime: 30_000 });
+}
+
+/** Releases of one repository with the asset decision for this host; kept apart from ['packages'] so a job's end does not re-list them. */
+export function useGithubReleases(repo: string | null, preview: { assetPattern?: string } = {}) {
+  return useQuery({
+    queryKey: ['github-releases', repo, preview.assetPattern ?? ''] as const,
+    queryFn: ({ signal }) => {
+      const qs = new URLSearchParams({ repo: repo!, limit: '10', ...(preview.assetPattern ? { assetPattern: preview.assetPattern } : {}) });
+      return api<GithubReleases>(`/api/v1/packages/github-releases?${qs}`, { signal });
+    },
+    enabled: !!repo,
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+export type GithubJobInput =
+  | { action: 'install'; spec: string; overrides?: GithubOverrides; takeover?: boolean }
+  | { action: 'update'; spec: string; toVersion?: string }
+  | { action: 'uninstall'; spec: string }
+  | { action: 'rollback'; name: string; version: string }
+  | { action: 'repair' };
+
+const GITHUB_JOB_PATH: Record<GithubJobInput['action'], string> = {
+  install: '/api/v1/packages/install',
+  update: '/api/v1/packages/update',
+  uninstall: '/api/v1/packages/uninstall',
+  rollback: '/api/v1/packages/github/rollback',
+  repair: '/api/v1/packages/github/repair',
+};
+
+/** Starts a GitHub-release job (install/update/uninstall through the package routes, rollback and repair through their own); a 202 with the job. */
+export function useGithubJob(onStarted: (job: Job, input: GithubJobInput) => void) {
+  const qc = useQueryClient();
+  const started = useJobStartedToast();
+  return useMutation({
+    mutationFn: (input: GithubJobInput) => {
+      const { action, ...body } = input;
+      return api<Job>(GITHUB_JOB_PATH[action], { method: 'POST', body: action === 'repair' ? undefined : body });
+    },
+    onSuccess: (job, input) => {
+      seedJob(qc, job);
+      started(job, `${input.action[0].toUpperCase()}${input.action.slice(1)} started`);
+      onStarted(job, input);
+    },
   });
 }

@@ -57,7 +57,7 @@ export function RuntimePage() {
 
   const onUpdate = (u: UpdateRow) =>
     rowUpdate.mutate(
-      { action: 'update', spec: u.spec, toVersion: u.source === 'pip' || u.source === 'npm' ? u.latest : undefined },
+      { action: 'update', spec: u.spec, toVersion: u.source === 'pip' || u.source === 'npm' || u.source === 'github' ? u.latest : undefined },
       { onError: (e) => toast.error(`Could not start the update of ${u.name}`, { description: message(e) }) },
     );
 
@@ -88,7 +88,7 @@ export function RuntimePage() {
     <>
       <PageHeader
         title="Runtime & Packages"
-        description="The runtimes and tools skills can use on this host, and the pip, npm and system packages installed for them."
+        description="The runtimes and tools skills can use on this host, and the pip, npm, system and GitHub-release packages installed for them."
         actions={
           <Button
             variant="outline"

@@ -25,7 +25,10 @@ export const TABS = [
   { id: 'python', label: 'Python', manager: 'pip', prefix: 'pip', readiness: 'pip' },
   { id: 'node', label: 'Node', manager: 'npm', prefix: 'npm', readiness: 'npm' },
 ] as const;
-export type TabId = (typeof TABS)[number]['id'];
+export type ManagerTabId = (typeof TABS)[number]['id'];
+/** The GitHub tab lists GitHub-release binaries (its own API), after the manager tabs. */
+export type TabId = ManagerTabId | 'github';
+export const TAB_IDS: readonly TabId[] = [...TABS.map((t) => t.id), 'github'];
 
 export const SORT_KEYS = ['name', '-name', 'version', '-version'] as const;
 export type PackageSort = (typeof SORT_KEYS)[number];
@@ -67,3 +70,12 @@ export function pkgKey(manager: string, name: string): string {
   const m = manager === 'apt' || manager === 'apk' ? 'system' : manager;
   return `${m}:${m === 'pip' ? name.toLowerCase().replace(/[-_.]+/g, '-') : name}`;
 }
+
+/** GET /api/v1/packages/github and /github-releases (shapes from lib/api/package-schemas.ts and lib/github/views.ts). */
+export type GithubOverview = Awaited<ReturnType<typeof import('@/lib/github/views').githubOverview>>;
+export type GithubPackage = GithubOverview['packages'][number];
+export type GithubTarget = GithubOverview['target'];
+export type GithubRateLimit = GithubOverview['rateLimits'][number];
+export type GithubReleases = Awaited<ReturnType<typeof import('@/lib/github/views').browseReleases>>;
+export type GithubRelease = GithubReleases['releases'][number];
+export type GithubOverrides = z.infer<typeof import('@/lib/github/schemas').githubOverridesInput>;

@@ -14,8 +14,11 @@ import { Progress } from '../ui/misc';
 import { JobEndWatcher } from './job-drawer';
 import { pkgKey, type UpdateAllRow } from './types';
 
-/** The package a package job works on (install/update/uninstall params carry its spec), as a pkgKey. */
-export function jobPackageKey(job: Pick<Job, 'params'>): string | null {
+/** The package a package job works on (install/update/uninstall params carry its spec; GitHub jobs its name), as a pkgKey. */
+export function jobPackageKey(job: Pick<Job, 'params'> & Partial<Pick<Job, 'kind'>>): string | null {
+  // GitHub jobs carry the installed name (update/uninstall/rollback) instead of a spec.
+  const name = (job.params as { name?: unknown } | null)?.name;
+  if (job.kind?.startsWith('github.') && typeof name === 'string') return pkgKey('github', name);
   const spec = (job.params as { spec?: unknown } | null)?.spec;
   if (typeof spec !== 'string') return null;
   try {

@@ -2,7 +2,7 @@
 
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { SORT_KEYS, TABS, UPDATE_SORTS, type PackageSort, type TabId, type UpdateSort } from './types';
+import { SORT_KEYS, TAB_IDS, UPDATE_SORTS, type PackageSort, type TabId, type UpdateSort } from './types';
 
 export interface RuntimeFilters {
   tab: TabId;
@@ -19,7 +19,7 @@ function parse(params: URLSearchParams): RuntimeFilters {
   const tab = params.get('tab') ?? '';
   const sort = params.get('sort') ?? '';
   return {
-    tab: TABS.some((t) => t.id === tab) ? (tab as TabId) : 'system',
+    tab: (TAB_IDS as readonly string[]).includes(tab) ? (tab as TabId) : 'system',
     q: (params.get('q') ?? '').slice(0, 200),
     mine: params.get('mine') === '1',
     sort: (SORT_KEYS as readonly string[]).includes(sort) ? (sort as PackageSort) : 'name',

@@ -39,6 +39,8 @@ export function CommandPalette() {
     { href: '/settings#users', label: 'Users', show: viewer.permissions.includes('users.read') },
     { href: '/settings#tokens', label: 'API tokens', show: true },
     { href: '/settings#packages', label: 'Package sources', show: true },
+    { href: '/settings#github', label: 'GitHub settings', show: true },
+    { href: '/runtime?tab=github', label: 'GitHub packages', show: true },
     { href: '/jobs?state=running', label: 'Running jobs', show: true },
     { href: '/jobs?state=failed', label: 'Failed jobs', show: true },
   ].filter((x) => x.show);

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { GithubSettingsCard } from '@/components/settings/github-settings-card';
 import { InstanceCard } from '@/components/settings/instance-card';
 import { RuntimeSettingsCard } from '@/components/settings/runtime-settings-card';
 import { SettingsNav } from '@/components/settings/settings-nav';
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: 'Settings' };
 export default function SettingsPage() {
   return (
     <>
-      <PageHeader title="Settings" description="This instance, where packages come from, the people who can sign in, and your API tokens." />
+      <PageHeader title="Settings" description="This instance, where packages and GitHub releases come from, the people who can sign in, and your API tokens." />
       <SettingsNav />
       <div className="grid grid-cols-1 gap-8">
         <section id="instance" aria-label="Instance" className="scroll-mt-28">
@@ -19,6 +20,9 @@ export default function SettingsPage() {
         </section>
         <section id="packages" aria-label="Package sources" className="scroll-mt-28">
           <RuntimeSettingsCard />
+        </section>
+        <section id="github" aria-label="GitHub" className="scroll-mt-28">
+          <GithubSettingsCard />
         </section>
         <section id="users" aria-label="Users" className="scroll-mt-28">
           <UsersCard />
