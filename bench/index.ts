@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { apiLoad } from './api-load';
 import { ensureBuilt, fmt, ROOT } from './common';
+import { describeCheck, githubBench } from './github';
 import { describeFanout, fanoutSkilldock, fanoutTail } from './log-fanout';
 import { describeOutdated, npmOutdatedBench } from './npm-outdated';
 import { describeList, packagesList } from './packages-list';
@@ -10,8 +11,8 @@ import { describeList, packagesList } from './packages-list';
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
-// BENCH_ONLY=packages (or a comma list of server,packages) runs only those sections; default: all.
-const SECTIONS = ['server', 'packages'] as const;
+// BENCH_ONLY=packages (or a comma list of server,packages,github) runs only those sections; default: all.
+const SECTIONS = ['server', 'packages', 'github'] as const;
 const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`BENCH_ONLY: unknown section "${s}" (known: ${SECTIONS.join(', ')})`);
 const runs = (s: (typeof SECTIONS)[number]) => !only.length || only.includes(s);
@@ -59,6 +60,25 @@ if (runs('packages')) {
   console.log(`loopback cached (strong ETags, median of ${od.loopback.runs}): ${describeOutdated(od.loopback.cached)} (×${fmt(od.loopback.ratio, 2)} of cold)`);
   console.log(`ratio: cached/cold ×${fmt(od.registry.ratio, 2)} on the registry (${od.registry.cached.notModified} of ${od.registry.cached.requests} answered 304), ×${fmt(od.loopback.ratio, 2)} on loopback (${od.loopback.cached.notModified} of ${od.loopback.cached.requests} answered 304)`);
   Object.assign(results, { packagesList: list, npmOutdated: od });
+}
+
+if (runs('github')) {
+  const PKGS = Number(process.env.BENCH_GITHUB_PACKAGES ?? 100);
+  const GRUNS = Number(process.env.BENCH_GITHUB_RUNS ?? 3);
+  const MB = Number(process.env.BENCH_GITHUB_MB ?? 50);
+  const gb = await githubBench(PKGS, GRUNS, MB);
+  const o = gb.outdated;
+  console.log(`\n== GitHub update check, ${o.packages} packages (loopback FakeGithub, PGlite; median of ${o.runs} after 1 warm-up) ==`);
+  console.log(`setup: ${o.packages} packages installed with installGithubPackage in ${fmt(o.installMs / 1000, 1)} s (${fmt(o.installMs / o.packages, 0)} ms each)`);
+  console.log(`cold (github_http_cache emptied): ${describeCheck(o.cold)}`);
+  console.log(`warm (ETags stored):              ${describeCheck(o.warm)}`);
+  console.log(`ratio: warm/cold time ×${fmt(o.ratio, 2)}; rate-limited requests ${o.cold.counted} → ${o.warm.counted}`);
+  const i = gb.install;
+  console.log(`\n== GitHub install of a ${fmt(i.payloadBytes / 1024 / 1024, 0)} MiB asset (${(i.assetBytes / 1e6).toFixed(1)} MB tar.gz; median of ${i.runs} after 1 warm-up) ==`);
+  console.log(`baseline (fetch streamed to a file + sha256sum): ${fmt(i.baselineMs, 0)} ms  [${i.baselineRunsMs.map((x) => fmt(x, 0)).join(', ')}]`);
+  console.log(`installGithubPackage (download, verify ${i.checksumSource}, extract, ELF, smoke, swap): ${fmt(i.installMs, 0)} ms  [${i.installRunsMs.map((x) => fmt(x, 0)).join(', ')}]`);
+  console.log(`ratio: install ×${fmt(i.ratio, 2)} of baseline (target ≤ 1.3)`);
+  Object.assign(results, { githubOutdated: gb.outdated, githubInstall: gb.install });
 }
 
 const out = path.join(ROOT, 'bench/results');

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isAppError } from '../core/errors';
 import { runProcess } from '../core/process';
 import { GithubInstallError } from './errors';
 import { binOwner, binTarget, fsyncDir, packageDir, switchSymlink, type GithubLayout } from './layout';
@@ -61,7 +62,16 @@ const SMOKE_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C', HOME: '/non
 
 /** Runs the primary binary (`--version` or the configured arguments) before it goes live (§14.2 step 6). */
 export async function smokeTest(binary: string, args: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
-  const res = await runProcess(binary, args, { timeoutMs, signal, env: SMOKE_ENV, maxOutputBytes: 64 * 1024 });
+  let res: Awaited<ReturnType<typeof runProcess>>;
+  try {
+    res = await runProcess(binary, args, { timeoutMs, signal, env: SMOKE_ENV, maxOutputBytes: 64 * 1024 });
+  } catch (e) {
+    // exec fails with ENOENT when the file exists but its loader (PT_INTERP) does not.
+    if (isAppError(e) && e.code === 'NOT_FOUND') {
+      throw new GithubInstallError('libc_mismatch', `${path.basename(binary)} cannot start here: its loader is missing.`, { hint: 'Choose a musl or static asset for this system.' });
+    }
+    throw e;
+  }
   const output = (res.stdout.trim() || res.stderr.trim()).split('\n')[0]?.slice(0, 300) ?? '';
   if (res.code === 0 && !res.timedOut) return output;
   const loaderError = res.code === 127 || res.code === 126 || /not found|No such file|cannot execute/i.test(res.stderr);

@@ -413,3 +413,11 @@ describe('no match', () => {
     expect(err.message).toBe('No release asset fits linux/amd64/glibc. Candidates:\n  tool-darwin-arm64.tar.gz: other OS (darwin)\n  tool.deb: denied extension .deb');
   });
 });
+
+describe('checksum files named only after their digest', () => {
+  it.each(['SHASUMS256', 'sha256', 'sha256.sum', 'MD5', 'SHA512SUMS'])('%s is refused as a checksum file even when nothing else names the OS', (name) => {
+    const { ranked, rejected } = rankAssets([{ name: 'tool', size: 10 }, { name, size: 10 }], { os: 'linux', arch: 'amd64', libc: 'glibc' }, { toolName: 'tool' });
+    expect(ranked.map((r) => r.asset.name)).toEqual(['tool']);
+    expect(rejected).toEqual([{ name, reason: 'checksum file' }]);
+  });
+});

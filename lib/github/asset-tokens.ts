@@ -113,7 +113,9 @@ export const DENIED_EXTS = [
 /** Rejected names: docs, checksum files without an extension, GitHub-style source archives. */
 export const DENIED_NAME: { re: RegExp; reason: string }[] = [
   { re: /changelog|readme|license/i, reason: 'documentation file' },
-  { re: tokenRegex(['sha(?:1|224|256|384|512)?sums?', 'checksums?', 'md5sums?', 'b2sums?']), reason: 'checksum file' },
+  { re: tokenRegex(['sha(?:1|224|256|384|512)?sums?(?:1|224|256|384|512)?', 'checksums?', 'md5sums?', 'b2sums?']), reason: 'checksum file' },
+  // A bare digest name (`sha256`, `sha256.sum`, `md5`) is a checksum file too, with or without an extension.
+  { re: /^(?:sha(?:1|224|256|384|512)|md5)(?:\.sum)?$/i, reason: 'checksum file' },
   { re: /source[\s_-]?code|(?:^|[-_.])(?:source|sources|src)\.(?:tar(?:\.\w+)?|tgz|zip)$/i, reason: 'source archive' },
 ];
 

@@ -16,13 +16,15 @@ export interface DownloadOptions {
   signal?: AbortSignal;
   fetch?: typeof fetch;
   onProgress?: (received: number, total: number) => void;
+  /** Digests to compute while streaming (sha256 always); others are computed later only if a source needs them. */
+  algorithms?: readonly HashAlgorithm[];
 }
 
 export interface Downloaded {
   file: string;
   size: number;
-  /** Hex digests of the file, every algorithm a checksum source may use. */
-  hashes: Record<HashAlgorithm, string>;
+  /** Hex digests of the file: sha256 and the requested algorithms. */
+  hashes: Partial<Record<HashAlgorithm, string>> & { sha256: string };
 }
 
 /**
@@ -60,7 +62,8 @@ async function downloadOnce(asset: GithubAsset, file: string, opts: DownloadOpti
     await res.body?.cancel();
     throw new GithubInstallError('download_failed', `Downloading ${asset.name} failed: HTTP ${res.status}.`, { details: { status: res.status } });
   }
-  const hashers = Object.fromEntries(ALGORITHMS.map((a) => [a, createHash(a)])) as Record<HashAlgorithm, Hash>;
+  const wanted = [...new Set<HashAlgorithm>(['sha256', ...(opts.algorithms ?? [])])];
+  const hashers = Object.fromEntries(wanted.map((a) => [a, createHash(a)])) as Record<HashAlgorithm, Hash>;
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
   let size = 0;
   try {
@@ -81,12 +84,13 @@ async function downloadOnce(asset: GithubAsset, file: string, opts: DownloadOpti
     fs.fsyncSync(fd);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw new GithubInstallError('disk_full', `The disk filled up while downloading ${asset.name}.`);
+    if (!(e instanceof GithubInstallError) && !(e as NodeJS.ErrnoException).syscall && !opts.signal?.aborted) throw new GithubInstallError('download_failed', `${asset.name} broke off after ${size} of ${asset.size} bytes: ${(e as Error).message}.`, { cause: e });
     throw e;
   } finally {
     fs.closeSync(fd);
   }
   if (size !== asset.size) throw new GithubInstallError('download_failed', `${asset.name} arrived with ${size} of ${asset.size} bytes.`);
-  return { file, size, hashes: Object.fromEntries(ALGORITHMS.map((a) => [a, hashers[a].digest('hex')])) as Record<HashAlgorithm, string> };
+  return { file, size, hashes: Object.fromEntries(wanted.map((a) => [a, hashers[a].digest('hex')])) as Downloaded['hashes'] };
 }
 
 /** A checksum file (sidecar or global list), capped at 1 MiB. */

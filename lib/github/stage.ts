@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pickAsset, NoMatchingAssetError, type PickResult } from './asset-picker';
 import { extractAsset } from './archive';
 import { chooseBinaries, canonicalName } from './binaries';
-import { decideVerification, findChecksumSources, parseChecksumFile, verifyDigest, type ChecksumRecordSource } from './checksums';
+import { algorithmsNeeded, decideVerification, findChecksumSources, hashFile, parseChecksumFile, verifyDigest, type ChecksumRecordSource, type HashAlgorithm } from './checksums';
 import { downloadAsset, downloadText, type DownloadOptions } from './download';
 import { readElfFile, validateElf } from './elf';
 import { GithubInstallError } from './errors';
@@ -53,7 +53,7 @@ export function chooseAsset(release: GithubRelease, target: HostTarget, repoName
 }
 
 /** Verifies the download against every checksum source the release offers (§10); none at all is TOFU unless required. */
-async function verify(opts: StageOptions, asset: GithubAsset, hashes: Record<string, string>): Promise<ChecksumRecordSource> {
+async function verify(opts: StageOptions, asset: GithubAsset, file: string, hashes: Partial<Record<HashAlgorithm, string>> & { sha256: string }): Promise<ChecksumRecordSource> {
   const sources = findChecksumSources(asset.name, opts.release.assets);
   if (decideVerification({ sources, requireChecksum: opts.requireChecksum, assetName: asset.name }) === 'tofu') {
     opts.log(`No checksum is published for ${asset.name}; recording sha256 ${hashes.sha256} on first use.`);
@@ -62,6 +62,8 @@ async function verify(opts: StageOptions, asset: GithubAsset, hashes: Record<str
   let first: ChecksumRecordSource | null = null;
   for (const s of sources) {
     const expected = s.expected ?? parseChecksumFile(await downloadText(s.asset!, opts.download), asset.name, { sidecar: s.kind === 'sidecar', algorithm: s.algorithm });
+    // A checksums file may use an algorithm not known before it was read (e.g. md5): hash the file for it then.
+    if (!hashes[expected.algorithm]) Object.assign(hashes, await hashFile(file, [expected.algorithm]));
     verifyDigest(expected, hashes, { assetName: asset.name, source: s.kind });
     opts.log(`Checksum verified (${s.kind}${s.asset && s.kind !== 'api_digest' ? `: ${s.asset.name}` : ''}, ${expected.algorithm}).`);
     first ??= s.kind;
@@ -82,12 +84,13 @@ export async function stageRelease(scratch: string, opts: StageOptions): Promise
   const file = path.join(scratch, 'asset');
   const got = await downloadAsset(asset, file, {
     ...opts.download,
+    algorithms: algorithmsNeeded(findChecksumSources(asset.name, opts.release.assets)),
     maxBytes: opts.maxAssetBytes,
     onProgress: (n, total) => opts.progress(20 + Math.round((n / Math.max(total, 1)) * 30), 'downloading'),
   });
   opts.log(`Downloaded ${got.size} bytes, sha256 ${got.hashes.sha256}.`);
   opts.progress(52, 'verifying');
-  const checksumSource = await verify(opts, asset, got.hashes);
+  const checksumSource = await verify(opts, asset, file, got.hashes);
   opts.progress(58, 'extracting');
   const x = path.join(scratch, 'x');
   fs.mkdirSync(x, { mode: 0o700 });

@@ -13,6 +13,14 @@ export interface FakeAsset {
   data: Buffer;
   /** Publish the API `digest` (sha256) as newer releases do. */
   digest?: boolean;
+  /**
+   * A download fault (the release JSON still declares the full size):
+   * `short-body` sends the first half with a Content-Length of that half;
+   * `close-early` declares the full Content-Length, sends half, then destroys the socket.
+   */
+  fault?: 'short-body' | 'close-early';
+  /** A private-repository asset: its browser_download_url answers 404, only the asset API URL (with the token) serves it. */
+  private?: boolean;
 }
 export interface FakeRelease {
   tag: string;
@@ -41,20 +49,90 @@ export function tarGzWith(dir: string, files: Record<string, string | Buffer>, o
 
 export const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
+export interface FakeGithubOptions {
+  /**
+   * Serve asset downloads from a second loopback server reached under this host name (e.g.
+   * `localhost`, which must resolve to 127.0.0.1): the API host answers each download URL with a
+   * 302 to `http://<downloadHost>:<second port>/…`, as GitHub redirects to its objects host.
+   */
+  downloadHost?: string;
+}
+
+/** Rate-limit answers of the API host: `reset` = 403 with x-ratelimit-remaining 0 and a reset an hour away; `retry-after` = 403 with retry-after 3600. */
+export type FakeRateLimit = 'reset' | 'retry-after';
+
 export class FakeGithub {
   readonly releases = new Map<string, FakeRelease[]>();
-  readonly requests: { path: string; auth?: string; ifNoneMatch?: string }[] = [];
+  /** Every request to either server; `host` is the Host header (API host or download host). */
+  readonly requests: { path: string; auth?: string; ifNoneMatch?: string; host?: string }[] = [];
+  /** When set, every API request (`/repos/…`) is answered with a rate-limit 403. */
+  rateLimit: FakeRateLimit | null = null;
   private server!: http.Server;
+  private downloadServer: http.Server | null = null;
   base = '';
+  /** `http://<downloadHost>:<port>` of the second server; '' without `downloadHost`. */
+  downloadBase = '';
+
+  constructor(readonly options: FakeGithubOptions = {}) {}
 
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => this.handle(req, res));
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
     this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    if (this.options.downloadHost) {
+      const dl = http.createServer((req, res) => this.handleDownloadHost(req, res));
+      await new Promise<void>((r) => dl.listen(0, '127.0.0.1', r));
+      this.downloadServer = dl;
+      this.downloadBase = `http://${this.options.downloadHost}:${(dl.address() as AddressInfo).port}`;
+    }
     return this;
   }
   stop(): Promise<void> {
-    return new Promise((r) => this.server.close(() => r()));
+    const close = (s: http.Server) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())));
+    return Promise.all([close(this.server), ...(this.downloadServer ? [close(this.downloadServer)] : [])]).then(() => undefined);
+  }
+
+  private record(req: http.IncomingMessage, url: URL): void {
+    this.requests.push({ path: url.pathname + url.search, auth: req.headers.authorization, ifNoneMatch: req.headers['if-none-match'] as string | undefined, host: req.headers.host });
+  }
+
+  private findAsset(repo: string, tag: string, name: string): FakeAsset | undefined {
+    return this.releases.get(repo)?.find((r) => r.tag === tag)?.assets.find((a) => a.name === name);
+  }
+
+  private findAssetById(repo: string, id: number): { tag: string; asset: FakeAsset } | undefined {
+    const i = Math.floor(id / 1000) - 1;
+    const r = this.releases.get(repo)?.[i];
+    const asset = r?.assets[id % 1000];
+    return r && asset ? { tag: r.tag, asset } : undefined;
+  }
+
+  /** Sends an asset's bytes, or its fault. */
+  private serveAsset(asset: FakeAsset, res: http.ServerResponse): void {
+    const half = asset.data.subarray(0, Math.floor(asset.data.length / 2));
+    if (asset.fault === 'short-body') return void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(half.length) }).end(half);
+    if (asset.fault === 'close-early') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(asset.data.length) });
+      res.write(half, () => setTimeout(() => res.socket?.destroy(), 20));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(asset.data.length) }).end(asset.data);
+  }
+
+  /** Sends the asset itself, or a 302 to the download host when one is configured. */
+  private download(repo: string, tag: string, asset: FakeAsset, res: http.ServerResponse): void {
+    if (!this.downloadBase) return this.serveAsset(asset, res);
+    const location = `${this.downloadBase}/dl/${repo}/${encodeURIComponent(tag)}/${encodeURIComponent(asset.name)}?token=signed-${sha256(asset.data).slice(0, 8)}`;
+    res.writeHead(302, { location }).end();
+  }
+
+  private handleDownloadHost(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const url = new URL(req.url ?? '/', this.downloadBase);
+    this.record(req, url);
+    const m = /^\/dl\/([^/]+\/[^/]+)\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+    const asset = m ? this.findAsset(m[1], decodeURIComponent(m[2]), decodeURIComponent(m[3])) : undefined;
+    if (!asset) return void res.writeHead(404).end('Not Found');
+    this.serveAsset(asset, res);
   }
 
   private releaseJson(repo: string, r: FakeRelease, i: number) {
@@ -81,14 +159,28 @@ export class FakeGithub {
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', this.base);
-    this.requests.push({ path: url.pathname + url.search, auth: req.headers.authorization, ifNoneMatch: req.headers['if-none-match'] as string | undefined });
+    this.record(req, url);
     const json = (status: number, body: unknown) => {
       const text = JSON.stringify(body);
       const etag = `"${sha256(text).slice(0, 16)}"`;
       if (status === 200 && req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
       res.writeHead(status, { 'content-type': 'application/json', etag, 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '42', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600), 'x-ratelimit-resource': 'core' }).end(text);
     };
-    let m = /^\/repos\/([^/]+\/[^/]+)\/releases(\/latest|\/tags\/(.+))?$/.exec(url.pathname);
+    if (this.rateLimit && url.pathname.startsWith('/repos/')) {
+      const reset = String(Math.floor(Date.now() / 1000) + 3600);
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-used': '60', 'x-ratelimit-reset': reset, 'x-ratelimit-resource': 'core' };
+      if (this.rateLimit === 'retry-after') Object.assign(headers, { 'retry-after': '3600', 'x-ratelimit-remaining': '4000', 'x-ratelimit-limit': '5000' });
+      return void res.writeHead(403, headers).end(JSON.stringify({ message: this.rateLimit === 'reset' ? 'API rate limit exceeded' : 'You have exceeded a secondary rate limit.' }));
+    }
+    let m = /^\/repos\/([^/]+\/[^/]+)\/releases\/assets\/(\d+)$/.exec(url.pathname);
+    if (m) {
+      // The asset API URL (private repositories): JSON, or the bytes when asked for application/octet-stream.
+      const found = this.findAssetById(m[1], Number(m[2]));
+      if (!found) return json(404, { message: 'Not Found' });
+      if (req.headers.accept !== 'application/octet-stream') return json(200, { id: Number(m[2]), name: found.asset.name, size: found.asset.data.length });
+      return this.download(m[1], found.tag, found.asset, res);
+    }
+    m = /^\/repos\/([^/]+\/[^/]+)\/releases(\/latest|\/tags\/(.+))?$/.exec(url.pathname);
     if (m) {
       const repo = m[1];
       const list = (this.releases.get(repo) ?? []).map((r, i) => [r, i] as const);
@@ -105,9 +197,9 @@ export class FakeGithub {
     }
     m = /^\/([^/]+\/[^/]+)\/releases\/download\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     if (m) {
-      const asset = this.releases.get(m[1])?.find((r) => r.tag === decodeURIComponent(m![2]))?.assets.find((a) => a.name === decodeURIComponent(m![3]));
-      if (!asset) return void res.writeHead(404).end('Not Found');
-      return void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(asset.data.length) }).end(asset.data);
+      const asset = this.findAsset(m[1], decodeURIComponent(m[2]), decodeURIComponent(m[3]));
+      if (!asset || asset.private) return void res.writeHead(404).end('Not Found');
+      return this.download(m[1], decodeURIComponent(m[2]), asset, res);
     }
     res.writeHead(404).end('Not Found');
   }
