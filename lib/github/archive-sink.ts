@@ -23,6 +23,8 @@ export interface ExtractedEntry {
   hardlink?: boolean;
   /** First bytes of a file (up to 256). Empty for everything else. */
   head: Buffer;
+  /** False when the file was read (counted, head kept) but not written, as it can never be a binary. */
+  written?: boolean;
 }
 
 export interface SkippedEntry { path: string; reason: string }
@@ -78,6 +80,8 @@ export class ExtractSink {
     readonly destDir: string,
     readonly limits: Limits,
     private readonly signal?: AbortSignal,
+    /** Which regular files to write; the others are still read through (caps, head) but never touch the disk. */
+    private readonly keepFile: (path: string, mode: number) => boolean = () => true,
   ) {}
 
   /** Create destDir (or accept an existing empty one). */
@@ -201,15 +205,18 @@ export class ExtractSink {
     if (p === '') throw unsafe('A file entry names the archive root.', p);
     if (declared !== undefined) this.checkDeclared(p, declared);
     this.claim(p, false);
-    await this.ensureParent(p);
     const mode = clampFileMode(rawMode);
-    const full = path.join(this.destDir, p);
-    const fh = await fsp.open(full, WRITE_FLAGS, mode);
+    const keep = this.keepFile(p, mode);
+    let fh: fsp.FileHandle | null = null;
+    if (keep) {
+      await this.ensureParent(p);
+      fh = await fsp.open(path.join(this.destDir, p), WRITE_FLAGS, mode);
+    }
     let size = 0;
     const heads: Buffer[] = [];
     let headLen = 0;
     try {
-      await fh.chmod(mode);
+      await fh?.chmod(mode);
       for await (const raw of data) {
         this.checkAborted();
         const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.length);
@@ -231,15 +238,15 @@ export class ExtractSink {
           headLen += take.length;
         }
         let off = 0;
-        while (off < chunk.length) {
+        while (fh && off < chunk.length) {
           const { bytesWritten } = await fh.write(chunk, off, chunk.length - off);
           off += bytesWritten;
         }
       }
     } finally {
-      await fh.close();
+      await fh?.close();
     }
-    const entry: ExtractedEntry = { path: p, type: 'file', mode, size, head: Buffer.concat(heads) };
+    const entry: ExtractedEntry = { path: p, type: 'file', mode, size, head: Buffer.concat(heads), ...(keep ? {} : { written: false }) };
     this.entries.push(entry);
     return entry;
   }

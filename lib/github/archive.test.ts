@@ -161,6 +161,20 @@ describe('extractAsset on archives made by the real tools', () => {
     expectReleaseTree(r, dest);
   });
 
+  it('files keepFile refuses are read through (counted, head kept) but never written', async () => {
+    const file = path.join(tmpDir(), 'keep.tgz');
+    await run('tar', ['-czf', file, '-C', tree.root, 'tool-1.0']);
+    const dest = tmpDir();
+    const r = await extractAsset(file, dest, { keepFile: (p) => !p.endsWith('.md') && !p.endsWith('.txt') });
+    const readme = r.entries.find((e) => e.path === 'tool-1.0/README.md')!;
+    expect(readme).toMatchObject({ type: 'file', written: false, size: Buffer.byteLength(README) });
+    expect(readme.head.toString()).toBe(README.slice(0, 256));
+    expect(fs.existsSync(path.join(dest, 'tool-1.0/README.md'))).toBe(false);
+    expect(fs.existsSync(path.join(dest, 'tool-1.0/share/doc/nested/notes.txt'))).toBe(false);
+    expect(fs.readFileSync(path.join(dest, 'tool-1.0/tool')).equals(ELF)).toBe(true);
+    expect(r.entries.find((e) => e.path === 'tool-1.0/tool')?.written).toBeUndefined();
+  });
+
   it('zip (unix modes kept by zip -r)', async () => {
     const file = path.join(tmpDir(), 'tool.zip');
     if (HAS_ZIP) {

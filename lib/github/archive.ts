@@ -53,6 +53,8 @@ export interface ExtractOptions {
   signal?: AbortSignal;
   /** Name of the release asset; names the file of a raw or single-compressed asset (default: the file's basename). */
   assetName?: string;
+  /** Regular files to write to disk (default all); the rest are read through for the caps and their head only. */
+  keepFile?: (path: string, mode: number) => boolean;
 }
 
 export interface ExtractResult {
@@ -159,7 +161,7 @@ export async function extractAsset(file: string, destDir: string, opts: ExtractO
   // Bytes of tar framing (headers, pax records, padding) allowed on top of the content cap.
   const rawCap = maxTotalBytes + limits.maxEntries * 4096 + 1024 * 1024;
 
-  const sink = new ExtractSink(destDir, limits, opts.signal);
+  const sink = new ExtractSink(destDir, limits, opts.signal, opts.keepFile);
   await sink.open();
   const input = () => fs.createReadStream(file, { signal: opts.signal });
   try {

@@ -94,7 +94,13 @@ export async function stageRelease(scratch: string, opts: StageOptions): Promise
   opts.progress(58, 'extracting');
   const x = path.join(scratch, 'x');
   fs.mkdirSync(x, { mode: 0o700 });
-  const extracted = await extractAsset(file, x, { assetName: asset.name, maxTotalBytes: 2 * opts.maxAssetBytes, signal: opts.signal });
+  const tool = (opts.overrides.binaryName ?? repoName).toLowerCase();
+  // A file with an extension, no exec bit and not named like the tool can never be chosen (§11.3): it is not written.
+  const keepFile = (p: string, mode: number) => {
+    const base = p.split('/').pop()!.toLowerCase();
+    return !!opts.overrides.binaryPath || (mode & 0o111) !== 0 || !base.includes('.') || base.startsWith(tool);
+  };
+  const extracted = await extractAsset(file, x, { assetName: asset.name, maxTotalBytes: 2 * opts.maxAssetBytes, signal: opts.signal, keepFile });
   opts.log(`Extracted ${extracted.entries.length} entries (${extracted.format}).`);
   const { chosen, skipped } = chooseBinaries(
     extracted.entries.map((e) => ({ path: e.path, mode: e.mode, size: e.size, type: e.hardlink ? ('hardlink' as const) : e.type === 'symlink' ? ('symlink' as const) : e.type === 'file' ? ('file' as const) : e.type === 'dir' ? ('dir' as const) : ('other' as const), linkTarget: e.linkTarget, head: e.head })),
