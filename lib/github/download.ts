@@ -16,6 +16,8 @@ export interface DownloadOptions {
   signal?: AbortSignal;
   fetch?: typeof fetch;
   onProgress?: (received: number, total: number) => void;
+  /** Abandon a download that sends nothing for this long (default STALL_MS). */
+  stallMs?: number;
   /** Digests to compute while streaming (sha256 always); others are computed later only if a source needs them. */
   algorithms?: readonly HashAlgorithm[];
 }
@@ -38,6 +40,25 @@ async function open(asset: GithubAsset, opts: DownloadOptions, accept: string): 
   await pub.res.body?.cancel();
   const api = await fetchWithHops(new URL(asset.url), opts.policy, { headers: { ...headers, accept: 'application/octet-stream' }, token: opts.token, signal: opts.signal, fetch: opts.fetch });
   return api.res;
+}
+
+/** A download that sends nothing for this long is abandoned (and tried once more). */
+export const STALL_MS = 60_000;
+
+async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number, name: string) {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // Reject first: cancelling ends the pending read as "done", which must not win the race.
+      reject(new GithubInstallError('download_failed', `${name} stalled: no data for ${Math.round(ms / 1000)} s.`));
+      void reader.cancel().catch(() => undefined);
+    }, ms);
+  });
+  try {
+    return await Promise.race([reader.read(), stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Streams an asset to `file` (created exclusively, mode 0600), hashing while it streams, within the size cap (GH-N02, GH-N03). */
@@ -69,7 +90,7 @@ async function downloadOnce(asset: GithubAsset, file: string, opts: DownloadOpti
   try {
     const reader = res.body!.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await readWithin(reader, opts.stallMs ?? STALL_MS, asset.name);
       if (done) break;
       size += value.length;
       if (size > opts.maxBytes || size > asset.size) {

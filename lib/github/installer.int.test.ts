@@ -167,6 +167,17 @@ describe('GitHub-release installs', () => {
     fs.rmSync(path.join(runtimeDir, 'bin', 'jq'));
   });
 
+  it('installs a shell-script tool only when the package declares it with binaryPath', async () => {
+    const script = '#!/bin/sh\necho "hello-script 1.0"\n';
+    gh.releases.set('acme/hello-script', [{ tag: 'v1.0', assets: [{ name: 'hello-script-1.0.tar.gz', data: tarGzWith('hello-script-1.0', { 'hello-script': script }, { exec: ['hello-script'] }), digest: true }] }]);
+    await expect(installGithubPackage(ctx(), { repo: 'acme/hello-script' })).rejects.toMatchObject({ code: 'no_binary' });
+    const m = await installGithubPackage(ctx(), { repo: 'acme/hello-script', overrides: { binaryPath: 'hello-script' } });
+    expect(m.binaries).toEqual([expect.objectContaining({ name: 'hello-script', libc: 'script', interp: '/bin/sh' })]);
+    expect(m.smokeOutput).toBe('hello-script 1.0');
+    expect(execFileSync(path.join(runtimeDir, 'bin', 'hello-script')).toString()).toBe('hello-script 1.0\n');
+    await uninstallGithubPackage(ctx(), 'hello-script');
+  });
+
   it('uninstalls: links, folders and the record are gone', async () => {
     await uninstallGithubPackage(ctx(), 'hello-tool');
     expect(fs.existsSync(bin())).toBe(false);

@@ -5,7 +5,7 @@ import { extractAsset } from './archive';
 import { chooseBinaries, canonicalName } from './binaries';
 import { algorithmsNeeded, decideVerification, findChecksumSources, hashFile, parseChecksumFile, verifyDigest, type ChecksumRecordSource, type HashAlgorithm } from './checksums';
 import { downloadAsset, downloadText, type DownloadOptions } from './download';
-import { readElfFile, validateElf } from './elf';
+import { hasShebang, readElfFile, validateElf } from './elf';
 import { GithubInstallError } from './errors';
 import type { GithubAsset, GithubRelease } from './releases';
 import type { HostTarget } from './target';
@@ -72,6 +72,21 @@ async function verify(opts: StageOptions, asset: GithubAsset, file: string, hash
 }
 
 /**
+ * An ELF for the target (class, machine, loader), or — only when the package declares it with
+ * binaryPath — a script whose interpreter exists here (§7 of the issue: "accepted only when declared").
+ */
+async function validateBinary(file: string, b: { rule: string; kind: string; path: string }, target: HostTarget) {
+  if (b.rule === 'binary_path' && b.kind === 'script') {
+    const interpreter = hasShebang(fs.readFileSync(file).subarray(0, 256));
+    if (!interpreter || !fs.existsSync(interpreter)) {
+      throw new GithubInstallError('no_binary', `${b.path} is a script whose interpreter ${interpreter ?? '(none)'} does not exist here.`);
+    }
+    return { arch: 'script', libc: 'script', interp: interpreter };
+  }
+  return validateElf(await readElfFile(file), target, { interpreterExists: (p) => fs.existsSync(p) });
+}
+
+/**
  * Downloads, verifies, extracts, chooses and validates the binaries of a release into a staging
  * folder under `scratch` (§14.2 steps 2–4). Nothing outside `scratch` is touched.
  */
@@ -113,8 +128,7 @@ export async function stageRelease(scratch: string, opts: StageOptions): Promise
   const binaries: InstalledBinary[] = [];
   for (const b of chosen) {
     const src = path.join(x, b.path);
-    const info = await readElfFile(src);
-    const v = validateElf(info, opts.target, { interpreterExists: (p) => fs.existsSync(p) });
+    const v = await validateBinary(src, b, opts.target);
     const dest = path.join(stage, b.installName);
     fs.copyFileSync(src, dest, fs.constants.COPYFILE_EXCL);
     fs.chmodSync(dest, 0o755);

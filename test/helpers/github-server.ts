@@ -18,7 +18,7 @@ export interface FakeAsset {
    * `short-body` sends the first half with a Content-Length of that half;
    * `close-early` declares the full Content-Length, sends half, then destroys the socket.
    */
-  fault?: 'short-body' | 'close-early';
+  fault?: 'short-body' | 'close-early' | 'stall';
   /** A private-repository asset: its browser_download_url answers 404, only the asset API URL (with the token) serves it. */
   private?: boolean;
 }
@@ -111,6 +111,12 @@ export class FakeGithub {
   private serveAsset(asset: FakeAsset, res: http.ServerResponse): void {
     const half = asset.data.subarray(0, Math.floor(asset.data.length / 2));
     if (asset.fault === 'short-body') return void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(half.length) }).end(half);
+    if (asset.fault === 'stall') {
+      // Half the bytes, then nothing: the client's stall timeout has to end it.
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(asset.data.length) });
+      res.write(half);
+      return;
+    }
     if (asset.fault === 'close-early') {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(asset.data.length) });
       res.write(half, () => setTimeout(() => res.socket?.destroy(), 20));
