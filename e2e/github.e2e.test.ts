@@ -110,6 +110,17 @@ it('browses, installs, updates, rolls back and uninstalls a GitHub-release binar
   expect(await row.getByText('Checksum', { exact: true }).count()).toBe(1);
   expect(await row.locator('li[data-binary="hello-tool"]').textContent()).toMatch(/hello-tool(glibc|musl|static)/);
 
+  // Pre-releases: off by default, switched on and off again from the row; the API agrees each time.
+  const toggle = row.getByRole('button', { name: 'Pre-releases for hello-tool' });
+  expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+  await toggle.click();
+  await row.locator('button[aria-pressed="true"]').waitFor();
+  const channelOf = () => page.evaluate(async () => ((await (await fetch('/api/v1/packages/github')).json()) as { packages: { name: string; channel: string }[] }).packages.find((p) => p.name === 'hello-tool')?.channel);
+  expect(await channelOf()).toBe('prerelease');
+  await toggle.click();
+  await row.locator('button[aria-label="Pre-releases for hello-tool"][aria-pressed="false"]').waitFor();
+  expect(await channelOf()).toBe('stable');
+
   // Refresh updates: the GitHub source offers v1.0.0 → v2.0.0; Update from the row applies it.
   const bar = page.getByTestId('updates-bar');
   const refresh = bar.getByRole('button', { name: 'Refresh updates', exact: true });

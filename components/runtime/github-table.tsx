@@ -1,6 +1,7 @@
 'use client';
 
-import { ArrowUpCircle, History, Trash2, Wrench } from 'lucide-react';
+import { ArrowUpCircle, FlaskConical, History, Trash2, Wrench } from 'lucide-react';
+import { toast } from 'sonner';
 import { useState } from 'react';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -10,9 +11,35 @@ import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
 import { RollbackDialog } from './github-rollback-dialog';
+import { useGithubChannel } from './queries';
 import { BinariesCell, VerificationBadge } from './github-verification';
 import type { GithubPackage, GithubTarget } from './types';
 import { JobProgressChip } from './updates-jobs';
+
+/** Pre-releases on or off for one package's update checks (GH-V03). */
+function ChannelToggle({ pkg, disabled, why }: { pkg: GithubPackage; disabled: boolean; why?: string }) {
+  const channel = useGithubChannel();
+  const on = pkg.channel === 'prerelease';
+  return (
+    <Tip content={why ?? (on ? 'Update checks offer pre-releases too. Click to follow stable releases only.' : 'Update checks offer stable releases only. Click to include pre-releases.')}>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-pressed={on}
+        aria-label={`Pre-releases for ${pkg.name}`}
+        disabled={disabled || channel.isPending}
+        onClick={() =>
+          channel.mutate(
+            { name: pkg.name, channel: on ? 'stable' : 'prerelease' },
+            { onSuccess: (r) => toast.success(`${pkg.name} follows ${r.channel === 'prerelease' ? 'pre-releases too' : 'stable releases only'}`), onError: (e) => toast.error('Could not change the channel', { description: e instanceof Error ? e.message : String(e) }) },
+          )
+        }
+      >
+        <FlaskConical aria-hidden /> {on ? 'Pre-releases on' : 'Pre-releases off'}
+      </Button>
+    </Tip>
+  );
+}
 
 export type GithubRowAction = { action: 'update' | 'uninstall' | 'repair'; pkg: GithubPackage } | { action: 'rollback'; pkg: GithubPackage; version: string };
 
@@ -100,6 +127,7 @@ export function GithubTable({
                           </Tip>
                         </span>
                       ) : null}
+                      <ChannelToggle pkg={p} disabled={!can.allowed || rowBusy} why={can.why} />
                       <Tip content={can.why}>
                         <Button variant="outline" size="sm" disabled={!can.allowed || rowBusy} onClick={() => onAction({ action: 'update', pkg: p })} aria-label={`Update ${p.name}`} title={`Update ${p.name} to the latest ${p.channel === 'prerelease' ? 'release or pre-release' : 'release'}`}>
                           <ArrowUpCircle aria-hidden /> Update

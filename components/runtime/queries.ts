@@ -155,3 +155,12 @@ export function useGithubJob(onStarted: (job: Job, input: GithubJobInput) => voi
     },
   });
 }
+
+/** Opts a GitHub package in or out of pre-releases; the next update check uses the channel. */
+export function useGithubChannel() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name: string; channel: 'stable' | 'prerelease' }) => api<{ name: string; channel: string }>('/api/v1/packages/github/channel', { method: 'POST', body: input }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: githubKey }),
+  });
+}

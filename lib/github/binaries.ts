@@ -3,54 +3,22 @@
  * GH-E01/E02). Pure: works on an entry listing (with the first bytes of each file) produced
  * by the extractor; never touches the disk.
  */
+import { baseName, compileGlob, dirSegments, normalizeArchivePath } from './binaries-glob';
+import { resolveLinks, type Resolved } from './binaries-links';
+import type { ArchiveEntry, BinaryKind, ChooseBinariesOptions, ChooseBinariesResult, ChosenBinary } from './binaries-types';
 import { GithubInstallError } from './errors';
 import { hasShebang, isElf } from './elf';
 
-export type ArchiveEntryType = 'file' | 'symlink' | 'hardlink' | 'dir' | 'other';
-
-export interface ArchiveEntry {
-  /** Path inside the archive, `/`-separated (a leading `./` is ignored). */
-  path: string;
-  mode: number;
-  size: number;
-  type: ArchiveEntryType;
-  /** Symlink: target relative to the link's directory. Hardlink: path from the archive root. */
-  linkTarget?: string;
-  /** First bytes of a regular file (≥ 64 for ELF magic / shebang); absent = unknown. */
-  head?: Buffer;
-}
-
-export type BinaryKind = 'elf' | 'script' | 'unknown';
-
-/** A chosen regular-file entry, plus the name it is installed under. */
-export type ChosenBinary<E extends ArchiveEntry = ArchiveEntry> = E & {
-  /** Basename to install as (the link's name when chosen through a link; `.AppImage` kept). */
-  installName: string;
-  /** The archive link (symlink or hardlink) this file was reached through, if any. */
-  linkPath?: string;
-  kind: BinaryKind;
-  /** Which rule chose it. */
-  rule: 'binary_path' | 'direct' | 'candidate';
-};
-
-export interface SkippedEntry {
-  path: string;
-  reason: string;
-}
-
-export interface ChooseBinariesOptions {
-  /** `binaryName` override, else the repo name. */
-  toolName: string;
-  /** Glob (`*`, `**`, `?`) from the package config; with a `/` it matches the whole path, else the basename. */
-  binaryPath?: string;
-  /** Target OS; ELF checks apply to `linux` only. */
-  os: string;
-}
-
-export interface ChooseBinariesResult<E extends ArchiveEntry = ArchiveEntry> {
-  chosen: ChosenBinary<E>[];
-  skipped: SkippedEntry[];
-}
+export { compileGlob, globMatch, normalizeArchivePath } from './binaries-glob';
+export type {
+  ArchiveEntry,
+  ArchiveEntryType,
+  BinaryKind,
+  ChooseBinariesOptions,
+  ChooseBinariesResult,
+  ChosenBinary,
+  SkippedEntry,
+} from './binaries-types';
 
 /** Directories whose files are never binary candidates (rule 3). */
 const NON_BINARY_DIRS = new Set([
@@ -59,155 +27,12 @@ const NON_BINARY_DIRS = new Set([
 ]);
 /** Extensions that are never executables even with +x. */
 const NEVER_BINARY = /\.(so(\.\d+)*|a|o|ko|dylib|dll|deb|rpm|apk|txt|md|1|5|8|gz|zip|json|yaml|yml|toml|html|ps1|bat|cmd|bash|zsh|fish|sha256|sig|pem|asc)$/i;
-const MAX_LINK_HOPS = 8;
-const MAX_GLOB_LENGTH = 512;
-
-/** `./a//b/` → `a/b`; null when unsafe (absolute, `..`, NUL, drive letter). */
-export function normalizeArchivePath(p: string): string | null {
-  if (p.includes('\0') || p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.includes('\\')) return null;
-  const parts: string[] = [];
-  for (const seg of p.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') return null;
-    parts.push(seg);
-  }
-  return parts.length ? parts.join('/') : null;
-}
-
-function baseName(p: string): string {
-  return p.slice(p.lastIndexOf('/') + 1);
-}
-
-function dirSegments(p: string): string[] {
-  return p.split('/').slice(0, -1);
-}
-
-/** Wildcard match within one path segment: `*` any run, `?` one char. Linear-time greedy algorithm, no regex. */
-function matchSegment(pat: string, str: string): boolean {
-  let p = 0;
-  let s = 0;
-  let star = -1;
-  let mark = 0;
-  while (s < str.length) {
-    if (p < pat.length && (pat[p] === '?' || (pat[p] !== '*' && pat[p] === str[s]))) {
-      p++;
-      s++;
-    } else if (p < pat.length && pat[p] === '*') {
-      star = p++;
-      mark = s;
-    } else if (star >= 0) {
-      p = star + 1;
-      s = ++mark;
-    } else return false;
-  }
-  while (p < pat.length && pat[p] === '*') p++;
-  return p === pat.length;
-}
-
-/**
- * Compile a small, safe glob: `**` as a whole segment (any depth, including none), `*` (within
- * a segment), `?` (one char, not `/`); everything else literal. No braces, classes or
- * negation, and no regular expressions — matching is polynomial (memoised), never exponential.
- */
-export function compileGlob(glob: string): (path: string) => boolean {
-  if (glob.length === 0 || glob.length > MAX_GLOB_LENGTH || glob.includes('\0')) {
-    throw new GithubInstallError('invalid_spec', 'binaryPath must be a non-empty glob of at most 512 characters.');
-  }
-  let g = glob.trim();
-  while (g.startsWith('./')) g = g.slice(2);
-  if (g === '' || g.startsWith('/') || g.split('/').includes('..') || g.includes('\0')) {
-    throw new GithubInstallError('invalid_spec', `binaryPath "${glob}" must be relative to the archive root without "..".`);
-  }
-  const pat = g.split('/').filter((x) => x !== '').map((x) => (x.includes('**') && x !== '**' ? x.replace(/\*+/g, '*') : x));
-  return (path: string) => {
-    const segs = path.split('/').filter((x) => x !== '' && x !== '.');
-    const memo = new Map<number, boolean>();
-    const go = (i: number, j: number): boolean => {
-      const key = i * (segs.length + 1) + j;
-      const hit = memo.get(key);
-      if (hit !== undefined) return hit;
-      let r: boolean;
-      if (i === pat.length) r = j === segs.length;
-      else if (pat[i] === '**') r = go(i + 1, j) || (j < segs.length && go(i, j + 1));
-      else r = j < segs.length && matchSegment(pat[i], segs[j]) && go(i + 1, j + 1);
-      memo.set(key, r);
-      return r;
-    };
-    return go(0, 0);
-  };
-}
-
-/** One-off glob match (see `compileGlob`). */
-export function globMatch(glob: string, path: string): boolean {
-  return compileGlob(glob)(path);
-}
 
 function kindOf(e: ArchiveEntry): BinaryKind {
   if (!e.head) return 'unknown';
   if (isElf(e.head)) return 'elf';
   if (hasShebang(e.head)) return 'script';
   return 'unknown';
-}
-
-interface Resolved<E extends ArchiveEntry> {
-  /** The name-bearing entry (the link itself, or the file). */
-  via: E;
-  path: string;
-  /** The regular file it resolves to, or null with a reason. */
-  file: E | null;
-  reason?: string;
-}
-
-function resolveLinks<E extends ArchiveEntry>(entries: readonly E[]): { items: Resolved<E>[]; skipped: SkippedEntry[] } {
-  const byPath = new Map<string, E>();
-  const skipped: SkippedEntry[] = [];
-  const norm: { e: E; path: string }[] = [];
-  for (const e of entries) {
-    const p = normalizeArchivePath(e.path);
-    if (p === null) {
-      skipped.push({ path: e.path, reason: 'unsafe path' });
-      continue;
-    }
-    if (!byPath.has(p)) byPath.set(p, e);
-    norm.push({ e, path: p });
-  }
-  const resolve = (start: E, startPath: string): { file: E | null; reason?: string } => {
-    let cur = start;
-    let curPath = startPath;
-    for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
-      if (cur.type === 'file') return { file: cur };
-      if (cur.type !== 'symlink' && cur.type !== 'hardlink') return { file: null, reason: `link target is a ${cur.type === 'dir' ? 'directory' : 'special file'}` };
-      const t = cur.linkTarget ?? '';
-      if (t === '' || t.startsWith('/')) return { file: null, reason: `link points outside the archive (${t || 'empty target'})` };
-      const dir = dirSegments(curPath);
-      const joined = cur.type === 'symlink' ? [...dir, ...t.split('/')] : t.split('/');
-      const stack: string[] = [];
-      for (const seg of joined) {
-        if (seg === '' || seg === '.') continue;
-        if (seg === '..') {
-          if (stack.length === 0) return { file: null, reason: `link points outside the archive (${t})` };
-          stack.pop();
-        } else stack.push(seg);
-      }
-      const next = stack.join('/');
-      const target = byPath.get(next);
-      if (!target) return { file: null, reason: `link target ${next} is not in the archive` };
-      cur = target;
-      curPath = next;
-    }
-    return { file: null, reason: 'too many link hops (loop?)' };
-  };
-  const items: Resolved<E>[] = [];
-  for (const { e, path } of norm) {
-    if (e.type === 'dir') continue;
-    if (e.type === 'other') {
-      skipped.push({ path, reason: 'device, FIFO or socket entry' });
-      continue;
-    }
-    const r = e.type === 'file' ? { file: e } : resolve(e, path);
-    items.push({ via: e, path, file: r.file, reason: r.reason });
-  }
-  return { items, skipped };
 }
 
 function isExecutable(mode: number): boolean {

@@ -12,6 +12,7 @@ import { POST as uninstallRoute } from '@/app/api/v1/packages/uninstall/route';
 import { GET as releasesRoute } from '@/app/api/v1/packages/github-releases/route';
 import { GET as overviewRoute } from '@/app/api/v1/packages/github/route';
 import { POST as rollbackRoute } from '@/app/api/v1/packages/github/rollback/route';
+import { POST as channelRoute } from '@/app/api/v1/packages/github/channel/route';
 import { GET as updatesRoute } from '@/app/api/v1/packages/updates/route';
 import { POST as applyAllRoute } from '@/app/api/v1/packages/updates/apply-all/route';
 import { POST as refreshRoute } from '@/app/api/v1/packages/updates/refresh/route';
@@ -117,6 +118,19 @@ describe('GitHub releases through the API', () => {
     expect((await run(all)).state).toBe('succeeded');
     expect((await updates()).updates.filter((u) => u.source === 'github')).toEqual([]);
     expect(fs.readlinkSync(path.join(runtimeDir, 'github', 'hello-tool', 'current'))).toBe('v1.1.0');
+  });
+
+  it('offers pre-releases only to a package on the pre-release channel', async () => {
+    gh.releases.get('acme/hello-tool')!.unshift({ tag: 'v1.2.0-rc.1', prerelease: true, assets: [{ name: 'hello-tool_1.2.0-rc.1_linux_amd64.tar.gz', data: archive('v1.2.0-rc.1'), digest: true }] });
+    await run(await call(refreshRoute, 'POST', '/api/v1/packages/updates/refresh'));
+    expect((await updates()).updates.filter((u) => u.source === 'github')).toEqual([]);
+    expect((await call(channelRoute, 'POST', '/api/v1/packages/github/channel', { name: 'hello-tool', channel: 'prerelease' })).body).toEqual({ name: 'hello-tool', channel: 'prerelease' });
+    expect((await call(channelRoute, 'POST', '/api/v1/packages/github/channel', { name: 'nope', channel: 'prerelease' })).status).toBe(404);
+    expect((await call(channelRoute, 'POST', '/api/v1/packages/github/channel', { name: 'hello-tool', channel: 'nightly' })).status).toBe(400);
+    await run(await call(refreshRoute, 'POST', '/api/v1/packages/updates/refresh'));
+    expect((await updates()).updates.filter((u) => u.source === 'github')).toEqual([expect.objectContaining({ current: 'v1.1.0', latest: 'v1.2.0-rc.1' })]);
+    await call(channelRoute, 'POST', '/api/v1/packages/github/channel', { name: 'hello-tool', channel: 'stable' });
+    gh.releases.get('acme/hello-tool')!.shift();
   });
 
   it('rolls back and uninstalls as jobs', async () => {

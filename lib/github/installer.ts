@@ -133,7 +133,7 @@ export async function installGithubPackage(ctx: GithubContext, req: InstallReque
       throw new GithubInstallError('binary_conflict', `bin/ names already in use: ${conflicts.map((c) => `${c.binary} (${c.owner})`).join(', ')}.`, { details: { conflicts }, hint: 'Confirm the takeover to replace them.' });
     }
     const manifest: InstallManifest = {
-      name: staged.name, repo: req.repo, tag: release.tag_name, version: versionDirName(release.tag_name), channel: release.prerelease ? 'prerelease' : 'stable', releaseId: release.id,
+      name: staged.name, repo: req.repo, tag: release.tag_name, version: versionDirName(release.tag_name), channel: (existing?.channel as InstallManifest['channel'] | undefined) ?? (release.prerelease ? 'prerelease' : 'stable'), releaseId: release.id,
       publishedAt: release.published_at, prerelease: release.prerelease, assetId: staged.pick.chosen.asset.id ?? null, assetName: staged.pick.chosen.asset.name,
       assetUrl: staged.pick.chosen.asset.browser_download_url, assetSize: staged.pick.chosen.asset.size, sha256: staged.sha256, checksumSource: staged.checksumSource,
       binaries: staged.binaries, overrides: req.overrides ?? {}, smokeOutput: null, installedAt: new Date().toISOString(), installedBy: ctx.actor,
