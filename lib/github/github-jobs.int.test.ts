@@ -17,13 +17,11 @@ import { GET as updatesRoute } from '@/app/api/v1/packages/updates/route';
 import { POST as applyAllRoute } from '@/app/api/v1/packages/updates/apply-all/route';
 import { POST as refreshRoute } from '@/app/api/v1/packages/updates/refresh/route';
 import { GET as settingsGet, PUT as settingsPut } from '@/app/api/v1/settings/github/route';
-import { ROLE_PERMISSIONS, type Actor } from '@/lib/auth';
-import { createToken } from '@/lib/auth/tokens';
-import { createUser } from '@/lib/auth/users';
-import { getJob, type JobRow } from '@/lib/jobs';
+import { apiUser, callRoute, jobEnd } from '@/test/helpers/api';
+import type { JobRow } from '@/lib/jobs';
 import { setServices } from '@/lib/services';
 import { FakeGithub, tarGzWith } from '@/test/helpers/github-server';
-import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
+import { startTestServices, type TestServices } from '@/test/helpers/services';
 
 let t: TestServices;
 let gh: FakeGithub;
@@ -40,10 +38,7 @@ beforeAll(async () => {
   ]);
   t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
   setServices(Promise.resolve(t.services));
-  const owner: Actor = { kind: 'system', userId: null, tokenId: null, email: 'system', role: 'owner', permissions: ROLE_PERMISSIONS.owner, label: 'system', ip: null, userAgent: null };
-  const u = await createUser(t.services.database.db, owner, { email: 'gh-admin@example.com', name: 'GH admin', role: 'admin', password: 'a long enough password' });
-  const admin: Actor = { kind: 'user', userId: u.id, tokenId: null, email: u.email, role: 'admin', permissions: ROLE_PERMISSIONS.admin, label: u.email, ip: null, userAgent: null };
-  token = (await createToken(t.services.database.db, admin, { name: 'gh', permissions: ['packages.read', 'packages.write'], expiresInDays: 1 })).token;
+  token = (await apiUser(t.services, { email: 'gh-admin@example.com', role: 'admin', tokenName: 'gh', permissions: ['packages.read', 'packages.write'] })).token;
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
@@ -51,15 +46,8 @@ afterAll(async () => {
   fs.rmSync(runtimeDir, { recursive: true, force: true });
 });
 
-const call = async (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => {
-  const res = await handler(new Request(`http://localhost${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
-const finished = (id: string) =>
-  waitFor(async () => {
-    const j = await getJob(t.services.database, id);
-    return ['succeeded', 'failed', 'canceled'].includes(j.state) ? j : null;
-  }, `job ${id}`, 120_000);
+const call = (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => callRoute(handler, token, method, url, body);
+const finished = (id: string) => jobEnd(t.services, id, 120_000);
 const run = async (r: { status: number; body: Record<string, unknown> }) => {
   expect(r.status, JSON.stringify(r.body)).toBe(202);
   return finished(((r.body.job as JobRow | undefined) ?? (r.body as unknown as JobRow)).id);

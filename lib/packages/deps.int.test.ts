@@ -8,12 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as checkRoute } from '@/app/api/v1/packages/deps/check/route';
 import { POST as installRoute } from '@/app/api/v1/packages/deps/install/route';
 import { PUT as settingsPut } from '@/app/api/v1/settings/runtime/route';
-import { ROLE_PERMISSIONS, type Actor } from '@/lib/auth';
-import { createToken } from '@/lib/auth/tokens';
-import { createUser } from '@/lib/auth/users';
-import { getJob, type JobRow } from '@/lib/jobs';
+import { apiUser, callRoute, jobEnd } from '@/test/helpers/api';
+import type { JobRow } from '@/lib/jobs';
 import { setServices } from '@/lib/services';
-import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
+import { startTestServices, type TestServices } from '@/test/helpers/services';
 import { buildWheel } from '@/test/helpers/wheels';
 
 let t: TestServices;
@@ -28,23 +26,15 @@ beforeAll(async () => {
   buildWheel(wheels, { name: 'skd-dep', version: '1.0', modules: { 'skd_dep/__init__.py': 'OK = True\n' } });
   t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
   setServices(Promise.resolve(t.services));
-  const owner: Actor = { kind: 'system', userId: null, tokenId: null, email: 'system', role: 'owner', permissions: ROLE_PERMISSIONS.owner, label: 'system', ip: null, userAgent: null };
-  const db = t.services.database.db;
-  const admin = await createUser(db, owner, { email: 'deps-admin@example.com', name: 'Deps admin', role: 'admin', password: 'a long enough password' });
-  const viewer = await createUser(db, owner, { email: 'deps-viewer@example.com', name: 'Deps viewer', role: 'viewer', password: 'a long enough password' });
-  const as = (u: typeof admin, role: 'admin' | 'viewer'): Actor => ({ kind: 'user', userId: u.id, tokenId: null, email: u.email, role, permissions: ROLE_PERMISSIONS[role], label: u.email, ip: null, userAgent: null });
-  token = (await createToken(db, as(admin, 'admin'), { name: 'deps', permissions: ['packages.read', 'packages.write'], expiresInDays: 1 })).token;
-  viewerToken = (await createToken(db, as(viewer, 'viewer'), { name: 'deps viewer', permissions: ['packages.read'], expiresInDays: 1 })).token;
+  token = (await apiUser(t.services, { email: 'deps-admin@example.com', role: 'admin', tokenName: 'deps', permissions: ['packages.read', 'packages.write'] })).token;
+  viewerToken = (await apiUser(t.services, { email: 'deps-viewer@example.com', role: 'viewer', tokenName: 'deps viewer', permissions: ['packages.read'] })).token;
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
   for (const d of [runtimeDir, wheels]) if (d) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const call = async (handler: (req: Request) => Promise<Response>, method: 'POST' | 'PUT', url: string, body: unknown, bearer = token) => {
-  const res = await handler(new Request(`http://localhost${url}`, { method, headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }));
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const call = (handler: (req: Request) => Promise<Response>, method: 'POST' | 'PUT', url: string, body: unknown, bearer = token) => callRoute(handler, bearer, method, url, body);
 const count = async (table: string) => (await t.services.database.rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table}`)))[0].n;
 
 const skill = {
@@ -91,10 +81,7 @@ describe('skill dependencies', () => {
     expect(r.status).toBe(202);
     const parent = r.body.job as JobRow;
     expect((r.body.children as JobRow[]).map((c) => [c.kind, (c.params as { spec: string }).spec, c.parentId])).toEqual([['package.install', 'pip:skd_dep', parent.id]]);
-    const done = await waitFor(async () => {
-      const j = await getJob(t.services.database, parent.id);
-      return ['succeeded', 'failed', 'canceled'].includes(j.state) ? j : null;
-    }, 'the deps install', 240_000);
+    const done = await jobEnd(t.services, parent.id);
     expect(done.error).toBeNull();
     expect(done.state).toBe('succeeded');
     const again = await call(checkRoute, 'POST', '/api/v1/packages/deps/check', skill);

@@ -10,14 +10,12 @@ import { POST as uninstallRoute } from '@/app/api/v1/packages/uninstall/route';
 import { GET as updatesRoute } from '@/app/api/v1/packages/updates/route';
 import { POST as refreshRoute } from '@/app/api/v1/packages/updates/refresh/route';
 import { PUT as settingsPut } from '@/app/api/v1/settings/runtime/route';
-import { ROLE_PERMISSIONS, type Actor } from '@/lib/auth';
-import { createToken } from '@/lib/auth/tokens';
-import { createUser } from '@/lib/auth/users';
+import { apiUser, callRoute, jobEnd } from '@/test/helpers/api';
 import { runProcess } from '@/lib/core/process';
-import { getJob, readJobLogs, type JobRow } from '@/lib/jobs';
+import { readJobLogs, type JobRow } from '@/lib/jobs';
 import { detectSystemManager } from '@/lib/runtime';
 import { setServices } from '@/lib/services';
-import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
+import { startTestServices, type TestServices } from '@/test/helpers/services';
 
 const skipReason = process.getuid?.() !== 0 ? 'needs root' : detectSystemManager() !== 'apt' ? 'needs apt-get' : '';
 if (skipReason) console.warn(`system.int.test: skipping the apt job tests: ${skipReason}`);
@@ -33,25 +31,15 @@ describe.skipIf(!!skipReason)('apt through jobs', { timeout: 300_000 }, () => {
     runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-apt-jobs-'));
     t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
     setServices(Promise.resolve(t.services));
-    const owner: Actor = { kind: 'system', userId: null, tokenId: null, email: 'system', role: 'owner', permissions: ROLE_PERMISSIONS.owner, label: 'system', ip: null, userAgent: null };
-    const u = await createUser(t.services.database.db, owner, { email: 'apt-admin@example.com', name: 'Apt admin', role: 'admin', password: 'a long enough password' });
-    const admin: Actor = { kind: 'user', userId: u.id, tokenId: null, email: u.email, role: 'admin', permissions: ROLE_PERMISSIONS.admin, label: u.email, ip: null, userAgent: null };
-    token = (await createToken(t.services.database.db, admin, { name: 'apt', permissions: ['packages.read', 'packages.write'], expiresInDays: 1 })).token;
+    token = (await apiUser(t.services, { email: 'apt-admin@example.com', role: 'admin', tokenName: 'apt', permissions: ['packages.read', 'packages.write'] })).token;
   }, 60_000);
   afterAll(async () => {
     await t?.stop();
     if (runtimeDir) fs.rmSync(runtimeDir, { recursive: true, force: true });
   });
 
-  const call = async (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => {
-    const res = await handler(new Request(`http://localhost${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
-  const finished = (id: string) =>
-    waitFor(async () => {
-      const j = await getJob(t.services.database, id);
-      return ['succeeded', 'failed', 'canceled'].includes(j.state) ? j : null;
-    }, `job ${id}`, 280_000);
+  const call = (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => callRoute(handler, token, method, url, body);
+  const finished = (id: string) => jobEnd(t.services, id, 280_000);
   const managedHello = async () => ((await call(listRoute, 'GET', '/api/v1/packages?manager=system&managed=true&q=hello')).body.items as { name: string; installedBy?: string }[]).filter((p) => p.name === 'hello');
 
   it('installs hello as a job, with its apt output in the log, and lists it as installed here', async () => {

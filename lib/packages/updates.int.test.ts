@@ -13,10 +13,8 @@ import { GET as updatesRoute } from '@/app/api/v1/packages/updates/route';
 import { POST as applyAllRoute } from '@/app/api/v1/packages/updates/apply-all/route';
 import { POST as refreshRoute } from '@/app/api/v1/packages/updates/refresh/route';
 import { GET as settingsGet, PUT as settingsPut } from '@/app/api/v1/settings/runtime/route';
-import { ROLE_PERMISSIONS, type Actor } from '@/lib/auth';
-import { createToken } from '@/lib/auth/tokens';
-import { createUser } from '@/lib/auth/users';
-import { getJob, type JobRow } from '@/lib/jobs';
+import type { JobRow } from '@/lib/jobs';
+import { apiUser, callRoute, jobEnd } from '@/test/helpers/api';
 import { setServices } from '@/lib/services';
 import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
 import { buildWheel } from '@/test/helpers/wheels';
@@ -28,35 +26,21 @@ let runtimeDir: string;
 let wheels: string;
 let token: string;
 
-const module = (v: string) => ({ 'skd_mod/__init__.py': `VERSION = "${v}"\n` });
-
 beforeAll(async () => {
   runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-upd-runtime-'));
   wheels = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-upd-wheels-'));
   for (const name of ['skd-good', 'skd-bad', 'skd-held']) buildWheel(wheels, { name, version: '1.0', modules: { [`${name.replace('-', '_')}.py`]: 'X = 1\n' } });
   t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
   setServices(Promise.resolve(t.services));
-  const owner: Actor = { kind: 'system', userId: null, tokenId: null, email: 'system', role: 'owner', permissions: ROLE_PERMISSIONS.owner, label: 'system', ip: null, userAgent: null };
-  const user = await createUser(t.services.database.db, owner, { email: 'upd-admin@example.com', name: 'Updates admin', role: 'admin', password: 'a long enough password' });
-  const admin: Actor = { kind: 'user', userId: user.id, tokenId: null, email: user.email, role: 'admin', permissions: ROLE_PERMISSIONS.admin, label: user.email, ip: null, userAgent: null };
-  token = (await createToken(t.services.database.db, admin, { name: 'updates test', permissions: ['packages.read', 'packages.write'], expiresInDays: 1 })).token;
+  token = (await apiUser(t.services, { email: 'upd-admin@example.com', role: 'admin', tokenName: 'updates test', permissions: ['packages.read', 'packages.write'] })).token;
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
   for (const d of [runtimeDir, wheels]) if (d) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const call = async (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => {
-  const res = await handler(
-    new Request(`http://localhost${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }),
-  );
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
-const finished = (id: string) =>
-  waitFor(async () => {
-    const j = await getJob(t.services.database, id);
-    return ['succeeded', 'failed', 'canceled'].includes(j.state) ? j : null;
-  }, `job ${id} to finish`, 240_000);
+const call = (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => callRoute(handler, token, method, url, body);
+const finished = (id: string) => jobEnd(t.services, id);
 const count = async (table: string) => (await t.services.database.rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table}`)))[0].n;
 const updates = async () => (await call(updatesRoute, 'GET', '/api/v1/packages/updates')).body as unknown as UpdatesView & { refreshJobId: string | null };
 const refresh = async () => {
