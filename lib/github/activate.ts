@@ -4,7 +4,8 @@ import { isAppError } from '../core/errors';
 import { runProcess } from '../core/process';
 import { GithubInstallError } from './errors';
 import { binOwner, binTarget, fsyncDir, packageDir, switchSymlink, type GithubLayout } from './layout';
-import type { InstallManifest } from './types';
+import type { githubPackages } from '@/db/schema';
+import type { InstallManifest, RetainedVersion } from './types';
 
 export const MANIFEST_FILE = '.install.json';
 
@@ -109,4 +110,16 @@ export function activateVersion(l: GithubLayout, name: string, version: string, 
   switchSymlink(path.join(packageDir(l, name), 'current'), version);
   for (const b of binaries) switchSymlink(path.join(l.bin, b), binTarget(name, b));
   for (const b of previousBinaries) if (!binaries.includes(b) && binOwner(l, b) === name) fs.rmSync(path.join(l.bin, b), { force: true });
+}
+
+/** The rollback entry of an installed version. */
+export const retainedOf = (m: InstallManifest): RetainedVersion => ({ version: m.version, tag: m.tag, installedAt: m.installedAt, sha256: m.sha256, checksumSource: m.checksumSource });
+
+/** The database record of a version's manifest (the record mirrors `.install.json`, GH-M02). */
+export function manifestRow(m: InstallManifest, retained: RetainedVersion[]): typeof githubPackages.$inferInsert {
+  return {
+    name: m.name, repo: m.repo, tag: m.tag, version: m.version, channel: m.channel, releaseId: m.releaseId, publishedAt: m.publishedAt ? new Date(m.publishedAt) : null,
+    prerelease: m.prerelease, assetId: m.assetId, assetName: m.assetName, assetUrl: m.assetUrl, assetSize: m.assetSize, sha256: m.sha256, checksumSource: m.checksumSource,
+    binaries: m.binaries, retained, overrides: m.overrides, smokeOutput: m.smokeOutput, installedAt: new Date(m.installedAt), installedBy: m.installedBy, problem: null,
+  };
 }

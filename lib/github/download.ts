@@ -1,12 +1,11 @@
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
+import type { HashAlgorithm } from './checksums';
 import { GithubInstallError } from './errors';
 import { fetchWithHops, readCapped, type HopPolicy } from './http';
 import type { GithubAsset } from './releases';
 
 export const CHECKSUM_FILE_CAP = 1024 * 1024;
-const ALGORITHMS = ['sha256', 'sha512', 'sha1', 'md5'] as const;
-export type HashAlgorithm = (typeof ALGORITHMS)[number];
 
 export interface DownloadOptions {
   policy: HopPolicy;

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { githubDigests, githubPackages } from '@/db/schema';
 import type { GithubSettings } from '../settings/github-settings';
-import { activateVersion, binaryConflicts, commitVersion, readManifest, smokeTest } from './activate';
+import { activateVersion, binaryConflicts, commitVersion, manifestRow, readManifest, retainedOf, smokeTest } from './activate';
 import { GithubClient } from './client';
 import { GithubInstallError } from './errors';
 import { binOwner, currentVersion, ensureGithubLayout, githubLayout, packageDir, scratchDir, versionDirName, type GithubLayout } from './layout';
@@ -65,11 +65,7 @@ export async function getGithubPackage(db: AppDb, name: string): Promise<GithubP
 
 /** Writes the record of the current version, retrying as the spec asks (100 ms, 500 ms, 1 s). */
 async function writeRecord(db: AppDb, m: InstallManifest, retained: RetainedVersion[]): Promise<void> {
-  const row = {
-    name: m.name, repo: m.repo, tag: m.tag, version: m.version, channel: m.channel, releaseId: m.releaseId, publishedAt: m.publishedAt ? new Date(m.publishedAt) : null,
-    prerelease: m.prerelease, assetId: m.assetId, assetName: m.assetName, assetUrl: m.assetUrl, assetSize: m.assetSize, sha256: m.sha256, checksumSource: m.checksumSource,
-    binaries: m.binaries, retained, overrides: m.overrides, smokeOutput: m.smokeOutput, installedAt: new Date(m.installedAt), installedBy: m.installedBy, problem: null,
-  };
+  const row = manifestRow(m, retained);
   for (const wait of [100, 500, 1000, -1]) {
     try {
       await db.insert(githubPackages).values(row).onConflictDoUpdate({ target: githubPackages.name, set: row });
@@ -91,8 +87,6 @@ function retain(l: GithubLayout, name: string, current: string, previous: Retain
   }
   return list;
 }
-
-const retainedOf = (m: InstallManifest): RetainedVersion => ({ version: m.version, tag: m.tag, installedAt: m.installedAt, sha256: m.sha256, checksumSource: m.checksumSource });
 
 export interface InstallRequest {
   repo: string;

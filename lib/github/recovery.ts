@@ -3,7 +3,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { githubPackages } from '@/db/schema';
-import { readManifest } from './activate';
+import { manifestRow, readManifest, retainedOf } from './activate';
 import { binOwner, currentVersion, githubLayout, PACKAGE_NAME, switchSymlink } from './layout';
 import type { RetainedVersion } from './types';
 
@@ -54,15 +54,10 @@ export async function recoverGithubInstalls(db: AppDb, runtimeDir: string): Prom
       // The version the record named (the one that was live before the crash) becomes the rollback target.
       const before = row ? readManifest(path.join(dir, row.version)) : null;
       const retained = [
-        ...(before && before.version !== manifest.version ? [{ version: before.version, tag: before.tag, installedAt: before.installedAt, sha256: before.sha256, checksumSource: before.checksumSource }] : []),
+        ...(before && before.version !== manifest.version ? [retainedOf(before)] : []),
         ...((row?.retained as RetainedVersion[] | undefined) ?? []),
       ].filter((r, i, all) => r.version !== manifest.version && all.findIndex((x) => x.version === r.version) === i && fs.existsSync(path.join(dir, r.version, '.install.json')));
-      const values = {
-        name, repo: manifest.repo, tag: manifest.tag, version: manifest.version, channel: manifest.channel, releaseId: manifest.releaseId, publishedAt: manifest.publishedAt ? new Date(manifest.publishedAt) : null,
-        prerelease: manifest.prerelease, assetId: manifest.assetId, assetName: manifest.assetName, assetUrl: manifest.assetUrl, assetSize: manifest.assetSize, sha256: manifest.sha256,
-        checksumSource: manifest.checksumSource, binaries: manifest.binaries, retained, overrides: manifest.overrides, smokeOutput: manifest.smokeOutput, installedAt: new Date(manifest.installedAt),
-        installedBy: manifest.installedBy, problem: null,
-      };
+      const values = manifestRow(manifest, retained);
       await db.insert(githubPackages).values(values).onConflictDoUpdate({ target: githubPackages.name, set: values });
       actions.push({ path: dir, action: `record rewritten from disk: ${manifest.tag} is current` });
     }

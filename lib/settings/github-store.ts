@@ -4,6 +4,7 @@ import { settings } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
 import type { Actor } from '../auth/actor';
 import { logger } from '../core/logger';
+import { changedFields } from './diff';
 import { MASK, resolveSecretUpdate, type SecretBox } from '../secrets/crypto';
 import { GITHUB_SETTINGS_DEFAULTS, githubSettingsSchema, type GithubSettings, type GithubSettingsPatch } from './github-settings';
 
@@ -45,15 +46,14 @@ export async function updateGithubSettings(db: AppDb, box: SecretBox, actor: Act
     const value: Stored = { ...after, sealedToken };
     const now = new Date();
     await tx.insert(settings).values({ key: KEY, value, updatedAt: now, updatedBy: actor.label }).onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now, updatedBy: actor.label } });
-    const changed = Object.keys(fields).filter((k) => JSON.stringify(before.settings[k as keyof GithubSettings]) !== JSON.stringify(after[k as keyof GithubSettings]));
-    const pick = (s: GithubSettings) => Object.fromEntries(changed.map((k) => [k, s[k as keyof GithubSettings]]));
+    const diff = changedFields(Object.keys(fields), before.settings, after);
     const tokenChanged = sealedToken !== before.sealedToken;
     await recordAudit(tx, actor, {
       action: 'settings.github.update',
       targetType: 'settings',
       targetId: KEY,
-      before: { ...pick(before.settings), ...(tokenChanged ? { token: before.sealedToken ? MASK : null } : {}) },
-      after: { ...pick(after), ...(tokenChanged ? { token: sealedToken ? MASK : null } : {}) },
+      before: { ...diff.before, ...(tokenChanged ? { token: before.sealedToken ? MASK : null } : {}) },
+      after: { ...diff.after, ...(tokenChanged ? { token: sealedToken ? MASK : null } : {}) },
     });
   });
   return publicGithubSettings(db);

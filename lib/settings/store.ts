@@ -4,6 +4,7 @@ import { settings } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
 import type { Actor } from '../auth/actor';
 import { logger } from '../core/logger';
+import { changedFields } from './diff';
 import { RUNTIME_SETTINGS_DEFAULTS, runtimeSettingsSchema, type RuntimeSettings, type RuntimeSettingsPatch } from './runtime-settings';
 
 const RUNTIME_KEY = 'runtime';
@@ -28,9 +29,7 @@ export async function updateRuntimeSettings(db: AppDb, actor: Actor, patch: Runt
       .insert(settings)
       .values({ key: RUNTIME_KEY, value: after, updatedAt: now, updatedBy: actor.label })
       .onConflictDoUpdate({ target: settings.key, set: { value: after, updatedAt: now, updatedBy: actor.label } });
-    const changed = Object.keys(patch).filter((k) => JSON.stringify(before[k as keyof RuntimeSettings]) !== JSON.stringify(after[k as keyof RuntimeSettings]));
-    const pick = (s: RuntimeSettings) => Object.fromEntries(changed.map((k) => [k, s[k as keyof RuntimeSettings]]));
-    await recordAudit(tx, actor, { action: 'settings.runtime.update', targetType: 'settings', targetId: RUNTIME_KEY, before: pick(before), after: pick(after) });
+    await recordAudit(tx, actor, { action: 'settings.runtime.update', targetType: 'settings', targetId: RUNTIME_KEY, ...changedFields(Object.keys(patch), before, after) });
     return after;
   });
 }
