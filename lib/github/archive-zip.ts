@@ -4,7 +4,7 @@
  * are counted against the caps and the declared size, and the CRC-32 is verified.
  */
 import zlib from 'node:zlib';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import yauzl, { type Entry, type LocalFileHeader, type ZipFile } from 'yauzl';
 import { GithubInstallError } from './errors';
 import { type ExtractSink, tooLarge, unsafe } from './archive-sink';
 
@@ -52,6 +52,17 @@ const openStream = (zf: ZipFile, e: Entry) =>
 function decodeName(e: Entry): string {
   const raw = e.fileName as unknown as Buffer;
   return yauzl.getFileNameLowLevel(e.generalPurposeBitFlag, raw, e.extraFields, false);
+}
+
+const readLocalHeader = (zf: ZipFile, e: Entry) =>
+  new Promise<LocalFileHeader>((resolve, reject) => zf.readLocalFileHeader(e, (err, h) => (err ? reject(err) : resolve(h))));
+
+/** The local header must repeat the central directory's name byte for byte (readers that trust either one must agree). */
+async function checkLocalName(zf: ZipFile, e: Entry, name: string): Promise<void> {
+  const local = await readLocalHeader(zf, e);
+  if (!local.fileName.equals(e.fileName as unknown as Buffer)) {
+    throw unsafe(`Archive entry ${JSON.stringify(name)} has another name in its local header (${JSON.stringify(local.fileName.toString('utf8'))}).`, name);
+  }
 }
 
 function classify(e: Entry, p: string, name: string): Planned {
@@ -111,10 +122,13 @@ export async function extractZip(file: string, sink: ExtractSink): Promise<void>
     for (const e of all) {
       const name = decodeName(e);
       const p = sink.admit(name);
-      if (e.isEncrypted()) throw new GithubInstallError('unsupported_format', `Archive entry ${JSON.stringify(name)} is encrypted.`);
+      if (e.isEncrypted()) {
+        throw new GithubInstallError('unsupported_format', `Archive entry ${JSON.stringify(name)} is encrypted.`, { details: { entry: name, encrypted: true } });
+      }
       if (e.compressionMethod !== 0 && e.compressionMethod !== 8) {
         throw new GithubInstallError('unsupported_format', `Archive entry ${JSON.stringify(name)} uses unsupported compression method ${e.compressionMethod}.`);
       }
+      await checkLocalName(zf, e, name);
       const planned = classify(e, p, name);
       if (planned.kind === 'file') {
         sink.checkDeclared(p, e.uncompressedSize, declaredTotal);

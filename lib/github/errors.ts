@@ -2,6 +2,7 @@
  * Typed errors for the GitHub release installer (spec github-releases.md §19).
  * Pure domain code: no Next/React imports.
  */
+import { CodedError, type CodedErrorOptions } from '../core/coded-error';
 
 /** HTTP status for every failure code of the §19 failure-handling table. */
 export const GITHUB_ERROR_STATUS = {
@@ -38,42 +39,16 @@ export const GITHUB_ERROR_STATUS = {
 
 export type GithubErrorCode = keyof typeof GITHUB_ERROR_STATUS;
 
-export interface GithubInstallErrorOptions {
-  /** Structured, JSON-safe details (expected vs found, candidate lists, …). */
-  details?: Record<string, unknown>;
-  /** Short, user-facing suggestion the UI can show. */
-  hint?: string;
-  /** Override the table status (e.g. `not_allowed` answers 404 on the release listing). */
-  status?: number;
-  cause?: unknown;
-}
+export type GithubInstallErrorOptions = CodedErrorOptions;
 
 const BRAND = Symbol.for('skilldock.GithubInstallError');
 
-export class GithubInstallError extends Error {
+export class GithubInstallError extends CodedError<GithubErrorCode> {
   readonly [BRAND] = true;
-  readonly code: GithubErrorCode;
-  readonly status: number;
-  readonly details?: Record<string, unknown>;
-  hint?: string;
 
   constructor(code: GithubErrorCode, message: string, options: GithubInstallErrorOptions = {}) {
-    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
+    super(code, GITHUB_ERROR_STATUS[code], message, options);
     this.name = 'GithubInstallError';
-    this.code = code;
-    this.status = options.status ?? GITHUB_ERROR_STATUS[code];
-    if (options.details !== undefined) this.details = options.details;
-    if (options.hint !== undefined) this.hint = options.hint;
-  }
-
-  toJSON(): { code: GithubErrorCode; message: string; status: number; details?: Record<string, unknown>; hint?: string } {
-    return {
-      code: this.code,
-      message: this.message,
-      status: this.status,
-      ...(this.details !== undefined ? { details: this.details } : {}),
-      ...(this.hint !== undefined ? { hint: this.hint } : {}),
-    };
   }
 }
 

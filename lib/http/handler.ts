@@ -1,6 +1,6 @@
 import { requirePermission, type Actor } from '../auth/actor';
 import { AppError, isAppError } from '../core/errors';
-import { isGithubInstallError } from '../github/errors';
+import { isCodedError } from '../core/coded-error';
 import { randomToken } from '../core/ids';
 import { logger } from '../core/logger';
 import { getServices, type Services } from '../services';
@@ -30,8 +30,8 @@ export function errorResponse(e: unknown): Response {
     if (e.code === 'UNAUTHENTICATED') headers['www-authenticate'] = 'Bearer realm="skilldock"';
     return new Response(JSON.stringify(e.toJSON()), { status: e.status, headers });
   }
-  // The GitHub installer's typed failures carry their own status (§19 of the spec): 404, 409, 422, 429, 502, 507…
-  if (isGithubInstallError(e)) {
+  // Area errors (GitHub installer, skill catalog) carry their own status: 404, 409, 413, 422, 429, 502, 507…
+  if (isCodedError(e)) {
     const retry = e.details?.retryAfterSeconds;
     const headers: Record<string, string> = { 'cache-control': 'no-store', ...(typeof retry === 'number' ? { 'retry-after': String(retry) } : {}) };
     return Response.json({ error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}), ...(e.details ? { details: e.details } : {}) } }, { status: e.status, headers });
@@ -74,7 +74,7 @@ export function handle<C extends RouteContract>(contract: C, impl: (ctx: Handler
       if (contract.body) {
         const raw = await readJsonBody(req, contract.maxBodyBytes ?? services.config.SKILLDOCK_MAX_BODY_BYTES);
         body = parseWith(contract.body, raw, 'request body');
-      } else if (contract.method !== 'GET' && req.body) {
+      } else if (contract.method !== 'GET' && req.body && !contract.consumes) {
         const raw = await readJsonBody(req, 4096);
         if (raw && typeof raw === 'object' && Object.keys(raw).length) throw new AppError('VALIDATION', 'This operation takes no request body.');
       }

@@ -1,0 +1,73 @@
+/**
+ * The files of a skill folder and its content hash (ClawHub's resolve algorithm, spec §12.2:
+ * sha256 over the sorted `path:sha256` lines joined by "\n"). Used by discovery, imports,
+ * versions and drift detection alike, so every place hashes the same set of files.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { SkillFile } from './types';
+
+/** Folders never part of a skill's content (tool state, VCS, caches). */
+export const IGNORED_DIRS = new Set(['.git', '.clawhub', 'node_modules', '__pycache__', '.venv', 'venv', '.pytest_cache', '.cache', 'dist']);
+
+export interface ListFilesOptions {
+  /** Stop after this many files (default 5,000). */
+  maxFiles?: number;
+  /** A larger file fails the listing; default 64 MiB. */
+  maxFileBytes?: number;
+}
+
+export class SkillFilesError extends Error {
+  constructor(
+    readonly code: 'too-many-files' | 'file-too-large' | 'symlink' | 'special-file',
+    message: string,
+    readonly file?: string,
+  ) {
+    super(message);
+    this.name = 'SkillFilesError';
+  }
+}
+
+async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * Regular files of `dir`, recursively, sorted by path, each hashed. Symlinks and special files
+ * inside a skill are refused (a skill's content is only regular files), ignored folders skipped.
+ */
+export async function listSkillFiles(dir: string, opts: ListFilesOptions = {}): Promise<SkillFile[]> {
+  const maxFiles = opts.maxFiles ?? 5000;
+  const maxFileBytes = opts.maxFileBytes ?? 64 * 1024 * 1024;
+  const out: SkillFile[] = [];
+  async function walk(rel: string): Promise<void> {
+    const entries = await fsp.readdir(path.join(dir, rel), { withFileTypes: true });
+    for (const e of entries) {
+      const relPath = rel ? `${rel}/${e.name}` : e.name;
+      const abs = path.join(dir, relPath);
+      if (e.isDirectory()) {
+        if (!IGNORED_DIRS.has(e.name)) await walk(relPath);
+        continue;
+      }
+      if (e.isSymbolicLink()) throw new SkillFilesError('symlink', `${relPath} is a symbolic link; skills hold regular files only.`, relPath);
+      if (!e.isFile()) throw new SkillFilesError('special-file', `${relPath} is not a regular file.`, relPath);
+      const st = await fsp.stat(abs);
+      if (st.size > maxFileBytes) throw new SkillFilesError('file-too-large', `${relPath} is ${st.size} bytes, over the ${maxFileBytes} byte limit.`, relPath);
+      if (out.length >= maxFiles) throw new SkillFilesError('too-many-files', `The skill has more than ${maxFiles} files.`);
+      out.push({ path: relPath, size: st.size, sha256: await sha256File(abs), mode: st.mode & 0o777 });
+    }
+  }
+  await walk('');
+  out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out;
+}
+
+/** ClawHub's content hash: sha256 of the sorted `path:sha256` lines joined by "\n". */
+export function contentHash(files: Pick<SkillFile, 'path' | 'sha256'>[]): string {
+  const lines = files.map((f) => `${f.path}:${f.sha256}`).sort();
+  return createHash('sha256').update(lines.join('\n')).digest('hex');
+}
