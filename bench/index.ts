@@ -7,12 +7,13 @@ import { describeCheck, githubBench } from './github';
 import { describeFanout, fanoutSkilldock, fanoutTail } from './log-fanout';
 import { describeOutdated, npmOutdatedBench } from './npm-outdated';
 import { describeList, packagesList } from './packages-list';
+import { skillsBench } from './skills';
 
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
-// BENCH_ONLY=packages (or a comma list of server,packages,github) runs only those sections; default: all.
-const SECTIONS = ['server', 'packages', 'github'] as const;
+// BENCH_ONLY=packages (or a comma list of server,packages,github,skills) runs only those sections; default: all.
+const SECTIONS = ['server', 'packages', 'github', 'skills'] as const;
 const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`BENCH_ONLY: unknown section "${s}" (known: ${SECTIONS.join(', ')})`);
 const runs = (s: (typeof SECTIONS)[number]) => !only.length || only.includes(s);
@@ -79,6 +80,23 @@ if (runs('github')) {
   console.log(`installGithubPackage (download, verify ${i.checksumSource}, extract, ELF, smoke, swap): ${fmt(i.installMs, 0)} ms  [${i.installRunsMs.map((x) => fmt(x, 0)).join(', ')}]`);
   console.log(`ratio: install ×${fmt(i.ratio, 2)} of baseline (target ≤ 1.3)`);
   Object.assign(results, { githubOutdated: gb.outdated, githubInstall: gb.install });
+}
+
+if (runs('skills')) {
+  const N = Number(process.env.BENCH_SKILLS ?? 5000);
+  const SRUNS = Number(process.env.BENCH_SKILLS_RUNS ?? 3);
+  const sb = await skillsBench(N, SRUNS);
+  const r = sb.read;
+  const x = sb.index;
+  console.log(`\n== Scan and index ${N.toLocaleString('en')} skill folders (generated from the fixture corpus; median of ${SRUNS} after 1 warm-up; own process each) ==`);
+  console.log(`baseline (walk + read every file, 16 at a time): ${fmt(r.medianMs, 0)} ms, ${r.files.toLocaleString('en')} files, ${fmt(r.bytes / 1024 / 1024, 1)} MiB, peak RSS ${fmt(r.maxRssMb, 0)} MB`);
+  console.log(`skilldock catalog build (discover, hash, parse, scan every file, gate): ${fmt(x.medianMs, 0)} ms, peak RSS ${fmt(x.maxRssMb, 0)} MB — ${x.ready} ready, ${x.needsSetup} needs setup, ${x.blocked} blocked, ${x.invalid} invalid, ${x.findings} findings`);
+  console.log(`ratio: ×${fmt(sb.ratio, 2)} of the plain read (target ≤ 2)`);
+  const q = sb.search;
+  console.log(`\n== Search over ${N.toLocaleString('en')} skills (${q.queries} queries: words, prefixes, typos) ==`);
+  console.log(`index build (BM25 over name, description, body; on the first query after a change): ${fmt(q.indexMs, 0)} ms`);
+  console.log(`p50 ${fmt(q.p50Ms, 2)} ms, p99 ${fmt(q.p99Ms, 2)} ms, max ${fmt(q.maxMs, 2)} ms, ${fmt(q.hitsPerQuery, 1)} hits per query (limit 20)`);
+  Object.assign(results, { skills: sb });
 }
 
 const out = path.join(ROOT, 'bench/results');

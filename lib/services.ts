@@ -12,6 +12,9 @@ import { JobWorker } from './jobs/worker';
 import { recoverGithubInstalls } from './github/recovery';
 import { startUpdateScheduler } from './packages/update-requests';
 import { parseKey, secretBox, type SecretBox } from './secrets/crypto';
+import { SkillCatalog } from './skills/service/catalog';
+import { managedStore } from './skills/service/roots';
+import { recoverStore } from './skills/store';
 
 export interface Services {
   config: Config;
@@ -25,7 +28,13 @@ export interface Services {
   version: string;
   /** Stops the scheduled update checker (runs with the worker). */
   stopScheduler: () => void;
+  /** The live skill catalog of this process (discovery, scanner verdicts, gating, search). */
+  skills: SkillCatalog;
+  stopSkillEvents: () => void;
 }
+
+/** Package jobs change what the target has: gating must look again (no stale "missing bin" after an install, SK-G03). */
+const PACKAGE_JOB = /^(package|github)\./;
 
 /** Reads a secret from the data dir, creating it once (mode 0600) if absent. */
 export function persistentSecret(dataDir: string, name: string, bytes = 48): string {
@@ -83,8 +92,15 @@ export async function startServices(opts: StartOptions = {}): Promise<Services> 
   await recoverGithubInstalls(database.db, config.runtimeDir)
     .then((actions) => actions.forEach((a) => logger.warn('github recovery', { path: a.path, action: a.action })))
     .catch((e) => logger.error('github recovery failed; use Repair on the GitHub tab', { error: String(e) }));
+  await recoverStore(managedStore(config.dataDir))
+    .catch((e) => logger.error('skill store recovery failed', { error: String(e) }));
   const hub = new JobEventHub(database);
   await hub.start();
+  const skills = new SkillCatalog({ db: database.db, dataDir: config.dataDir, runtimeDir: config.runtimeDir });
+  // Installs in this process bump the packages generation themselves; jobs of other replicas arrive here.
+  const stopSkillEvents = hub.onJobState((job) => {
+    if (PACKAGE_JOB.test(job.kind) && (job.state === 'succeeded' || job.state === 'failed')) skills.packagesChanged();
+  });
   const runWorker = opts.worker ?? config.SKILLDOCK_WORKER;
   // Jobs may be claimed as soon as the worker starts; their handlers wait for the finished services.
   let ready!: (s: Services) => void;
@@ -94,13 +110,15 @@ export async function startServices(opts: StartOptions = {}): Promise<Services> 
     : null;
   await worker?.start();
   const stopScheduler = worker ? startUpdateScheduler(database) : () => undefined;
-  const services: Services = { config, database, hub, worker, authSecret, secrets, startedAt: new Date(), version: appVersion(), stopScheduler };
+  const services: Services = { config, database, hub, worker, authSecret, secrets, startedAt: new Date(), version: appVersion(), stopScheduler, skills, stopSkillEvents };
   ready(services);
   return services;
 }
 
 export async function stopServices(s: Services): Promise<void> {
   s.stopScheduler();
+  s.stopSkillEvents();
+  await s.skills.close();
   await s.worker?.stop();
   await s.hub.stop();
   await s.database.close();

@@ -1,6 +1,6 @@
 'use client';
 
-import { GitBranch, KeyRound, Package, Server, Users } from 'lucide-react';
+import { GitBranch, KeyRound, Package, Server, Users, Puzzle } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { cn } from '../ui/cn';
 
@@ -8,11 +8,12 @@ export const SETTINGS_SECTIONS = [
   { id: 'instance', label: 'Instance', icon: Server },
   { id: 'packages', label: 'Package sources', icon: Package },
   { id: 'github', label: 'GitHub', icon: GitBranch },
+  { id: 'skills', label: 'Skills', icon: Puzzle },
   { id: 'users', label: 'Users', icon: Users },
   { id: 'tokens', label: 'API tokens', icon: KeyRound },
 ] as const;
 
-/** In-page tab bar: each tab is an anchor (#instance, #packages, #github, #users, #tokens); the tab of the section in view is marked. */
+/** In-page tab bar: each tab is an anchor (#instance, #packages, #github, #skills, #users, #tokens); the tab of the section in view is marked. */
 export function SettingsNav() {
   const [active, setActive] = useState<string>('instance');
   const clicked = useRef(0);

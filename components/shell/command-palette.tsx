@@ -6,6 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useViewer } from '../viewer';
 import { NAV } from './nav';
+import { SkillJumps } from '../skills/skill-jumps';
 
 /** ⌘K / Ctrl+K: jump to any section, or to a job by pasting its id. */
 export function CommandPalette() {
@@ -41,6 +42,10 @@ export function CommandPalette() {
     { href: '/settings#packages', label: 'Package sources', show: true },
     { href: '/settings#github', label: 'GitHub settings', show: true },
     { href: '/runtime?tab=github', label: 'GitHub packages', show: true },
+    { href: '/skills?import=1', label: 'Import skill', show: viewer.permissions.includes('skills.write') },
+    { href: '/skills?status=needs-setup', label: 'Skills that need setup', show: viewer.permissions.includes('skills.read') },
+    { href: '/skills?status=blocked', label: 'Blocked skills', show: viewer.permissions.includes('skills.read') },
+    { href: '/settings#skills', label: 'Skills settings', show: viewer.permissions.includes('skills.read') },
     { href: '/jobs?state=running', label: 'Running jobs', show: true },
     { href: '/jobs?state=failed', label: 'Failed jobs', show: true },
   ].filter((x) => x.show);
@@ -75,6 +80,7 @@ export function CommandPalette() {
                   </Item>
                 ))}
               </Command.Group>
+              {open && viewer.permissions.includes('skills.read') ? <SkillJumps onSelect={go} Item={Item} /> : null}
             </Command.List>
           </Command>
         </Dialog.Content>

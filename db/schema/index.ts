@@ -3,3 +3,4 @@ export * from './audit';
 export * from './jobs';
 export * from './packages';
 export * from './github';
+export * from './skills';

@@ -11,6 +11,7 @@ import { githubSettingsOut, githubSettingsPatch } from '../settings/github-setti
 import { applyAllInput, pinInput } from '../packages/update-schemas';
 import { runtimeSettingsPatch, runtimeSettingsSchema } from '../settings/runtime-settings';
 import { applyAllOut, depsInstallOut, depsReportOut, githubOverviewOut, githubReleasesOut, historyOut, historyQuery, pinOut, refreshOut, updatesOut } from './package-schemas';
+import { skillsApi } from './skill-contracts';
 import { auditOut, idParams, installedPackageOut, jobOut, logLineOut, runtimesOut, tokenOut, userOut } from './schemas';
 
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextBefore: z.union([z.string(), z.number()]).nullable() });
@@ -65,6 +66,7 @@ export const api = {
   updateRuntimeSettings: defineContract({ method: 'PUT', path: '/api/v1/settings/runtime', tag: 'Settings', summary: 'Change any of the runtime settings; the others keep their values', permission: 'packages.write', body: runtimeSettingsPatch, response: runtimeSettingsSchema }),
   packageRuntimes: defineContract({ method: 'GET', path: '/api/v1/packages/runtimes', tag: 'Packages', summary: 'Detected runtimes, managers and the skill process environment (cached; ?refresh=true detects again)', permission: 'packages.read', query: runtimesQuery, response: runtimesOut }),
   jobEvents: defineContract({ method: 'GET', path: '/api/v1/jobs/{id}/events', tag: 'Jobs', summary: 'Server-sent events: state, progress and log lines, resumable with Last-Event-ID', permission: 'jobs.read', params: idParams, produces: 'text/event-stream' }),
+  ...skillsApi,
 } as const;
 
 export type ApiName = keyof typeof api;

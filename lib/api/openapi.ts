@@ -24,7 +24,7 @@ export function buildOpenApi(version: string) {
     const codes = new Set<number>([400]);
     if (c.permission) [401, 403].forEach((x) => codes.add(x));
     if (c.params) codes.add(404);
-    if (c.body) [413, 415].forEach((x) => codes.add(x));
+    if (c.body || c.consumes) [413, 415].forEach((x) => codes.add(x));
     for (const code of codes) {
       const names = Object.entries(ERROR_STATUS).filter(([, s]) => s === code).map(([k]) => k);
       responses[String(code)] = { description: `Error: ${names.join(', ')}`, content: errorContent };
@@ -41,6 +41,7 @@ export function buildOpenApi(version: string) {
         ...(c.params ? { params: c.params as z.ZodObject } : {}),
         ...(c.query ? { query: c.query as z.ZodObject } : {}),
         ...(c.body ? { body: { required: true, content: { 'application/json': { schema: c.body } } } } : {}),
+        ...(c.consumes ? { body: { required: true, content: { [c.consumes]: { schema: z.string().meta({ format: 'binary' }) } } } } : {}),
       },
       responses,
     });

@@ -13,14 +13,16 @@ export const PERMISSIONS = {
   'tokens.manage': 'Create and revoke your own API tokens',
   'packages.read': 'See runtimes, installed packages and pending updates',
   'packages.write': 'Install, update and uninstall packages; run Update All',
+  'skills.read': 'See the skill catalog, its files, findings, versions and config entries (secrets masked)',
+  'skills.write': 'Import, update, roll back and remove skills; edit skill config entries; acknowledge scanner findings',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
-const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage', 'packages.read'];
+const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage', 'packages.read', 'skills.read'];
 const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel'];
-const ADMIN: Permission[] = [...OPERATOR, 'audit.read', 'users.read', 'packages.write'];
+const ADMIN: Permission[] = [...OPERATOR, 'audit.read', 'users.read', 'packages.write', 'skills.write'];
 const OWNER: Permission[] = [...ADMIN, 'users.manage'];
 
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {

@@ -1,3 +1,4 @@
+import { bumpPackagesGeneration } from '../runtime/generation';
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -159,6 +160,7 @@ export async function installGithubPackage(ctx: GithubContext, req: InstallReque
     return { ...manifest, retained };
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
+    bumpPackagesGeneration();
   }
 }
 
@@ -177,6 +179,7 @@ export async function rollbackGithubPackage(ctx: GithubContext, name: string, ve
   activateVersion(l, name, version, m.binaries.map((b) => b.name), currentManifest?.binaries.map((b) => b.name) ?? []);
   const retained = [...(currentManifest ? [retainedOf(currentManifest)] : []), ...retainedList.filter((r) => r.version !== version)].slice(0, Math.max(ctx.settings.retainedVersions, 1));
   await writeRecord(ctx.db, m, retained);
+  bumpPackagesGeneration();
   ctx.log?.(`${name} rolled back from ${row.tag} to ${m.tag}.`);
   return { ...m, retained };
 }
@@ -190,6 +193,7 @@ export async function uninstallGithubPackage(ctx: Pick<GithubContext, 'db' | 'ru
   for (const b of fs.existsSync(l.bin) ? fs.readdirSync(l.bin) : []) if (binOwner(l, b) === name) fs.rmSync(path.join(l.bin, b), { force: true });
   fs.rmSync(packageDir(l, name), { recursive: true, force: true });
   await ctx.db.delete(githubPackages).where(eq(githubPackages.name, name));
+  bumpPackagesGeneration();
   ctx.log?.(`${name} ${row.tag} removed.`);
   return { name, tag: row.tag };
 }

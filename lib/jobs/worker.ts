@@ -1,3 +1,4 @@
+import { isCodedError } from '../core/coded-error';
 import os from 'node:os';
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
@@ -39,9 +40,9 @@ const leaseUntil = (ms: number) => sql`now() + (${ms}::int * interval '1 millise
  * advisory lock (so per-kind limits hold across replicas), keeps a lease alive with heartbeats,
  * and ends or requeues jobs whose worker died.
  */
-/** A failing job may still report what it did (e.g. Update All's per-package outcomes): AppError details.jobResult. */
+/** A failing job may still report what it did (Update All's per-package outcomes, a skill's findings): details.jobResult. */
 function partialResult(e: unknown): unknown {
-  return isAppError(e) ? (e.details as { jobResult?: unknown } | undefined)?.jobResult : undefined;
+  return isAppError(e) || isCodedError(e) ? (e.details as { jobResult?: unknown } | undefined)?.jobResult : undefined;
 }
 
 export class JobWorker {

@@ -1,3 +1,4 @@
+import { bumpPackagesGeneration } from '../runtime/generation';
 import path from 'node:path';
 import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
@@ -62,6 +63,7 @@ export async function loadPackageContext(db: AppDb, runtimeDir: string, opts: Om
 /** Drops cached detection results; called after every install, uninstall and update. */
 export function invalidateRuntimes(): void {
   state.runtimes.invalidate();
+  bumpPackagesGeneration();
 }
 
 export type RuntimesResponse = RuntimeReport & { env: RuntimeEnvEntry[] };

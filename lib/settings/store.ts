@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { AppDb } from '@/db/client';
 import { settings } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
@@ -6,30 +7,42 @@ import type { Actor } from '../auth/actor';
 import { logger } from '../core/logger';
 import { changedFields } from './diff';
 import { RUNTIME_SETTINGS_DEFAULTS, runtimeSettingsSchema, type RuntimeSettings, type RuntimeSettingsPatch } from './runtime-settings';
+import { SKILLS_SETTINGS_DEFAULTS, skillsSettingsSchema, type SkillsSettings, type SkillsSettingsPatch } from './skills-settings';
 
-const RUNTIME_KEY = 'runtime';
-
-/** The stored runtime settings over the defaults; a stored value that no longer validates falls back to the defaults, logged. */
-export async function getRuntimeSettings(db: AppDb): Promise<RuntimeSettings> {
-  const [row] = await db.select().from(settings).where(eq(settings.key, RUNTIME_KEY));
-  if (!row) return RUNTIME_SETTINGS_DEFAULTS;
-  const parsed = runtimeSettingsSchema.safeParse(row.value);
-  if (parsed.success) return parsed.data;
-  logger.warn('stored runtime settings do not validate; using defaults', { issues: parsed.error.issues.map((i) => i.message) });
-  return RUNTIME_SETTINGS_DEFAULTS;
+/**
+ * One settings area: a JSON document in the settings table under `key`, validated by its schema on
+ * read and write. A stored value that no longer validates falls back to the defaults, logged.
+ */
+function settingsArea<T extends Record<string, unknown>, P extends Partial<T>>(key: string, schema: z.ZodType<T>, defaults: T) {
+  async function get(db: AppDb): Promise<T> {
+    const [row] = await db.select().from(settings).where(eq(settings.key, key));
+    if (!row) return defaults;
+    const parsed = schema.safeParse(row.value);
+    if (parsed.success) return parsed.data;
+    logger.warn(`stored ${key} settings do not validate; using defaults`, { issues: parsed.error.issues.map((i) => i.message) });
+    return defaults;
+  }
+  /** Merges a validated patch over the stored settings, audited in the same transaction. */
+  async function update(db: AppDb, actor: Actor, patch: P): Promise<T> {
+    return db.transaction(async (tx) => {
+      const before = await get(tx as unknown as AppDb);
+      const after = schema.parse({ ...before, ...patch });
+      const now = new Date();
+      await tx
+        .insert(settings)
+        .values({ key, value: after, updatedAt: now, updatedBy: actor.label })
+        .onConflictDoUpdate({ target: settings.key, set: { value: after, updatedAt: now, updatedBy: actor.label } });
+      await recordAudit(tx, actor, { action: `settings.${key}.update`, targetType: 'settings', targetId: key, ...changedFields(Object.keys(patch), before, after) });
+      return after;
+    });
+  }
+  return { get, update };
 }
 
-/** Merges a validated patch over the stored settings, audited in the same transaction. */
-export async function updateRuntimeSettings(db: AppDb, actor: Actor, patch: RuntimeSettingsPatch): Promise<RuntimeSettings> {
-  return db.transaction(async (tx) => {
-    const before = await getRuntimeSettings(tx as unknown as AppDb);
-    const after = runtimeSettingsSchema.parse({ ...before, ...patch });
-    const now = new Date();
-    await tx
-      .insert(settings)
-      .values({ key: RUNTIME_KEY, value: after, updatedAt: now, updatedBy: actor.label })
-      .onConflictDoUpdate({ target: settings.key, set: { value: after, updatedAt: now, updatedBy: actor.label } });
-    await recordAudit(tx, actor, { action: 'settings.runtime.update', targetType: 'settings', targetId: RUNTIME_KEY, ...changedFields(Object.keys(patch), before, after) });
-    return after;
-  });
-}
+const runtime = settingsArea<RuntimeSettings, RuntimeSettingsPatch>('runtime', runtimeSettingsSchema, RUNTIME_SETTINGS_DEFAULTS);
+const skills = settingsArea<SkillsSettings, SkillsSettingsPatch>('skills', skillsSettingsSchema, SKILLS_SETTINGS_DEFAULTS);
+
+export const getRuntimeSettings = runtime.get;
+export const updateRuntimeSettings = runtime.update;
+export const getSkillsSettings = skills.get;
+export const updateSkillsSettings = skills.update;

@@ -17,7 +17,12 @@ export interface ListFilesOptions {
   maxFiles?: number;
   /** A larger file fails the listing; default 64 MiB. */
   maxFileBytes?: number;
+  /** Receives the bytes of every file up to 1 MiB, read once for hashing (the scanner reuses them). */
+  onFile?: (path: string, content: Buffer) => void;
 }
+
+/** Files up to this size are read whole (one read instead of a stream); larger ones are streamed. */
+const WHOLE_READ_BYTES = 1024 * 1024;
 
 export class SkillFilesError extends Error {
   constructor(
@@ -58,7 +63,13 @@ export async function listSkillFiles(dir: string, opts: ListFilesOptions = {}): 
       const st = await fsp.stat(abs);
       if (st.size > maxFileBytes) throw new SkillFilesError('file-too-large', `${relPath} is ${st.size} bytes, over the ${maxFileBytes} byte limit.`, relPath);
       if (out.length >= maxFiles) throw new SkillFilesError('too-many-files', `The skill has more than ${maxFiles} files.`);
-      out.push({ path: relPath, size: st.size, sha256: await sha256File(abs), mode: st.mode & 0o777 });
+      let sha256: string;
+      if (st.size <= WHOLE_READ_BYTES) {
+        const buf = await fsp.readFile(abs);
+        sha256 = createHash('sha256').update(buf).digest('hex');
+        opts.onFile?.(relPath, buf);
+      } else sha256 = await sha256File(abs);
+      out.push({ path: relPath, size: st.size, sha256, mode: st.mode & 0o777 });
     }
   }
   await walk('');

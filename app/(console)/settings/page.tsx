@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { GithubSettingsCard } from '@/components/settings/github-settings-card';
 import { InstanceCard } from '@/components/settings/instance-card';
 import { RuntimeSettingsCard } from '@/components/settings/runtime-settings-card';
+import { SkillsSettingsCard } from '@/components/settings/skills-settings-card';
 import { SettingsNav } from '@/components/settings/settings-nav';
 import { TokensCard } from '@/components/settings/tokens-card';
 import { UsersCard } from '@/components/settings/users-card';
@@ -23,6 +24,9 @@ export default function SettingsPage() {
         </section>
         <section id="github" aria-label="GitHub" className="scroll-mt-28">
           <GithubSettingsCard />
+        </section>
+        <section id="skills" aria-label="Skills" className="scroll-mt-28">
+          <SkillsSettingsCard />
         </section>
         <section id="users" aria-label="Users" className="scroll-mt-28">
           <UsersCard />

@@ -4,6 +4,7 @@ import { githubInstallJob, githubRepairJob, githubRollbackJob, githubUninstallJo
 import { installDepsJob, updateAllJob, updateCheckJob } from './package-updates';
 import { packageInstallJob, packageUninstallJob, packageUpdateJob } from './packages';
 import { pipelineSelftestJob } from './pipeline-selftest';
+import { skillImportJob } from './skills';
 
 export function registerBuiltinJobKinds(): void {
   registerJobKind(diagnosticsJob);
@@ -19,4 +20,5 @@ export function registerBuiltinJobKinds(): void {
   registerJobKind(githubRollbackJob);
   registerJobKind(githubUninstallJob);
   registerJobKind(githubRepairJob);
+  registerJobKind(skillImportJob);
 }

@@ -192,9 +192,10 @@ export function createClawhubClient(options: ClawhubClientOptions) {
     },
 
     /** Which published version has this content hash (spec §12.2 algorithm), and the latest version. */
-    async resolveHash(slug: string, hash: string, signal?: AbortSignal): Promise<ClawhubHashResolution> {
+    async resolveHash(slug: string, hash: string, signal?: AbortSignal, ownerHandle?: string): Promise<ClawhubHashResolution> {
       const s = validateSlug(slug);
-      const body = obj(await http.getJson('api/v1/resolve', { slug: s, hash: validateHash(hash) }, { what: `resolving the hash of ${s}`, slug: s, signal }));
+      const query: Record<string, string> = { slug: s, hash: validateHash(hash), ...(ownerHandle ? { ownerHandle } : {}) };
+      const body = obj(await http.getJson('api/v1/resolve', query, { what: `resolving the hash of ${s}`, slug: s, signal }));
       const match = str(obj(body.match).version);
       const latest = typeof body.latestVersion === 'string' ? body.latestVersion : str(obj(body.latestVersion).version);
       return { match: match ? { version: match } : null, latestVersion: latest ? { version: latest } : null };

@@ -1,0 +1,91 @@
+// One side of the skills benchmark, in its own process: `read` (a plain read of every file),
+// `index` (the catalog's build: discovery + hash + parse + scan + gating), or `search` (building the
+// BM25 index, then queries over it). Prints one JSON line.
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { createHostTarget } from '../lib/skills/gating';
+import { createSkillSearch } from '../lib/skills/search';
+import { buildCatalog, searchDocs } from '../lib/skills/service/build';
+
+const [mode, dir, runsArg] = process.argv.slice(2);
+const runs = Number(runsArg);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const CONCURRENCY = 16;
+
+async function pool<T>(items: T[], fn: (x: T) => Promise<void>) {
+  let i = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (i < items.length) await fn(items[i++]);
+  }));
+}
+
+async function walk(d: string, out: string[]) {
+  for (const e of await fsp.readdir(d, { withFileTypes: true })) {
+    const p = path.join(d, e.name);
+    if (e.isDirectory()) await walk(p, out);
+    else out.push(p);
+  }
+}
+
+/** Baseline: list every file and read it whole, with the same concurrency. */
+async function plainRead() {
+  const files: string[] = [];
+  await walk(dir, files);
+  let bytes = 0;
+  await pool(files, async (f) => {
+    const buf = await fsp.readFile(f);
+    bytes += buf.length;
+  });
+  return { files: files.length, bytes };
+}
+
+const root = { kind: 'workspace' as const, path: dir, precedence: 0 };
+const opts = { allowSymlinkTargets: [], maxCandidatesPerRoot: 100_000, maxSkillFileBytes: 256_000, groupDepth: 1 };
+
+/** The catalog's own build (discover + hash + parse + scan every file + gate + index), minus the database reads. */
+async function index() {
+  const { skills } = await buildCatalog({ roots: [root], discover: opts, config: {}, entries: new Map(), acks: new Map(), target: createHostTarget({}), scans: new Map() });
+  const counts = { ready: 0, needsSetup: 0, blocked: 0, invalid: 0, disabled: 0, findings: 0, files: 0, bytes: 0 };
+  for (const s of skills) {
+    counts.findings += s.scan.findings.length;
+    counts.files += s.copy.files.length;
+    counts.bytes += s.copy.files.reduce((n, f) => n + f.size, 0);
+    if (s.status === 'needs-setup') counts.needsSetup++;
+    else counts[s.status]++;
+  }
+  return { counts, skills };
+}
+
+if (mode === 'read' || mode === 'index') {
+  const times: number[] = [];
+  let last: Record<string, number> = {};
+  for (let r = 0; r <= runs; r++) {
+    const t0 = performance.now();
+    if (mode === 'read') last = await plainRead();
+    else last = (await index()).counts;
+    if (r > 0) times.push(performance.now() - t0); // run 0 warms the page cache and the JIT
+  }
+  const maxRssMb = process.resourceUsage().maxRSS / 1024;
+  console.log(JSON.stringify({ medianMs: median(times), runsMs: times, maxRssMb, ...last }));
+} else {
+  const { skills } = await index();
+  const docs = searchDocs(skills);
+  const search = createSkillSearch();
+  const t0 = performance.now();
+  search.replaceAll(docs);
+  const indexMs = performance.now() - t0;
+  const words = new Set<string>();
+  for (const d of docs.slice(0, 400)) for (const w of `${d.description}`.toLowerCase().match(/[a-z]{5,}/g) ?? []) words.add(w);
+  const base = [...words].slice(0, 300);
+  // whole words, prefixes and one-letter typos, as people type them
+  const queries = base.flatMap((w) => [w, w.slice(0, 4), w.slice(0, 2) + w[3] + w[2] + w.slice(4)]);
+  const lat: number[] = [];
+  let hits = 0;
+  for (const q of queries) {
+    const t0 = performance.now();
+    hits += search.search(q, undefined, 20).length;
+    lat.push(performance.now() - t0);
+  }
+  lat.sort((a, b) => a - b);
+  console.log(JSON.stringify({ indexMs, queries: queries.length, p50Ms: lat[Math.floor(lat.length * 0.5)], p99Ms: lat[Math.floor(lat.length * 0.99)], maxMs: lat[lat.length - 1], hitsPerQuery: hits / queries.length }));
+}

@@ -1,0 +1,141 @@
+'use client';
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { ImportInput, SkillEntryInput } from '@/lib/skills/service/schemas';
+import { api } from '../api';
+import { jobKey } from '../jobs/queries';
+import type { Job } from '../jobs/types';
+import type { ClawhubHit, DepsInstallResponse, InstallSpecView, SkillDetailView, SkillEntryView, SkillFileContent, SkillList, VersionDiffView } from './types';
+import type { DepsReport } from '../runtime/deps-results';
+
+/** The list is polled this often while the page is visible, so the watcher's changes show up. */
+export const LIST_POLL_MS = 5000;
+
+export const skillsKey = ['skills'] as const;
+export const skillListKey = (filters: { status: string; q: string; source: string }) => ['skills', 'list', filters] as const;
+export const skillKey = (id: string) => ['skills', 'detail', id] as const;
+export const skillFileKey = (id: string, path: string) => ['skills', 'file', id, path] as const;
+export const skillDepsKey = (id: string) => ['skills', 'deps', id] as const;
+export const skillsSettingsKey = ['settings', 'skills'] as const;
+export const skillDiffKey = (slug: string, a: string, b: string) => ['skills', 'diff', slug, a, b] as const;
+
+/** Every skills query: after a write or a job's end, the catalog may have changed. */
+export const invalidateSkills = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: skillsKey });
+
+export function listUrl(f: { status: string; q: string; source: string }): string {
+  const p = new URLSearchParams();
+  if (f.status && f.status !== 'all') p.set('status', f.status);
+  if (f.q.trim()) p.set('q', f.q.trim());
+  if (f.source) p.set('source', f.source);
+  const qs = p.toString();
+  return qs ? `/api/v1/skills?${qs}` : '/api/v1/skills';
+}
+
+export function useSkillList(filters: { status: string; q: string; source: string }) {
+  return useQuery({
+    queryKey: skillListKey(filters),
+    queryFn: ({ signal }) => api<SkillList>(listUrl(filters), { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: LIST_POLL_MS,
+  });
+}
+
+export function useSkill(id: string) {
+  return useQuery({
+    queryKey: skillKey(id),
+    queryFn: ({ signal }) => api<SkillDetailView>(`/api/v1/skills/${encodeURIComponent(id)}`, { signal }),
+    refetchInterval: 15_000,
+    retry: (n, e) => n < 2 && !(e instanceof Error && 'status' in e && (e as { status: number }).status === 404),
+  });
+}
+
+export function useSkillFile(id: string, path: string | null) {
+  return useQuery({
+    queryKey: skillFileKey(id, path ?? ''),
+    queryFn: ({ signal }) => api<SkillFileContent>(`/api/v1/skills/${encodeURIComponent(id)}/file?${new URLSearchParams({ path: path! })}`, { signal }),
+    enabled: !!path,
+    staleTime: 30_000,
+  });
+}
+
+export function useSkillDeps(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: skillDepsKey(id),
+    queryFn: ({ signal }) => api<DepsReport & { installSpecs: InstallSpecView[] }>(`/api/v1/skills/${encodeURIComponent(id)}/deps`, { signal }),
+    enabled,
+    staleTime: 30_000,
+  });
+}
+
+export function useSkillDiff(slug: string, a: string, b: string) {
+  return useQuery({
+    queryKey: skillDiffKey(slug, a, b),
+    queryFn: ({ signal }) => api<VersionDiffView>(`/api/v1/skills/diff?${new URLSearchParams({ slug, a, b })}`, { signal }),
+    enabled: !!a && !!b && a !== b,
+    staleTime: 60_000,
+  });
+}
+
+/** PUT /skills/entry. The list and the detail are refetched: gating depends on the entry. */
+export function useUpdateEntry() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: SkillEntryInput) => api<SkillEntryView>('/api/v1/skills/entry', { method: 'PUT', body: input }),
+    onSettled: () => invalidateSkills(qc),
+  });
+}
+
+/** A plain POST whose success changes the catalog. */
+function useSkillWrite<I, R = unknown>(path: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: I) => api<R>(path, { method: 'POST', body: input }),
+    onSuccess: () => invalidateSkills(qc),
+  });
+}
+
+export const useAcknowledge = () => useSkillWrite<{ id: string; reason: string }>('/api/v1/skills/acknowledge');
+export const useRollback = () => useSkillWrite<{ slug: string; version: string }, { slug: string; version: string; previous: string }>('/api/v1/skills/rollback');
+export const useUninstall = () => useSkillWrite<{ slug: string }, { slug: string; removed: string }>('/api/v1/skills/uninstall');
+export const useRefreshSkills = () => useSkillWrite<void, { version: number; skills: number }>('/api/v1/skills/refresh');
+
+const seedJob = (qc: QueryClient, job: Job) => {
+  qc.setQueryData(jobKey(job.id), job);
+  void qc.invalidateQueries({ queryKey: ['jobs'] });
+};
+
+/** POST /skills/import: a 202 with the queued job. */
+export function useImportSkill() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ImportInput) => api<Job>('/api/v1/skills/import', { method: 'POST', body: input }),
+    onSuccess: (job) => seedJob(qc, job),
+  });
+}
+
+/** POST /skills/deps/install: one parent job, one install per missing dependency. */
+export function useInstallSkillDeps() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<DepsInstallResponse>('/api/v1/skills/deps/install', { method: 'POST', body: { id } }),
+    onSuccess: (r) => {
+      for (const c of r.children ?? []) qc.setQueryData(jobKey(c.id), c);
+      seedJob(qc, r.job);
+    },
+  });
+}
+
+/** ClawHub search; the answer's shape is read defensively (an array, or {items|results}). */
+export function useClawhubSearch(q: string) {
+  return useQuery({
+    queryKey: ['clawhub-search', q] as const,
+    queryFn: async ({ signal }) => {
+      const data = await api<unknown>(`/api/v1/skills/clawhub/search?${new URLSearchParams({ q })}`, { signal });
+      const list = Array.isArray(data) ? data : ((data as { items?: unknown[]; results?: unknown[] })?.items ?? (data as { results?: unknown[] })?.results ?? []);
+      return list as ClawhubHit[];
+    },
+    enabled: q.trim().length >= 2,
+    staleTime: 60_000,
+    retry: false,
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * Discovery over every configured root (spec §5, SK-P01..P05). Roots are walked in precedence
+ * order and copies come back in that order (then by relDir), so buildInventory can break ties
+ * between extra dirs by position. A missing root is normal (no copies, no warning); escapes,
+ * limits and unreadable folders become RootWarnings and never stop the rest of the walk.
+ */
+import fsp from 'node:fs/promises';
+import type { RootWarning, SkillCopy, SkillRoot } from '../types';
+import { findCandidates, type Candidate } from './candidates';
+import { mapLimit } from './concurrency';
+import { checkContainment, describeEscape, resolveAllowedTargets } from './containment';
+import { loadCopy, type InspectCopy } from './load-copy';
+
+export interface DiscoverOptions {
+  /** Folders symlinked workspace/project/extra skills may resolve into (spec `skills.load.allowSymlinkTargets`). */
+  allowSymlinkTargets: string[];
+  /** Default 300 (spec §5.4). */
+  maxCandidatesPerRoot: number;
+  /** Default 256,000 (spec §5.4). */
+  maxSkillFileBytes: number;
+  /** Grouping levels below a root; default 1 (`root/<group>/<skill>`). */
+  groupDepth: number;
+  /** Called per copy with the bytes of its files (≤ 1 MiB each) read for hashing, so a scanner need not read them again. */
+  inspect?: InspectCopy;
+}
+
+export const DEFAULT_DISCOVER_OPTIONS: DiscoverOptions = {
+  allowSymlinkTargets: [],
+  maxCandidatesPerRoot: 300,
+  maxSkillFileBytes: 256_000,
+  groupDepth: 1,
+};
+
+const LOAD_CONCURRENCY = 16;
+
+export interface DiscoverResult {
+  copies: SkillCopy[];
+  warnings: RootWarning[];
+}
+
+interface Job {
+  root: SkillRoot;
+  rootReal: string;
+  cand: Candidate;
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Candidates of one root after the limit; null when the root does not exist. */
+async function scanRoot(root: SkillRoot, opts: DiscoverOptions, warnings: RootWarning[]): Promise<Job[] | null> {
+  let rootReal: string;
+  let cands: Candidate[];
+  try {
+    rootReal = await fsp.realpath(root.path);
+    cands = await findCandidates(root.path, opts.groupDepth, (dir, e) =>
+      warnings.push({ root: root.path, path: dir, code: 'unreadable', message: `${dir} cannot be read: ${errorMessage(e)}` }),
+    );
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    warnings.push({ root: root.path, path: root.path, code: 'unreadable', message: `The ${root.kind} root cannot be read: ${errorMessage(e)}` });
+    return [];
+  }
+  if (cands.length > opts.maxCandidatesPerRoot) {
+    const first = cands[opts.maxCandidatesPerRoot];
+    warnings.push({
+      root: root.path,
+      path: first.dir,
+      code: 'limit-candidates',
+      message: `The ${root.kind} root holds ${cands.length} skill folders; only the first ${opts.maxCandidatesPerRoot} (by path) are loaded, from ${first.relDir} on they are ignored.`,
+    });
+    cands = cands.slice(0, opts.maxCandidatesPerRoot);
+  }
+  return cands.map((cand) => ({ root, rootReal, cand }));
+}
+
+export async function discoverSkills(roots: SkillRoot[], options: Partial<DiscoverOptions> = {}): Promise<DiscoverResult> {
+  const opts: DiscoverOptions = { ...DEFAULT_DISCOVER_OPTIONS, ...options };
+  const ordered = [...roots].sort((a, b) => a.precedence - b.precedence);
+  const allowed = await resolveAllowedTargets(opts.allowSymlinkTargets);
+  const warningsPerRoot: RootWarning[][] = ordered.map(() => []);
+  const jobsPerRoot = await Promise.all(ordered.map((root, i) => scanRoot(root, opts, warningsPerRoot[i])));
+  const jobs = jobsPerRoot.flatMap((j) => j ?? []);
+
+  // One warnings list per job keeps the output order independent of I/O timing.
+  const jobWarnings: (RootWarning | null)[] = jobs.map(() => null);
+  const loaded = await mapLimit(jobs, LOAD_CONCURRENCY, async ({ root, rootReal, cand }, i): Promise<SkillCopy | null> => {
+    try {
+      const contained = await checkContainment(root.kind, rootReal, cand, allowed);
+      if (!contained.ok) {
+        jobWarnings[i] = { root: root.path, path: contained.path, code: contained.code, message: describeEscape(root.kind, contained, root.path) };
+        return null;
+      }
+      const { copy, skillMdBytes } = await loadCopy(root, cand, opts.maxSkillFileBytes, opts.inspect);
+      if (skillMdBytes > opts.maxSkillFileBytes) {
+        jobWarnings[i] = {
+          root: root.path,
+          path: cand.dir,
+          code: 'file-too-large',
+          message: `${cand.relDir}/SKILL.md is ${skillMdBytes} bytes, over the ${opts.maxSkillFileBytes} byte limit: listed as invalid.`,
+        };
+      }
+      return copy;
+    } catch (e) {
+      jobWarnings[i] = { root: root.path, path: cand.dir, code: 'unreadable', message: `${cand.dir} cannot be read: ${errorMessage(e)}` };
+      return null;
+    }
+  });
+
+  const warnings = warningsPerRoot.flat();
+  jobWarnings.forEach((w) => w && warnings.push(w));
+  return { copies: loaded.filter((c): c is SkillCopy => c !== null), warnings };
+}

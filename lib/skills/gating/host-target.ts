@@ -1,0 +1,89 @@
+/**
+ * The host as a gating target (SK-G02, SK-G03). Binary lookup reuses lib/runtime's `which`
+ * (a regular file with X_OK, symlinks followed — a directory named like the bin is not a binary).
+ * It scans the runtime dir's bin folders first (they come first on a skill's PATH), then PATH,
+ * then the usual system folders. Results are cached per lookup key (the dirs searched); the
+ * caller invalidates on every package install/uninstall, and misses also expire after
+ * `missTtlMs` so a binary installed by hand is found without a restart.
+ */
+import path from 'node:path';
+import { joinPathList, splitPathList, which } from '../../runtime/which';
+import type { GatingTarget, Os } from '../types';
+
+const SYSTEM_DIRS = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+const DARWIN_DIRS = ['/opt/homebrew/bin'];
+
+export interface HostTargetOptions {
+  /** Replaces the PATH entries of `env` (default: PATH of `env`). */
+  pathDirs?: string[];
+  /** Default process.env (read on each lookup, so a PATH change is seen). */
+  env?: Record<string, string | undefined>;
+  /** Skilldock's bin folders (GitHub bin dir, npm global bin, pip/venv bin), searched first. */
+  extraDirs?: string[];
+  /** How long a miss is trusted without an invalidate (default 60 s). Hits stay until invalidate. */
+  missTtlMs?: number;
+  id?: string;
+  label?: string;
+}
+
+export interface HostTarget extends GatingTarget {
+  /** Forgets every cached lookup (call on each package install/uninstall and PATH change). */
+  invalidate(): void;
+  /** The folders searched, in order (shown in explain traces). */
+  searchDirs(): string[];
+}
+
+export function hostPlatform(platform: NodeJS.Platform = process.platform): Os {
+  return platform === 'darwin' ? 'darwin' : platform === 'win32' ? 'win32' : 'linux';
+}
+
+export function createHostTarget(opts: HostTargetOptions = {}): HostTarget {
+  const env = opts.env ?? process.env;
+  const platform = hostPlatform();
+  const missTtlMs = opts.missTtlMs ?? 60_000;
+  const cache = new Map<string, { path: string | null; at: number }>();
+  let cacheKey = '';
+
+  const searchDirs = (): string[] => {
+    const fromPath = opts.pathDirs ?? splitPathList(env.PATH);
+    const system = platform === 'darwin' ? [...DARWIN_DIRS, ...SYSTEM_DIRS] : SYSTEM_DIRS;
+    return splitPathList(joinPathList([...(opts.extraDirs ?? []), ...fromPath, ...system])).filter((d) => path.isAbsolute(d));
+  };
+
+  const lookup = (name: string, pathList: string): string | null => {
+    // A bin is a plain command name; anything with a separator would be a path lookup.
+    if (!name || name.includes('/') || name.includes('\\') || name === '.' || name === '..') return null;
+    return which(name, pathList);
+  };
+
+  return {
+    id: opts.id ?? 'host',
+    label: opts.label ?? 'This host',
+    platform,
+    env,
+    searchDirs,
+    invalidate() {
+      cache.clear();
+    },
+    async which(names: string[]): Promise<Record<string, string | null>> {
+      const pathList = joinPathList(searchDirs());
+      if (pathList !== cacheKey) {
+        cache.clear();
+        cacheKey = pathList;
+      }
+      const now = Date.now();
+      const out: Record<string, string | null> = {};
+      for (const name of names) {
+        const hit = cache.get(name);
+        if (hit && (hit.path !== null || now - hit.at < missTtlMs)) {
+          out[name] = hit.path;
+          continue;
+        }
+        const found = lookup(name, pathList);
+        cache.set(name, { path: found, at: now });
+        out[name] = found;
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export * from './gating';
+export * from './host-target';

@@ -1,0 +1,135 @@
+/**
+ * Encoded payloads (spec §11.2 blind spot, ClawHavoc): base64 and hex literals in any file are
+ * decoded and, when they decode to text, re-scanned as segments of their own (up to 3 levels).
+ * Running decoded content (`… | base64 -d | bash`, `exec(b64decode(…))`) is a finding by itself.
+ */
+import { type DecodedPart, type FindingSink, type Pattern, type Segment, fileLineAt, flagAll, makeSegment, matches } from './model';
+import { INTERPRETER } from './rules-network';
+
+export const MAX_DECODE_DEPTH = 3;
+
+const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){8,}/g;
+const HEX_TOKEN = /^(?:0x)?([0-9a-fA-F]+)$/;
+const MIN_TOKEN = 16;
+const ONLY_HEX = /^[0-9a-fA-F]+$/;
+
+function printableRatio(buf: Buffer): number {
+  let ok = 0;
+  for (const b of buf) if ((b >= 0x20 && b < 0x7f) || b === 9 || b === 10 || b === 13) ok++;
+  return buf.length === 0 ? 0 : ok / buf.length;
+}
+
+/** The decoded bytes as text when they are mostly printable ASCII (UTF-16LE too: PowerShell -EncodedCommand). */
+function asText(buf: Buffer): string | null {
+  if (buf.length < 8) return null;
+  if (buf.length % 2 === 0) {
+    let zeros = 0;
+    for (let i = 1; i < buf.length; i += 2) if (buf[i] === 0) zeros++;
+    if (zeros >= (buf.length / 2) * 0.9) {
+      const text = buf.toString('utf16le');
+      return printableRatio(Buffer.from(text, 'latin1')) >= 0.95 ? text : null;
+    }
+  }
+  return printableRatio(buf) >= 0.95 ? buf.toString('latin1') : null;
+}
+
+function decodeBase64(candidate: string): string | null {
+  const body = candidate.replace(/=+$/, '');
+  if (body.length % 4 === 1 || ONLY_HEX.test(body)) return null;
+  if (/[+/]/.test(body) && /[-_]/.test(body)) return null;
+  // Cheap rejection first: most candidates (identifiers, paths) decode to binary noise.
+  if (body.length > 64 && asText(Buffer.from(body.slice(0, 64), 'base64')) === null) return null;
+  return asText(Buffer.from(body, 'base64'));
+}
+
+function decodeHex(digits: string): string | null {
+  if (digits.length % 2 !== 0) return null;
+  return asText(Buffer.from(digits, 'hex'));
+}
+
+function isBase64Char(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 45 || c === 95;
+}
+
+/** Maximal runs of base64 characters (standard or URL-safe) of 16+ chars, with up to two "=" of padding. */
+function* base64Runs(text: string): Generator<[number, string]> {
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && isBase64Char(text.charCodeAt(i))) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0 && i - start >= MIN_TOKEN) {
+      let end = i;
+      while (end < text.length && end - i < 2 && text[end] === '=') end++;
+      yield [start, text.slice(start, end)];
+    }
+    start = -1;
+  }
+}
+
+/**
+ * One segment holding every literal of `seg` that decodes to text, joined by blank lines (the
+ * caller re-scans it; one segment keeps thousands of small payloads cheap), or null.
+ */
+export function decodePayloads(seg: Segment): Segment | null {
+  const depth = seg.decoded?.depth ?? 0;
+  if (depth >= MAX_DECODE_DEPTH) return null;
+  const parts: DecodedPart[] = [];
+  const texts: string[] = [];
+  let length = 0;
+  const add = (text: string, encoding: 'base64' | 'hex', offset: number) => {
+    if (texts.length > 0) length += 2;
+    parts.push({ start: length, end: length + text.length, line: fileLineAt(seg, offset), encoding });
+    texts.push(text);
+    length += text.length;
+  };
+  for (const [start, token] of base64Runs(seg.raw)) {
+    const hex = HEX_TOKEN.exec(token);
+    if (hex) {
+      const text = decodeHex(hex[1]);
+      if (text !== null) add(text, 'hex', start);
+      continue;
+    }
+    let text = decodeBase64(token);
+    // A payload after a URL path ("https://host/<base64>") shares its run with the path.
+    if (text === null && token.includes('/')) text = token.split('/').reduce<string | null>((found, part) => found ?? (part.length >= MIN_TOKEN ? decodeBase64(part) : null), null);
+    if (text !== null) add(text, 'base64', start);
+  }
+  if (seg.raw.includes('\\x')) {
+    for (const m of matches(HEX_ESCAPES, seg.raw)) {
+      const text = decodeHex(m[0].replace(/\\x/g, ''));
+      if (text !== null) add(text, 'hex', m.index);
+    }
+  }
+  if (parts.length === 0) return null;
+  return makeSegment({ file: seg.file, lang: 'decoded', context: 'decoded', raw: texts.join('\n\n'), firstLine: 1, decoded: { depth: depth + 1, parts } });
+}
+
+const DECODERS = String.raw`(?:base64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*\b|--decode)|openssl\s+(?:enc\s+)?-?base64\s+-d|xxd\s+(?:-p\s+)?-r|b64decode|FromBase64String)`;
+
+const DECODER_WORDS = ['base64', 'xxd', 'b64decode', 'frombase64string'];
+
+const EXECUTED_DECODE_CRITICAL: Pattern[] = [
+  [new RegExp(String.raw`${DECODERS}[^\n]{0,200}?(?<!\|)\|(?!\|)\s*${INTERPRETER}`, 'g'), 'Decoded content is piped into an interpreter.', DECODER_WORDS],
+  [
+    new RegExp(String.raw`(?:(?<![\w.-])(?:(?:ba|z|da|k)?sh|python[23]?|node|perl)\s+-c|(?<![\w-])eval|(?<![\w.-])(?:(?:ba|z|da|k)?sh|source)\s+<\()\s*["']?(?:\$\(|\x60)?[^\n]{0,300}?${DECODERS}`, 'g'),
+    'Runs decoded content.',
+    DECODER_WORDS,
+  ],
+  [/\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,200}?[\s"'(]-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc\w{0,6})\s+['"]?[A-Za-z0-9+/]{20,}={0,2}/gi, 'PowerShell -EncodedCommand runs a base64 payload.', ['powershell', 'pwsh']],
+  [/\b(?:iex|Invoke-Expression)\b[^\n]{0,300}?FromBase64String|FromBase64String[^\n]{0,300}?\|\s*(?:iex|Invoke-Expression)\b/gi, 'Invoke-Expression of base64-decoded content.', ['frombase64string']],
+];
+const EXECUTED_DECODE_WARN: Pattern[] = [
+  [/(?<![\w$.])(?:eval|Function)\s*\(\s*(?:atob|Buffer\s*\.\s*from|unescape|decodeURIComponent)\s*\(|\bnew\s+Function\s*\(\s*(?:atob|Buffer\s*\.\s*from)\s*\(/g, 'Evaluates decoded content.', ['atob', 'buffer', 'unescape', 'decodeuri']],
+  [
+    /(?<![\w.])(?:exec|eval)\s*\(\s*(?:base64\s*\.\s*\w*decode\w*|codecs\s*\.\s*decode|bytes\s*\.\s*fromhex|binascii\s*\.\s*(?:unhexlify|a2b_\w+)|zlib\s*\.\s*decompress|marshal\s*\.\s*loads)\s*\(/g,
+    'Executes decoded content.',
+    ['decode', 'fromhex', 'unhexlify', 'a2b_', 'decompress', 'marshal'],
+  ],
+];
+
+export function executedDecodeRules(seg: Segment, sink: FindingSink): void {
+  flagAll(sink, seg, 'encoded-payload', 'critical', EXECUTED_DECODE_CRITICAL);
+  flagAll(sink, seg, 'encoded-payload', 'warn', EXECUTED_DECODE_WARN);
+}

@@ -1,0 +1,192 @@
+/**
+ * The scanner's working units. A file becomes one or more segments (a script, a Markdown file and
+ * each of its fenced blocks, a decoded payload); rules match regexes over `segment.code` and report
+ * offsets, which the sink turns into file lines and excerpts.
+ */
+import type { FindingSeverity, ScanFinding } from '../types';
+import { hasAny } from './prefilter';
+
+export type Lang = 'markdown' | 'shell' | 'python' | 'js' | 'powershell' | 'ruby' | 'perl' | 'text' | 'decoded';
+
+/** Where a segment's text comes from; decides severity downgrades and which rules apply. */
+export type SegmentContext = 'script' | 'markdown' | 'markdown-block' | 'text' | 'decoded';
+
+export interface Segment {
+  file: string;
+  lang: Lang;
+  context: SegmentContext;
+  /** The text as written. */
+  raw: string;
+  /** Same length as `raw`: comments blanked with spaces, shell line continuations joined. */
+  code: string;
+  /** `code` lower-cased, for cheap keyword pre-checks before a regex runs. */
+  lower: string;
+  /** Keyword pre-check results and the trigram bitmap of `lower` (see prefilter.ts), filled as rules ask. */
+  keywordCache?: Map<string, boolean>;
+  grams?: Uint8Array;
+  /** 1-based line in the file of the segment's first line. */
+  firstLine: number;
+  /** Offsets where each line of `raw` starts. */
+  lineStarts: number[];
+  /**
+   * The raw twin of a comment-stripped script: its hits that the stripped text lacks sit in
+   * comments (or in code a confused lexer blanked), so they are reported one severity lower.
+   */
+  inComment?: boolean;
+  /** For decoded payloads (all of one segment's, joined by blank lines): each part's origin, and the nesting depth. */
+  decoded?: { depth: number; parts: DecodedPart[] };
+}
+
+/** One decoded literal inside a decoded segment: where its text sits and which file line held it. */
+export interface DecodedPart {
+  start: number;
+  end: number;
+  line: number;
+  encoding: 'base64' | 'hex';
+}
+
+export function partAt(seg: Segment, offset: number): DecodedPart {
+  const parts = seg.decoded!.parts;
+  let lo = 0;
+  let hi = parts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (parts[mid].start <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return parts[lo];
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** 0-based line index of `offset` inside the segment. */
+export function lineIndexAt(seg: Segment, offset: number): number {
+  const s = seg.lineStarts;
+  let lo = 0;
+  let hi = s.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (s[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The file line (1-based) of `offset` in the segment. */
+export function fileLineAt(seg: Segment, offset: number): number {
+  return seg.decoded ? partAt(seg, offset).line : seg.firstLine + lineIndexAt(seg, offset);
+}
+
+const SHELLISH: ReadonlySet<Lang> = new Set(['shell', 'markdown', 'text', 'decoded']);
+
+/** Blank `\`-newline continuations so one shell command spans one regex match; length kept. */
+function joinContinuations(code: string): string {
+  return code.replace(/\\(\r?\n)/g, (m) => ' '.repeat(m.length));
+}
+
+export function makeSegment(init: Omit<Segment, 'lineStarts' | 'code' | 'lower'> & { code?: string }): Segment {
+  const given = init.code ?? init.raw;
+  const code = SHELLISH.has(init.lang) ? joinContinuations(given) : given;
+  return { ...init, code, lower: code.toLowerCase(), lineStarts: lineStartsOf(init.raw) };
+}
+
+const MAX_EXCERPT = 200;
+
+function clip(text: string, around: number): string {
+  if (text.length <= MAX_EXCERPT) return text;
+  const start = Math.max(0, Math.min(text.length - MAX_EXCERPT, around - MAX_EXCERPT / 2));
+  return text.slice(start, start + MAX_EXCERPT);
+}
+
+/** The trimmed line holding `offset` (a 200-char window around the match on long lines). */
+export function excerptAt(seg: Segment, offset: number): string {
+  if (seg.decoded) {
+    const part = partAt(seg, offset);
+    return clip(seg.raw.slice(part.start, part.end).replace(/\s+/g, ' ').trim(), 0);
+  }
+  const i = lineIndexAt(seg, offset);
+  const start = seg.lineStarts[i];
+  const end = i + 1 < seg.lineStarts.length ? seg.lineStarts[i + 1] - 1 : seg.raw.length;
+  const line = seg.raw.slice(start, end);
+  const lead = line.length - line.trimStart().length;
+  return clip(line.trim(), offset - start - lead);
+}
+
+/** Rules whose hits in Markdown are documentation examples, not code that runs on install. */
+const DOC_DOWNGRADED = new Set(['dangerous-exec', 'dynamic-code-execution']);
+
+/** Collects findings, one per (rule, file, line), keeping the most severe. */
+export class FindingSink {
+  private readonly byKey = new Map<string, ScanFinding>();
+
+  add(seg: Segment, rule: string, severity: FindingSeverity, offset: number, message: string): void {
+    let sev = severity;
+    let msg = message;
+    if (DOC_DOWNGRADED.has(rule) && sev === 'critical' && (seg.context === 'markdown' || seg.context === 'markdown-block')) {
+      sev = 'warn';
+      msg += ' (in a Markdown example)';
+    }
+    if (seg.decoded) msg += ` (inside a ${partAt(seg, offset).encoding} payload)`;
+    if (seg.inComment) {
+      sev = sev === 'critical' ? 'warn' : 'info';
+      msg += ' (in a comment)';
+    }
+    const line = fileLineAt(seg, offset);
+    if (!this.improves(rule, seg.file, line, sev)) return;
+    this.push({ rule, severity: sev, file: seg.file, line, message: msg, excerpt: excerptAt(seg, offset) });
+  }
+
+  /** False when a finding at least this severe is already held for (rule, file, line). */
+  private improves(rule: string, file: string, line: number, severity: FindingSeverity): boolean {
+    const prev = this.byKey.get(`${rule}\u0000${file}\u0000${line}`);
+    return !prev || SEVERITY_RANK[severity] > SEVERITY_RANK[prev.severity];
+  }
+
+  push(f: ScanFinding): void {
+    if (this.improves(f.rule, f.file, f.line, f.severity)) this.byKey.set(`${f.rule}\u0000${f.file}\u0000${f.line}`, f);
+  }
+
+  findings(): ScanFinding[] {
+    return [...this.byKey.values()].sort(
+      (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0),
+    );
+  }
+}
+
+const SEVERITY_RANK: Record<FindingSeverity, number> = { info: 0, warn: 1, critical: 2 };
+
+/** Every match of a global regex over the segment's code. */
+export function* matches(re: RegExp, text: string): Generator<RegExpExecArray> {
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    yield m;
+    if (m[0].length === 0) re.lastIndex++;
+  }
+}
+
+/** A regex, its finding message, and keywords one of which must occur for the regex to be worth running. */
+export type Pattern = [RegExp, string, (readonly string[])?];
+
+/** Adds one finding per match of each pattern. */
+export function flagAll(sink: FindingSink, seg: Segment, rule: string, severity: FindingSeverity, patterns: readonly Pattern[]): void {
+  for (const [re, message, keywords] of patterns) {
+    if (!hasAny(seg, keywords)) continue;
+    for (const m of matches(re, seg.code)) sink.add(seg, rule, severity, m.index, message);
+  }
+}
+
+/** Offset of the first match, or -1. */
+export function firstIndex(re: RegExp, text: string): number {
+  re.lastIndex = 0;
+  const m = re.exec(text);
+  re.lastIndex = 0;
+  return m ? m.index : -1;
+}
+
+export const isShellish = (seg: Segment): boolean => SHELLISH.has(seg.lang);
+export const isPython = (seg: Segment): boolean => seg.lang === 'python' || seg.lang === 'decoded';
+export const isJs = (seg: Segment): boolean => seg.lang === 'js' || seg.lang === 'decoded';

@@ -1,0 +1,2 @@
+export * from './search';
+export type { Highlight } from './highlight';

@@ -1,0 +1,110 @@
+/**
+ * Full-text search over skills (spec §8.4, SK-C04) with minisearch (BM25+): name weighs 3,
+ * description 2, body 1. The last query term (the one being typed) also matches as a prefix
+ * (two characters or more). Typo tolerance (edit distance ≈ 20 % of the term, at most 2, terms of
+ * four characters or more) is a second pass, run only when the first finds fewer hits than
+ * asked for: the fuzzy walk over a large body vocabulary is the costly part of a query.
+ * A query without any word returns no hits (listing everything is the catalog's job).
+ */
+import MiniSearch, { type SearchResult } from 'minisearch';
+import type { SourceKind } from '../types';
+import { termRanges, tokenize, windowAround, type Highlight } from './highlight';
+
+export interface SearchDoc {
+  id: string;
+  name: string;
+  description: string;
+  body: string;
+  source: SourceKind;
+  status: string;
+  eligible: boolean;
+}
+
+export interface SearchFilters {
+  source?: SourceKind[];
+  status?: string[];
+  eligible?: boolean;
+}
+
+export interface SearchHit {
+  id: string;
+  name: string;
+  score: number;
+  /** Indexed terms that matched (after prefix/typo expansion), lower case. */
+  terms: string[];
+  highlights: Highlight[];
+}
+
+export interface SkillSearch {
+  /** Replaces the whole index (documents are small; a rebuild is simpler than diffing). */
+  replaceAll(docs: SearchDoc[]): void;
+  search(query: string, filters?: SearchFilters, limit?: number): SearchHit[];
+  readonly size: number;
+}
+
+const FIELDS = ['name', 'description', 'body'] as const;
+const BODY_WINDOW = 160;
+const DESCRIPTION_WINDOW = 240;
+
+function newIndex(): MiniSearch<SearchDoc> {
+  return new MiniSearch<SearchDoc>({
+    fields: [...FIELDS],
+    storeFields: [],
+    tokenize,
+    searchOptions: {
+      boost: { name: 3, description: 2, body: 1 },
+      prefix: (term, i, terms) => i === terms.length - 1 && term.length >= 2,
+    },
+  });
+}
+
+function matches(doc: SearchDoc, f: SearchFilters): boolean {
+  if (f.source && !f.source.includes(doc.source)) return false;
+  if (f.status && !f.status.includes(doc.status)) return false;
+  if (f.eligible !== undefined && doc.eligible !== f.eligible) return false;
+  return true;
+}
+
+function highlightsOf(doc: SearchDoc, fields: ReadonlySet<string>, terms: ReadonlySet<string>): Highlight[] {
+  const out: Highlight[] = [];
+  for (const field of FIELDS) {
+    if (!fields.has(field)) continue;
+    const text = doc[field];
+    const ranges = termRanges(text, terms);
+    if (ranges.length === 0) continue;
+    if (field === 'name') out.push({ field, text, ranges });
+    else out.push({ field, ...windowAround(text, ranges, field === 'body' ? BODY_WINDOW : DESCRIPTION_WINDOW) });
+  }
+  return out;
+}
+
+export function createSkillSearch(): SkillSearch {
+  let index = newIndex();
+  let docs = new Map<string, SearchDoc>();
+
+  return {
+    get size() {
+      return docs.size;
+    },
+    replaceAll(list: SearchDoc[]) {
+      const next = newIndex();
+      const byId = new Map<string, SearchDoc>();
+      for (const d of list) byId.set(d.id, d); // a repeated id keeps the last document
+      next.addAll([...byId.values()]);
+      index = next;
+      docs = byId;
+    },
+    search(query: string, filters: SearchFilters = {}, limit = 20): SearchHit[] {
+      if (tokenize(query).length === 0 || limit <= 0) return [];
+      const hasFilters = filters.source !== undefined || filters.status !== undefined || filters.eligible !== undefined;
+      const filter = hasFilters ? (r: SearchResult) => matches(docs.get(r.id as string)!, filters) : undefined;
+      let results = index.search(query, { filter });
+      if (results.length < limit) results = index.search(query, { filter, fuzzy: (term) => (term.length >= 4 ? 0.2 : false), maxFuzzy: 2 });
+      return results.slice(0, limit).map((r) => {
+        const doc = docs.get(r.id as string)!;
+        const fields = new Set(Object.values(r.match).flat());
+        return { id: doc.id, name: doc.name, score: r.score, terms: r.terms, highlights: highlightsOf(doc, fields, new Set(r.terms)) };
+      });
+    },
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * The live skill catalog of this process: discovery over the six roots, scanner verdicts (memoised
+ * by content hash), gating against the target runtime, status and search. Rebuilt when a root
+ * changes (watcher), when an import lands, and re-gated when packages or config entries change, so
+ * no result goes stale (SK-G03, SK-W03). `version` grows with every change (SK-W01).
+ */
+import type { AppDb } from '@/db/client';
+import { logger } from '../../core/logger';
+import { runtimeLayout } from '../../runtime/dir';
+import { packagesGeneration } from '../../runtime/generation';
+import { getSkillsSettings } from '../../settings/store';
+import type { SkillsSettings } from '../../settings/skills-settings';
+import { watchSkillRoots } from '../catalog';
+import { createHostTarget } from '../gating';
+import { createSkillSearch } from '../search';
+import type { GatingTarget, RootWarning, ScanResult } from '../types';
+import { buildCatalog, searchDocs, type CatalogSkill } from './build';
+import { loadAcks, loadEntryConfigs } from './entries';
+import { resolveRoots, type ResolvedRoot } from './roots';
+
+export type { CatalogSkill, SkillStatus } from './build';
+
+export interface CatalogSnapshot {
+  version: number;
+  builtAt: Date;
+  roots: ResolvedRoot[];
+  warnings: RootWarning[];
+  skills: CatalogSkill[];
+  target: { id: string; label: string; platform: string };
+}
+
+export interface CatalogDeps {
+  db: AppDb;
+  dataDir: string;
+  runtimeDir: string;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+}
+
+export class SkillCatalog {
+  private current: CatalogSnapshot | null = null;
+  private building: Promise<CatalogSnapshot> | null = null;
+  private dirty = true;
+  private version = 0;
+  private readonly scans = new Map<string, ScanResult>();
+  private readonly search = createSkillSearch();
+  private readonly target: GatingTarget & { invalidate(): void };
+  private watcher: { close(): Promise<void> } | null = null;
+  private watchedKey = '';
+  private generation = packagesGeneration();
+  private searchStale = true;
+
+  constructor(private readonly deps: CatalogDeps) {
+    const layout = runtimeLayout(deps.runtimeDir);
+    this.target = createHostTarget({ extraDirs: [layout.npmBin, layout.pipBin, layout.bin], env: deps.env ?? process.env });
+  }
+
+  /** The current snapshot, rebuilt first when something changed. */
+  async snapshot(): Promise<CatalogSnapshot> {
+    if (this.generation !== packagesGeneration()) this.packagesChanged();
+    // A build in flight may have read the roots before the latest change: wait for it, and build
+    // again while something changed meanwhile, so no caller gets a snapshot older than its call.
+    for (let round = 0; round < 4; round++) {
+      if (this.building) {
+        const snap = await this.building;
+        if (!this.dirty) return snap;
+        continue;
+      }
+      if (!this.dirty && this.current) return this.current;
+      this.building = this.rebuild().finally(() => (this.building = null));
+    }
+    return this.building ?? this.current!;
+  }
+
+  /** Rediscover everything (roots changed, an import landed, settings changed). */
+  invalidate(): void {
+    this.dirty = true;
+  }
+
+  /** Packages changed on the target: bins must be looked up again (never a stale "missing"). */
+  packagesChanged(): void {
+    this.generation = packagesGeneration();
+    this.target.invalidate();
+    this.dirty = true;
+  }
+
+  async refresh(): Promise<CatalogSnapshot> {
+    this.dirty = true;
+    await this.building?.catch(() => undefined);
+    return this.snapshot();
+  }
+
+  private async rebuild(): Promise<CatalogSnapshot> {
+    this.dirty = false;
+    const settings = await getSkillsSettings(this.deps.db);
+    const roots = resolveRoots(settings, this.deps.dataDir, this.deps.home);
+    this.ensureWatcher(settings, roots);
+    const [entries, acks] = await Promise.all([loadEntryConfigs(this.deps.db), loadAcks(this.deps.db)]);
+    const { skills, warnings } = await buildCatalog({
+      roots,
+      discover: { allowSymlinkTargets: settings.allowSymlinkTargets, maxCandidatesPerRoot: settings.maxCandidatesPerRoot, maxSkillFileBytes: settings.maxSkillFileBytes, groupDepth: 1 },
+      allowBundled: settings.allowBundled ?? undefined,
+      config: settings.config,
+      entries,
+      acks,
+      target: this.target,
+      scans: this.scans,
+    });
+    this.searchStale = true;
+    this.version += 1;
+    this.current = { version: this.version, builtAt: new Date(), roots, warnings, skills, target: { id: this.target.id, label: this.target.label, platform: this.target.platform } };
+    return this.current;
+  }
+
+  private ensureWatcher(settings: SkillsSettings, roots: ResolvedRoot[]): void {
+    const key = settings.watch ? `${settings.watchDebounceMs}|${roots.map((r) => r.path).join('|')}` : '';
+    if (key === this.watchedKey) return;
+    this.watchedKey = key;
+    const old = this.watcher;
+    this.watcher = null;
+    void old?.close();
+    if (!key) return;
+    try {
+      const watcher = watchSkillRoots(
+        roots.map((r) => r.path),
+        { debounceMs: settings.watchDebounceMs, onChange: () => this.invalidate(), onError: (e) => logger.warn('skill watcher error', { error: String(e) }) },
+      );
+      this.watcher = watcher;
+      // Changes made while the watcher's initial scan ran produce no event: rediscover once it is ready.
+      watcher.ready.then(
+        () => {
+          if (this.watcher === watcher) this.invalidate();
+        },
+        () => undefined,
+      );
+    } catch (e) {
+      logger.warn('skill watcher could not start; changes are picked up on refresh', { error: String(e) });
+    }
+  }
+
+  /** Searches the current snapshot; the index is rebuilt here, on the first query after a change. */
+  searchSkills(query: string, filters: Parameters<ReturnType<typeof createSkillSearch>['search']>[1], limit?: number) {
+    if (this.searchStale && this.current) {
+      this.search.replaceAll(searchDocs(this.current.skills));
+      this.searchStale = false;
+    }
+    return this.search.search(query, filters, limit);
+  }
+
+  async close(): Promise<void> {
+    await this.watcher?.close();
+    this.watcher = null;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * One import, whatever the source (SK-X01..X05): bring the bytes into private staging, extract
+ * safely, validate SKILL.md, verify (ClawHub hash, registry verdict), scan, then install a new
+ * immutable version by rename — or fail leaving nothing behind but the job's log.
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { AppDb } from '@/db/client';
+import { skillInstalls } from '@/db/schema';
+import { recordAudit } from '../../audit/audit';
+import type { Actor } from '../../auth/actor';
+import { newId } from '../../core/ids';
+import { getSkillsSettings } from '../../settings/store';
+import { SkillError } from '../errors';
+import { contentHash, listSkillFiles } from '../files';
+import { parseSkillMd } from '../manifest';
+import { extractSkillArchive, installVersion } from '../store';
+import type { ScanResult } from '../types';
+import { copyId } from '../catalog';
+import { scanSkillDir } from './build';
+import { acknowledgeScan } from './entries';
+import { managedStore } from './roots';
+import type { ImportInput } from './schemas';
+import { fetchSource, type Fetched } from './import-sources';
+
+export interface ImportContext {
+  db: AppDb;
+  dataDir: string;
+  actor: Actor;
+  jobId: string | null;
+  signal?: AbortSignal;
+  log: (line: string) => void;
+  progress: (percent: number, stage: string) => void;
+}
+
+export interface ImportResult {
+  /** The catalog id of the installed skill (its copy in the managed root). */
+  id: string;
+  slug: string;
+  version: string;
+  contentHash: string;
+  unchanged: boolean;
+  previous: string | null;
+  verdict: ScanResult['verdict'];
+  findings: ScanResult['findings'];
+  acknowledged: boolean;
+  registry: Fetched['registry'] | null;
+}
+
+const MIB = 1024 * 1024;
+
+async function readSkillTree(root: string) {
+  const contents = new Map<string, Buffer>();
+  const files = await listSkillFiles(root, { onFile: (p, b) => contents.set(p, b) });
+  return { files, contents, hash: contentHash(files) };
+}
+
+export async function importSkill(ctx: ImportContext, input: ImportInput): Promise<ImportResult> {
+  const settings = await getSkillsSettings(ctx.db);
+  const store = managedStore(ctx.dataDir);
+  await fsp.mkdir(store.stagingDir, { recursive: true, mode: 0o700 });
+  const work = await fsp.mkdtemp(path.join(store.stagingDir, '.tmp-import-'));
+  try {
+    ctx.progress(5, 'fetching');
+    const fetched = await fetchSource(input.source, { work, settings, uploadsDir: store.uploadsDir, signal: ctx.signal, log: ctx.log });
+    let root = fetched.dir;
+    if (fetched.archive) {
+      ctx.progress(30, 'extracting');
+      const maxArchive = settings.uploadMaxMb * MIB;
+      const out = await extractSkillArchive(fetched.archive, path.join(work, 'x'), { maxArchiveBytes: maxArchive }, ctx.signal);
+      ctx.log(`extracted ${out.entries} entries (${out.bytes} bytes) from a ${out.format} archive`);
+      root = out.root;
+    }
+    if (!root) throw new SkillError('missing_skill_md', 'The source holds no skill folder.');
+    ctx.progress(45, 'validating');
+    const skillMd = await fsp.readFile(path.join(root, 'SKILL.md'), 'utf8').catch(() => null);
+    if (skillMd === null) throw new SkillError('missing_skill_md', 'The skill has no SKILL.md at its root.');
+    const parsed = parseSkillMd(skillMd, { dirName: input.slug ?? fetched.suggestedSlug ?? undefined, sizeBytes: Buffer.byteLength(skillMd) });
+    const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length) {
+      throw new SkillError('invalid_skill', `SKILL.md is invalid: ${errors.map((d) => `${d.line ? `line ${d.line}: ` : ''}${d.message}`).join('; ')}`, { details: { diagnostics: parsed.diagnostics } });
+    }
+    const slug = input.slug ?? parsed.manifest.name;
+    const tree = await readSkillTree(root);
+    ctx.log(`content hash ${tree.hash} over ${tree.files.length} files`);
+    if (fetched.registry?.expectHashCheck) await fetched.registry.expectHashCheck(tree.hash);
+    ctx.progress(60, 'scanning');
+    const m = parsed.manifest;
+    const scan = await scanSkillDir(root, tree.files, m, tree.contents);
+    const critical = scan.findings.filter((f) => f.severity === 'critical');
+    ctx.log(`scanner: ${scan.verdict}, ${scan.findings.length} findings (${critical.length} critical)`);
+    const blocked = scan.verdict === 'critical' || scan.verdict === 'error';
+    if (blocked && !input.acknowledge) {
+      throw new SkillError('scan_blocked', `The scanner found ${critical.length || 'blocking'} critical issue(s)${scan.error ? ` (${scan.error})` : ''}. An admin can import it anyway by acknowledging the findings with a reason.`, {
+        details: { jobResult: { slug, verdict: scan.verdict, findings: scan.findings, contentHash: tree.hash, blocked: true } },
+      });
+    }
+    ctx.progress(80, 'installing');
+    const installed = await installVersion(store, {
+      slug,
+      stagedDir: root,
+      force: input.force,
+      lock: { version: fetched.registry?.version ?? '', ownerHandle: fetched.registry?.ownerHandle, sourceRef: fetched.sourceRef, registry: fetched.registry?.baseUrl },
+    });
+    const version = installed.version;
+    if (blocked && input.acknowledge) await acknowledgeScan(ctx.db, ctx.actor, { contentHash: installed.contentHash, reason: input.acknowledge.reason, skill: slug, findings: critical.length });
+    const registry = fetched.registry ? { ...fetched.registry, expectHashCheck: undefined } : null;
+    await ctx.db.transaction(async (tx) => {
+      if (!installed.unchanged) {
+        await tx.insert(skillInstalls).values({
+          id: newId(),
+          slug,
+          version,
+          contentHash: installed.contentHash,
+          source: fetched.describe,
+          verdict: scan.verdict,
+          findings: scan.findings,
+          registryVerdict: registry?.verdict ?? null,
+          installedBy: ctx.actor.label,
+          jobId: ctx.jobId,
+        });
+      }
+      await recordAudit(tx, ctx.actor, { action: 'skill.import', targetType: 'skill', targetId: slug, after: { version, contentDigest: installed.contentHash, source: fetched.describe, verdict: scan.verdict, unchanged: !!installed.unchanged, acknowledged: blocked } });
+    });
+    ctx.progress(100, installed.unchanged ? 'unchanged' : 'installed');
+    ctx.log(installed.unchanged ? `${slug} is already at this content (${version}); nothing changed` : `installed ${slug} ${version}${installed.previous ? ` (was ${installed.previous})` : ''}`);
+    return { id: copyId('managed', store.managedRoot, slug), slug, version, contentHash: installed.contentHash, unchanged: !!installed.unchanged, previous: installed.previous ?? null, verdict: scan.verdict, findings: scan.findings, acknowledged: blocked, registry };
+  } finally {
+    await fsp.rm(work, { recursive: true, force: true });
+  }
+}
