@@ -20,7 +20,11 @@ export interface SkillsBenchResult {
   runs: number;
   read: SkillsSide;
   index: SkillsSide & { ready: number; needsSetup: number; blocked: number; invalid: number; findings: number };
+  rebuild: SkillsSide;
+  /** First build / plain read. */
   ratio: number;
+  /** Rebuild (verdicts memoised) / plain read. */
+  rebuildRatio: number;
   search: { indexMs: number; queries: number; p50Ms: number; p99Ms: number; maxMs: number; hitsPerQuery: number };
 }
 
@@ -45,7 +49,7 @@ export function generateSkills(dir: string, n: number): void {
   }
 }
 
-function child(mode: 'read' | 'index' | 'search', dir: string, runs: number): Record<string, unknown> {
+function child(mode: 'read' | 'index' | 'rebuild' | 'search', dir: string, runs: number): Record<string, unknown> {
   const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/skills-child.ts'), mode, dir, String(runs)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return JSON.parse(out.trim().split('\n').pop()!) as Record<string, unknown>;
 }
@@ -56,8 +60,9 @@ export async function skillsBench(n: number, runs: number): Promise<SkillsBenchR
     generateSkills(dir, n);
     const read = child('read', dir, runs) as unknown as SkillsSide;
     const index = child('index', dir, runs) as unknown as SkillsBenchResult['index'];
+    const rebuild = child('rebuild', dir, runs) as unknown as SkillsSide;
     const search = child('search', dir, runs) as unknown as SkillsBenchResult['search'];
-    return { skills: n, runs, read, index, ratio: index.medianMs / read.medianMs, search };
+    return { skills: n, runs, read, index, rebuild, ratio: index.medianMs / read.medianMs, rebuildRatio: rebuild.medianMs / read.medianMs, search };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -35,9 +35,21 @@ export class SkillFilesError extends Error {
   }
 }
 
-async function sha256File(file: string): Promise<string> {
+/** The file's bytes, knowing its size from the fstat already done (readFile would fstat again). */
+async function readExactly(fh: fsp.FileHandle, size: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(size);
+  let off = 0;
+  while (off < size) {
+    const { bytesRead } = await fh.read(buf, off, size - off, off);
+    if (bytesRead === 0) break;
+    off += bytesRead;
+  }
+  return off === size ? buf : buf.subarray(0, off);
+}
+
+async function sha256Stream(fh: fsp.FileHandle): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  for await (const chunk of fh.createReadStream({ autoClose: false, start: 0 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
@@ -60,15 +72,24 @@ export async function listSkillFiles(dir: string, opts: ListFilesOptions = {}): 
       }
       if (e.isSymbolicLink()) throw new SkillFilesError('symlink', `${relPath} is a symbolic link; skills hold regular files only.`, relPath);
       if (!e.isFile()) throw new SkillFilesError('special-file', `${relPath} is not a regular file.`, relPath);
-      const st = await fsp.stat(abs);
-      if (st.size > maxFileBytes) throw new SkillFilesError('file-too-large', `${relPath} is ${st.size} bytes, over the ${maxFileBytes} byte limit.`, relPath);
       if (out.length >= maxFiles) throw new SkillFilesError('too-many-files', `The skill has more than ${maxFiles} files.`);
+      // One open (never following a link, never blocking on a FIFO swapped in since readdir), one fstat, one read.
+      const fh = await fsp.open(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+      let st: fs.Stats;
       let sha256: string;
-      if (st.size <= WHOLE_READ_BYTES) {
-        const buf = await fsp.readFile(abs);
-        sha256 = createHash('sha256').update(buf).digest('hex');
-        opts.onFile?.(relPath, buf);
-      } else sha256 = await sha256File(abs);
+      try {
+        st = await fh.stat();
+        const size = st.size;
+        if (!st.isFile()) throw new SkillFilesError('special-file', `${relPath} is not a regular file.`, relPath);
+        if (size > maxFileBytes) throw new SkillFilesError('file-too-large', `${relPath} is ${size} bytes, over the ${maxFileBytes} byte limit.`, relPath);
+        if (size <= WHOLE_READ_BYTES) {
+          const buf = await readExactly(fh, size);
+          sha256 = createHash('sha256').update(buf).digest('hex');
+          opts.onFile?.(relPath, buf);
+        } else sha256 = await sha256Stream(fh);
+      } finally {
+        await fh.close();
+      }
       out.push({ path: relPath, size: st.size, sha256, mode: st.mode & 0o777 });
     }
   }

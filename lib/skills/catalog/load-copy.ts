@@ -54,17 +54,22 @@ function withSizeError(parsed: ParsedSkill, size: number, limit: number): Parsed
 export type InspectCopy = (copy: SkillCopy, contents: ReadonlyMap<string, Buffer>) => void | Promise<void>;
 
 export async function loadCopy(root: SkillRoot, cand: Candidate, maxSkillFileBytes: number, inspect?: InspectCopy): Promise<{ copy: SkillCopy; skillMdBytes: number }> {
-  const { text, sizeBytes } = await readSkillMd(path.join(cand.dir, SKILL_FILE), maxSkillFileBytes);
+  // The listing reads every file once (hashing); SKILL.md's bytes are taken from it when it fits.
+  let files: SkillFile[] = [];
+  let filesError: unknown = null;
+  const contents = new Map<string, Buffer>();
+  try {
+    files = await listSkillFiles(cand.dir, { onFile: (p, b) => contents.set(p, b) });
+  } catch (e) {
+    filesError = e;
+  }
+  const listed = contents.get(SKILL_FILE);
+  const { text, sizeBytes } =
+    listed && listed.length <= maxSkillFileBytes ? { text: listed.toString('utf8'), sizeBytes: listed.length } : await readSkillMd(path.join(cand.dir, SKILL_FILE), maxSkillFileBytes);
   const dirName = cand.relDir.slice(cand.relDir.lastIndexOf('/') + 1);
   let parsed = parseSkillMd(text, { dirName, file: SKILL_FILE, sizeBytes });
   if (sizeBytes > maxSkillFileBytes) parsed = withSizeError(parsed, sizeBytes, maxSkillFileBytes);
-  let files: SkillFile[] = [];
-  const contents = new Map<string, Buffer>();
-  try {
-    files = await listSkillFiles(cand.dir, inspect ? { onFile: (p, b) => contents.set(p, b) } : {});
-  } catch (e) {
-    parsed = withFilesError(parsed, e);
-  }
+  if (filesError) parsed = withFilesError(parsed, filesError);
   const copy: SkillCopy = {
     id: copyId(root.kind, root.path, cand.relDir),
     source: root.kind,
@@ -77,6 +82,6 @@ export async function loadCopy(root: SkillRoot, cand: Candidate, maxSkillFileByt
     contentHash: contentHash(files),
   };
   // Hand the bytes already read to the caller (the scanner) while they are in memory, then let them go.
-  await inspect?.(copy, contents);
+  if (!filesError) await inspect?.(copy, contents);
   return { copy, skillMdBytes: sizeBytes };
 }
