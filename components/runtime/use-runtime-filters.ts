@@ -1,7 +1,6 @@
 'use client';
 
-import { usePathname, useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useUrlFilters } from '../ui/use-url-filters';
 import { SORT_KEYS, TAB_IDS, UPDATE_SORTS, type PackageSort, type TabId, type UpdateSort } from './types';
 
 export interface RuntimeFilters {
@@ -39,36 +38,7 @@ function toQuery(f: RuntimeFilters): string {
   return p.toString();
 }
 
-/**
- * The packages tab, search, toggle and sort live in the URL so a view can be shared. They are held
- * in state (controls respond at once, quick successive changes all land) and mirrored into the URL
- * with history.replaceState, which needs no server round trip; back/forward and links resync them.
- */
+/** The packages tab, search, toggle and sort, in the URL so a view can be shared. */
 export function useRuntimeFilters(): [RuntimeFilters, (patch: Partial<RuntimeFilters>) => void] {
-  const params = useSearchParams();
-  const pathname = usePathname();
-  const [filters, setFilters] = useState<RuntimeFilters>(() => parse(new URLSearchParams(params.toString())));
-  const latest = useRef(filters);
-
-  const qs = params.toString();
-  useEffect(() => {
-    const fromUrl = parse(new URLSearchParams(qs));
-    if (toQuery(fromUrl) !== toQuery(latest.current)) {
-      latest.current = fromUrl;
-      setFilters(fromUrl);
-    }
-  }, [qs]);
-
-  const update = useCallback(
-    (patch: Partial<RuntimeFilters>) => {
-      const next = { ...latest.current, ...patch };
-      latest.current = next;
-      setFilters(next);
-      const q = toQuery(next);
-      window.history.replaceState(window.history.state, '', q ? `${pathname}?${q}` : pathname);
-    },
-    [pathname],
-  );
-
-  return [filters, update];
+  return useUrlFilters(parse, toQuery);
 }

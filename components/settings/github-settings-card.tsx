@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { RotateCcw, Save, Trash2 } from 'lucide-react';
+import { Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import type { z } from 'zod';
@@ -9,9 +9,10 @@ import { githubSettingsPatch, githubSettingsSchema, type githubSettingsOut } fro
 import { api, ApiError } from '../api';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
+import { SettingsSaveBar } from './save-bar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Field, Input } from '../ui/input';
-import { ErrorNote, RetryableError, Skeleton, Tip } from '../ui/misc';
+import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
 import { useCan } from '../viewer';
 
 type Stored = z.infer<typeof githubSettingsOut>;
@@ -187,19 +188,20 @@ export function GithubSettingsCard() {
                 </div>
               </div>
             </fieldset>
-            <div className="mt-6 flex flex-wrap items-center justify-end gap-2 border-t pt-4">
-              <span className="mr-auto text-xs text-muted-foreground" aria-live="polite">
-                {!valid ? 'Fix the fields marked in red to save' : changed.length ? `Unsaved: ${changed.map((k) => LABELS[k as Key]).join(', ')}` : 'No unsaved changes'}
-              </span>
-              <Button type="button" variant="outline" disabled={disabled || (!changed.length && valid)} onClick={() => { setForm(toForm(stored)); setToken(''); setRemoveToken(false); setServerIssues({}); }}>
-                <RotateCcw aria-hidden /> Discard
-              </Button>
-              <Tip content={blocked}>
-                <Button type="submit" disabled={disabled || !!blocked}>
-                  <Save aria-hidden /> {save.isPending ? 'Saving…' : 'Save'}
-                </Button>
-              </Tip>
-            </div>
+            <SettingsSaveBar
+              valid={valid}
+              changed={changed.map((k) => LABELS[k as Key])}
+              disabled={disabled}
+              discardDisabled={!changed.length && valid}
+              onDiscard={() => {
+                setForm(toForm(stored));
+                setToken('');
+                setRemoveToken(false);
+                setServerIssues({});
+              }}
+              blocked={blocked}
+              saving={save.isPending}
+            />
           </form>
         )}
       </CardContent>

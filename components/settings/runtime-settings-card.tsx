@@ -1,17 +1,16 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { RotateCcw, Save } from 'lucide-react';
 import { useEffect, useMemo } from 'react';
 import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { toast } from 'sonner';
 import { api, ApiError } from '../api';
 import { Badge } from '../ui/badge';
-import { Button } from '../ui/button';
+import { SettingsSaveBar } from './save-bar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { cn } from '../ui/cn';
 import { Field, Input } from '../ui/input';
-import { ErrorNote, RetryableError, Skeleton, Tip } from '../ui/misc';
+import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
 import { useCan } from '../viewer';
 import { runtimeSettingsSchema as runtimeSettingsClientSchema, type RuntimeSettings as RuntimeSettingsValues } from '@/lib/settings/runtime-settings';
 
@@ -264,19 +263,15 @@ export function RuntimeSettingsCard() {
               </div>
             </fieldset>
 
-            <div className="mt-6 flex flex-wrap items-center justify-end gap-2 border-t pt-4">
-              <span className="mr-auto text-xs text-muted-foreground" aria-live="polite">
-                {!isValid ? 'Fix the fields marked in red to save' : changedKeys.length ? `Unsaved: ${changedKeys.map((k) => LABELS[k]).join(', ')}` : 'No unsaved changes'}
-              </span>
-              <Button type="button" variant="outline" disabled={disabled || !form.formState.isDirty} onClick={() => form.reset(toForm(stored))}>
-                <RotateCcw aria-hidden /> Discard
-              </Button>
-              <Tip content={saveBlocked}>
-                <Button type="submit" disabled={disabled || !isValid || !changedKeys.length}>
-                  <Save aria-hidden /> {save.isPending ? 'Saving…' : 'Save'}
-                </Button>
-              </Tip>
-            </div>
+            <SettingsSaveBar
+              valid={isValid}
+              changed={changedKeys.map((k) => LABELS[k])}
+              disabled={disabled}
+              discardDisabled={!form.formState.isDirty}
+              onDiscard={() => form.reset(toForm(stored))}
+              blocked={saveBlocked}
+              saving={save.isPending}
+            />
           </form>
         )}
       </CardContent>

@@ -1,7 +1,6 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { RotateCcw, Save } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import type { SkillsSettings } from '@/lib/settings/skills-settings';
@@ -9,10 +8,10 @@ import { api, ApiError } from '../api';
 import { listUrl, skillListKey, skillsSettingsKey } from '../skills/queries';
 import { fromForm, LABELS, toForm, type SettingsKey, type SkillsSettingsForm } from '../skills/settings-form';
 import type { SkillList } from '../skills/types';
-import { Button } from '../ui/button';
+import { SettingsSaveBar } from './save-bar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Field, Input } from '../ui/input';
-import { ErrorNote, RetryableError, Skeleton, Tip } from '../ui/misc';
+import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
 import { Textarea } from '../ui/textarea';
 import { useCan } from '../viewer';
 
@@ -164,19 +163,18 @@ export function SkillsSettingsCard() {
                 </div>
               </Section>
             </fieldset>
-            <div className="mt-6 flex flex-wrap items-center justify-end gap-2 border-t pt-4">
-              <span className="mr-auto text-xs text-muted-foreground" aria-live="polite">
-                {!valid ? 'Fix the fields marked in red to save' : changed.length ? `Unsaved: ${changed.map((k) => LABELS[k]).join(', ')}` : 'No unsaved changes'}
-              </span>
-              <Button type="button" variant="outline" disabled={disabled || (!changed.length && valid)} onClick={() => { setForm(toForm(stored)); setServerIssues({}); }}>
-                <RotateCcw aria-hidden /> Discard
-              </Button>
-              <Tip content={blocked}>
-                <Button type="submit" disabled={disabled || !!blocked}>
-                  <Save aria-hidden /> {save.isPending ? 'Saving…' : 'Save'}
-                </Button>
-              </Tip>
-            </div>
+            <SettingsSaveBar
+              valid={valid}
+              changed={changed.map((k) => LABELS[k])}
+              disabled={disabled}
+              discardDisabled={!changed.length && valid}
+              onDiscard={() => {
+                setForm(toForm(stored));
+                setServerIssues({});
+              }}
+              blocked={blocked}
+              saving={save.isPending}
+            />
           </form>
         )}
       </CardContent>

@@ -1,7 +1,7 @@
 'use client';
 
-import { usePathname, useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useUrlFilters } from '../ui/use-url-filters';
+import { useEffect, useState } from 'react';
 import { SOURCE_ORDER, STATUS_TABS, type StatusTab } from './types';
 
 export interface SkillFilters {
@@ -29,34 +29,9 @@ function toQuery(f: SkillFilters): string {
   return p.toString();
 }
 
-/**
- * Status tab, search text and source live in the URL (shareable). Held in state so typing is
- * instant, mirrored with history.replaceState; back/forward and links resync them.
- */
+/** Status tab, search text and source, in the URL (shareable). */
 export function useSkillFilters(): [SkillFilters, (patch: Partial<SkillFilters>) => void] {
-  const params = useSearchParams();
-  const pathname = usePathname();
-  const [filters, setFilters] = useState<SkillFilters>(() => parse(new URLSearchParams(params.toString())));
-  const latest = useRef(filters);
-  const qs = params.toString();
-  useEffect(() => {
-    const fromUrl = parse(new URLSearchParams(qs));
-    if (toQuery(fromUrl) !== toQuery(latest.current)) {
-      latest.current = fromUrl;
-      setFilters(fromUrl);
-    }
-  }, [qs]);
-  const update = useCallback(
-    (patch: Partial<SkillFilters>) => {
-      const next = { ...latest.current, ...patch };
-      latest.current = next;
-      setFilters(next);
-      const q = toQuery(next);
-      window.history.replaceState(window.history.state, '', q ? `${pathname}?${q}` : pathname);
-    },
-    [pathname],
-  );
-  return [filters, update];
+  return useUrlFilters(parse, toQuery);
 }
 
 /** The value after it has stopped changing for `ms`. */

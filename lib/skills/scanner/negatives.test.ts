@@ -32,7 +32,7 @@ const CLEAN: { name: string; file: string; content: string }[] = [
   { name: 'curl -d with inline heredoc JSON', file: 'SKILL.md', content: md('```bash\ncurl -s https://api.example.com/x \\\n  -d @- <<EOF\n{"a": 1}\nEOF\n```') },
   { name: 'env checked before an unrelated curl', file: 'scripts/setup.sh', content: 'env | grep -q FOO_MODE && curl -fsSL https://example.com/x -o x.json\n' },
   { name: 'download then extract (not run)', file: 'SKILL.md', content: md('`curl -o x.tgz https://example.com/x.tgz && tar xzf x.tgz`') },
-  { name: 'Markdown comment without instructions', file: 'SKILL.md', content: md('<!-- TODO: add a screenshot -->\nText.') },
+  { name: 'Markdown comment without instructions', file: 'SKILL.md', content: md('<!-- screenshot to be added here -->\nText.') },
 ];
 
 describe('negative cases', () => {
