@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Per-skill config entries (spec/skills.md §6.4), keyed by skillKey: enabled, env values and the
@@ -43,4 +43,18 @@ export const skillScanAcks = pgTable('skill_scan_acks', {
   reason: text('reason').notNull(),
   acknowledgedBy: text('acknowledged_by').notNull(),
   acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Scanner verdicts by content hash and scanner version, so a restart does not rescan every skill
+ * (the scan reads every file; it is the costly part of a catalog build). A changed skill has a new hash.
+ */
+export const skillScanResults = pgTable('skill_scan_results', {
+  contentHash: text('content_hash').primaryKey(),
+  scannerVersion: text('scanner_version').notNull(),
+  verdict: text('verdict').notNull(),
+  findings: jsonb('findings').$type<unknown[]>().notNull().default([]),
+  filesScanned: integer('files_scanned').notNull(),
+  error: text('error'),
+  scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull().defaultNow(),
 });

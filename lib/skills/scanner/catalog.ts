@@ -53,3 +53,9 @@ export const SCAN_RULES: readonly ScanRule[] = [
 ];
 
 export const SCAN_RULE_IDS: ReadonlySet<string> = new Set(SCAN_RULES.map((r) => r.id));
+
+/**
+ * Version of the rules. Stored with every persisted verdict: a verdict of an older version is
+ * not reused, so changing a rule (bump this) rescans every skill once.
+ */
+export const SCANNER_VERSION = '1';

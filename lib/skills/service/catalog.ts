@@ -16,6 +16,7 @@ import { createSkillSearch } from '../search';
 import type { GatingTarget, RootWarning, ScanResult } from '../types';
 import { buildCatalog, searchDocs, type CatalogSkill } from './build';
 import { loadAcks, loadEntryConfigs } from './entries';
+import { loadScanResults, saveScanResults } from './scan-store';
 import { resolveRoots, type ResolvedRoot } from './roots';
 
 export type { CatalogSkill, SkillStatus } from './build';
@@ -49,6 +50,8 @@ export class SkillCatalog {
   private watchedKey = '';
   private generation = packagesGeneration();
   private searchStale = true;
+  private scansLoaded = false;
+  private readonly persisted = new Set<string>();
 
   constructor(private readonly deps: CatalogDeps) {
     const layout = runtimeLayout(deps.runtimeDir);
@@ -90,12 +93,33 @@ export class SkillCatalog {
     return this.snapshot();
   }
 
+  /** Once per process: the verdicts a previous run stored (a restart does not rescan every skill). */
+  private async loadStoredScans(): Promise<void> {
+    if (this.scansLoaded) return;
+    for (const [hash, result] of await loadScanResults(this.deps.db)) {
+      if (!this.scans.has(hash)) this.scans.set(hash, result);
+      this.persisted.add(hash);
+    }
+    this.scansLoaded = true;
+  }
+
+  private async storeNewScans(): Promise<void> {
+    const fresh = [...this.scans].filter(([hash]) => !this.persisted.has(hash));
+    if (!fresh.length) return;
+    try {
+      await saveScanResults(this.deps.db, fresh);
+      for (const [hash] of fresh) this.persisted.add(hash);
+    } catch (e) {
+      logger.warn('scanner verdicts could not be stored; they will be computed again after a restart', { error: String(e) });
+    }
+  }
+
   private async rebuild(): Promise<CatalogSnapshot> {
     this.dirty = false;
     const settings = await getSkillsSettings(this.deps.db);
     const roots = resolveRoots(settings, this.deps.dataDir, this.deps.home);
     this.ensureWatcher(settings, roots);
-    const [entries, acks] = await Promise.all([loadEntryConfigs(this.deps.db), loadAcks(this.deps.db)]);
+    const [entries, acks] = await Promise.all([loadEntryConfigs(this.deps.db), loadAcks(this.deps.db), this.loadStoredScans()]);
     const { skills, warnings } = await buildCatalog({
       roots,
       discover: { allowSymlinkTargets: settings.allowSymlinkTargets, maxCandidatesPerRoot: settings.maxCandidatesPerRoot, maxSkillFileBytes: settings.maxSkillFileBytes, groupDepth: 1 },
@@ -107,6 +131,7 @@ export class SkillCatalog {
       scans: this.scans,
     });
     this.searchStale = true;
+    await this.storeNewScans();
     this.version += 1;
     this.current = { version: this.version, builtAt: new Date(), roots, warnings, skills, target: { id: this.target.id, label: this.target.label, platform: this.target.platform } };
     return this.current;
