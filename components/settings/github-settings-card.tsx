@@ -11,7 +11,7 @@ import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { SettingsSaveBar } from './save-bar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
-import { Field, Input } from '../ui/input';
+import { CheckField, Field, Input } from '../ui/input';
 import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
 import { useCan } from '../viewer';
 
@@ -180,13 +180,14 @@ export function GithubSettingsCard() {
               <Field label="Smoke-test timeout (seconds)" htmlFor="gh-smoke" error={errors.smokeTimeoutSeconds} hint="How long a new binary may take to answer its smoke test (1 to 120).">
                 <Input id="gh-smoke" inputMode="numeric" className="w-40" value={form.smokeTimeoutSeconds} onChange={(e) => set('smokeTimeoutSeconds', e.target.value)} aria-invalid={!!errors.smokeTimeoutSeconds} />
               </Field>
-              <div className="flex items-start gap-2 md:pt-6">
-                <input id="gh-require" type="checkbox" className="mt-0.5 size-4 accent-primary" checked={form.requireChecksum} onChange={(e) => set('requireChecksum', e.target.checked)} aria-describedby="gh-require-hint" />
-                <div className="grid gap-1">
-                  <label htmlFor="gh-require" className="text-sm font-medium leading-none">Require a checksum</label>
-                  <p id="gh-require-hint" className="text-xs text-muted-foreground">Refuse releases that publish no digest or checksum file, instead of recording the hash on first use (TOFU).</p>
-                </div>
-              </div>
+              <CheckField
+                id="gh-require"
+                wrapperClassName="md:pt-6"
+                label="Require a checksum"
+                hint="Refuse releases that publish no digest or checksum file, instead of recording the hash on first use (TOFU)."
+                checked={form.requireChecksum}
+                onChange={(e) => set('requireChecksum', e.target.checked)}
+              />
             </fieldset>
             <SettingsSaveBar
               valid={valid}

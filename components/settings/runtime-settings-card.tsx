@@ -9,7 +9,7 @@ import { Badge } from '../ui/badge';
 import { SettingsSaveBar } from './save-bar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { cn } from '../ui/cn';
-import { Field, Input } from '../ui/input';
+import { CheckField, Field, Input } from '../ui/input';
 import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
 import { useCan } from '../viewer';
 import { runtimeSettingsSchema as runtimeSettingsClientSchema, type RuntimeSettings as RuntimeSettingsValues } from '@/lib/settings/runtime-settings';
@@ -211,7 +211,7 @@ export function RuntimeSettingsCard() {
                     <TextArea id="rs-pip-find" rows={3} placeholder="/srv/wheels" invalid={!!errors.pipFindLinks} {...form.register('pipFindLinks')} />
                   </Field>
                   <div className="grid content-start gap-1.5 md:pt-6">
-                    <CheckRow id="rs-pip-no-index" label="Only use find-links (no index)" hint="pip --no-index, for hosts without internet access." {...form.register('pipNoIndex')} />
+                    <CheckField id="rs-pip-no-index" label="Only use find-links (no index)" hint="pip --no-index, for hosts without internet access." {...form.register('pipNoIndex')} />
                   </div>
                 </div>
               </div>
@@ -232,7 +232,7 @@ export function RuntimeSettingsCard() {
                     <Input id="rs-binaries" autoComplete="off" spellCheck={false} aria-invalid={!!errors.binaries} aria-describedby="rs-binaries-chips" {...form.register('binaries')} />
                   </Field>
                   <div className="grid content-start gap-1.5 md:pt-6">
-                    <CheckRow id="rs-apt-update" label="apt auto-update" hint="Run apt-get update before an install when the package lists are stale and the package is not found." {...form.register('aptAutoUpdate')} />
+                    <CheckField id="rs-apt-update" label="apt auto-update" hint="Run apt-get update before an install when the package lists are stale and the package is not found." {...form.register('aptAutoUpdate')} />
                   </div>
                 </div>
                 <ul id="rs-binaries-chips" aria-label="Binaries that will be detected" className="flex flex-wrap gap-1.5">
@@ -292,18 +292,3 @@ const TextArea = ({ invalid, className, ...p }: React.TextareaHTMLAttributes<HTM
   />
 );
 
-function CheckRow({ id, label, hint, ...p }: React.InputHTMLAttributes<HTMLInputElement> & { id: string; label: string; hint: string; ref?: React.Ref<HTMLInputElement> }) {
-  return (
-    <div className="flex items-start gap-2">
-      <input id={id} type="checkbox" className="mt-0.5 size-4 accent-primary" aria-describedby={`${id}-hint`} {...p} />
-      <div className="grid gap-1">
-        <label htmlFor={id} className="text-sm font-medium leading-none">
-          {label}
-        </label>
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      </div>
-    </div>
-  );
-}

@@ -10,28 +10,13 @@ import { fromForm, LABELS, toForm, type SettingsKey, type SkillsSettingsForm } f
 import type { SkillList } from '../skills/types';
 import { SettingsSaveBar } from './save-bar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
-import { Field, Input } from '../ui/input';
+import { CheckField, Field, Input } from '../ui/input';
 import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
 import { Textarea } from '../ui/textarea';
 import { useCan } from '../viewer';
 
 const ALL = { status: 'all', q: '', source: '' };
 
-function Check({ id, label, hint, checked, onChange }: { id: string; label: string; hint: string; checked: boolean; onChange: (v: boolean) => void }) {
-  return (
-    <div className="flex items-start gap-2">
-      <input id={id} type="checkbox" className="mt-0.5 size-4 accent-primary" checked={checked} onChange={(e) => onChange(e.target.checked)} aria-describedby={`${id}-hint`} />
-      <div className="grid gap-1">
-        <label htmlFor={id} className="text-sm font-medium leading-none">
-          {label}
-        </label>
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      </div>
-    </div>
-  );
-}
 
 const Section = ({ title, children }: { title: string; children: React.ReactNode }) => (
   <fieldset className="grid gap-4 md:grid-cols-2">
@@ -120,7 +105,7 @@ export function SkillsSettingsCard() {
                   {list('allowSymlinkTargets', 'sk-symlinks', '/srv/shared-skills')}
                 </Field>
                 <div className="grid content-start gap-2">
-                  <Check id="sk-all-bundled" label="Allow every bundled skill" hint="Off: only the bundled skills listed below are offered to agents." checked={form.allowAllBundled} onChange={(v) => set('allowAllBundled', v)} />
+                  <CheckField id="sk-all-bundled" label="Allow every bundled skill" hint="Off: only the bundled skills listed below are offered to agents." checked={form.allowAllBundled} onChange={(e) => set('allowAllBundled', e.target.checked)} />
                   {!form.allowAllBundled ? (
                     <Field label="Allowed bundled skills" htmlFor="sk-bundled-allow" error={errors.allowBundled} hint="Skill keys or names, one per line.">
                       {list('allowBundled', 'sk-bundled-allow', 'weather')}
@@ -135,7 +120,7 @@ export function SkillsSettingsCard() {
                 <Field label="Largest SKILL.md (bytes)" htmlFor="sk-max-bytes" error={errors.maxSkillFileBytes} hint="Larger files make the skill invalid (1,024 to 1,000,000).">
                   {text('maxSkillFileBytes', 'sk-max-bytes', { inputMode: 'numeric', className: 'w-40' })}
                 </Field>
-                <Check id="sk-watch" label="Watch skill folders" hint="Pick up added, changed and removed skills without a restart." checked={form.watch} onChange={(v) => set('watch', v)} />
+                <CheckField id="sk-watch" label="Watch skill folders" hint="Pick up added, changed and removed skills without a restart." checked={form.watch} onChange={(e) => set('watch', e.target.checked)} />
                 <Field label="Watch delay (ms)" htmlFor="sk-debounce" error={errors.watchDebounceMs} hint="Quiet time before a change is picked up (50 to 10,000).">
                   {text('watchDebounceMs', 'sk-debounce', { inputMode: 'numeric', className: 'w-40', disabled: !form.watch })}
                 </Field>
@@ -153,7 +138,7 @@ export function SkillsSettingsCard() {
                 <Field label="Allowed private hosts" htmlFor="sk-url-private" error={errors.urlPrivateHosts} hint="Hosts allowed although they resolve to loopback or private addresses (an internal mirror). One per line.">
                   {list('urlPrivateHosts', 'sk-url-private', 'mirror.internal:8080')}
                 </Field>
-                <Check id="sk-git-local" label="Allow local git repositories" hint="Git imports from local paths and file:// URLs (off by default: they read the server’s disk)." checked={form.gitAllowLocal} onChange={(v) => set('gitAllowLocal', v)} />
+                <CheckField id="sk-git-local" label="Allow local git repositories" hint="Git imports from local paths and file:// URLs (off by default: they read the server’s disk)." checked={form.gitAllowLocal} onChange={(e) => set('gitAllowLocal', e.target.checked)} />
               </Section>
               <Section title="Gateway config">
                 <div className="md:col-span-2">

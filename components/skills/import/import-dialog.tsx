@@ -9,7 +9,7 @@ import { api, ApiError } from '../../api';
 import type { Job } from '../../jobs/types';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
-import { Field, Input } from '../../ui/input';
+import { CheckField, Field, Input } from '../../ui/input';
 import { ErrorNote } from '../../ui/misc';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { useCan } from '../../viewer';
@@ -142,17 +142,15 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
             <Field label="Install as (slug)" htmlFor="imp-slug" error={errors.slug} hint="Optional; the skill’s own name if empty.">
               <Input id="imp-slug" value={form.slug} onChange={(e) => set('slug', e.target.value)} placeholder="weather" autoComplete="off" spellCheck={false} aria-invalid={!!errors.slug} disabled={busy} className="font-mono" />
             </Field>
-            <div className="flex items-start gap-2 sm:pt-6">
-              <input id="imp-force" type="checkbox" className="mt-0.5 size-4 accent-primary" checked={form.force} onChange={(e) => set('force', e.target.checked)} disabled={busy} aria-describedby="imp-force-hint" />
-              <div className="grid gap-1">
-                <label htmlFor="imp-force" className="text-sm font-medium leading-none">
-                  Replace if installed
-                </label>
-                <p id="imp-force-hint" className="text-xs text-muted-foreground">
-                  Adds a new version over an installed skill of the same slug (earlier versions stay for rollback).
-                </p>
-              </div>
-            </div>
+            <CheckField
+              id="imp-force"
+              wrapperClassName="sm:pt-6"
+              label="Replace if installed"
+              hint="Adds a new version over an installed skill of the same slug (earlier versions stay for rollback)."
+              checked={form.force}
+              onChange={(e) => set('force', e.target.checked)}
+              disabled={busy}
+            />
           </div>
           <ErrorNote error={error} />
           <div className="flex flex-wrap items-center justify-end gap-2">

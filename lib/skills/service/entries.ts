@@ -55,16 +55,6 @@ export async function getEntryView(db: AppDb, skillKey: string): Promise<SkillEn
   };
 }
 
-/** The opened env values and apiKey of a skill, for injecting into a run (never returned by the API). */
-export async function openEntrySecrets(db: AppDb, box: SecretBox, skillKey: string): Promise<{ env: Record<string, string>; apiKey: string | null }> {
-  const [r] = await db.select().from(skillEntries).where(eq(skillEntries.skillKey, skillKey));
-  if (!r) return { env: {}, apiKey: null };
-  return {
-    env: r.envSealed ? (JSON.parse(box.open(r.envSealed, envContext(skillKey))) as Record<string, string>) : {},
-    apiKey: r.apiKeySealed ? box.open(r.apiKeySealed, apiKeyContext(skillKey)) : null,
-  };
-}
-
 /**
  * Applies an edit: `enabled`, `config` replace; `env` is merged name by name ("***" keeps the stored
  * value, "" or null removes it); `apiKey` "***" keeps, "" removes. Audited with secrets masked.
