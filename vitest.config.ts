@@ -12,7 +12,11 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 export default defineConfig({
   resolve: {
     // `@/lib/x` → <repo>/lib/x (tsconfig "paths"). A regex so `@electric-sql/...` is untouched.
-    alias: [{ find: /^@\//, replacement: `${root}/` }],
+    // `server-only` throws outside React's server condition; tests load server modules directly.
+    alias: [
+      { find: /^@\//, replacement: `${root}/` },
+      { find: /^server-only$/, replacement: `${root}/node_modules/server-only/empty.js` },
+    ],
   },
   test: {
     root,

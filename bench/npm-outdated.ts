@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureRuntimeDir } from '../lib/runtime/dir';
-import { NPM_NAME } from '../lib/runtime/npm-metadata';
-import { createNpmRegistryCache, npmOutdated, type NpmRegistryCache } from '../lib/runtime/npm-registry';
+import { NPM_NAME } from '../lib/runtime/managers/npm/metadata';
+import { createNpmRegistryCache, npmOutdated, type NpmRegistryCache } from '../lib/runtime/managers/npm/registry';
 import type { ManagerContext } from '../lib/runtime/types';
 import { fmt, ROOT } from './common';
 

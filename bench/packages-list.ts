@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureRuntimeDir } from '../lib/runtime/dir';
-import { npmList } from '../lib/runtime/npm';
-import { pipList } from '../lib/runtime/pip';
+import { npmList } from '../lib/runtime/managers/npm/npm';
+import { pipList } from '../lib/runtime/managers/pip/pip';
 import type { ManagerContext } from '../lib/runtime/types';
 import { fmt, ROOT } from './common';
 

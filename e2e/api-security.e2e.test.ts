@@ -43,7 +43,7 @@ describe('every /api/v1 route', () => {
     for (const f of files) {
       for (const m of f.methods) {
         const name = f.contracts[m];
-        expect(name, `${m} ${f.pattern} must be "export const ${m} = handle(api.<name>, …)"`).toBeTruthy();
+        expect(name, `${m} ${f.pattern} must be "export const ${m} = route(ops.<name>)"`).toBeTruthy();
         const c = api[name as keyof typeof api];
         expect(`${c.method} ${c.path}`, f.file).toBe(`${m} ${f.pattern}`);
         expect(contractKeys.has(`${m} ${f.pattern}`)).toBe(true);
@@ -58,7 +58,7 @@ describe('every /api/v1 route', () => {
         for (const headers of [{}, { authorization: 'Bearer sdk_' + 'x'.repeat(43) }, { authorization: 'Basic YTpi' }] as Record<string, string>[]) {
           const r = await fetch(server.base + concrete(f.pattern), { method: m, headers: { ...headers, 'content-type': 'application/json' }, body: m === 'GET' ? undefined : '{}' });
           expect(r.status, `${m} ${f.pattern} ${JSON.stringify(headers)}`).toBe(401);
-          expect((await r.json()).error.code).toBe('UNAUTHENTICATED');
+          expect((await r.json()).error.code).toBe('unauthenticated');
         }
       }
     }
@@ -79,7 +79,7 @@ describe('every /api/v1 route', () => {
         for (const client of callers) {
           const r = await client.req(m, concrete(f.pattern), m === 'GET' ? undefined : {});
           expect(r.status, `${m} ${f.pattern} as ${client.auth.token ? 'narrow token' : 'lacking role'}`).toBe(403);
-          expect(r.json.error.code).toBe('FORBIDDEN');
+          expect(r.json.error.code).toBe('forbidden');
           checked++;
         }
       }
@@ -93,22 +93,22 @@ describe('bad input', () => {
     const before = await counts();
     const owner = users.owner;
     const cases: [string, string, unknown, Record<string, string>, number, string][] = [
-      ['POST', '/api/v1/users', '{"email": "a@b.c", ', {}, 400, 'INVALID_JSON'],
-      ['POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'viewer', password: 12345678901234 }, {}, 400, 'VALIDATION'],
-      ['POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'root', password: 'long enough password' }, {}, 400, 'VALIDATION'],
-      ['POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'viewer', password: 'long enough password', isAdmin: true }, {}, 400, 'VALIDATION'],
-      ['POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'viewer', password: 'x'.repeat(2 * 1024 * 1024) }, {}, 413, 'PAYLOAD_TOO_LARGE'],
-      ['POST', '/api/v1/users', 'email=new@example.com', { 'content-type': 'application/x-www-form-urlencoded' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
-      ['POST', '/api/v1/tokens', { name: 't', permissions: ['jobs.read', 'root.everything'], expiresInDays: 1 }, {}, 400, 'VALIDATION'],
-      ['POST', '/api/v1/tokens', { name: 't', permissions: [], expiresInDays: 1 }, {}, 400, 'VALIDATION'],
-      ['POST', '/api/v1/jobs', { kind: 'pipeline-selftest', params: { lines: 'many' } }, {}, 400, 'VALIDATION'],
-      ['POST', '/api/v1/jobs', { kind: 'Robert"); DROP TABLE jobs;--' }, {}, 400, 'VALIDATION'],
-      ['POST', '/api/v1/jobs', { kind: 'no-such-kind' }, {}, 400, 'VALIDATION'],
-      ['PATCH', '/api/v1/users/not-a-uuid', { role: 'admin' }, {}, 400, 'VALIDATION'],
-      ['PATCH', '/api/v1/users/00000000-0000-4000-8000-000000000000', { role: 'admin' }, {}, 404, 'NOT_FOUND'],
-      ['PATCH', '/api/v1/users/00000000-0000-4000-8000-000000000000', {}, {}, 400, 'VALIDATION'],
-      ['GET', '/api/v1/jobs?limit=100000', undefined, {}, 400, 'VALIDATION'],
-      ['GET', '/api/v1/audit?from=yesterday', undefined, {}, 400, 'VALIDATION'],
+      ['POST', '/api/v1/users', '{"email": "a@b.c", ', {}, 400, 'invalid_json'],
+      ['POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'viewer', password: 12345678901234 }, {}, 400, 'validation'],
+      ['POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'root', password: 'long enough password' }, {}, 400, 'validation'],
+      ['POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'viewer', password: 'long enough password', isAdmin: true }, {}, 400, 'validation'],
+      ['POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'viewer', password: 'x'.repeat(2 * 1024 * 1024) }, {}, 413, 'payload_too_large'],
+      ['POST', '/api/v1/users', 'email=new@example.com', { 'content-type': 'application/x-www-form-urlencoded' }, 415, 'unsupported_media_type'],
+      ['POST', '/api/v1/tokens', { name: 't', permissions: ['jobs.read', 'root.everything'], expiresInDays: 1 }, {}, 400, 'validation'],
+      ['POST', '/api/v1/tokens', { name: 't', permissions: [], expiresInDays: 1 }, {}, 400, 'validation'],
+      ['POST', '/api/v1/jobs', { kind: 'pipeline-selftest', params: { lines: 'many' } }, {}, 400, 'validation'],
+      ['POST', '/api/v1/jobs', { kind: 'Robert"); DROP TABLE jobs;--' }, {}, 400, 'validation'],
+      ['POST', '/api/v1/jobs', { kind: 'no-such-kind' }, {}, 400, 'validation'],
+      ['PATCH', '/api/v1/users/not-a-uuid', { role: 'admin' }, {}, 400, 'validation'],
+      ['PATCH', '/api/v1/users/00000000-0000-4000-8000-000000000000', { role: 'admin' }, {}, 404, 'not_found'],
+      ['PATCH', '/api/v1/users/00000000-0000-4000-8000-000000000000', {}, {}, 400, 'validation'],
+      ['GET', '/api/v1/jobs?limit=100000', undefined, {}, 400, 'validation'],
+      ['GET', '/api/v1/audit?from=yesterday', undefined, {}, 400, 'validation'],
     ];
     for (const [method, path, body, headers, status, code] of cases) {
       const r = await owner.req(method, path, body, headers);

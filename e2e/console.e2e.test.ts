@@ -62,7 +62,7 @@ it('runs the operator journey end to end', async () => {
     return { status: r.status, body: await r.json() };
   });
   expect(viewerWrite.status).toBe(403);
-  expect(viewerWrite.body.error.code).toBe('FORBIDDEN');
+  expect(viewerWrite.body.error.code).toBe('forbidden');
   expect(await viewer.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
 
   // The admin runs diagnostics and watches its log arrive.

@@ -9,7 +9,7 @@ import { logger } from './core/logger';
 import { JobEventHub } from './jobs/hub';
 import { registerBuiltinJobKinds } from './jobs/kinds';
 import { JobWorker } from './jobs/worker';
-import { recoverGithubInstalls } from './github/recovery';
+import { recoverGithubInstalls } from './github/install/recovery';
 import { startUpdateScheduler } from './packages/update-requests';
 import { parseKey, secretBox, type SecretBox } from './secrets/crypto';
 import { SkillCatalog } from './skills/service/catalog';
@@ -33,7 +33,7 @@ export interface Services {
   stopSkillEvents: () => void;
 }
 
-/** Package jobs change what the target has: gating must look again (no stale "missing bin" after an install, SK-G03). */
+/** Package jobs change what the target has: gating must look again (no stale "missing bin" after an install). */
 const PACKAGE_JOB = /^(package|github)\./;
 
 /** Reads a secret from the data dir, creating it once (mode 0600) if absent. */
@@ -88,7 +88,7 @@ export async function startServices(opts: StartOptions = {}): Promise<Services> 
     logger.info('created the first owner from SKILLDOCK_ADMIN_EMAIL', { email: config.SKILLDOCK_ADMIN_EMAIL });
   }
   registerBuiltinJobKinds();
-  // GitHub installs interrupted by a crash are made consistent before any job or route touches them (§15.2).
+  // GitHub installs interrupted by a crash are made consistent before any job or route touches them.
   await recoverGithubInstalls(database.db, config.runtimeDir)
     .then((actions) => actions.forEach((a) => logger.warn('github recovery', { path: a.path, action: a.action })))
     .catch((e) => logger.error('github recovery failed; use Repair on the GitHub tab', { error: String(e) }));

@@ -24,6 +24,16 @@ await esbuild.build({
   format: 'esm',
   packages: 'external',
   alias: { '@': root },
+  // Modules marked `import 'server-only'` are server code by definition here.
+  plugins: [
+    {
+      name: 'server-only',
+      setup(b) {
+        b.onResolve({ filter: /^server-only$/ }, () => ({ path: 'server-only', namespace: 'server-only' }));
+        b.onLoad({ filter: /.*/, namespace: 'server-only' }, () => ({ contents: '', loader: 'js' }));
+      },
+    },
+  ],
   sourcemap: true,
   logLevel: 'warning',
 });

@@ -31,7 +31,7 @@ function JobDetailView({ id }: { id: string }) {
 
   if (job.isPending) return <DetailSkeleton />;
   if (job.error && !job.data) {
-    const missing = job.error instanceof ApiError && (job.error.status === 404 || job.error.code === 'VALIDATION');
+    const missing = job.error instanceof ApiError && (job.error.status === 404 || job.error.code === 'validation');
     return missing ? (
       <EmptyState
         icon={<CircleX />}

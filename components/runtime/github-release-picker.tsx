@@ -132,7 +132,7 @@ function ReleaseItem({ release, busy, onInstall }: { release: GithubRelease; bus
   );
 }
 
-/** GH-UI01/02: the releases of a repository with the asset this host would install, why, and an override per release. */
+/** The releases of a repository with the asset this host would install, why, and an override per release. */
 export function ReleasePicker({ repo, onOpenChange, busy, onInstall }: { repo: string | null; onOpenChange: (o: boolean) => void; busy: boolean; onInstall: (tag: string, overrides?: GithubOverrides) => void }) {
   const q = useGithubReleases(repo);
   const qc = useQueryClient();

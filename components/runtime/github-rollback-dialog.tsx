@@ -9,7 +9,7 @@ import { exactTime, RelativeTime } from '../ui/time';
 import { VerificationBadge } from './github-verification';
 import type { GithubPackage } from './types';
 
-/** §15.1: switch a package back to a kept version (smoke-tested first, then the same atomic symlink swap). */
+/** Switch a package back to a kept version (smoke-tested first, then the same atomic symlink swap). */
 export function RollbackDialog({ pkg, onOpenChange, onRollback, busy }: { pkg: GithubPackage | null; onOpenChange: (o: boolean) => void; onRollback: (version: string) => void; busy: boolean }) {
   const [chosen, setChosen] = useState<string | null>(null);
   const retained = pkg?.retained ?? [];

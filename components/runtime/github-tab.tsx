@@ -11,7 +11,7 @@ import { GithubStatusLine } from './github-status';
 import { GithubTable, type GithubRowAction } from './github-table';
 import { useGithubOverview } from './queries';
 
-/** The GitHub tab of the packages card (PKG-UI07): host target and rate limit, install/browse, installed releases. */
+/** The GitHub tab of the packages card: host target and rate limit, install/browse, installed releases. */
 export function GithubTab({ q, onClearSearch }: { q: string; onClearSearch: () => void }) {
   const overview = useGithubOverview();
   const jobs = useGithubJobs();

@@ -16,7 +16,7 @@ import { BinariesCell, VerificationBadge } from './github-verification';
 import type { GithubPackage, GithubTarget } from './types';
 import { JobProgressChip } from './updates-jobs';
 
-/** Pre-releases on or off for one package's update checks (GH-V03). */
+/** Pre-releases on or off for one package's update checks. */
 function ChannelToggle({ pkg, disabled, why }: { pkg: GithubPackage; disabled: boolean; why?: string }) {
   const channel = useGithubChannel();
   const on = pkg.channel === 'prerelease';

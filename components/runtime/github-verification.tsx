@@ -13,7 +13,7 @@ const SOURCE_TEXT: Record<string, string> = {
   tofu: 'nothing: no checksum was published, so the hash was recorded on first use',
 };
 
-/** GH-C04: "Checksum" when a digest or checksum file verified the download, "Unverified (TOFU)" when none existed. */
+/** "Checksum" when a digest or checksum file verified the download, "Unverified (TOFU)" when none existed. */
 export function VerificationBadge({ source, sha256, compact }: { source: string; sha256: string; compact?: boolean }) {
   const verified = source !== 'tofu';
   const tip = (
@@ -40,7 +40,7 @@ export function VerificationBadge({ source, sha256, compact }: { source: string;
   );
 }
 
-/** A glibc binary on a musl host, or a musl one on glibc (GH-F03/GH-UI04): shown only when it differs. */
+/** A glibc binary on a musl host, or a musl one on glibc: shown only when it differs. */
 export function libcMismatch(libc: string, target: GithubTarget | undefined): boolean {
   if (!target || target.os !== 'linux') return false;
   return (libc === 'glibc' && target.libc === 'musl') || (libc === 'musl' && target.libc === 'glibc');

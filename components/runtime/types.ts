@@ -1,5 +1,5 @@
 /** Client-side shapes of the packages API: the server's own types (type-only imports, erased from the bundle). */
-import type { BinaryStatus, ManagerReadiness, RuntimeReport as ServerRuntimeReport } from '@/lib/runtime/detect';
+import type { BinaryStatus, ManagerReadiness, RuntimeReport as ServerRuntimeReport } from '@/lib/runtime/detect/detect';
 import type { RuntimeEnvEntry } from '@/lib/runtime/env';
 import type { InstalledPackage } from '@/lib/runtime/types';
 import type { updateItemOut, updatesOut } from '@/lib/api/package-schemas';

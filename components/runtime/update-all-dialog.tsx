@@ -101,7 +101,7 @@ function RunView({ run }: { run: ApplyAllResponse }) {
   );
 }
 
-/** Update All (PKG-UI08): choose the updates, apply, and watch each one finish in the same dialog. */
+/** Update All: choose the updates, apply, and watch each one finish in the same dialog. */
 export function UpdateAllDialog({ open, onOpenChange, updates, onStarted }: { open: boolean; onOpenChange: (o: boolean) => void; updates: UpdateItem[]; onStarted: (r: ApplyAllResponse) => void }) {
   const offered = useMemo(() => updates.filter((u) => !u.pinned), [updates]);
   const pinned = useMemo(() => updates.filter((u) => u.pinned), [updates]);

@@ -53,7 +53,7 @@ function SortHeader({ label, field, sort, onSort }: { label: string; field: 'nam
   );
 }
 
-/** Every pending update across sources, with per-row Update and Pin/Unpin (PKG-UI03). */
+/** Every pending update across sources, with per-row Update and Pin/Unpin. */
 export function UpdatesTable({
   view,
   filters,

@@ -68,7 +68,7 @@ const TOKEN_SOURCE: Record<Stored['tokenSource'], string> = {
   none: 'no token: anonymous requests (60 an hour)',
 };
 
-/** Settings → GitHub: API base (Enterprise), token, owner allowlist and the install policies (spec github-releases.md §18). */
+/** Settings → GitHub: API base (Enterprise), token, owner allowlist and the install policies. */
 export function GithubSettingsCard() {
   const qc = useQueryClient();
   const can = useCan('packages.write');

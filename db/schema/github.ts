@@ -1,7 +1,7 @@
 import { boolean, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * Conditional-request cache of the GitHub API (GH-L01, GH-T05): the ETag and the parsed body per URL
+ * Conditional-request cache of the GitHub API: the ETag and the parsed body per URL
  * and token identity (a hash, never the token), so a 304 costs nothing and reuses the stored body.
  */
 export const githubHttpCache = pgTable(
@@ -19,7 +19,7 @@ export const githubHttpCache = pgTable(
   (t) => [primaryKey({ columns: [t.url, t.tokenId] })],
 );
 
-/** The last rate-limit headers seen per resource and token identity (GH-L04), shown in the UI. */
+/** The last rate-limit headers seen per resource and token identity, shown in the UI. */
 export const githubRateLimits = pgTable(
   'github_rate_limits',
   {
@@ -34,7 +34,7 @@ export const githubRateLimits = pgTable(
   (t) => [primaryKey({ columns: [t.tokenId, t.resource] })],
 );
 
-/** Installed GitHub-release packages: the record of what is on disk (GH-V01, §13.3). */
+/** Installed GitHub-release packages: the record of what is on disk. */
 export const githubPackages = pgTable('github_packages', {
   /** Canonical name (the binary's when a single binary differs from the repo name). */
   name: text('name').primaryKey(),
@@ -64,7 +64,7 @@ export const githubPackages = pgTable('github_packages', {
   problem: text('problem'),
 });
 
-/** The asset digest seen per repository, tag and asset: a later different digest for the same tag is an alert (GH-C05). */
+/** The asset digest seen per repository, tag and asset: a later different digest for the same tag is an alert. */
 export const githubDigests = pgTable(
   'github_digests',
   {

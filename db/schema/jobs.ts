@@ -13,6 +13,8 @@ export const jobs = pgTable(
     params: jsonb('params').notNull().default({}),
     result: jsonb('result'),
     error: text('error'),
+    /** A failed job's error in the API's error shape: code, message, issues, details, hint. */
+    failure: jsonb('failure').$type<{ code: string; message: string; issues?: { path: string; message: string }[]; details?: Record<string, unknown>; hint?: string }>(),
     progressPercent: integer('progress_percent').notNull().default(0),
     progressStage: text('progress_stage').notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),

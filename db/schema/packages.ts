@@ -25,7 +25,7 @@ export const packageRecords = pgTable(
 
 /**
  * Pending updates, merged across checks (never replaced): a failed or unchanged check keeps what was
- * known (PKG-U01). The last attempt's job and failure stay on the row so Update All results remain visible.
+ * known. The last attempt's job and failure stay on the row so Update All results remain visible.
  */
 export const packageUpdates = pgTable(
   'package_updates',
@@ -46,7 +46,7 @@ export const packageUpdates = pgTable(
   (t) => [primaryKey({ columns: [t.source, t.name] })],
 );
 
-/** Held packages: still checked, never offered by Update All (PKG-U05). */
+/** Held packages: still checked, never offered by Update All. */
 export const packagePins = pgTable(
   'package_pins',
   {

@@ -1,7 +1,7 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * Per-skill config entries (spec/skills.md §6.4), keyed by skillKey: enabled, env values and the
+ * Per-skill config entries, keyed by skillKey: enabled, env values and the
  * primaryEnv apiKey sealed with the secret box (never stored or returned in plaintext), a config bag.
  */
 export const skillEntries = pgTable('skill_entries', {
@@ -17,7 +17,7 @@ export const skillEntries = pgTable('skill_entries', {
   updatedBy: text('updated_by'),
 });
 
-/** Every install of a skill version into the managed store (SK-X05): source, hash, verdict, actor, time. */
+/** Every install of a skill version into the managed store: source, hash, verdict, actor, time. */
 export const skillInstalls = pgTable(
   'skill_installs',
   {
@@ -37,7 +37,7 @@ export const skillInstalls = pgTable(
   (t) => [index('skill_installs_slug_idx').on(t.slug, t.installedAt)],
 );
 
-/** Critical scanner findings acknowledged by an admin, per content hash (SK-D03); a changed skill needs a new acknowledgement. */
+/** Critical scanner findings acknowledged by an admin, per content hash; a changed skill needs a new acknowledgement. */
 export const skillScanAcks = pgTable('skill_scan_acks', {
   contentHash: text('content_hash').primaryKey(),
   reason: text('reason').notNull(),

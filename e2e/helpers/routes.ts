@@ -8,7 +8,7 @@ export interface RouteFile {
   /** URL pattern in OpenAPI style, e.g. /api/v1/jobs/{id}. */
   pattern: string;
   methods: string[];
-  /** contract name used by each method's handler: `export const GET = handle(api.listJobs, …)` */
+  /** operation (and contract) name bound by each method: `export const GET = route(ops.listJobs)` */
   contracts: Record<string, string | null>;
 }
 
@@ -23,7 +23,7 @@ export function routeFiles(dir = 'app/api/v1'): RouteFile[] {
         const methods = [...src.matchAll(/export\s+(?:const|async function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
         const reexports = [...src.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) => [...m[1].matchAll(/\bas\s+(GET|POST|PUT|PATCH|DELETE)\b/g)].map((x) => x[1]));
         const contracts: Record<string, string | null> = {};
-        for (const m of methods) contracts[m] = new RegExp(`export\\s+const\\s+${m}\\s*=\\s*handle\\(\\s*api\\.(\\w+)`).exec(src)?.[1] ?? null;
+        for (const m of methods) contracts[m] = new RegExp(`export\\s+const\\s+${m}\\s*=\\s*route\\(\\s*ops\\.(\\w+)\\s*\\)`).exec(src)?.[1] ?? null;
         for (const m of reexports) contracts[m] = null;
         const pattern = '/' + path.dirname(rel).split(path.sep).slice(1).map((s) => s.replace(/^\[(.+)\]$/, '{$1}')).join('/');
         out.push({ file: rel, pattern, methods: [...methods, ...reexports], contracts });

@@ -4,7 +4,7 @@ import { createTokenInput, createUserInput, resetPasswordInput, setupInput, upda
 import { defineContract } from '../http/contract';
 import { jobLogsQuery, listJobsQuery, startJobInput } from '../jobs/queue';
 import { installPackageInput, listPackagesQuery, runtimesQuery, uninstallPackageInput, updatePackageInput } from '../packages/schemas';
-import { githubChannelInput } from '../github/channel';
+import { githubChannelInput } from '../github/updates/channel';
 import { githubReleasesQuery, githubRollbackParams } from '../github/schemas';
 import { depsCheckInput } from '../packages/deps';
 import { githubSettingsOut, githubSettingsPatch } from '../settings/github-settings';

@@ -5,14 +5,15 @@ import { ALL_PERMISSIONS, ROLES } from '../auth/permissions';
 /** Response shapes, used for the OpenAPI document. */
 const time = z.string().describe('ISO 8601 time');
 export const idParams = z.strictObject({ id: z.string().regex(/^[0-9a-f-]{36}$/, 'Not a valid id') });
-export const errorBody = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-    details: z.record(z.string(), z.unknown()).optional(),
-  }),
+/** The error part of every error response, and of a failed job (`failure`). */
+export const errorOut = z.object({
+  code: z.string().describe('Stable lower_snake code; each code has one HTTP status'),
+  message: z.string(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  hint: z.string().optional(),
 });
+export const errorBody = z.object({ error: errorOut });
 
 export const userOut = z.object({
   id: z.string(),
@@ -45,6 +46,7 @@ export const jobOut = z.object({
   params: z.unknown(),
   result: z.unknown().nullable(),
   error: z.string().nullable(),
+  failure: errorOut.nullable().optional(),
   progressPercent: z.number().int(),
   progressStage: z.string(),
   attempts: z.number().int(),

@@ -23,7 +23,7 @@ const tag = 'Skills';
 const uploadOut = z.object({ uploadId: z.string(), size: z.number(), sha256: z.string(), filename: z.string().nullable(), createdBy: z.string(), createdAt: z.string(), expiresAt: z.string() });
 const entryOut = z.object({ skillKey: z.string(), enabled: z.boolean().nullable(), env: z.record(z.string(), z.string()), apiKey: z.string().nullable(), config: loose, updatedAt: z.string().nullable(), updatedBy: z.string().nullable() });
 
-/** The skill catalog's operations (spec/skills.md); merged into the one API list. */
+/** The skill catalog's operations; merged into the one API list. */
 export const skillsApi = {
   listSkills: defineContract({ method: 'GET', path: '/api/v1/skills', tag, summary: 'The catalog: every skill with status, eligibility, scanner verdict; counts per status; roots; search with highlights', permission: 'skills.read', query: skillListQuery, response: loose }),
   getSkill: defineContract({ method: 'GET', path: '/api/v1/skills/{id}', tag, summary: 'One skill: manifest, diagnostics, files, gating trace, findings, shadowed copies, config entry, versions and drift', permission: 'skills.read', params: skillIdParams, response: loose }),

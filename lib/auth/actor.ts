@@ -25,7 +25,7 @@ export function requirePermission(actor: Actor, permission: Permission): void {
     actor.kind === 'token'
       ? `This API token does not carry the "${permission}" permission.`
       : `Your role (${actor.role}) cannot do this; it needs the ${minimumRole(permission)} role ("${permission}").`;
-  throw new AppError('FORBIDDEN', why, { details: { permission, requiredRole: minimumRole(permission) } });
+  throw new AppError('forbidden', why, { details: { permission, requiredRole: minimumRole(permission) } });
 }
 
 export const systemActor: Actor = {

@@ -1,7 +1,7 @@
-import { encode } from 'next-auth/jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokens, auditLog, users } from '@/db/schema';
 import { authenticate as authenticateRequest } from '@/lib/http/authenticate';
+import { sessionCookieFor } from '@/test/helpers/session';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
 import { systemActor, type Actor } from './actor';
 import { ROLE_PERMISSIONS } from './permissions';
@@ -13,8 +13,7 @@ let owner: Actor;
 const limits = { account: { maxFailures: 3, windowMs: 60_000 }, ip: { maxFailures: 5, windowMs: 60_000 } };
 const pw = 'correct horse battery staple';
 
-const sessionCookie = async (sub: string, authAt = Date.now()) =>
-  `next-auth.session-token=${await encode({ token: { sub, authAt }, secret: t.services.authSecret })}`;
+const sessionCookie = (sub: string, authAt = Date.now()) => sessionCookieFor(t.services.authSecret, sub, authAt);
 const viaCookie = (cookie: string) => authenticateRequest(t.services, { authorization: null, cookie, ip: '127.0.0.1', userAgent: 'test' });
 const viaToken = (token: string) => authenticateRequest(t.services, { authorization: `Bearer ${token}`, cookie: null, ip: '127.0.0.1', userAgent: 'test' });
 
@@ -27,14 +26,14 @@ afterAll(async () => t?.stop());
 
 describe('setup and users', () => {
   it('creates the first owner once only', async () => {
-    await expect(setupFirstOwner(t.services.database.db, { email: 'x@example.com', name: 'X', password: pw })).rejects.toMatchObject({ code: 'SETUP_DONE' });
+    await expect(setupFirstOwner(t.services.database.db, { email: 'x@example.com', name: 'X', password: pw })).rejects.toMatchObject({ code: 'setup_done' });
     expect(await t.services.database.db.select().from(users)).toHaveLength(1);
   });
 
   it('refuses a duplicate email and keeps the last active owner', async () => {
-    await expect(createUser(t.services.database.db, owner, { email: 'owner@example.com', name: 'Dup', role: 'viewer', password: pw })).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(updateUser(t.services.database.db, owner, owner.userId!, { role: 'admin' })).rejects.toMatchObject({ code: 'INVALID_STATE' });
-    await expect(updateUser(t.services.database.db, owner, owner.userId!, { disabled: true })).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    await expect(createUser(t.services.database.db, owner, { email: 'owner@example.com', name: 'Dup', role: 'viewer', password: pw })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(updateUser(t.services.database.db, owner, owner.userId!, { role: 'admin' })).rejects.toMatchObject({ code: 'invalid_state' });
+    await expect(updateUser(t.services.database.db, owner, owner.userId!, { disabled: true })).rejects.toMatchObject({ code: 'invalid_state' });
   });
 
   it('audits writes with secrets masked', async () => {
@@ -53,16 +52,16 @@ describe('login', () => {
   it('throttles an account after repeated failures, even for the right password', async () => {
     await createUser(t.services.database.db, owner, { email: 'victim@example.com', name: 'V', role: 'viewer', password: pw });
     for (let i = 0; i < 3; i++) {
-      await expect(authenticate(t.services.database.db, 'victim@example.com', 'wrong', `10.9.0.${i}`, limits)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      await expect(authenticate(t.services.database.db, 'victim@example.com', 'wrong', `10.9.0.${i}`, limits)).rejects.toMatchObject({ code: 'unauthenticated' });
     }
-    await expect(authenticate(t.services.database.db, 'victim@example.com', pw, '10.9.0.99', limits)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(authenticate(t.services.database.db, 'victim@example.com', pw, '10.9.0.99', limits)).rejects.toMatchObject({ code: 'rate_limited' });
   });
 
   it('throttles an address that tries many accounts', async () => {
     for (let i = 0; i < 5; i++) {
-      await expect(authenticate(t.services.database.db, `nobody${i}@example.com`, 'wrong', '10.8.0.1', limits)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      await expect(authenticate(t.services.database.db, `nobody${i}@example.com`, 'wrong', '10.8.0.1', limits)).rejects.toMatchObject({ code: 'unauthenticated' });
     }
-    await expect(authenticate(t.services.database.db, 'owner@example.com', pw, '10.8.0.1', limits)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(authenticate(t.services.database.db, 'owner@example.com', pw, '10.8.0.1', limits)).rejects.toMatchObject({ code: 'rate_limited' });
     const ok = await authenticate(t.services.database.db, 'owner@example.com', pw, '10.8.0.2', limits);
     expect(ok.email).toBe('owner@example.com');
   });
@@ -75,16 +74,16 @@ describe('sessions', () => {
     expect(a.role).toBe('operator');
     expect(a.permissions.has('jobs.run')).toBe(true);
     await resetPassword(t.services.database.db, owner, u.id, 'a brand new password');
-    await expect(viaCookie(await sessionCookie(u.id, Date.now() - 60_000))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(viaCookie(await sessionCookie(u.id, Date.now() - 60_000))).rejects.toMatchObject({ code: 'unauthenticated' });
     const fresh = await sessionCookie(u.id, Date.now() + 1);
     expect((await viaCookie(fresh)).email).toBe('sess@example.com');
     await updateUser(t.services.database.db, owner, u.id, { disabled: true });
-    await expect(viaCookie(fresh)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(viaCookie(fresh)).rejects.toMatchObject({ code: 'unauthenticated' });
   });
 
   it('rejects a forged session cookie', async () => {
-    const forged = `next-auth.session-token=${await encode({ token: { sub: owner.userId!, authAt: Date.now() }, secret: 'x'.repeat(48) })}`;
-    await expect(viaCookie(forged)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    const forged = await sessionCookieFor('x'.repeat(48), owner.userId!);
+    await expect(viaCookie(forged)).rejects.toMatchObject({ code: 'unauthenticated' });
   });
 });
 
@@ -98,13 +97,13 @@ describe('API tokens', () => {
     expect([...a.permissions]).toEqual(['jobs.read']);
     expect(a.kind).toBe('token');
     await revokeToken(t.services.database.db, owner, record.id);
-    await expect(viaToken(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED', message: expect.stringMatching(/revoked/) });
+    await expect(viaToken(token)).rejects.toMatchObject({ code: 'unauthenticated', message: expect.stringMatching(/revoked/) });
   });
 
   it('refuses scopes beyond the creator, and expired tokens', async () => {
     const op = await createUser(t.services.database.db, owner, { email: 'op@example.com', name: 'O', role: 'operator', password: pw });
     const opActor: Actor = { ...owner, userId: op.id, email: op.email, label: op.email, role: 'operator', permissions: ROLE_PERMISSIONS.operator };
-    await expect(createToken(t.services.database.db, opActor, { name: 'x', permissions: ['users.manage'], expiresInDays: 1 })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(createToken(t.services.database.db, opActor, { name: 'x', permissions: ['users.manage'], expiresInDays: 1 })).rejects.toMatchObject({ code: 'forbidden' });
     const { token, record } = await createToken(t.services.database.db, opActor, { name: 'short', permissions: ['jobs.run', 'jobs.read'], expiresInDays: 1 });
     expect((await resolveToken(t.services.database.db, token)).permissions.has('jobs.run')).toBe(true);
     // A demotion narrows the token to what the role still holds.
@@ -112,7 +111,7 @@ describe('API tokens', () => {
     expect((await resolveToken(t.services.database.db, token)).permissions.has('jobs.run')).toBe(false);
     const { eq } = await import('drizzle-orm');
     await t.services.database.db.update(apiTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiTokens.id, record.id));
-    await expect(viaToken(token)).rejects.toMatchObject({ code: 'UNAUTHENTICATED', message: expect.stringMatching(/expired/) });
-    await expect(viaToken('sdk_' + 'A'.repeat(43))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(viaToken(token)).rejects.toMatchObject({ code: 'unauthenticated', message: expect.stringMatching(/expired/) });
+    await expect(viaToken('sdk_' + 'A'.repeat(43))).rejects.toMatchObject({ code: 'unauthenticated' });
   });
 });

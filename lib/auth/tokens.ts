@@ -21,10 +21,10 @@ const publicToken = ({ tokenHash: _h, ...t }: TokenRow): PublicToken => t;
 
 /** Creates a token for the actor's own user. The secret is returned once and only its hash is kept. */
 export async function createToken(db: AppDb, actor: Actor, input: CreateTokenInput): Promise<{ token: string; record: PublicToken }> {
-  if (!actor.userId || actor.kind !== 'user') throw new AppError('FORBIDDEN', 'API tokens are created from a signed-in session, not by another token.');
+  if (!actor.userId || actor.kind !== 'user') throw new AppError('forbidden', 'API tokens are created from a signed-in session, not by another token.');
   const beyond = input.permissions.filter((p) => !actor.permissions.has(p as Permission));
   if (beyond.length) {
-    throw new AppError('FORBIDDEN', `A token cannot carry permissions its creator lacks: ${beyond.join(', ')}.`, {
+    throw new AppError('forbidden', `A token cannot carry permissions its creator lacks: ${beyond.join(', ')}.`, {
       issues: [{ path: 'permissions', message: `Not yours to grant: ${beyond.join(', ')}` }],
     });
   }
@@ -70,16 +70,16 @@ export async function revokeToken(db: AppDb, actor: Actor, id: string): Promise<
  * The effective permissions are the token's scopes that its user's current role still holds.
  */
 export async function resolveToken(db: AppDb, token: string): Promise<{ token: TokenRow; user: UserRow; permissions: Set<Permission> }> {
-  if (!TOKEN_SHAPE.test(token)) throw new AppError('UNAUTHENTICATED', 'Malformed API token.');
+  if (!TOKEN_SHAPE.test(token)) throw new AppError('unauthenticated', 'Malformed API token.');
   const [row] = await db
     .select({ t: apiTokens, u: users })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(eq(apiTokens.tokenHash, hashToken(token)));
-  if (!row) throw new AppError('UNAUTHENTICATED', 'Unknown API token.');
-  if (row.t.revokedAt) throw new AppError('UNAUTHENTICATED', 'This API token was revoked.');
-  if (row.t.expiresAt && row.t.expiresAt.getTime() <= Date.now()) throw new AppError('UNAUTHENTICATED', 'This API token has expired.');
-  if (row.u.disabled) throw new AppError('UNAUTHENTICATED', 'The user who owns this API token is disabled.');
+  if (!row) throw new AppError('unauthenticated', 'Unknown API token.');
+  if (row.t.revokedAt) throw new AppError('unauthenticated', 'This API token was revoked.');
+  if (row.t.expiresAt && row.t.expiresAt.getTime() <= Date.now()) throw new AppError('unauthenticated', 'This API token has expired.');
+  if (row.u.disabled) throw new AppError('unauthenticated', 'The user who owns this API token is disabled.');
   const rolePerms = ROLE_PERMISSIONS[row.u.role];
   const permissions = new Set(row.t.permissions.filter((p): p is Permission => isPermission(p) && rolePerms.has(p)));
   // last_used_at is advisory: update at most once a minute per token to keep reads cheap.

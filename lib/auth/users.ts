@@ -28,7 +28,7 @@ export async function setupFirstOwner(db: AppDb, input: SetupInput, actor: Actor
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(7340002)`);
     const [r] = await tx.select({ n: count() }).from(users);
-    if (Number(r.n) > 0) throw new AppError('SETUP_DONE', 'Setup is already complete. Sign in instead.');
+    if (Number(r.n) > 0) throw new AppError('setup_done', 'Setup is already complete. Sign in instead.');
     const [u] = await tx
       .insert(users)
       .values({ id: newId(), email: input.email, name: input.name, passwordHash, role: 'owner' })
@@ -57,7 +57,7 @@ export async function createUser(db: AppDb, actor: Actor, input: CreateUserInput
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
-    if (existing) throw new AppError('CONFLICT', `A user with the email ${input.email} already exists.`, { issues: [{ path: 'email', message: 'Already in use' }] });
+    if (existing) throw new AppError('conflict', `A user with the email ${input.email} already exists.`, { issues: [{ path: 'email', message: 'Already in use' }] });
     const [u] = await tx
       .insert(users)
       .values({ id: newId(), email: input.email, name: input.name, passwordHash, role: input.role })
@@ -72,7 +72,7 @@ async function assertAnotherActiveOwner(tx: AppDb, excludingId: string) {
     .select({ n: count() })
     .from(users)
     .where(and(eq(users.role, 'owner'), eq(users.disabled, false), ne(users.id, excludingId)));
-  if (Number(r.n) === 0) throw new AppError('INVALID_STATE', 'This is the last active owner; make another user owner first.');
+  if (Number(r.n) === 0) throw new AppError('invalid_state', 'This is the last active owner; make another user owner first.');
 }
 
 export async function updateUser(db: AppDb, actor: Actor, id: string, input: UpdateUserInput): Promise<PublicUser> {
@@ -121,7 +121,7 @@ export async function authenticate(
   const ipKey = ip ? `ip:${ip}` : null;
   const wait = Math.max(await lockedFor(db, acctKey), ipKey ? await lockedFor(db, ipKey) : 0);
   if (wait > 0) {
-    throw new AppError('RATE_LIMITED', `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60_000)} minute(s).`, {
+    throw new AppError('rate_limited', `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60_000)} minute(s).`, {
       details: { retryAfterSeconds: Math.ceil(wait / 1000) },
     });
   }
@@ -130,7 +130,7 @@ export async function authenticate(
   if (!u || !ok || u.disabled) {
     await recordFailure(db, acctKey, limits.account);
     if (ipKey) await recordFailure(db, ipKey, limits.ip);
-    throw new AppError('UNAUTHENTICATED', u?.disabled && ok ? 'This account is disabled. Ask an owner to enable it.' : 'Wrong email or password.');
+    throw new AppError('unauthenticated', u?.disabled && ok ? 'This account is disabled. Ask an owner to enable it.' : 'Wrong email or password.');
   }
   await clearFailures(db, acctKey);
   await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, u.id));

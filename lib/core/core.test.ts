@@ -50,8 +50,8 @@ describe('processes', () => {
   it('runs an argument array, never a shell', async () => {
     const r = await runProcess('echo', ['$(id)', ';', 'rm -rf /']);
     expect(r.stdout).toBe('$(id) ; rm -rf /\n');
-    await expect(runProcess('sh -c id', [])).rejects.toMatchObject({ code: 'VALIDATION' });
-    await expect(runProcess('definitely-not-a-program', [])).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(runProcess('sh -c id', [])).rejects.toMatchObject({ code: 'validation' });
+    await expect(runProcess('definitely-not-a-program', [])).rejects.toMatchObject({ code: 'not_found' });
   });
   it('stops the whole process group on timeout and caps output', async () => {
     const r = await runProcess('sh', ['-c', 'sleep 30 & yes | head -c 100000; wait'], { timeoutMs: 300, maxOutputBytes: 1000, killGraceMs: 200 });

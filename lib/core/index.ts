@@ -3,4 +3,3 @@ export * from './config';
 export * from './ids';
 export * from './logger';
 export * from './process';
-export * from './coded-error';

@@ -34,7 +34,7 @@ const SAFE_COMMAND = /^[A-Za-z0-9_./+-]+$/;
  */
 export function runProcess(command: string, args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
   if (!SAFE_COMMAND.test(command)) {
-    return Promise.reject(new AppError('VALIDATION', `Refusing to run "${command}": not a plain program path.`));
+    return Promise.reject(new AppError('validation', `Refusing to run "${command}": not a plain program path.`));
   }
   const maxBytes = opts.maxOutputBytes ?? 1024 * 1024;
   const started = Date.now();
@@ -101,8 +101,8 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     child.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
-      if (err.code === 'ENOENT') reject(new AppError('NOT_FOUND', `Program "${command}" is not installed or not on PATH.`));
-      else reject(new AppError('INTERNAL', `Could not start "${command}": ${err.message}`, { cause: err }));
+      if (err.code === 'ENOENT') reject(new AppError('not_found', `Program "${command}" is not installed or not on PATH.`));
+      else reject(new AppError('internal', `Could not start "${command}": ${err.message}`, { cause: err }));
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);

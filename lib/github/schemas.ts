@@ -4,7 +4,7 @@ const REPO = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?\/[
 const TAG = z.string().min(1).max(255).regex(/^[^\s\0]+$/, 'a tag has no spaces');
 const NAME = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/, 'an installed package name');
 
-/** Per-package overrides (§8.9), validated before they reach the picker, a glob or argv. */
+/** Per-package overrides, validated before they reach the picker, a glob or argv. */
 export const githubOverridesInput = z.strictObject({
   matching: z.string().min(1).max(100).optional().describe('Text the asset name must contain'),
   matchingRegex: z

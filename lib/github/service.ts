@@ -1,8 +1,8 @@
 import type { AppDb } from '@/db/client';
 import type { SecretBox } from '../secrets/crypto';
 import { getGithubSettings } from '../settings/github-store';
-import { resolveGithubToken } from './client';
-import type { GithubContext } from './installer';
+import { resolveGithubToken } from './client/client';
+import type { GithubContext } from './install/installer';
 
 /** The installer context with the stored settings and the token by precedence (setting, GITHUB_TOKEN, GH_TOKEN). */
 export async function loadGithubContext(

@@ -1,6 +1,6 @@
-import type { ChecksumRecordSource } from './checksums';
+import type { ChecksumRecordSource } from './checksums/checksums';
 
-/** Per-package choices (§8.9): how the asset and the binaries are found, how the smoke test runs. */
+/** Per-package choices: how the asset and the binaries are found, how the smoke test runs. */
 export interface GithubOverrides {
   matching?: string;
   matchingRegex?: string;
@@ -22,7 +22,7 @@ export interface InstalledBinary {
   size: number;
 }
 
-/** What one installed version is; written to `<version>/.install.json` and mirrored in the database (GH-M02). */
+/** What one installed version is; written to `<version>/.install.json` and mirrored in the database. */
 export interface InstallManifest {
   name: string;
   repo: string;

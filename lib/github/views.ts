@@ -1,11 +1,11 @@
 import type { AppDb } from '@/db/client';
 import { githubPackages } from '@/db/schema';
-import { rankAssets } from './asset-picker';
-import { GithubInstallError } from './errors';
-import { assertOwnerAllowed, githubClient, type GithubContext } from './installer';
-import { listReleases, parseRepo } from './releases';
-import { readRateLimits } from './store';
-import { hostTarget } from './target';
+import { rankAssets } from './assets/picker';
+import { AppError } from '@/lib/core/errors';
+import { assertOwnerAllowed, githubClient, type GithubContext } from './install/installer';
+import { listReleases, parseRepo } from './client/releases';
+import { readRateLimits } from './client/store';
+import { hostTarget } from './assets/target';
 import type { RetainedVersion } from './types';
 
 /** Installed GitHub packages with what the page shows: binaries with libc, verification, kept versions, problems. */
@@ -48,15 +48,15 @@ export async function githubOverview(ctx: Pick<GithubContext, 'db' | 'settings' 
 }
 
 /**
- * Releases of a repository with the asset decision for this host (GH-UI01): the chosen asset with its
+ * Releases of a repository with the asset decision for this host: the chosen asset with its
  * score and reasons, and every rejected asset with why. A repository outside the allowlist answers
- * 404 like a missing one, so the list cannot be probed (GH-S02).
+ * 404 like a missing one, so the list cannot be probed.
  */
 export async function browseReleases(ctx: Pick<GithubContext, 'db' | 'settings' | 'userAgent' | 'signal'>, q: { repo: string; limit: number; assetPattern?: string; binaryName?: string }) {
   try {
     assertOwnerAllowed(ctx.settings, q.repo);
   } catch {
-    throw new GithubInstallError('release_not_found', `${q.repo} was not found.`);
+    throw new AppError('release_not_found', `${q.repo} was not found.`);
   }
   const client = githubClient(ctx);
   const target = await hostTarget();

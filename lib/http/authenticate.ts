@@ -52,7 +52,7 @@ export interface AuthInput {
 export async function authenticate(services: Services, input: AuthInput): Promise<Actor & { via: 'token' | 'session' }> {
   const { database } = services;
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(input.authorization ?? '')?.[1];
-  if (input.authorization && !bearer) throw new AppError('UNAUTHENTICATED', 'Use "Authorization: Bearer <token>".');
+  if (input.authorization && !bearer) throw new AppError('unauthenticated', 'Use "Authorization: Bearer <token>".');
   if (bearer) {
     const { token, user, permissions } = await resolveToken(database.db, bearer);
     return {
@@ -69,13 +69,13 @@ export async function authenticate(services: Services, input: AuthInput): Promis
     };
   }
   const raw = sessionCookie(parseCookies(input.cookie));
-  if (!raw) throw new AppError('UNAUTHENTICATED', 'Sign in, or send an API token as "Authorization: Bearer <token>".');
+  if (!raw) throw new AppError('unauthenticated', 'Sign in, or send an API token as "Authorization: Bearer <token>".');
   const jwt = await decode({ token: raw, secret: services.authSecret }).catch(() => null);
-  if (!jwt?.sub) throw new AppError('UNAUTHENTICATED', 'Your session is invalid or expired; sign in again.');
+  if (!jwt?.sub) throw new AppError('unauthenticated', 'Your session is invalid or expired; sign in again.');
   const user = await getUser(database.db, jwt.sub);
   const authAt = typeof jwt.authAt === 'number' ? jwt.authAt : 0;
   if (!user || user.disabled || authAt < user.sessionsValidAfter.getTime()) {
-    throw new AppError('UNAUTHENTICATED', user?.disabled ? 'This account is disabled.' : 'Your session has ended; sign in again.');
+    throw new AppError('unauthenticated', user?.disabled ? 'This account is disabled.' : 'Your session has ended; sign in again.');
   }
   return {
     via: 'session',

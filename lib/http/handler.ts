@@ -1,6 +1,5 @@
 import { requirePermission, type Actor } from '../auth/actor';
 import { AppError, isAppError } from '../core/errors';
-import { isCodedError } from '../core/coded-error';
 import { randomToken } from '../core/ids';
 import { logger } from '../core/logger';
 import { getServices, type Services } from '../services';
@@ -27,18 +26,12 @@ export function errorResponse(e: unknown): Response {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' };
     const retry = e.details?.retryAfterSeconds;
     if (typeof retry === 'number') headers['retry-after'] = String(retry);
-    if (e.code === 'UNAUTHENTICATED') headers['www-authenticate'] = 'Bearer realm="skilldock"';
+    if (e.code === 'unauthenticated') headers['www-authenticate'] = 'Bearer realm="skilldock"';
     return new Response(JSON.stringify(e.toJSON()), { status: e.status, headers });
-  }
-  // Area errors (GitHub installer, skill catalog) carry their own status: 404, 409, 413, 422, 429, 502, 507…
-  if (isCodedError(e)) {
-    const retry = e.details?.retryAfterSeconds;
-    const headers: Record<string, string> = { 'cache-control': 'no-store', ...(typeof retry === 'number' ? { 'retry-after': String(retry) } : {}) };
-    return Response.json({ error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}), ...(e.details ? { details: e.details } : {}) } }, { status: e.status, headers });
   }
   const ref = randomToken(6);
   logger.error('unhandled error in request', { ref, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-  return Response.json({ error: { code: 'INTERNAL', message: `Something went wrong on the server (reference ${ref}); the details are in the server log.` } }, { status: 500 });
+  return Response.json({ error: { code: 'internal', message: `Something went wrong on the server (reference ${ref}); the details are in the server log.` } }, { status: 500 });
 }
 
 export function requestMeta(req: Request) {
@@ -62,7 +55,7 @@ export function handle<C extends RouteContract>(contract: C, impl: (ctx: Handler
         const a = await authenticate(services, { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie'), ...meta });
         if (a.via === 'session' && contract.method !== 'GET') {
           const ok = originAllowed(req.headers.get('origin'), req.headers.get('host'), services.config.allowedOrigins, req.headers.get('sec-fetch-site'));
-          if (!ok) throw new AppError('FORBIDDEN', 'Cross-site request refused: the Origin header does not match this console.');
+          if (!ok) throw new AppError('forbidden', 'Cross-site request refused: the Origin header does not match this console.');
         }
         requirePermission(a, contract.permission);
         actor = a;
@@ -76,7 +69,7 @@ export function handle<C extends RouteContract>(contract: C, impl: (ctx: Handler
         body = parseWith(contract.body, raw, 'request body');
       } else if (contract.method !== 'GET' && req.body && !contract.consumes) {
         const raw = await readJsonBody(req, 4096);
-        if (raw && typeof raw === 'object' && Object.keys(raw).length) throw new AppError('VALIDATION', 'This operation takes no request body.');
+        if (raw && typeof raw === 'object' && Object.keys(raw).length) throw new AppError('validation', 'This operation takes no request body.');
       }
       const out = await impl({ req, services, actor, body, query, params } as HandlerContext<C>);
       if (out instanceof Response) return out;

@@ -11,14 +11,14 @@ const post = (body: BodyInit | null, type = 'application/json', headers: Record<
 describe('request parsing', () => {
   it('reads JSON and refuses malformed, mistyped and oversize bodies', async () => {
     expect(await readJsonBody(post('{"a":1}'), 100)).toEqual({ a: 1 });
-    await expect(readJsonBody(post('{"a":'), 100)).rejects.toMatchObject({ code: 'INVALID_JSON' });
-    await expect(readJsonBody(post('a=1', 'application/x-www-form-urlencoded'), 100)).rejects.toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    await expect(readJsonBody(post('{"a":'), 100)).rejects.toMatchObject({ code: 'invalid_json' });
+    await expect(readJsonBody(post('a=1', 'application/x-www-form-urlencoded'), 100)).rejects.toMatchObject({ code: 'unsupported_media_type' });
     expect(await readJsonBody(post('', ''), 100)).toEqual({});
     expect(await readJsonBody(post(null, ''), 100)).toEqual({});
-    await expect(readJsonBody(post(JSON.stringify({ a: 'x'.repeat(200) })), 100)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    await expect(readJsonBody(post(JSON.stringify({ a: 'x'.repeat(200) })), 100)).rejects.toMatchObject({ code: 'payload_too_large' });
     // A lying Content-Length does not get past the streamed count.
     const stream = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('{"a":"' + 'x'.repeat(500) + '"}')), c.close()) });
-    await expect(readJsonBody(new Request('http://x', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit), 100)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    await expect(readJsonBody(new Request('http://x', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit), 100)).rejects.toMatchObject({ code: 'payload_too_large' });
   });
 
   it('reports unknown fields and wrong types by path', () => {
@@ -28,7 +28,7 @@ describe('request parsing', () => {
       expect.unreachable();
     } catch (e) {
       const err = e as { code: string; issues: { path: string; message: string }[] };
-      expect(err.code).toBe('VALIDATION');
+      expect(err.code).toBe('validation');
       expect(err.issues.map((i) => i.path).sort()).toEqual(['n', 'o']);
       expect(err.issues.find((i) => i.path === 'o')?.message).toMatch(/Unknown field\(s\): extra/);
     }

@@ -12,7 +12,7 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, where: string
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issues = zodIssues(r.error);
-  throw new AppError('VALIDATION', `Invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  throw new AppError('validation', `Invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
 }
 
 /**
@@ -23,7 +23,7 @@ export async function readJsonBody(req: Request, maxBytes: number): Promise<unkn
   const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `The request body is ${declared} bytes; the limit is ${maxBytes}.`);
+    throw new AppError('payload_too_large', `The request body is ${declared} bytes; the limit is ${maxBytes}.`);
   }
   if (!req.body) return {};
   const reader = req.body.getReader();
@@ -35,17 +35,17 @@ export async function readJsonBody(req: Request, maxBytes: number): Promise<unkn
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${maxBytes} bytes.`);
+      throw new AppError('payload_too_large', `The request body exceeds the limit of ${maxBytes} bytes.`);
     }
     chunks.push(value);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text.trim()) return {};
-  if (type !== 'application/json') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json (got "${type || 'none'}").`);
+  if (type !== 'application/json') throw new AppError('unsupported_media_type', `Send the body as application/json (got "${type || 'none'}").`);
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new AppError('INVALID_JSON', `The body is not valid JSON: ${(e as Error).message}`);
+    throw new AppError('invalid_json', `The body is not valid JSON: ${(e as Error).message}`);
   }
 }
 

@@ -18,7 +18,7 @@ export interface SocketRoute {
 
 function refuse(socket: Duplex, status: 401 | 403 | 404, message: string) {
   const reason = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[status];
-  const body = JSON.stringify({ error: { code: status === 401 ? 'UNAUTHENTICATED' : status === 403 ? 'FORBIDDEN' : 'NOT_FOUND', message } });
+  const body = JSON.stringify({ error: { code: status === 401 ? 'unauthenticated' : status === 403 ? 'forbidden' : 'not_found', message } });
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 

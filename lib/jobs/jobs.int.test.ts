@@ -96,9 +96,9 @@ describe('durable jobs', () => {
 
   it('refuses a kind the actor may not start, and bad params, writing nothing', async () => {
     const before = await t.services.database.db.select().from(jobs);
-    await expect(enqueueJob(t.services.database, viewer, 'diagnostics', {})).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(enqueueJob(t.services.database, admin, 'pipeline-selftest', { lines: -1 })).rejects.toMatchObject({ code: 'VALIDATION' });
-    await expect(enqueueJob(t.services.database, admin, 'no-such-kind', {})).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(enqueueJob(t.services.database, viewer, 'diagnostics', {})).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(enqueueJob(t.services.database, admin, 'pipeline-selftest', { lines: -1 })).rejects.toMatchObject({ code: 'validation' });
+    await expect(enqueueJob(t.services.database, admin, 'no-such-kind', {})).rejects.toMatchObject({ code: 'validation' });
     expect(await t.services.database.db.select().from(jobs)).toHaveLength(before.length);
   });
 
@@ -133,7 +133,7 @@ describe('durable jobs', () => {
     const done = await finished(job.id);
     expect(done.state).toBe('canceled');
     await waitFor(async () => !emitterAlive(), 'the emitter process to be gone');
-    await expect(cancelJob(t.services.database, admin, job.id)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    await expect(cancelJob(t.services.database, admin, job.id)).rejects.toMatchObject({ code: 'invalid_state' });
     const retried = await retryJob(t.services.database, admin, job.id);
     expect(retried.retryOf).toBe(job.id);
     await cancelJob(t.services.database, admin, retried.id);

@@ -6,7 +6,8 @@ import { recordAudit } from '../audit/audit';
 import { requirePermission, type Actor } from '../auth/actor';
 import { AppError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
-import { getJobKind } from './registry';
+import type { AnyJobKind, AnyJobSpec, JobKind } from './kind';
+import type { JobRegistry } from './registry';
 import { BUS_CHANNEL, type BusMessage, type JobRow } from './types';
 
 export const FINAL_STATES = ['succeeded', 'failed', 'canceled'] as const;
@@ -28,40 +29,35 @@ export interface EnqueueOptions {
   trusted?: boolean;
 }
 
-interface JobSpec {
-  kind: string;
-  params: unknown;
-}
-
 /** Checks the start permission (unless trusted) and parses the params with the kind's schema. */
-function prepareJob(actor: Actor, spec: JobSpec, trusted: boolean, where = 'params') {
-  const def = getJobKind(spec.kind);
+function prepareJob(actor: Actor, kind: AnyJobKind, rawParams: unknown, trusted: boolean, where = 'params') {
   if (!trusted) {
-    if (!def.startPermission) throw new AppError('FORBIDDEN', `Jobs of kind "${spec.kind}" are started by their own feature, not directly.`);
-    requirePermission(actor, def.startPermission);
+    if (!kind.startPermission) throw new AppError('forbidden', `Jobs of kind "${kind.name}" are started by their own feature, not directly.`);
+    requirePermission(actor, kind.startPermission);
   }
-  const parsed = def.params.safeParse(spec.params ?? {});
+  const parsed = kind.params.safeParse(rawParams ?? {});
   if (!parsed.success) {
-    throw new AppError('VALIDATION', `Invalid parameters for ${spec.kind}.`, {
+    throw new AppError('validation', `Invalid parameters for ${kind.name}.`, {
       issues: parsed.error.issues.map((i) => ({ path: [where, ...i.path].join('.'), message: i.message })),
     });
   }
-  return { def, params: parsed.data as object };
+  return { kind, params: parsed.data as object };
 }
 
 type Tx = Parameters<Parameters<Database['db']['transaction']>[0]>[0];
 
-async function insertJob(tx: Tx, actor: Actor, spec: JobSpec, prepared: ReturnType<typeof prepareJob>, opts: EnqueueOptions): Promise<JobRow> {
+async function insertJob(tx: Tx, actor: Actor, prepared: ReturnType<typeof prepareJob>, opts: EnqueueOptions): Promise<JobRow> {
+  const { kind, params } = prepared;
   const [row] = await tx
     .insert(jobs)
     .values({
       id: newId(),
       // Millisecond precision, so the keyset cursor (an ISO time) matches stored values exactly.
       createdAt: new Date(),
-      kind: spec.kind,
-      title: prepared.def.title(prepared.params),
-      params: prepared.params,
-      maxAttempts: prepared.def.maxAttempts,
+      kind: kind.name,
+      title: kind.title(params),
+      params,
+      maxAttempts: kind.maxAttempts,
       parentId: opts.parentId ?? null,
       retryOf: opts.retryOf ?? null,
       createdBy: actor.userId,
@@ -72,31 +68,40 @@ async function insertJob(tx: Tx, actor: Actor, spec: JobSpec, prepared: ReturnTy
     action: opts.retryOf ? 'job.retry' : 'job.start',
     targetType: 'job',
     targetId: row.id,
-    after: { kind: spec.kind, params: row.params, retryOf: row.retryOf, parentId: row.parentId },
+    after: { kind: kind.name, params: row.params, retryOf: row.retryOf, parentId: row.parentId },
   });
   return row;
 }
 
-/** Validates params against the kind's schema and queues a job; audited with the same transaction. */
-export async function enqueueJob(database: Database, actor: Actor, kind: string, rawParams: unknown, opts: EnqueueOptions = {}): Promise<JobRow> {
-  const prepared = prepareJob(actor, { kind, params: rawParams }, !!opts.trusted);
-  const job = await database.db.transaction((tx) => insertJob(tx, actor, { kind, params: rawParams }, prepared, opts));
+async function enqueuePrepared(database: Database, actor: Actor, prepared: ReturnType<typeof prepareJob>, opts: EnqueueOptions): Promise<JobRow> {
+  const job = await database.db.transaction((tx) => insertJob(tx, actor, prepared, opts));
   await publish(database, { t: 'wake' });
   return job;
+}
+
+/** Queues a job of a kind, its params checked by the kind's type and parsed by its schema; audited in the same transaction. */
+export async function enqueue<P, R, I>(database: Database, actor: Actor, kind: JobKind<P, R, I>, params: NoInfer<I>, opts: EnqueueOptions = {}): Promise<JobRow> {
+  return enqueuePrepared(database, actor, prepareJob(actor, kind, params, !!opts.trusted), opts);
+}
+
+/** Queues a job of a kind named at run time (the generic start route): the kind must be registered here. */
+export async function enqueueByName(database: Database, registry: JobRegistry, actor: Actor, name: string, rawParams: unknown, opts: EnqueueOptions = {}): Promise<JobRow> {
+  const { kind } = registry.require(name);
+  return enqueuePrepared(database, actor, prepareJob(actor, kind, rawParams, !!opts.trusted), opts);
 }
 
 /**
  * Queues a parent job and its children in one transaction (all or none), children pointing at the
  * parent. The parent usually waits for them (see waitForChildren).
  */
-export async function enqueueJobTree(database: Database, actor: Actor, parent: JobSpec, children: JobSpec[], opts: { trusted?: boolean } = {}): Promise<{ parent: JobRow; children: JobRow[] }> {
+export async function enqueueTree(database: Database, actor: Actor, parent: AnyJobSpec, children: AnyJobSpec[], opts: { trusted?: boolean } = {}): Promise<{ parent: JobRow; children: JobRow[] }> {
   const trusted = !!opts.trusted;
-  const preparedParent = prepareJob(actor, parent, trusted);
-  const preparedChildren = children.map((c, i) => prepareJob(actor, c, trusted, `children.${i}.params`));
+  const preparedParent = prepareJob(actor, parent.kind, parent.params, trusted);
+  const preparedChildren = children.map((c, i) => prepareJob(actor, c.kind, c.params, trusted, `children.${i}.params`));
   const tree = await database.db.transaction(async (tx) => {
-    const p = await insertJob(tx, actor, parent, preparedParent, {});
+    const p = await insertJob(tx, actor, preparedParent, {});
     const rows: JobRow[] = [];
-    for (const [i, c] of children.entries()) rows.push(await insertJob(tx, actor, c, preparedChildren[i], { parentId: p.id }));
+    for (const c of preparedChildren) rows.push(await insertJob(tx, actor, c, { parentId: p.id }));
     return { parent: p, children: rows };
   });
   await publish(database, { t: 'wake' });
@@ -114,7 +119,7 @@ export async function cancelJob(database: Database, actor: Actor, id: string): P
   const row = await database.db.transaction(async (tx) => {
     const [before] = await tx.select().from(jobs).where(eq(jobs.id, id)).for('update');
     if (!before) throw notFound('Job');
-    if (isFinal(before.state)) throw new AppError('INVALID_STATE', `The job already ended (${before.state}); there is nothing to cancel.`);
+    if (isFinal(before.state)) throw new AppError('invalid_state', `The job already ended (${before.state}); there is nothing to cancel.`);
     const now = new Date();
     const [after] =
       before.state === 'queued'
@@ -133,12 +138,12 @@ export async function cancelJob(database: Database, actor: Actor, id: string): P
 }
 
 /** Starts a new job with the same kind and parameters as an ended one. */
-export async function retryJob(database: Database, actor: Actor, id: string): Promise<JobRow> {
+export async function retryJob(database: Database, registry: JobRegistry, actor: Actor, id: string): Promise<JobRow> {
   const old = await getJob(database, id);
   if (!isFinal(old.state) || old.state === 'succeeded') {
-    throw new AppError('INVALID_STATE', `Only failed or canceled jobs can be retried; this one is ${old.state}.`);
+    throw new AppError('invalid_state', `Only failed or canceled jobs can be retried; this one is ${old.state}.`);
   }
-  return enqueueJob(database, actor, old.kind, old.params, { parentId: old.parentId, retryOf: old.id, trusted: true });
+  return enqueueByName(database, registry, actor, old.kind, old.params, { parentId: old.parentId, retryOf: old.id, trusted: true });
 }
 
 export const listJobsQuery = z.strictObject({

@@ -1,12 +1,13 @@
-import type { z } from 'zod';
 import type { Database } from '@/db/client';
 import type { jobs } from '@/db/schema';
-import type { Permission } from '../auth/permissions';
 import type { RunOptions, RunResult } from '../core/process';
-import type { Services } from '../services';
 
 export type JobRow = typeof jobs.$inferSelect;
 
+/**
+ * What a handler gets from the worker. Anything else it needs (runtime dir, secrets, other
+ * domains) comes from the factory that built the handler.
+ */
 export interface JobContext<P = unknown> {
   job: JobRow;
   params: P;
@@ -17,25 +18,6 @@ export interface JobContext<P = unknown> {
   progress(percent: number, stage: string): void;
   /** Runs a program (argument array) whose output lines go to the job log; stopped on cancel. */
   run(command: string, args: readonly string[], opts?: Omit<RunOptions, 'signal'>): Promise<RunResult>;
-  /** The services of the process running the job (config, database, hub), for kinds that need more than the database. */
-  services(): Promise<Services>;
-}
-
-export interface JobKind<P = unknown> {
-  kind: string;
-  /** Shown in lists; may use the params. */
-  title(params: P): string;
-  params: z.ZodType<P>;
-  /** Permission needed to start this kind through POST /api/v1/jobs; undefined = started only by its own feature. */
-  startPermission?: Permission;
-  /** Jobs of this kind running at once across all replicas. */
-  concurrency: number;
-  /** Total attempts, counting the first; > 1 enables retry with backoff after a failure. */
-  maxAttempts: number;
-  backoffMs?: (attempt: number) => number;
-  /** Safe to run again from the start after a crash; otherwise a crashed job ends failed. */
-  resumable: boolean;
-  run(ctx: JobContext<P>): Promise<unknown>;
 }
 
 export type JobEvent =

@@ -1,17 +1,15 @@
-import { isCodedError } from '../core/coded-error';
 import os from 'node:os';
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { jobs } from '@/db/schema';
-import { AppError, isAppError } from '../core/errors';
+import { type ErrorBody, isAppError } from '../core/errors';
 import { randomToken } from '../core/ids';
 import { logger } from '../core/logger';
 import { runProcess } from '../core/process';
-import type { Services } from '../services';
 import type { JobEventHub } from './hub';
 import { JobLogWriter } from './log-writer';
 import { publish } from './queue';
-import { getJobKind, listJobKinds } from './registry';
+import type { JobRegistry } from './registry';
 import type { JobContext, JobRow } from './types';
 
 const CLAIM_LOCK = 7_340_010;
@@ -22,8 +20,6 @@ export interface WorkerOptions {
   pollMs?: number;
   /** How long a canceled job's handler may take to stop before the job is ended regardless. */
   cancelGraceMs?: number;
-  /** The services this worker belongs to, handed to job handlers through ctx.services(). */
-  services?: () => Promise<Services>;
 }
 
 interface Running {
@@ -42,7 +38,15 @@ const leaseUntil = (ms: number) => sql`now() + (${ms}::int * interval '1 millise
  */
 /** A failing job may still report what it did (Update All's per-package outcomes, a skill's findings): details.jobResult. */
 function partialResult(e: unknown): unknown {
-  return isAppError(e) || isCodedError(e) ? (e.details as { jobResult?: unknown } | undefined)?.jobResult : undefined;
+  return isAppError(e) ? (e.details as { jobResult?: unknown } | undefined)?.jobResult : undefined;
+}
+
+/** The failed job's error in the same shape the API answers with (the partial result is stored apart). */
+function failureBody(e: unknown): ErrorBody {
+  if (!isAppError(e)) return { code: 'internal', message: e instanceof Error ? e.message : String(e) };
+  const { details, ...body } = e.body();
+  const { jobResult: _, ...rest } = details ?? {};
+  return Object.keys(rest).length ? { ...body, details: rest } : body;
 }
 
 export class JobWorker {
@@ -57,6 +61,7 @@ export class JobWorker {
   constructor(
     private readonly database: Database,
     private readonly hub: JobEventHub,
+    private readonly registry: JobRegistry,
     private readonly opts: WorkerOptions,
   ) {}
 
@@ -123,13 +128,13 @@ export class JobWorker {
   }
 
   private async claim(): Promise<JobRow | null> {
-    const known = listJobKinds();
+    const known = this.registry.kinds();
     if (!known.length) return null;
     return this.database.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`);
       const busy = await tx.select({ kind: jobs.kind, n: sql<number>`count(*)::int` }).from(jobs).where(eq(jobs.state, 'running')).groupBy(jobs.kind);
       const busyBy = new Map(busy.map((b) => [b.kind, Number(b.n)]));
-      const eligible = known.filter((k) => (busyBy.get(k.kind) ?? 0) < k.concurrency).map((k) => k.kind);
+      const eligible = known.filter((k) => (busyBy.get(k.name) ?? 0) < k.concurrency).map((k) => k.name);
       if (!eligible.length) return null;
       const [cand] = await tx
         .select({ id: jobs.id })
@@ -170,7 +175,7 @@ export class JobWorker {
 
   private async execute(entry: Running): Promise<void> {
     const { job, controller } = entry;
-    const def = getJobKind(job.kind);
+    const { kind: def, run } = this.registry.require(job.kind);
     const log = await JobLogWriter.open(this.database, job.id);
     let lastProgress = 0;
     let lastStage = '';
@@ -202,14 +207,13 @@ export class JobWorker {
             opts?.onLine?.(l, s);
           },
         }),
-      services: () => this.opts.services?.() ?? Promise.reject(new AppError('UNAVAILABLE', 'This job worker was started without services.')),
     };
     log.append(`[skilldock] attempt ${job.attempts} of ${job.maxAttempts} on ${this.id}`, 'info');
     await publish(this.database, { t: 'state', id: job.id });
 
-    let outcome: { state: 'succeeded' | 'failed' | 'canceled' | 'queued'; result?: unknown; error?: string; runAfter?: Date };
+    let outcome: { state: 'succeeded' | 'failed' | 'canceled' | 'queued'; result?: unknown; error?: string; failure?: ErrorBody; runAfter?: Date };
     try {
-      const handler = def.run(ctx);
+      const handler = run(ctx);
       const stopped = new Promise<never>((_, reject) => {
         controller.signal.addEventListener('abort', () => {
           // Cooperative first; a handler that ignores the signal is ended after the grace period.
@@ -225,13 +229,13 @@ export class JobWorker {
       else if (entry.reason === 'shutdown')
         outcome = def.resumable && job.attempts < job.maxAttempts
           ? { state: 'queued', error: 'Server shut down while running; requeued.' }
-          : { state: 'failed', error: 'The server shut down while this job was running.' };
+          : { state: 'failed', error: 'The server shut down while this job was running.', failure: { code: 'unavailable', message: 'The server shut down while this job was running.' } };
       else if (entry.reason === 'lease-lost') return void (await log.flush());
       else if (job.attempts < job.maxAttempts) {
         const wait = def.backoffMs?.(job.attempts) ?? Math.min(60_000, 1000 * 2 ** (job.attempts - 1));
         outcome = { state: 'queued', error: message, runAfter: new Date(Date.now() + wait) };
         log.append(`[skilldock] attempt ${job.attempts} failed: ${message}; retrying in ${Math.round(wait / 1000)}s`, 'info');
-      } else outcome = { state: 'failed', error: message, result: partialResult(e) };
+      } else outcome = { state: 'failed', error: message, failure: failureBody(e), result: partialResult(e) };
     }
     if (outcome.state === 'failed') log.append(`[skilldock] failed: ${outcome.error}`, 'stderr');
     if (outcome.state === 'canceled') log.append('[skilldock] canceled', 'info');
@@ -244,6 +248,7 @@ export class JobWorker {
         state: outcome.state,
         result: (outcome.result ?? null) as object | null,
         error: outcome.error ?? null,
+        failure: outcome.failure ?? null,
         progressPercent: outcome.state === 'succeeded' ? 100 : undefined,
         progressStage: outcome.state === 'queued' ? 'waiting to retry' : outcome.state,
         leaseOwner: null,
@@ -282,12 +287,8 @@ export class JobWorker {
         .from(jobs)
         .where(and(eq(jobs.state, 'running'), lt(jobs.leaseExpiresAt, sql`now()`)));
       for (const job of expired) {
-        let resumable = false;
-        try {
-          resumable = getJobKind(job.kind).resumable;
-        } catch {
-          /* unknown kind here: end it */
-        }
+        // A kind unknown to this process cannot be resumed here: end it.
+        const resumable = this.registry.get(job.kind)?.kind.resumable ?? false;
         const requeue = resumable && job.attempts < job.maxAttempts;
         const reason = `The worker running this job (${job.leaseOwner ?? 'unknown'}) stopped responding; its lease expired at ${job.leaseExpiresAt?.toISOString()}.`;
         const [updated] = await this.database.db
@@ -295,7 +296,7 @@ export class JobWorker {
           .set(
             requeue
               ? { state: 'queued', leaseOwner: null, leaseExpiresAt: null, progressStage: 'resuming after a crash', error: reason, updatedAt: new Date() }
-              : { state: 'failed', leaseOwner: null, leaseExpiresAt: null, progressStage: 'failed', error: reason, finishedAt: new Date(), updatedAt: new Date() },
+              : { state: 'failed', leaseOwner: null, leaseExpiresAt: null, progressStage: 'failed', error: reason, failure: { code: 'unavailable', message: reason }, finishedAt: new Date(), updatedAt: new Date() },
           )
           .where(and(eq(jobs.id, job.id), eq(jobs.state, 'running'), lt(jobs.leaseExpiresAt, sql`now()`)))
           .returning();

@@ -18,7 +18,7 @@ import {
   type SystemManager,
 } from '../runtime';
 
-/** Detection results live this long unless an install, uninstall or update invalidates them first (PKG-R04). */
+/** Detection results live this long unless an install, uninstall or update invalidates them first. */
 export const RUNTIME_CACHE_TTL_MS = 10 * 60_000;
 
 interface PackagesState {
@@ -33,7 +33,7 @@ const state: PackagesState = (g[KEY] ??= { ensured: new Set(), runtimes: createR
 
 /** The pip/npm/system managers never run github: specs; those go to the GitHub-release installer's jobs. */
 export function assertManagerSpec(spec: PackageSpec): void {
-  if (spec.manager === 'github') throw new AppError('VALIDATION', 'github: specs are installed by the GitHub-release installer.', { issues: [{ path: 'spec', message: 'a github: spec' }] });
+  if (spec.manager === 'github') throw new AppError('validation', 'github: specs are installed by the GitHub-release installer.', { issues: [{ path: 'spec', message: 'a github: spec' }] });
 }
 
 export interface PackageContextOptions {
@@ -89,7 +89,7 @@ function lockHash(text: string): number {
   return (h % 0x40000000) + 0x40000000;
 }
 
-/** One advisory-lock key per (manager, canonical name), shared by install, uninstall and update (PKG-M04). */
+/** One advisory-lock key per (manager, canonical name), shared by install, uninstall and update. */
 export const packageLockKey = (spec: PackageSpec): number => lockHash(`package:${specLockKey(spec)}`);
 
 /** The global lock of a system manager (apt and apk allow one operation at a time per host). */

@@ -48,7 +48,7 @@ function present(d: CheckedDep) {
 function withExtraDeps(input: DepsCheckInput): string | undefined {
   if (!input.deps?.length) return input.skillMd;
   const block = `---\ndeps:\n${input.deps.map((d) => `  - ${JSON.stringify(d)}`).join('\n')}\n---\n`;
-  if (input.skillMd !== undefined) throw new AppError('VALIDATION', 'Give either a SKILL.md or a deps list, not both.', { issues: [{ path: 'deps', message: 'not with skillMd' }] });
+  if (input.skillMd !== undefined) throw new AppError('validation', 'Give either a SKILL.md or a deps list, not both.', { issues: [{ path: 'deps', message: 'not with skillMd' }] });
   return block;
 }
 
@@ -69,7 +69,7 @@ export async function checkSkillDeps(ctx: ManagerContext, input: DepsCheckInput)
 export async function startDepsInstall(database: Database, actor: Actor, ctx: ManagerContext, input: DepsCheckInput) {
   const report = await checkSkillDeps(ctx, input);
   const missing = report.deps.filter((d) => d.status === 'missing');
-  if (!missing.length) throw new AppError('CONFLICT', 'Nothing to install: every dependency is satisfied.');
+  if (!missing.length) throw new AppError('conflict', 'Nothing to install: every dependency is satisfied.');
   const children = missing.map((d) => {
     // Each spec passed the deps grammar; the install grammar is checked again here and by the job kind's schema.
     const spec = parsePackageSpec(d.spec, { context: 'install' });

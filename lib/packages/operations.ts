@@ -109,7 +109,7 @@ const STAGE: Record<PackageAction, string> = { install: 'installing', uninstall:
 async function apply(ctx: ManagerContext, action: PackageAction, spec: PackageSpec, toVersion: string | undefined): Promise<InstalledPackage | null> {
   const family = familyOf(spec);
   if (toVersion !== undefined && (action !== 'update' || family === 'system')) {
-    throw new AppError('VALIDATION', 'toVersion applies only to pip and npm updates.', { issues: [{ path: 'toVersion', message: 'not accepted here' }] });
+    throw new AppError('validation', 'toVersion applies only to pip and npm updates.', { issues: [{ path: 'toVersion', message: 'not accepted here' }] });
   }
   if (action === 'install') return family === 'pip' ? pipInstall(ctx, spec) : family === 'npm' ? npmInstall(ctx, spec) : systemInstall(ctx, spec);
   if (action === 'update') return family === 'pip' ? pipUpdate(ctx, spec.name, toVersion) : family === 'npm' ? npmUpdate(ctx, spec.name, toVersion) : systemUpdate(ctx, spec.name);
@@ -121,7 +121,7 @@ async function apply(ctx: ManagerContext, action: PackageAction, spec: PackageSp
 
 /**
  * Runs one install, uninstall or update through its manager and verifies the outcome. The caller
- * holds the package lock. The runtime cache is dropped afterwards whatever happened (PKG-R04).
+ * holds the package lock. The runtime cache is dropped afterwards whatever happened.
  */
 export async function runPackageOp(ctx: ManagerContext, action: PackageAction, spec: PackageSpec, opts: PackageOpOptions = {}): Promise<PackageOpResult> {
   const started = Date.now();
@@ -136,10 +136,10 @@ export async function runPackageOp(ctx: ManagerContext, action: PackageAction, s
     progress(90, 'verifying');
     const after = await findInstalled(ctx, spec);
     if (action === 'uninstall' && after?.managed) {
-      throw new AppError('INTERNAL', `${after.name} ${after.version} is still listed after the uninstall; see the job log.`, { details: { manager: after.manager, class: 'unknown' } });
+      throw new AppError('internal', `${after.name} ${after.version} is still listed after the uninstall; see the job log.`, { details: { manager: after.manager, class: 'unknown' } });
     }
     if (action !== 'uninstall' && !after) {
-      throw new AppError('INTERNAL', `${spec.name} is not listed after the ${action}; see the job log.`, { details: { manager: spec.manager, class: 'unknown' } });
+      throw new AppError('internal', `${spec.name} is not listed after the ${action}; see the job log.`, { details: { manager: spec.manager, class: 'unknown' } });
     }
     const fromVersion = before?.version ?? null;
     const toVersion = action === 'uninstall' ? null : (result?.version ?? after?.version ?? null);

@@ -117,7 +117,7 @@ describe('packages through jobs', () => {
     const hostile = ['pip:foo;rm -rf /', '$(id)', '-rf', "npm:a');require("];
     for (const spec of hostile) {
       for (const schema of [installPackageInput, uninstallPackageInput, updatePackageInput]) {
-        expect(() => parseWith(schema, { spec }, 'request body'), spec).toThrow(expect.objectContaining({ code: 'VALIDATION', message: expect.stringContaining('Invalid package spec') }));
+        expect(() => parseWith(schema, { spec }, 'request body'), spec).toThrow(expect.objectContaining({ code: 'validation', message: expect.stringContaining('Invalid package spec') }));
       }
       for (const [route, url] of [
         [installRoute, '/api/v1/packages/install'],
@@ -127,7 +127,7 @@ describe('packages through jobs', () => {
         const r = await call(route, 'POST', url, { spec });
         expect(r.status, `${url} ${spec}`).toBe(400);
         const body = (await r.json()) as { error: { code: string; message: string } };
-        expect(body.error.code).toBe('VALIDATION');
+        expect(body.error.code).toBe('validation');
         expect(body.error.message).toContain('Invalid package spec');
       }
     }
@@ -137,8 +137,8 @@ describe('packages through jobs', () => {
     for (const spec of ['github:-x/repo', 'github:o/.hidden', 'github:o/r@']) expect((await call(installRoute, 'POST', '/api/v1/packages/install', { spec })).status, spec).toBe(400);
     const badVersion = await call(updateRoute, 'POST', '/api/v1/packages/update', { spec: 'npm:is-number', toVersion: '7' });
     expect(badVersion.status).toBe(400);
-    await expect(enqueueJob(t.services.database, admin, 'package.install', { spec: '$(id)' }, { trusted: true })).rejects.toMatchObject({ code: 'VALIDATION' });
-    await expect(enqueueJob(t.services.database, admin, 'package.install', { spec: 'npm:is-number' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(enqueueJob(t.services.database, admin, 'package.install', { spec: '$(id)' }, { trusted: true })).rejects.toMatchObject({ code: 'validation' });
+    await expect(enqueueJob(t.services.database, admin, 'package.install', { spec: 'npm:is-number' })).rejects.toMatchObject({ code: 'forbidden' });
     expect(await jobCount()).toBe(before);
   });
 

@@ -11,7 +11,7 @@ import { checkSpec, type InstallPackageInput, type PackageAction, type UpdatePac
 async function githubName(database: Database, name: string): Promise<string> {
   if (!name.includes('/')) return name;
   const [row] = await database.db.select({ name: githubPackages.name }).from(githubPackages).where(eq(githubPackages.repo, name));
-  if (!row) throw new AppError('NOT_FOUND', `github:${name} is not installed.`);
+  if (!row) throw new AppError('not_found', `github:${name} is not installed.`);
   return row.name;
 }
 
@@ -21,7 +21,7 @@ async function githubName(database: Database, name: string): Promise<string> {
  */
 export async function startPackageJob(database: Database, actor: Actor, action: PackageAction, body: InstallPackageInput | UpdatePackageInput | { spec: string }): Promise<JobRow> {
   const checked = checkSpec(body.spec, action);
-  if ('message' in checked) throw new AppError('VALIDATION', checked.message, { issues: [{ path: 'spec', message: checked.message }] });
+  if ('message' in checked) throw new AppError('validation', checked.message, { issues: [{ path: 'spec', message: checked.message }] });
   const { spec } = checked;
   if (spec.manager !== 'github') return enqueueJob(database, actor, `package.${action}`, body, { trusted: true });
   if (action === 'install') {

@@ -13,24 +13,24 @@ function choose(updates: UpdateItem[], packages: string[] | undefined): UpdateIt
   if (!packages?.length) {
     const chosen = updates.filter((u) => !u.pinned);
     if (!chosen.length) {
-      throw new AppError('CONFLICT', updates.length ? 'Every pending update is pinned; unpin a package to update it.' : 'There are no pending updates. Refresh the update check first.');
+      throw new AppError('conflict', updates.length ? 'Every pending update is pinned; unpin a package to update it.' : 'There are no pending updates. Refresh the update check first.');
     }
     return chosen;
   }
   const chosen = new Map<string, UpdateItem>();
   for (const raw of packages) {
     const t = updateTarget(raw);
-    if ('message' in t) throw new AppError('VALIDATION', t.message, { issues: [{ path: 'packages', message: t.message }] });
+    if ('message' in t) throw new AppError('validation', t.message, { issues: [{ path: 'packages', message: t.message }] });
     const u = updates.find((x) => x.source === t.source && x.name === packageKey(t.source, t.name));
-    if (!u) throw new AppError('CONFLICT', `${raw} has no pending update. Refresh the update check, or update it on its own with a toVersion.`);
-    if (u.pinned) throw new AppError('CONFLICT', `${u.spec} is pinned${u.pinReason ? ` (${u.pinReason})` : ''}; unpin it to update it.`);
+    if (!u) throw new AppError('conflict', `${raw} has no pending update. Refresh the update check, or update it on its own with a toVersion.`);
+    if (u.pinned) throw new AppError('conflict', `${u.spec} is pinned${u.pinReason ? ` (${u.pinReason})` : ''}; unpin it to update it.`);
     chosen.set(u.spec, u);
   }
   return [...chosen.values()];
 }
 
 /**
- * Update All (PKG-H02): one parent job and one `package.update` child per package, queued together.
+ * Update All: one parent job and one `package.update` child per package, queued together.
  * Children run independently, so a failure never stops the others; the parent reports each outcome.
  */
 export async function startUpdateAll(database: Database, actor: Actor, input: ApplyAllInput, ttlMinutes: number) {

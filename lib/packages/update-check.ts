@@ -1,7 +1,7 @@
 import { detectSystemManager, npmOutdated, pipOutdated, systemOutdated, type ManagerContext, type NpmRegistryCache, type OutdatedPackage } from '../runtime';
 import type { SourceCheck, UpdateSource } from './updates-merge';
 
-/** Each source gets its own budget, so a slow index never holds the others back (PKG-U04). */
+/** Each source gets its own budget, so a slow index never holds the others back. */
 export const SOURCE_TIMEOUT_MS: Record<UpdateSource, number> = { pip: 180_000, npm: 120_000, apt: 180_000, apk: 180_000, github: 180_000 };
 
 export type OutdatedCheck = (signal: AbortSignal) => Promise<{ outdated: OutdatedPackage[]; errors: { name: string; message: string }[] }>;

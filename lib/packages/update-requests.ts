@@ -41,7 +41,7 @@ export async function readUpdates(database: Database): Promise<UpdatesView & { r
   return { ...view, refreshJobId };
 }
 
-/** Scheduled checks (PKG-U03): every minute, queue a check when the oldest source is older than the interval. */
+/** Scheduled checks: every minute, queue a check when the oldest source is older than the interval. */
 export function startUpdateScheduler(database: Database, opts: { tickMs?: number; now?: () => number } = {}): () => void {
   const clock = opts.now ?? Date.now;
   const bootAt = Date.now();

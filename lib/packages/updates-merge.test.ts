@@ -18,7 +18,7 @@ const row = (name: string, current: string, latest: string, extra: Partial<Updat
   ...extra,
 });
 
-describe('planMerge (PKG-U01: merge, never replace)', () => {
+describe('planMerge (merge, never replace)', () => {
   const previous = [row('a', '1.0.0', '2.0.0'), row('b', '1.0.0', '1.5.0', { lastError: 'ETARGET', lastJobId: 'j1' }), row('c', '3.0.0', '3.1.0')];
 
   it('changes nothing when the whole source failed', () => {

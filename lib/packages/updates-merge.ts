@@ -28,7 +28,7 @@ export interface MergePlan {
 }
 
 /**
- * Merges a check into the known rows of its source, never replacing blindly (PKG-U01): a failed source
+ * Merges a check into the known rows of its source, never replacing blindly: a failed source
  * changes nothing; a package whose own check failed keeps its entry (marked with the error); only a
  * successful check of a package that is no longer outdated (or no longer installed) removes it.
  */

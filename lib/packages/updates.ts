@@ -176,7 +176,7 @@ export async function setPin(db: AppDb, actor: Actor, p: { source: UpdateSource;
       const row = { source: p.source, name, reason: p.reason ?? null, pinnedBy: actor.label, pinnedAt: new Date() };
       await tx.insert(packagePins).values(row).onConflictDoUpdate({ target: [packagePins.source, packagePins.name], set: row });
     } else if (!before) {
-      throw new AppError('NOT_FOUND', `${updateSpec(p.source, name)} is not pinned.`);
+      throw new AppError('not_found', `${updateSpec(p.source, name)} is not pinned.`);
     } else await tx.delete(packagePins).where(where);
     await recordAudit(tx, actor, {
       action: p.pinned ? 'package.pin' : 'package.unpin',
@@ -192,6 +192,6 @@ export async function setPin(db: AppDb, actor: Actor, p: { source: UpdateSource;
 /** Pins or releases the package a spec names (pip:x, npm:x, apt:x or a bare system name). */
 export async function pinPackage(db: AppDb, actor: Actor, input: PinInput): Promise<{ pinned: boolean }> {
   const t = updateTarget(input.spec);
-  if ('message' in t) throw new AppError('VALIDATION', t.message, { issues: [{ path: 'spec', message: t.message }] });
+  if ('message' in t) throw new AppError('validation', t.message, { issues: [{ path: 'spec', message: t.message }] });
   return setPin(db, actor, { source: t.source, name: t.name, pinned: input.pinned, reason: input.reason || undefined });
 }

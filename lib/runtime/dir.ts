@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The runtime dir layout (spec/packages.md §4.3). Everything Skilldock installs lives here. */
+/** The runtime dir layout. Everything Skilldock installs lives here. */
 export interface RuntimeLayout {
   root: string;
   /** pip --target dir, on PYTHONPATH; its bin/ on PATH. */

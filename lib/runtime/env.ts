@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RuntimeLayout } from './dir';
-import { joinPathList, splitPathList, which } from './which';
+import { joinPathList, splitPathList, which } from '../core/which';
 
 /** Any environment map, process.env included (NodeJS.ProcessEnv insists on NODE_ENV under Next's types). */
 export type BaseEnv = Readonly<Record<string, string | undefined>>;
@@ -75,7 +75,7 @@ function computeEntries(layout: RuntimeLayout, base: BaseEnv): RuntimeEnvEntry[]
 }
 
 /**
- * The environment of every skill process (spec/packages.md §4.4, PKG-D05): the base environment with
+ * The environment of every skill process: the base environment with
  * the runtime dir's variables applied. The one place these values are computed.
  */
 export function runtimeEnv(layout: RuntimeLayout, base: BaseEnv = process.env): RuntimeEnv {

@@ -1,7 +1,7 @@
 import { AppError, type ErrorCode } from '../core/errors';
 import type { ManagerName, PackageErrorClass } from './types';
 
-/** Substring rules per manager (spec/packages.md §5.7), first match wins. */
+/** Substring rules per manager, first match wins. */
 const RULES: Record<string, [RegExp, PackageErrorClass][]> = {
   pip: [
     [/externally-managed-environment/i, 'externally_managed'],
@@ -43,15 +43,15 @@ export function classifyPackageError(manager: ManagerName, output: string): Pack
 }
 
 const CODE: Record<PackageErrorClass, ErrorCode> = {
-  not_found: 'NOT_FOUND',
-  conflict: 'CONFLICT',
-  network: 'UNAVAILABLE',
-  permission: 'UNAVAILABLE',
-  disk_full: 'UNAVAILABLE',
-  timeout: 'UNAVAILABLE',
-  externally_managed: 'INVALID_STATE',
-  locked: 'CONFLICT',
-  unknown: 'INTERNAL',
+  not_found: 'not_found',
+  conflict: 'conflict',
+  network: 'unavailable',
+  permission: 'unavailable',
+  disk_full: 'unavailable',
+  timeout: 'unavailable',
+  externally_managed: 'invalid_state',
+  locked: 'conflict',
+  unknown: 'internal',
 };
 
 const HINT: Record<PackageErrorClass, string> = {

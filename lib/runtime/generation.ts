@@ -1,7 +1,7 @@
 /**
  * A process-wide counter of changes to what is installed (pip, npm, system, GitHub binaries).
  * Caches that depend on installed programs (skill gating's binary look-ups) compare it instead of
- * trusting a TTL, so a result never outlives an install (SK-G03). Bumped synchronously by the
+ * trusting a TTL, so a result never outlives an install. Bumped synchronously by the
  * installers before their job ends.
  */
 const KEY = Symbol.for('skilldock.packagesGeneration');

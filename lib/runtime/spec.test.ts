@@ -8,7 +8,7 @@ function rejects(raw: string, opts?: Parameters<typeof parsePackageSpec>[1]): st
   } catch (e) {
     expect(isAppError(e)).toBe(true);
     if (!isAppError(e)) throw e;
-    expect(e.code).toBe('VALIDATION');
+    expect(e.code).toBe('validation');
     expect(e.status).toBe(400);
     expect(e.issues).toEqual([{ path: 'spec', message: e.message }]);
     expect(e.message).toMatch(/Accepted forms: /);

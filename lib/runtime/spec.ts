@@ -4,7 +4,7 @@ import { AppError } from '../core/errors';
 import type { PackageSpec, SystemManager } from './types';
 
 /**
- * The one package-spec grammar (spec/packages.md §2, PKG-G01..G05), shared by install, uninstall,
+ * The one package-spec grammar, shared by install, uninstall,
  * update, SKILL.md `deps:` and the UI. Everything is allowlisted: a spec that parses is safe to pass
  * to a package manager as argv elements.
  */
@@ -51,7 +51,7 @@ function show(raw: string): string {
 
 function fail(raw: string, what: string, accepted: string = ALL_FORMS): never {
   const message = `Invalid package spec ${show(raw)}: ${what}. Accepted forms: ${accepted}.`;
-  throw new AppError('VALIDATION', message, { issues: [{ path: 'spec', message }] });
+  throw new AppError('validation', message, { issues: [{ path: 'spec', message }] });
 }
 
 const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -259,7 +259,7 @@ export function formatSpec(spec: PackageSpec): string {
   }
 }
 
-/** One lock key per manager and canonical name (PKG-M04): versions, extras and aliases don't split the lock. */
+/** One lock key per manager and canonical name: versions, extras and aliases don't split the lock. */
 export function specLockKey(spec: PackageSpec): string {
   switch (spec.manager) {
     case 'pip':

@@ -2,7 +2,7 @@
 export type ManagerName = 'pip' | 'npm' | 'apt' | 'apk' | 'github';
 export type SystemManager = 'apt' | 'apk';
 
-/** A parsed package spec (spec/packages.md §2): one grammar for install, uninstall, update and SKILL.md deps. */
+/** A parsed package spec: one grammar for install, uninstall, update and SKILL.md deps. */
 export interface PackageSpec {
   /** The text as given. */
   raw: string;
@@ -41,7 +41,7 @@ export interface OutdatedPackage {
   prerelease?: boolean;
 }
 
-/** Error classes of spec/packages.md §5.7, as typed codes. */
+/** Error classes, as typed codes. */
 export type PackageErrorClass = 'not_found' | 'conflict' | 'network' | 'permission' | 'disk_full' | 'timeout' | 'externally_managed' | 'locked' | 'unknown';
 
 /** Output sink: each line of a manager's stdout/stderr, for the job log. */

@@ -115,7 +115,7 @@ describe('compareDebian', () => {
       compareDebian(v, '1.0');
       throw new Error('expected a rejection');
     } catch (e) {
-      expect(isAppError(e) && e.code).toBe('VALIDATION');
+      expect(isAppError(e) && e.code).toBe('validation');
     }
   });
 });

@@ -2,11 +2,11 @@ import semver from 'semver';
 import { compare as pep440Compare, explain as pep440Explain } from '@renovatebot/pep440';
 import { AppError } from '../core/errors';
 
-/** Version ordering per manager (PKG-U02): never compare version strings as strings. */
+/** Version ordering per manager: never compare version strings as strings. */
 
 function invalid(kind: string, v: string): AppError {
   const message = `"${String(v).slice(0, 100)}" is not a valid ${kind} version.`;
-  return new AppError('VALIDATION', message, { issues: [{ path: 'version', message }] });
+  return new AppError('validation', message, { issues: [{ path: 'version', message }] });
 }
 
 const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0);

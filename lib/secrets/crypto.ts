@@ -17,7 +17,7 @@ export interface SecretBox {
  * bound as associated data, so a ciphertext copied into another field does not decrypt.
  */
 export function secretBox(key: Buffer): SecretBox {
-  if (key.length !== 32) throw new AppError('VALIDATION', 'The secret key must be exactly 32 bytes.');
+  if (key.length !== 32) throw new AppError('validation', 'The secret key must be exactly 32 bytes.');
   const keyId = createHash('sha256').update('skilldock-key-id:').update(key).digest('hex').slice(0, 8);
   return {
     keyId,
@@ -30,15 +30,15 @@ export function secretBox(key: Buffer): SecretBox {
     },
     open(sealed, context) {
       const [v, kid, iv, body, tag] = sealed.split('.');
-      if (v !== VERSION || !iv || body === undefined || !tag) throw new AppError('VALIDATION', 'Not a sealed secret.');
-      if (kid !== keyId) throw new AppError('INVALID_STATE', `This secret was sealed with another key (${kid}); start with the key it was written with, or enter the secret again.`);
+      if (v !== VERSION || !iv || body === undefined || !tag) throw new AppError('validation', 'Not a sealed secret.');
+      if (kid !== keyId) throw new AppError('invalid_state', `This secret was sealed with another key (${kid}); start with the key it was written with, or enter the secret again.`);
       try {
         const d = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
         d.setAAD(Buffer.from(context));
         d.setAuthTag(Buffer.from(tag, 'base64url'));
         return Buffer.concat([d.update(Buffer.from(body, 'base64url')), d.final()]).toString('utf8');
       } catch {
-        throw new AppError('INVALID_STATE', 'A stored secret failed its integrity check (wrong key or tampered data).');
+        throw new AppError('invalid_state', 'A stored secret failed its integrity check (wrong key or tampered data).');
       }
     },
   };
@@ -47,7 +47,7 @@ export function secretBox(key: Buffer): SecretBox {
 /** Parses SKILLDOCK_SECRET_KEY (base64 or base64url of 32 bytes). */
 export function parseKey(text: string): Buffer {
   const key = Buffer.from(text.trim().replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-  if (key.length !== 32) throw new AppError('VALIDATION', 'SKILLDOCK_SECRET_KEY must decode to exactly 32 bytes (e.g. `openssl rand -base64 32`).');
+  if (key.length !== 32) throw new AppError('validation', 'SKILLDOCK_SECRET_KEY must decode to exactly 32 bytes (e.g. `openssl rand -base64 32`).');
   return key;
 }
 

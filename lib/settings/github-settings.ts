@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/;
 
-/** GitHub-release installs: API base (Enterprise), token, owner allowlist and the install policies (spec github-releases.md §18). */
+/** GitHub-release installs: API base (Enterprise), token, owner allowlist and the install policies. */
 export const githubSettingsSchema = z.strictObject({
   apiBaseUrl: z
     .string()

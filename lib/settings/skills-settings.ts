@@ -17,7 +17,7 @@ const httpUrl = z
     }
   }, 'an http(s) URL such as https://clawhub.ai');
 
-/** Skill roots, limits and import policy (spec/skills.md §5, §9, §10, §12). Empty paths mean the default under the data dir. */
+/** Skill roots, limits and import policy. Empty paths mean the default under the data dir. */
 export const skillsSettingsSchema = z.strictObject({
   workspaceDir: absPath.default('').describe('Workspace folder: its skills/ (precedence 1) and .agents/skills (2); default <data dir>/workspace'),
   personalDir: absPath.default('').describe('Personal skills folder (precedence 3); default ~/.agents/skills'),

@@ -1,5 +1,5 @@
 /**
- * The files of a skill folder and its content hash (ClawHub's resolve algorithm, spec §12.2:
+ * The files of a skill folder and its content hash (ClawHub's resolve algorithm:
  * sha256 over the sorted `path:sha256` lines joined by "\n"). Used by discovery, imports,
  * versions and drift detection alike, so every place hashes the same set of files.
  */

@@ -1,11 +1,11 @@
 /**
- * Shared types of the skill catalog (spec/skills.md). Each module of lib/skills works on these;
+ * Shared types of the skill catalog. Each module of lib/skills works on these;
  * none of them imports Next or React.
  */
 
 export type Os = 'darwin' | 'linux' | 'win32';
 
-/** A parse or validation problem of one skill (SK-F05): never dropped silently. */
+/** A parse or validation problem of one skill: never dropped silently. */
 export interface SkillDiagnostic {
   /** Path relative to the skill folder, e.g. "SKILL.md". */
   file: string;
@@ -19,7 +19,7 @@ export interface SkillDiagnostic {
 
 export type InstallKind = 'brew' | 'node' | 'go' | 'uv' | 'download';
 
-/** One validated `metadata.openclaw.install[]` entry (spec §4). */
+/** One validated `metadata.openclaw.install[]` entry. */
 export interface InstallSpec {
   id?: string;
   kind: InstallKind;
@@ -35,7 +35,7 @@ export interface InstallSpec {
   extract?: boolean;
   stripComponents?: number;
   targetDir?: string;
-  /** Our package spec for this installer when one maps (SK-I02): "pip:x", "npm:x", "github:owner/repo"; else absent. */
+  /** Our package spec for this installer when one maps: "pip:x", "npm:x", "github:owner/repo"; else absent. */
   packageSpec?: string;
 }
 
@@ -49,7 +49,7 @@ export interface SkillRequires {
 
 export type MetadataKey = 'openclaw' | 'clawdbot' | 'clawdis' | 'moltbot';
 
-/** Everything SKILL.md declares, defaults applied (SK-F06). Present even for invalid skills (best effort). */
+/** Everything SKILL.md declares, defaults applied. Present even for invalid skills (best effort). */
 export interface SkillManifest {
   /** The frontmatter name when valid, else the folder name. */
   name: string;
@@ -119,7 +119,7 @@ export interface ScanResult {
   verdict: ScanVerdict;
   findings: ScanFinding[];
   filesScanned: number;
-  /** Set when the verdict is "error" (the scan could not complete: it blocks, SK-D03). */
+  /** Set when the verdict is "error" (the scan could not complete: it blocks). */
   error?: string;
 }
 
@@ -127,7 +127,7 @@ export interface ScanResult {
 
 export type SourceKind = 'workspace' | 'project' | 'personal' | 'managed' | 'bundled' | 'extra';
 
-/** Highest precedence first (SK-P01). */
+/** Highest precedence first. */
 export const SOURCE_ORDER: readonly SourceKind[] = ['workspace', 'project', 'personal', 'managed', 'bundled', 'extra'];
 
 export interface SkillRoot {
@@ -165,12 +165,12 @@ export interface SkillCopy {
 
 // ---------- gating ----------
 
-/** Where skills run: the host now; sandbox images later, through the same interface (SK-G02). */
+/** Where skills run: the host now; sandbox images later, through the same interface. */
 export interface GatingTarget {
   id: string;
   label: string;
   platform: Os;
-  /** Which of `names` resolve to a regular executable file on this target's PATH (SK-G03). */
+  /** Which of `names` resolve to a regular executable file on this target's PATH. */
   which(names: string[]): Promise<Record<string, string | null>>;
   /** The target's environment (names only matter for gating). */
   env: Record<string, string | undefined>;

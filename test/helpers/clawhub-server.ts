@@ -1,4 +1,4 @@
-// A loopback stand-in for the ClawHub registry (spec §12): the documented routes in the API's
+// A loopback stand-in for the ClawHub registry: the documented routes in the API's
 // shapes, served from in-memory skills, with real ZIP archives and the real content hash.
 //
 // Shapes of the answers that vary in the wild, fixed here:
@@ -48,7 +48,7 @@ export interface FakeClawhub {
   redirect(fromPath: string, location: string): void;
   /** The ZIP served for a version (byte-identical across calls). */
   zipOf(slug: string, version: string, owner?: string): Buffer;
-  /** The §12.2 content hash of a version's files. */
+  /** The ClawHub content hash of a version's files. */
   hashOf(slug: string, version: string, owner?: string): string;
 }
 

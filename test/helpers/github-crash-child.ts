@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import { installGithubPackage, type InstallStep } from '@/lib/github/installer';
+import { installGithubPackage, type InstallStep } from '@/lib/github/install/installer';
 import { GITHUB_SETTINGS_DEFAULTS } from '@/lib/settings/github-settings';
 
 const cfg = JSON.parse(process.argv[2]) as { databaseUrl?: string; pgliteDir?: string; runtimeDir: string; apiBase: string; repo: string; tag: string; pauseAt: InstallStep | 'never'; marker: string };

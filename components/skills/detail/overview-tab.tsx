@@ -20,7 +20,7 @@ function Fact({ label, children, copy }: { label: string; children: React.ReactN
   );
 }
 
-/** Parse and validation problems of SKILL.md, each with its line (SK-F05: never dropped silently). */
+/** Parse and validation problems of SKILL.md, each with its line (never dropped silently). */
 export function DiagnosticsList({ skill: s, onOpenFile }: { skill: SkillDetailView; onOpenFile: (file: string, line?: number) => void }) {
   if (!s.diagnostics.length) return null;
   return (

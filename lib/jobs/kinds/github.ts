@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { getGithubPackage, installGithubPackage, rollbackGithubPackage, uninstallGithubPackage, githubClient } from '../../github/installer';
-import { GithubInstallError } from '../../github/errors';
-import { latestRelease, listReleases } from '../../github/releases';
-import { pickLatest } from '../../github/release-versions';
-import { recoverGithubInstalls } from '../../github/recovery';
+import { getGithubPackage, installGithubPackage, rollbackGithubPackage, uninstallGithubPackage, githubClient } from '../../github/install/installer';
+import { AppError } from '@/lib/core/errors';
+import { latestRelease, listReleases } from '../../github/client/releases';
+import { pickLatest } from '../../github/updates/versions';
+import { recoverGithubInstalls } from '../../github/install/recovery';
 import { githubInstallParams, githubRepairParams, githubRollbackParams, githubUninstallParams, githubUpdateParams } from '../../github/schemas';
 import { loadGithubContext } from '../../github/service';
 import type { GithubOverrides } from '../../github/types';
@@ -24,7 +24,7 @@ async function context(ctx: JobContext<unknown>) {
   const locked = <T>(repo: string, fn: () => Promise<T>) => {
     ctx.progress(2, 'waiting for the package lock');
     return services.database.withLock(packageLockKey({ raw: '', manager: 'github', name: repo }), () => {
-      if (ctx.signal.aborted) throw new GithubInstallError('already_running', 'Canceled while waiting for the package lock.');
+      if (ctx.signal.aborted) throw new AppError('already_running', 'Canceled while waiting for the package lock.');
       return fn();
     });
   };
@@ -33,7 +33,7 @@ async function context(ctx: JobContext<unknown>) {
 
 async function recordOf(db: Awaited<ReturnType<typeof context>>['db'], name: string) {
   const row = await getGithubPackage(db, name);
-  if (!row) throw new GithubInstallError('release_not_found', `${name} is not installed from GitHub.`);
+  if (!row) throw new AppError('release_not_found', `${name} is not installed from GitHub.`);
   return row;
 }
 
@@ -66,7 +66,7 @@ export const githubUpdateJob = kind('github.update', (p) => `Update github:${p.n
             ? pickLatest((await listReleases(client, row.repo, { limit: 100, signal: ctx.signal })).releases.map((r) => ({ ...r, tag: r.tag_name, publishedAt: r.published_at ?? r.created_at })), { channel: 'prerelease' })?.tag
             : (await latestRelease(client, row.repo, ctx.signal)).release.tag_name;
       }
-      if (!tag) throw new GithubInstallError('no_update_known', `No release of ${row.repo} is newer than ${row.tag}.`);
+      if (!tag) throw new AppError('no_update_known', `No release of ${row.repo} is newer than ${row.tag}.`);
       if (tag === row.tag) {
         ctx.log(`${row.name} is already at ${tag}.`, 'info');
         return { name: row.name, fromVersion: row.tag, toVersion: tag };

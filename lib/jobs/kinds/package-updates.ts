@@ -4,7 +4,7 @@ import { jobs } from '@/db/schema';
 import { systemActor } from '../../auth/actor';
 import { AppError } from '../../core/errors';
 import { loadGithubContext } from '../../github/service';
-import { githubOutdated } from '../../github/updates';
+import { githubOutdated } from '../../github/updates/updates';
 import { createNpmRegistryCache, type NpmRegistryCache } from '../../runtime';
 import { loadPackageContext, refreshUpdates, UPDATE_ALL_KIND, UPDATE_CHECK_KIND, INSTALL_DEPS_KIND, type PackageOpResult, type SourceCheck } from '../../packages';
 import { cancelJob, isFinal } from '../queue';
@@ -94,7 +94,7 @@ async function waitForChildren(ctx: JobContext<UpdateAllParams>): Promise<Update
       const open = rows.filter((r) => !isFinal(r.state)).map((r) => r.jobId);
       const actor = { ...systemActor, label: `${ctx.job.createdByLabel} (Update All canceled)` };
       for (const id of open) await cancelJob(ctx.database, actor, id).catch(() => undefined);
-      throw new AppError('INVALID_STATE', 'Update All was canceled; the updates still running were asked to stop.');
+      throw new AppError('invalid_state', 'Update All was canceled; the updates still running were asked to stop.');
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
@@ -120,7 +120,7 @@ function batchParent(kind: string, noun: string, describe: (i: UpdateAllParams['
       const result = { items: rows, succeeded: rows.length - failed.length, failed: failed.length };
       ctx.progress(100, `${result.succeeded} done, ${result.failed} failed`);
       if (failed.length) {
-        throw new AppError('CONFLICT', `${failed.length} of ${rows.length} failed: ${failed.map((f) => `${f.spec} (${f.error ?? f.state})`).join('; ')}`, { details: { jobResult: result } });
+        throw new AppError('conflict', `${failed.length} of ${rows.length} failed: ${failed.map((f) => `${f.spec} (${f.error ?? f.state})`).join('; ')}`, { details: { jobResult: result } });
       }
       return result;
     },

@@ -34,7 +34,7 @@ async function runPackageJob(ctx: JobContext<PackageParams>, action: PackageActi
   const db = services.database.db;
   // The params were checked when the job was queued; parse again, as the grammar is the only gate to argv.
   const checked = checkSpec(ctx.params.spec, action);
-  if ('message' in checked) throw new AppError('VALIDATION', checked.message);
+  if ('message' in checked) throw new AppError('validation', checked.message);
   const { spec } = checked;
   const actor = ctx.job.createdByLabel;
   const mctx = await loadPackageContext(db, services.config.runtimeDir, { signal: ctx.signal, log: (line, stream) => ctx.log(line, stream), actor });
@@ -43,7 +43,7 @@ async function runPackageJob(ctx: JobContext<PackageParams>, action: PackageActi
   ctx.log(`[skilldock] waiting for the lock on ${specLockKey(spec)}${system ? ` and on ${system}` : ''}`, 'info');
   const op = async () => {
     // A job canceled while it waited must not start once the lock is free.
-    if (ctx.signal.aborted) throw new AppError('INVALID_STATE', 'Canceled while waiting for the package lock.');
+    if (ctx.signal.aborted) throw new AppError('invalid_state', 'Canceled while waiting for the package lock.');
     ctx.log(`[skilldock] ${action} ${spec.raw} in ${mctx.runtimeDir}`, 'info');
     const result = await runPackageOp(mctx, action, spec, { toVersion: ctx.params.toVersion, progress: (p, s) => ctx.progress(p, s) });
     if (action === 'uninstall') {

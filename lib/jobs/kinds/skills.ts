@@ -1,4 +1,4 @@
-import { CodedError, isCodedError } from '../../core/coded-error';
+import { AppError, isAppError } from '@/lib/core/errors';
 import { importInput, type ImportInput } from '../../skills/service/schemas';
 import { importSkill } from '../../skills/service/imports';
 import { systemActor, type Actor } from '../../auth/actor';
@@ -20,11 +20,10 @@ const describe = (p: ImportInput) => {
  * `ambiguous_slug` (with the owners to pick from)… without parsing the message.
  */
 function withCodeInResult(e: unknown): unknown {
-  if (!isCodedError(e)) return e;
+  if (!isAppError(e)) return e;
   const { jobResult, ...details } = (e.details ?? {}) as { jobResult?: Record<string, unknown> } & Record<string, unknown>;
   const result = { code: e.code, ...(Object.keys(details).length ? { details } : {}), ...(e.hint ? { hint: e.hint } : {}), ...jobResult };
-  const out = new CodedError(e.code, e.status, e.message, { details: { ...details, jobResult: result }, hint: e.hint, cause: e });
-  out.name = e.name;
+  const out = new AppError(e.code, e.message, { details: { ...details, jobResult: result }, hint: e.hint, cause: e });
   return out;
 }
 

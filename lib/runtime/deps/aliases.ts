@@ -3,7 +3,7 @@ import { normalizePipName, parsePackageSpec } from '../spec';
 import type { PackageSpec } from '../types';
 
 /**
- * Import name → pip package (spec/packages.md §9, PKG-L01/L02). Applied to auto-scanned Python
+ * Import name → pip package. Applied to auto-scanned Python
  * imports, never to `deps:` entries (those name the pip package themselves). Data, not code:
  * admins extend it with `aliasOverrides` (validated by `validateAliasOverrides`).
  */
@@ -14,7 +14,7 @@ export interface PipAlias {
   pip: string;
   /** System libraries the package needs at run time, when known. */
   hint?: string;
-  /** `spec`: the table of spec/packages.md §9; `extra`: common mappings added by Skilldock. */
+  /** `spec`: the table; `extra`: common mappings added by Skilldock. */
   origin: 'spec' | 'extra';
 }
 
@@ -68,7 +68,7 @@ export function aliasTable(overrides?: Readonly<Record<string, string>>): Map<st
 /**
  * Checks an admin-edited alias table: keys are Python identifiers, values pip specs without a
  * version (`name` or `name[extra]`, with or without the `pip:` prefix). Returns the values without
- * the prefix; throws AppError('VALIDATION') listing every bad row.
+ * the prefix; throws AppError('validation') listing every bad row.
  */
 export function validateAliasOverrides(overrides: Readonly<Record<string, unknown>>): Record<string, string> {
   const issues: FieldIssue[] = [];
@@ -85,14 +85,14 @@ export function validateAliasOverrides(overrides: Readonly<Record<string, unknow
     const body = value.startsWith('pip:') ? value.slice(4) : value;
     try {
       const spec = parsePackageSpec(`pip:${body}`, { context: 'deps' });
-      if (spec.version) throw new AppError('VALIDATION', `"${value}" has a version; an alias names a package, not a version`);
+      if (spec.version) throw new AppError('validation', `"${value}" has a version; an alias names a package, not a version`);
       out[key] = body;
     } catch (e) {
       issues.push({ path: `aliases.${key}`, message: (e as Error).message });
     }
   }
   if (issues.length) {
-    throw new AppError('VALIDATION', `The import alias table has ${issues.length} invalid row(s): ${issues.map((i) => i.message).join('; ')}`, { issues });
+    throw new AppError('validation', `The import alias table has ${issues.length} invalid row(s): ${issues.map((i) => i.message).join('; ')}`, { issues });
   }
   return out;
 }
@@ -104,7 +104,7 @@ export function pipSpecForImport(importName: string, table: ReadonlyMap<string, 
   return alias ? { spec, alias } : { spec };
 }
 
-/** Reverse lookup (PKG-S05): the import name of a pip package from the alias table, if listed. */
+/** Reverse lookup: the import name of a pip package from the alias table, if listed. */
 export function importNameForPip(pipName: string, table: ReadonlyMap<string, PipAlias> = aliasTable()): string | undefined {
   const wanted = normalizePipName(pipName);
   for (const a of table.values()) {

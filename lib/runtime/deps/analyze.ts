@@ -26,7 +26,7 @@ export interface AnalyzeOptions extends CheckOptions {
   read?: ReadSkillFilesOptions;
 }
 
-/** Parse, scan, resolve and check one skill's dependencies (PKG-S06: declared, scanned, excluded, final with status). */
+/** Parse, scan, resolve and check one skill's dependencies (declared, scanned, excluded, final with status). */
 export async function analyzeSkillDeps(input: AnalyzeInput, ctx: ManagerContext, opts: AnalyzeOptions = {}): Promise<SkillDepsAnalysis> {
   const diagnostics: DepDiagnostic[] = [];
   let skillMd = input.skillMd;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRuntimeDir, type RuntimeLayout } from '../dir';
 import { parsePackageSpec } from '../spec';
 import type { ManagerContext } from '../types';
-import { which } from '../which';
+import { which } from '../../core/which';
 import { analyzeSkillDeps } from './analyze';
 import { checkDeps } from './check';
 import type { ResolvedDep } from './types';

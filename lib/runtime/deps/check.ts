@@ -7,12 +7,12 @@ import { runtimeLayout } from '../dir';
 import { runtimeEnv } from '../env';
 import { formatSpec, parsePackageSpec } from '../spec';
 import type { ManagerContext, PackageSpec } from '../types';
-import { joinPathList, splitPathList, which } from '../which';
+import { joinPathList, splitPathList, which } from '../../core/which';
 import { PY_IMPORT_PATH, pipImportName } from './aliases';
 import type { CheckOptions, CheckedDep, DepStatus, ResolvedDep } from './types';
 
 /**
- * Availability check (spec/packages.md §8.2, PKG-S03, PKG-C05). One python3 process for all pip
+ * Availability check. One python3 process for all pip
  * deps and one node process for all npm deps, each running a FIXED script that receives the names
  * as one JSON argv element; binaries are looked up on the runtime PATH without a process. Names are
  * validated against the spec grammar again before anything runs. Never throws for a check that

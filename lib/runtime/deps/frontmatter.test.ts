@@ -160,7 +160,7 @@ describe('parseSkillDeps: diagnostics, never silent drops', () => {
   });
 });
 
-describe('parseSkillDeps: #importName override (PKG-S05)', () => {
+describe('parseSkillDeps: #importName override', () => {
   it('keeps the import name apart from the spec', () => {
     const r = parseSkillDeps(md('deps:\n  - pip:beautifulsoup4#bs4\n  - pip:google-cloud-storage>=2#google.cloud.storage\n'));
     expect(r.diagnostics).toEqual([]);

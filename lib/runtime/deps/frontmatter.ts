@@ -33,7 +33,7 @@ function describe(node: unknown): string {
 }
 
 /**
- * Reads `deps:` and `exclude_deps:` from SKILL.md front matter (spec/packages.md §7, PKG-S01..S03,
+ * Reads `deps:` and `exclude_deps:` from SKILL.md front matter (
  * S05). Block and flow lists are accepted; every rejected item yields a diagnostic with its line.
  * `declared` is null when the `deps` key is absent or unusable (then the auto-scan decides).
  */

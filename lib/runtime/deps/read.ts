@@ -3,7 +3,7 @@ import path from 'node:path';
 import { localModulesOf } from './scan';
 import type { DepDiagnostic, FileToScan } from './types';
 
-/** Reads a skill's script files from disk for `scanSkillFiles` (PKG-C01). */
+/** Reads a skill's script files from disk for `scanSkillFiles`. */
 export interface ReadSkillFilesOptions {
   /** Folder levels below `scripts/` that are descended into; default 4. */
   maxDepth?: number;

@@ -12,7 +12,7 @@ const scanned = scanSkillFiles(files).deps;
 const fm = (body: string) => parseSkillDeps(`---\nname: s\n${body}---\n`);
 const specs = (deps: { spec: Parameters<typeof formatSpec>[0] }[]) => deps.map((d) => formatSpec(d.spec));
 
-describe('resolveSkillDeps: the precedence table of spec §7.3', () => {
+describe('resolveSkillDeps: the precedence table', () => {
   it('row 1 — deps absent, exclude_deps absent: the scan result is used', () => {
     const p = fm('');
     const r = resolveSkillDeps({ ...p, scanned });
@@ -41,7 +41,7 @@ describe('resolveSkillDeps: the precedence table of spec §7.3', () => {
     expect(specs(r.deps)).toEqual(['pip:requests>=2.31', 'pip:beautifulsoup4', 'pip:lxml', 'github:cli/cli@v2.40.0']);
     expect(r.deps.every((d) => d.source === 'declared')).toBe(true);
     expect(r.deps.map((d) => d.line)).toEqual([4, 5, 6, 7]);
-    // reverse alias lookup (PKG-S05) and the explicit #override
+    // reverse alias lookup and the explicit #override
     expect(r.deps[1].importName).toBe('bs4');
     expect(r.deps[2].importName).toBe('lxml');
     expect(r.deps[0].importName).toBeUndefined();

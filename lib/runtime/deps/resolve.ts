@@ -23,7 +23,7 @@ function scannedKeys(d: ScannedDep): string[] {
 }
 
 /**
- * Precedence of spec/packages.md §7.3 (PKG-S01):
+ * Precedence:
  * - `deps:` present → declared as-is (authoritative); `exclude_deps:` ignored; the scan is advisory.
  * - `deps:` absent → the scan result minus the `exclude_deps:` entries (matched by manager + normalised name).
  */

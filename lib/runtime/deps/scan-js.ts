@@ -1,5 +1,5 @@
 /**
- * JS/TS module-specifier extraction (PKG-C03). Best effort without a parser: comments are blanked
+ * JS/TS module-specifier extraction. Best effort without a parser: comments are blanked
  * first (string literals are kept, they hold the specifiers), then `require('x')`, `import … from
  * 'x'`, `import 'x'`, `import('x')` and `export … from 'x'` are matched. Type-only imports and
  * exports are skipped (TypeScript erases them).

@@ -1,5 +1,5 @@
 /**
- * Python import extraction (PKG-C02). Best effort without a parser: comments and string literals
+ * Python import extraction. Best effort without a parser: comments and string literals
  * (including triple-quoted docstrings) are blanked first, keeping line numbers, so text inside them
  * is never read as an import; then each statement of each logical line is matched.
  */

@@ -7,7 +7,7 @@ import { extractPythonImports } from './scan-python';
 import { fallbackPythonStdlib, nodeBuiltinModules } from './stdlib';
 import type { DepAlias, DepDiagnostic, FileToScan, ScannedDep, ScannedDepKind } from './types';
 
-/** Dependency auto-scan over in-memory files (spec/packages.md §8, PKG-C01..C04). Pure. */
+/** Dependency auto-scan over in-memory files. Pure. */
 export interface ScanOptions {
   /** Python stdlib module names; default: the embedded Python 3.11 list (use `pythonStdlibModules()`). */
   pythonStdlib?: ReadonlySet<string> | readonly string[];

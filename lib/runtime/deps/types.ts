@@ -1,14 +1,14 @@
 import type { PackageSpec } from '../types';
 
 /**
- * Types of the skill dependency library (spec/packages.md §7–§10): SKILL.md `deps:` /
+ * Types of the skill dependency library: SKILL.md `deps:` /
  * `exclude_deps:`, the script auto-scan, precedence and the availability check.
  */
 
 /** Where a diagnostic comes from: a front-matter key, the front matter as a whole, or the script scan. */
 export type DepDiagnosticKey = 'deps' | 'exclude_deps' | 'frontmatter' | 'scan';
 
-/** A problem shown to the author. Nothing is ever dropped without one (PKG-S02). */
+/** A problem shown to the author. Nothing is ever dropped without one. */
 export interface DepDiagnostic {
   key: DepDiagnosticKey;
   /** 1-based line in SKILL.md (front-matter keys) or in `file` (scan). */
@@ -28,12 +28,12 @@ export interface DepEntry {
   spec: PackageSpec;
   /** 1-based line of the item in SKILL.md. */
   line: number;
-  /** pip only: the import name given with `pip:beautifulsoup4#bs4` (PKG-S05). */
+  /** pip only: the import name given with `pip:beautifulsoup4#bs4`. */
   importName?: string;
 }
 
 export interface ParsedSkillDeps {
-  /** null when the front matter has no `deps` key (then the auto-scan decides, §7.3). */
+  /** null when the front matter has no `deps` key (then the auto-scan decides). */
   declared: DepEntry[] | null;
   excluded: DepEntry[];
   diagnostics: DepDiagnostic[];
@@ -51,7 +51,7 @@ export interface DepAlias {
   from: string;
   /** The pip spec it maps to, e.g. `opencv-python` or `psycopg[binary]`. */
   to: string;
-  /** A system-library hint for the mapping, when known (PKG-L02). */
+  /** A system-library hint for the mapping, when known. */
   hint?: string;
 }
 
@@ -92,7 +92,7 @@ export interface ResolvedDep {
 }
 
 export interface ResolveResult {
-  /** The final list (§7.3). */
+  /** The final list. */
   deps: ResolvedDep[];
   /** Scanned deps removed by `exclude_deps:` (only when `deps:` is absent). */
   excludedScanned: ScannedDep[];
@@ -115,7 +115,7 @@ export interface CheckedDep extends ResolvedDep {
 export interface CheckOptions {
   /** The skill folder: its `scripts/` dir (and the folder itself) go on PYTHONPATH for the check. */
   skillDir?: string;
-  /** Per checker process; default 5000 ms (PKG-C05). */
+  /** Per checker process; default 5000 ms. */
   timeoutMs?: number;
   /** Interpreter names or absolute paths, looked up on the runtime PATH; default `python3` / `node`. */
   python?: string;

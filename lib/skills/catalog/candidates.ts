@@ -1,5 +1,5 @@
 /**
- * Finding skill folders under one root (SK-P05): `root/<skill>/SKILL.md` and, per grouping level,
+ * Finding skill folders under one root: `root/<skill>/SKILL.md` and, per grouping level,
  * `root/<group>/<skill>/SKILL.md`. A folder without SKILL.md is a group; dot-folders and
  * node_modules are skipped at every level. Nothing here follows a path outside what readdir saw.
  */

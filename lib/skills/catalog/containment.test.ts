@@ -23,7 +23,7 @@ function linkedOutside(rootDir: string, linkName = 'linked'): string {
   return outside;
 }
 
-describe('containment (spec §5.5, SK-P04)', () => {
+describe('containment', () => {
   for (const kind of ['workspace', 'project', 'extra'] as const) {
     it(`${kind}: a skill folder symlinked outside the root is refused with symlink-escape`, async () => {
       const dir = path.join(tmp, kind);

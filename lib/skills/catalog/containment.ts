@@ -1,5 +1,5 @@
 /**
- * Containment of skill folders (spec §5.5, SK-P04). Workspace, project, extra and bundled skills
+ * Containment of skill folders. Workspace, project, extra and bundled skills
  * must resolve inside their root (workspace/project/extra may also resolve inside an allowed
  * symlink target); managed and personal roots may hold symlinked skill folders (Skilldock's own
  * managed store links to version folders). For every kind, a symlinked SKILL.md must resolve

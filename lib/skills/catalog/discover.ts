@@ -1,5 +1,5 @@
 /**
- * Discovery over every configured root (spec §5, SK-P01..P05). Roots are walked in precedence
+ * Discovery over every configured root. Roots are walked in precedence
  * order and copies come back in that order (then by relDir), so buildInventory can break ties
  * between extra dirs by position. A missing root is normal (no copies, no warning); escapes,
  * limits and unreadable folders become RootWarnings and never stop the rest of the walk.
@@ -14,9 +14,9 @@ import { loadCopy, type InspectCopy } from './load-copy';
 export interface DiscoverOptions {
   /** Folders symlinked workspace/project/extra skills may resolve into (spec `skills.load.allowSymlinkTargets`). */
   allowSymlinkTargets: string[];
-  /** Default 300 (spec §5.4). */
+  /** Default 300. */
   maxCandidatesPerRoot: number;
-  /** Default 256,000 (spec §5.4). */
+  /** Default 256,000. */
   maxSkillFileBytes: number;
   /** Grouping levels below a root; default 1 (`root/<group>/<skill>`). */
   groupDepth: number;

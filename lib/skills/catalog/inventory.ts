@@ -1,5 +1,5 @@
 /**
- * The inventory (SK-P02): every copy of every name, the winner marked and the shadowed copies
+ * The inventory: every copy of every name, the winner marked and the shadowed copies
  * kept. The winner is the copy of the highest-precedence source (SOURCE_ORDER); between copies of
  * the same source (several extra dirs, or two folders of one root declaring the same name) the
  * one that comes first in `copies` wins — discoverSkills returns copies in root precedence order,

@@ -13,7 +13,7 @@ afterEach(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('precedence across all six root kinds (SK-P01, SK-P02)', () => {
+describe('precedence across all six root kinds', () => {
   it('the same name in every root: workspace wins, five shadowed in source order', async () => {
     const roots = sixRoots(tmp);
     for (const r of roots) writeSkill(path.join(r.path, 'weather'), 'weather', { 'from.txt': r.kind });

@@ -41,7 +41,7 @@ function changeWhere(pred: (p: string) => boolean): Promise<string[]> {
   return new Promise((resolve) => waiters.push({ match: (paths) => paths.some(pred), resolve }));
 }
 
-describe('watchSkillRoots (SK-W02)', () => {
+describe('watchSkillRoots', () => {
   it('reports adding a skill, changing its SKILL.md and removing it', async () => {
     const root = path.join(tmp, 'skills');
     fs.mkdirSync(root);

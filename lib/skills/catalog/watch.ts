@@ -1,7 +1,7 @@
 /**
- * Watching the skill roots (spec §9, SK-W02): add, change, unlink, addDir and unlinkDir under any
+ * Watching the skill roots: add, change, unlink, addDir and unlinkDir under any
  * root are debounced into one onChange call with the changed paths; the caller re-runs discovery
- * and bumps the inventory version (SK-W01).
+ * and bumps the inventory version.
  *
  * Missing roots: a root that does not exist (yet) is watched through its nearest existing ancestor
  * (one level deep, only the entries on the way to the root); when the root appears it is watched

@@ -41,7 +41,7 @@ function fullInput(): GatingInput {
   };
 }
 
-describe('evaluateGating: the order of spec §6.1', () => {
+describe('evaluateGating: the order', () => {
   it('passes when every step is satisfied, tracing all eight steps in order', () => {
     const r = evaluateGating(fullInput());
     expect(r.eligible).toBe(true);

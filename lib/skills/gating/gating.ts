@@ -1,6 +1,6 @@
 /**
- * Eligibility of one skill (spec §6.1, SK-G01) with an explain trace (SK-G04). The steps run in
- * the spec's order; the outcome is the same as OpenClaw's first-exclusion rule, but every step is
+ * Eligibility of one skill with an explain trace. The steps run in
+ * a fixed order; the outcome is the same as OpenClaw's first-exclusion rule, but every step is
  * still evaluated and traced (except steps 5–8 under `always`), so the UI can show everything a
  * disabled or wrong-platform skill would still need.
  */

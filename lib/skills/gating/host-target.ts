@@ -1,5 +1,5 @@
 /**
- * The host as a gating target (SK-G02, SK-G03). Binary lookup reuses lib/runtime's `which`
+ * The host as a gating target. Binary lookup reuses lib/runtime's `which`
  * (a regular file with X_OK, symlinks followed — a directory named like the bin is not a binary).
  * It scans the runtime dir's bin folders first (they come first on a skill's PATH), then PATH,
  * then the usual system folders. Results are cached per lookup key (the dirs searched); the
@@ -7,7 +7,7 @@
  * `missTtlMs` so a binary installed by hand is found without a restart.
  */
 import path from 'node:path';
-import { joinPathList, splitPathList, which } from '../../runtime/which';
+import { joinPathList, splitPathList, which } from '../../core/which';
 import type { GatingTarget, Os } from '../types';
 
 const SYSTEM_DIRS = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];

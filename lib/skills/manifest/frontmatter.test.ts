@@ -105,7 +105,7 @@ describe('parseSkillMd: frontmatter structure', () => {
   });
 });
 
-describe('parseSkillMd: size limit (SK-F04)', () => {
+describe('parseSkillMd: size limit', () => {
   it('rejects a SKILL.md over 256,000 bytes, counting UTF-8 bytes', () => {
     const body = 'é'.repeat(128_001); // 128,001 characters, 256,002 bytes
     const p = parseSkillMd(md('name: a\ndescription: b\n', body), { dirName: 'a' });

@@ -9,7 +9,7 @@ export { METADATA_KEYS } from './metadata';
 export { OS_VALUES, ENV_NAME_RE, isBinName } from './fields';
 export { INSTALL_KINDS, BREW_FORMULA_RE, GO_MODULE_RE, UV_PACKAGE_RE, githubReleaseSpec } from './install';
 
-/** OpenClaw `maxSkillFileBytes` (SK-F04). */
+/** OpenClaw `maxSkillFileBytes`. */
 export const MAX_SKILL_MD_BYTES = 256_000;
 /** Past this the frontmatter is not parsed at all (the size error already makes the skill invalid). */
 const MAX_PARSED_CHARS = 4 * MAX_SKILL_MD_BYTES;
@@ -24,7 +24,7 @@ export interface ParseSkillMdOptions {
 }
 
 /**
- * Parses and validates SKILL.md (spec/skills.md §2–§4). Never throws: every problem is a diagnostic
+ * Parses and validates SKILL.md. Never throws: every problem is a diagnostic
  * with its line, and the manifest is filled best effort (name falls back to the folder name).
  */
 export function parseSkillMd(text: string, opts: ParseSkillMdOptions = {}): ParsedSkill {

@@ -18,7 +18,7 @@ function dropReason(spec: object): string {
   return dropped[0].message;
 }
 
-describe('valid install specs of every kind (§4.1) and their package specs (SK-I02)', () => {
+describe('valid install specs of every kind and their package specs', () => {
   it('brew (formula or cask) has no package spec', () => {
     const p = parse(
       { id: 'b', kind: 'brew', formula: 'steipete/tap/sag', bins: ['sag'], label: 'Install sag', os: ['darwin', 'linux'] },
@@ -90,7 +90,7 @@ describe('valid install specs of every kind (§4.1) and their package specs (SK-
   });
 });
 
-describe('invalid install specs are dropped with the reason (SK-I01)', () => {
+describe('invalid install specs are dropped with the reason', () => {
   it.each([
     ['brew without formula', { kind: 'brew', bins: ['x'] }, 'kind "brew" needs "formula"'],
     ['brew option-like formula', { kind: 'brew', formula: '-rf' }, 'formula "-rf" is not a Homebrew formula name'],

@@ -4,7 +4,7 @@ import { at, isBinName, OS_VALUES } from './fields';
 import { describeValue, httpUrl, isPlainObject, showPath, type KeyPath, type Reporter } from './report';
 
 export const INSTALL_KINDS: readonly InstallKind[] = ['brew', 'node', 'go', 'uv', 'download'];
-/** §4.1 validation, as OpenClaw's installer sanitiser applies it. */
+/** Install-spec validation, as OpenClaw's installer sanitiser applies it. */
 export const BREW_FORMULA_RE = /^[A-Za-z0-9][A-Za-z0-9@+._/-]*$/;
 export const GO_MODULE_RE = /^[A-Za-z0-9][A-Za-z0-9._~+\-/]*(?:@[A-Za-z0-9][A-Za-z0-9._~+\-/]*)?$/;
 export const UV_PACKAGE_RE = /^[A-Za-z0-9][A-Za-z0-9._\-[\]=<>!~+,]*$/;
@@ -20,7 +20,7 @@ const KIND_FIELDS: Record<InstallKind, string[]> = {
 };
 const ALL_FIELDS = new Set([...COMMON_FIELDS, ...Object.values(KIND_FIELDS).flat()]);
 
-/** `metadata.openclaw.install[]` (§4): invalid specs are dropped with the reason (SK-I01), the rest mapped (SK-I02). */
+/** `metadata.openclaw.install[]`: invalid specs are dropped with the reason, the rest mapped. */
 export function readInstallSpecs(r: Reporter, value: unknown, path: KeyPath): InstallSpec[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
@@ -94,7 +94,7 @@ function readList(r: Reporter, value: unknown, path: KeyPath, reasons: string[])
   return [...new Set((value as string[]).map((s) => s.trim()).filter(Boolean))];
 }
 
-/** The required field of each kind (§4.1) and the download options. */
+/** The required field of each kind and the download options. */
 function readKindFields(raw: Record<string, unknown>, spec: InstallSpec, reasons: string[]): void {
   const required = (key: string): string | undefined => {
     const v = raw[key];
@@ -162,7 +162,7 @@ function readDownload(raw: Record<string, unknown>, spec: InstallSpec, reasons: 
   }
 }
 
-/** SK-I02: uv → pip:, node → npm:, a GitHub release download → github:owner/repo[@tag]; brew and go have none. */
+/** Uv → pip:, node → npm:, a GitHub release download → github:owner/repo[@tag]; brew and go have none. */
 function mapPackageSpec(r: Reporter, spec: InstallSpec, path: KeyPath): void {
   const candidate =
     spec.kind === 'uv' ? `pip:${spec.package}` : spec.kind === 'node' ? `npm:${spec.package}` : spec.kind === 'download' ? githubReleaseSpec(spec.url!) : undefined;

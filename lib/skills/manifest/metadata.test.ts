@@ -5,7 +5,7 @@ const md = (fm: string) => `---\nname: s\ndescription: d\n${fm}---\nbody\n`;
 const parse = (fm: string) => parseSkillMd(md(fm), { dirName: 's' });
 const codes = (fm: string) => parse(fm).diagnostics.map((d) => `${d.severity}:${d.code}@${d.line}`);
 
-describe('metadata forms (SK-F01)', () => {
+describe('metadata forms', () => {
   it('reads a nested YAML block map', () => {
     const p = parse(
       'metadata:\n  author: me\n  openclaw:\n    always: true\n    emoji: "♊️"\n    os: [darwin, linux]\n    primaryEnv: GEMINI_API_KEY\n    skillKey: gemini\n' +
@@ -59,7 +59,7 @@ describe('metadata forms (SK-F01)', () => {
   });
 });
 
-describe('block aliases (SK-M01)', () => {
+describe('block aliases', () => {
   it.each(['clawdbot', 'clawdis', 'moltbot'] as const)('accepts metadata.%s', (key) => {
     const p = parse(`metadata:\n  ${key}:\n    emoji: "x"\n    requires: {bins: [jq]}\n`);
     expect(p.diagnostics).toEqual([]);
@@ -82,7 +82,7 @@ describe('block aliases (SK-M01)', () => {
   });
 });
 
-describe('block fields (SK-M02, SK-M03)', () => {
+describe('block fields', () => {
   it('accepts anyOf for anyBins and configs for config; both forms at once merge with a warning', () => {
     const p = parse('metadata:\n  openclaw:\n    requires:\n      anyOf: [a, b]\n      configs: [x.y]\n');
     expect(p.diagnostics).toEqual([]);

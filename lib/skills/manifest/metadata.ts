@@ -4,7 +4,7 @@ import { at, ENV_NAME_RE, isBinName, OS_VALUES, readHomepage, readOs } from './f
 import { readInstallSpecs } from './install';
 import { describeValue, isPlainObject, readBool, readString, readStringList, showPath, warnUnknownKeys, type KeyPath, type Reporter } from './report';
 
-/** Block names in precedence order (SK-M01). */
+/** Block names in precedence order. */
 export const METADATA_KEYS: readonly MetadataKey[] = ['openclaw', 'clawdbot', 'clawdis', 'moltbot'];
 const CONFIG_PATH_RE = /^[^\s.]+(?:\.[^\s.]+)*$/;
 const BLOCK_KEYS = ['always', 'emoji', 'homepage', 'os', 'requires', 'primaryEnv', 'skillKey', 'install'] as const;
@@ -19,7 +19,7 @@ export function defaultMetadata(): MetadataFields {
   return { metadata: {}, always: false, os: [], requires: { bins: [], anyBins: [], env: [], config: [] }, install: [] };
 }
 
-/** Reads `metadata` (a map, or a JSON/JSON5 object string) and its openclaw block (§3, SK-M01..M03). */
+/** Reads `metadata` (a map, or a JSON/JSON5 object string) and its openclaw block. */
 export function readMetadata(r: Reporter, value: unknown): MetadataFields {
   const out = defaultMetadata();
   const metadata = readMetadataMap(r, value);

@@ -12,7 +12,7 @@ const folders = ['anthropic', 'openclaw'].flatMap((source) =>
     .map((d) => ({ source, dir: d.name, file: path.join(ROOT, source, d.name, 'SKILL.md') })),
 );
 
-/** Real skills that break a rule of spec/skills.md, with the exact diagnostic. */
+/** Real skills that break a rule, with the exact diagnostic. */
 const GENUINELY_INVALID: Record<string, object[]> = {
   'anthropic/claude-api': [
     {

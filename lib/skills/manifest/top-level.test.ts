@@ -5,7 +5,7 @@ const md = (fm: string) => `---\n${fm}---\nbody\n`;
 const parse = (fm: string, dirName?: string) => parseSkillMd(md(fm), { dirName });
 const codes = (fm: string, dirName?: string) => parse(fm, dirName).diagnostics.map((d) => `${d.severity}:${d.code}@${d.line}`);
 
-describe('name (SK-F02)', () => {
+describe('name', () => {
   it('accepts lowercase letters, digits and inner hyphens up to 64 characters', () => {
     for (const name of ['a', '1password', 'pdf-tools', 'a1-b2-c3', 'x'.repeat(64), 'a--b']) {
       expect(SKILL_NAME_RE.test(name), name).toBe(true);
@@ -57,7 +57,7 @@ describe('name (SK-F02)', () => {
   });
 });
 
-describe('description (SK-F03)', () => {
+describe('description', () => {
   it('is trimmed and accepted up to 1024 characters', () => {
     expect(parse(`name: a\ndescription: "  ${'d'.repeat(1024)}  "\n`).manifest.description).toHaveLength(1024);
     expect(parse(`name: a\ndescription: ${'é'.repeat(1024)}\n`).valid).toBe(true);
@@ -71,8 +71,8 @@ describe('description (SK-F03)', () => {
   });
 });
 
-describe('optional keys (SK-F06)', () => {
-  it('reads every optional key of §2.2', () => {
+describe('optional keys', () => {
+  it('reads every optional key', () => {
     const p = parse(
       [
         'name: a',

@@ -2,12 +2,12 @@ import type { SkillManifest } from '../types';
 import { readHomepage } from './fields';
 import { describeValue, readBool, readString, readStringList, warnUnknownKeys, type Reporter } from './report';
 
-/** agentskills.io name rule (SK-F02): lowercase ASCII letters, digits, inner hyphens. */
+/** agentskills.io name rule: lowercase ASCII letters, digits, inner hyphens. */
 export const SKILL_NAME_RE = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 export const MAX_SKILL_NAME = 64;
 export const MAX_DESCRIPTION = 1024;
 
-/** Top-level keys of §2.2; `deps`/`exclude_deps` are validated by lib/runtime/deps. */
+/** Top-level keys; `deps`/`exclude_deps` are validated by lib/runtime/deps. */
 export const KNOWN_TOP_LEVEL_KEYS = [
   'name',
   'description',
@@ -45,7 +45,7 @@ export function defaultTopLevel(dirName: string | undefined): TopLevelFields {
   return { name: dirName ?? '', description: '', allowedTools: [], userInvocable: true, disableModelInvocation: false, commandArgMode: 'raw' };
 }
 
-/** Reads and checks the top-level keys (SK-F02, SK-F03, SK-F06). `metadata` is read by readMetadata. */
+/** Reads and checks the top-level keys. `metadata` is read by readMetadata. */
 export function readTopLevel(r: Reporter, data: Record<string, unknown>, dirName: string | undefined): TopLevelFields {
   const out = defaultTopLevel(dirName);
   warnUnknownKeys(r, data, [], KNOWN_TOP_LEVEL_KEYS, 'key.unknown');

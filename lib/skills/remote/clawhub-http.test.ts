@@ -34,7 +34,7 @@ describe('registry answers', () => {
     expect(registryError(409, 'Slug taken', h(), { what: 'x' }).code).toBe('registry_error');
     expect(registryError(409, 'AMBIGUOUS_SKILL_SLUG', h(), { what: 'x', slug: 'cal' }).code).toBe('ambiguous_slug');
     expect(registryError(403, 'Blocked: malware', h(), { what: 'x' }).code).toBe('registry_blocked');
-    expect(registryError(400, 'Invalid hash', h(), { what: 'x' }).code).toBe('invalid_input');
+    expect(registryError(400, 'Invalid hash', h(), { what: 'x' }).code).toBe('validation');
     expect(registryError(429, '', h({ 'ratelimit-reset': '9' }), { what: 'x' }).details).toMatchObject({ retryAfterSeconds: 9 });
   });
 

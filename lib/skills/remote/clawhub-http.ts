@@ -1,10 +1,10 @@
 /**
  * HTTP plumbing of the ClawHub client: requests only to the configured base origin (redirects to
- * another origin are refused), and registry answers mapped to SkillError codes. Registry error
+ * another origin are refused), and registry answers mapped to AppError codes. Registry error
  * bodies are text/plain; the ambiguous-slug 409 may be JSON (`{code, matches:[{ownerHandle}]}`)
  * or text naming `@owner/slug` refs, so its owners are parsed defensively from either.
  */
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 
 export interface RegistryHttpOptions {
   baseUrl: string;
@@ -65,32 +65,32 @@ export function parseAmbiguousOwners(body: string): string[] {
 
 export const isAmbiguousBody = (status: number, body: string) => status === 409 && /AMBIGUOUS_SKILL_SLUG|ambiguous/i.test(body);
 
-/** Maps a failed registry answer to a SkillError. */
-export function registryError(status: number, body: string, headers: Headers, context: { what: string; slug?: string }): SkillError {
+/** Maps a failed registry answer to a AppError. */
+export function registryError(status: number, body: string, headers: Headers, context: { what: string; slug?: string }): AppError {
   const text = body.replace(/[^\x20-\x7e\n\t]/g, '').trim().slice(0, 500);
   const details = { status, ...(context.slug ? { slug: context.slug } : {}), ...(text ? { body: text } : {}) };
   const said = text ? `: ${text.split('\n')[0]}` : '';
   if (status === 429) {
     const retry = retryAfterSeconds(headers);
-    return new SkillError('rate_limited', `ClawHub rate limit reached while ${context.what}.`, {
+    return new AppError('rate_limited', `ClawHub rate limit reached while ${context.what}.`, {
       details: { ...details, ...(retry !== undefined ? { retryAfterSeconds: retry } : {}) },
       hint: retry !== undefined ? `Try again in ${retry} seconds.` : 'Try again later.',
     });
   }
   if (isAmbiguousBody(status, body)) {
     const owners = parseAmbiguousOwners(body);
-    return new SkillError('ambiguous_slug', `Several publishers have a skill "${context.slug ?? ''}"; pick an owner.`, {
+    return new AppError('ambiguous_slug', `Several publishers have a skill "${context.slug ?? ''}"; pick an owner.`, {
       details: { ...details, owners, refs: owners.map((o) => `@${o}/${context.slug ?? ''}`) },
       hint: 'Choose the publisher and retry as @owner/slug.',
     });
   }
-  if (status === 404) return new SkillError('not_found', `ClawHub has no such skill or version (${context.what})${said}.`, { details });
+  if (status === 404) return new AppError('not_found', `ClawHub has no such skill or version (${context.what})${said}.`, { details });
   if (status === 410) {
-    return new SkillError('not_found', `The skill version was deleted or yanked on ClawHub (${context.what})${said}.`, { details: { ...details, gone: true } });
+    return new AppError('not_found', `The skill version was deleted or yanked on ClawHub (${context.what})${said}.`, { details: { ...details, gone: true } });
   }
-  if (status === 403) return new SkillError('registry_blocked', `ClawHub refused ${context.what}${said}.`, { details, hint: 'The registry blocks this skill (for example as malicious).' });
-  if (status === 400) return new SkillError('invalid_input', `ClawHub rejected the request (${context.what})${said}.`, { details });
-  return new SkillError('registry_error', `ClawHub answered HTTP ${status} while ${context.what}${said}.`, {
+  if (status === 403) return new AppError('registry_blocked', `ClawHub refused ${context.what}${said}.`, { details, hint: 'The registry blocks this skill (for example as malicious).' });
+  if (status === 400) return new AppError('validation', `ClawHub rejected the request (${context.what})${said}.`, { details });
+  return new AppError('registry_error', `ClawHub answered HTTP ${status} while ${context.what}${said}.`, {
     details,
     ...(status === 401 ? { hint: 'Check the ClawHub API token.' } : {}),
   });
@@ -103,12 +103,12 @@ export interface RegistryHttp {
   /** GET and parse JSON; non-2xx answers become SkillErrors. */
   getJson(path: string, query: Query, ctx: { what: string; slug?: string; signal?: AbortSignal }): Promise<unknown>;
   /** Reads a failed answer's body (capped) and maps it. */
-  fail(res: Response, ctx: { what: string; slug?: string }): Promise<SkillError>;
+  fail(res: Response, ctx: { what: string; slug?: string }): Promise<AppError>;
 }
 
 export function createRegistryHttp(opts: RegistryHttpOptions): RegistryHttp {
   const base = new URL(opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
-  if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new SkillError('invalid_input', 'The ClawHub base URL must be http(s).');
+  if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new AppError('validation', 'The ClawHub base URL must be http(s).');
   const doFetch = opts.fetchImpl ?? fetch;
   const headers: Record<string, string> = { 'user-agent': 'skilldock' };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -126,17 +126,17 @@ export function createRegistryHttp(opts: RegistryHttpOptions): RegistryHttp {
           res = await doFetch(url, { headers: { ...headers, accept }, redirect: 'manual', signal: combined });
         } catch (e) {
           const why = timeout.aborted ? 'timed out' : signal?.aborted ? 'was cancelled' : `failed: ${(e as Error).message}`;
-          throw new SkillError('registry_error', `Contacting ClawHub (${what}) ${why}.`, { details: { url: url.origin }, cause: e });
+          throw new AppError('registry_error', `Contacting ClawHub (${what}) ${why}.`, { details: { url: url.origin }, cause: e });
         }
         if (res.status < 300 || res.status > 399) return res;
         await res.body?.cancel();
         const location = res.headers.get('location');
-        if (!location) throw new SkillError('registry_error', `ClawHub answered ${res.status} without a Location (${what}).`);
+        if (!location) throw new AppError('registry_error', `ClawHub answered ${res.status} without a Location (${what}).`);
         const next = new URL(location, url);
         if (next.origin !== base.origin) {
-          throw new SkillError('registry_error', `Refused a redirect from ClawHub to another origin (${next.origin}).`, { details: { location: next.origin } });
+          throw new AppError('registry_error', `Refused a redirect from ClawHub to another origin (${next.origin}).`, { details: { location: next.origin } });
         }
-        if (hop >= MAX_REDIRECTS) throw new SkillError('registry_error', `Too many redirects from ClawHub (${what}).`);
+        if (hop >= MAX_REDIRECTS) throw new AppError('registry_error', `Too many redirects from ClawHub (${what}).`);
         url = next;
       }
     },
@@ -146,7 +146,7 @@ export function createRegistryHttp(opts: RegistryHttpOptions): RegistryHttp {
       try {
         return await res.json();
       } catch {
-        throw new SkillError('registry_error', `ClawHub sent an answer that is not JSON (${ctx.what}).`);
+        throw new AppError('registry_error', `ClawHub sent an answer that is not JSON (${ctx.what}).`);
       }
     },
     async fail(res, ctx) {

@@ -2,9 +2,9 @@
  * ClawHub skill references: `slug`, `slug@version`, `@owner/slug`, `@owner/slug@version`.
  * Everything is validated before it reaches a URL (slugs are lower-cased, as the registry does).
  */
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 
-/** spec §10.1, case-insensitive; stored lower-case. */
+/** Case-insensitive; stored lower-case. */
 export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,98}[a-z0-9])?$/;
 export const OWNER_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,38}$/;
 /** Semver-ish: 1.2.3, v1.2.3, 1.2.3-beta.1+build. */
@@ -17,11 +17,11 @@ export interface SkillRef {
   version?: string;
 }
 
-const invalid = (message: string, field: string) => new SkillError('invalid_input', message, { details: { field } });
+const invalid = (message: string, field: string) => new AppError('validation', message, { details: { field } });
 
 export function validateSlug(slug: string): string {
   const s = String(slug ?? '').trim().toLowerCase();
-  if (!SLUG_RE.test(s)) throw new SkillError('invalid_slug', `"${String(slug).slice(0, 120)}" is not a valid skill slug.`, { details: { field: 'slug' } });
+  if (!SLUG_RE.test(s)) throw new AppError('invalid_slug', `"${String(slug).slice(0, 120)}" is not a valid skill slug.`, { details: { field: 'slug' } });
   return s;
 }
 

@@ -8,7 +8,7 @@ export interface ClawhubDiscovery {
   authBase?: string;
   minCliVersion?: string;
   registry?: string;
-  /** False when the registry demands a newer client than `clientVersion` (SK-H01). */
+  /** False when the registry demands a newer client than `clientVersion`. */
   supported: boolean;
 }
 

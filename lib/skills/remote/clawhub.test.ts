@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { startFakeClawhub, type FakeClawhub } from '../../../test/helpers/clawhub-server';
-import { isSkillError } from '../errors';
+import { isAppError } from '@/lib/core/errors';
 import { contentHash, listSkillFiles } from '../files';
 import { createClawhubClient, isBlockedVerdict, type ClawhubClient } from './clawhub';
 
@@ -58,7 +58,7 @@ async function failure(p: Promise<unknown>): Promise<{ code: string; message: st
   try {
     await p;
   } catch (e) {
-    if (isSkillError(e)) return { code: e.code, message: e.message, details: e.details ?? {} };
+    if (isAppError(e)) return { code: e.code, message: e.message, details: e.details ?? {} };
     return { code: `unexpected: ${(e as Error).message}`, message: '', details: {} };
   }
   throw new Error('expected a failure');
@@ -135,7 +135,7 @@ describe('ClawHub client', () => {
   it('refuses malformed references before any request', async () => {
     const before = fake.requests.length;
     for (const ref of ['../etc', '@bad owner/x', 'notion@latest', '@o/', 'a/b', '', '@-x/notion', 'notion@1.0']) {
-      expect(['invalid_input', 'invalid_slug'], ref).toContain((await failure(client.resolveInstall(ref))).code);
+      expect(['validation', 'invalid_slug'], ref).toContain((await failure(client.resolveInstall(ref))).code);
     }
     expect(fake.requests.length).toBe(before);
   });
@@ -184,7 +184,7 @@ describe('ClawHub client', () => {
     expect(hash).toBe(fake.hashOf('notion', '1.0.0'));
     expect(await client.resolveHash('notion', hash)).toEqual({ match: { version: '1.0.0' }, latestVersion: { version: '1.1.0' } });
     expect(await client.resolveHash('notion', 'a'.repeat(64))).toEqual({ match: null, latestVersion: { version: '1.1.0' } });
-    expect((await failure(client.resolveHash('notion', 'xyz'))).code).toBe('invalid_input');
+    expect((await failure(client.resolveHash('notion', 'xyz'))).code).toBe('validation');
   });
 
   it('verifies versions and flags malicious ones', async () => {

@@ -1,12 +1,12 @@
 /**
- * ClawHub registry client (spec §12): discovery, search, skill and version metadata, install
+ * ClawHub registry client: discovery, search, skill and version metadata, install
  * resolution (ambiguous slugs surface their owners for a picker), verify + moderation, exact-version
  * archive download and content-hash resolution. It only ever talks to the configured base URL.
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import semver from 'semver';
-import { SkillError, isSkillError } from '../errors';
+import { AppError, isAppError } from '@/lib/core/errors';
 import { createRegistryHttp, registryError, type RegistryHttpOptions } from './clawhub-http';
 import { COMMIT_RE } from './git-input';
 import { parseSkillRef, validateHash, validateOwner, validateSlug, validateVersion } from './clawhub-ref';
@@ -35,7 +35,7 @@ export * from './clawhub-types';
 export { parseSkillRef, formatSkillRef, type SkillRef } from './clawhub-ref';
 
 export interface ClawhubClientOptions extends RegistryHttpOptions {
-  /** Compared with the registry's minCliVersion (SK-H01); default "1.0.0". */
+  /** Compared with the registry's minCliVersion; default "1.0.0". */
   clientVersion?: string;
 }
 
@@ -68,9 +68,9 @@ export function createClawhubClient(options: ClawhubClientOptions) {
     try {
       return await run();
     } catch (e) {
-      if (isSkillError(e) && e.code === 'ambiguous_slug' && Array.isArray(e.details?.owners) && e.details.owners.length === 0) {
+      if (isAppError(e) && e.code === 'ambiguous_slug' && Array.isArray(e.details?.owners) && e.details.owners.length === 0) {
         const owners = await ownersOf(slug, signal);
-        throw new SkillError('ambiguous_slug', e.message, { details: { ...e.details, owners, refs: owners.map((o) => `@${o}/${slug}`) }, hint: e.hint });
+        throw new AppError('ambiguous_slug', e.message, { details: { ...e.details, owners, refs: owners.map((o) => `@${o}/${slug}`) }, hint: e.hint });
       }
       throw e;
     }
@@ -114,14 +114,14 @@ export function createClawhubClient(options: ClawhubClientOptions) {
         const g = obj(body.github);
         const github = { repo: str(g.repo) ?? '', path: str(g.path) ?? '', commit: str(g.commit) ?? '', contentHash: str(g.contentHash) ?? '', sourceUrl: str(g.sourceUrl) ?? '' };
         if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(github.repo) || !COMMIT_RE.test(github.commit)) {
-          throw new SkillError('registry_error', `ClawHub sent an invalid GitHub source for ${ref}.`, { details: { github } });
+          throw new AppError('registry_error', `ClawHub sent an invalid GitHub source for ${ref}.`, { details: { github } });
         }
         return { installKind: 'github', slug: r.slug, ...owner, version: str(obj(body.archive).version) ?? r.version ?? null, github };
       }
       const version = str(obj(body.archive).version) ?? str(body.version);
-      if (!version) throw new SkillError('registry_error', `ClawHub did not name a version for ${ref}.`);
+      if (!version) throw new AppError('registry_error', `ClawHub did not name a version for ${ref}.`);
       if (r.version && version !== r.version) {
-        throw new SkillError('registry_error', `ClawHub offered version ${version} instead of the requested ${r.version}.`, { details: { requested: r.version, offered: version } });
+        throw new AppError('registry_error', `ClawHub offered version ${version} instead of the requested ${r.version}.`, { details: { requested: r.version, offered: version } });
       }
       return { installKind: 'archive', slug: r.slug, ...owner, version: validateVersion(version), downloadUrl: str(obj(body.archive).downloadUrl) };
     },
@@ -137,7 +137,7 @@ export function createClawhubClient(options: ClawhubClientOptions) {
         moderation = readModeration(await http.getJson(skillPath(s, '/moderation'), q, { what: `reading moderation of ${s}`, slug: s, signal }));
       } catch (e) {
         // 404 "Moderation details unavailable" = nothing flagged.
-        if (!(isSkillError(e) && e.code === 'not_found')) throw e;
+        if (!(isAppError(e) && e.code === 'not_found')) throw e;
       }
       const securityStatus = str(obj(env.security).status);
       const reasons = strings(env.reasons);
@@ -157,7 +157,7 @@ export function createClawhubClient(options: ClawhubClientOptions) {
     async moderation(slug: string, ownerHandle?: string, signal?: AbortSignal): Promise<ClawhubModeration | null> {
       const s = validateSlug(slug);
       const raw = await http.getJson(skillPath(s, '/moderation'), ownerQuery(ownerHandle), { what: `reading moderation of ${s}`, slug: s, signal }).catch((e: unknown) => {
-        if (isSkillError(e) && e.code === 'not_found') return null;
+        if (isAppError(e) && e.code === 'not_found') return null;
         throw e;
       });
       return raw === null ? null : readModeration(raw);
@@ -176,22 +176,22 @@ export function createClawhubClient(options: ClawhubClientOptions) {
       const contentType = res.headers.get('content-type') ?? '';
       if (/json/i.test(contentType)) {
         const handoff = obj(await res.json().catch(() => ({})));
-        throw new SkillError('unsupported_format', `ClawHub hands ${s}@${v} off to GitHub instead of serving an archive.`, { details: { handoff } });
+        throw new AppError('unsupported_format', `ClawHub hands ${s}@${v} off to GitHub instead of serving an archive.`, { details: { handoff } });
       }
       const declared = Number(res.headers.get('content-length'));
       if (Number.isFinite(declared) && declared > maxBytes) {
         await res.body?.cancel();
         throw tooLarge(maxBytes, declared);
       }
-      if (!res.body) throw new SkillError('registry_error', `ClawHub sent an empty answer (${what}).`);
+      if (!res.body) throw new AppError('registry_error', `ClawHub sent an empty answer (${what}).`);
       const sink = await streamToFile(Readable.fromWeb(res.body as unknown as NodeReadableStream<Uint8Array>), destFile, maxBytes).catch((e: unknown) => {
-        if (isSkillError(e)) throw e;
-        throw new SkillError('registry_error', `The download of ${s}@${v} broke off: ${(e as Error).message}`, { cause: e });
+        if (isAppError(e)) throw e;
+        throw new AppError('registry_error', `The download of ${s}@${v} broke off: ${(e as Error).message}`, { cause: e });
       });
       return { ...sink, contentType };
     },
 
-    /** Which published version has this content hash (spec §12.2 algorithm), and the latest version. */
+    /** Which published version has this content hash (ClawHub's resolve algorithm), and the latest version. */
     async resolveHash(slug: string, hash: string, signal?: AbortSignal, ownerHandle?: string): Promise<ClawhubHashResolution> {
       const s = validateSlug(slug);
       const query: Record<string, string> = { slug: s, hash: validateHash(hash), ...(ownerHandle ? { ownerHandle } : {}) };

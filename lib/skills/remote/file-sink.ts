@@ -7,15 +7,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 
 export interface SinkResult {
   bytes: number;
   sha256: string;
 }
 
-export function tooLarge(maxBytes: number, declared?: number): SkillError {
-  return new SkillError('archive_too_large', `The download is larger than the ${maxBytes} byte limit${declared ? ` (declared ${declared} bytes)` : ''}.`, {
+export function tooLarge(maxBytes: number, declared?: number): AppError {
+  return new AppError('archive_too_large', `The download is larger than the ${maxBytes} byte limit${declared ? ` (declared ${declared} bytes)` : ''}.`, {
     details: { maxBytes, ...(declared ? { declared } : {}) },
   });
 }

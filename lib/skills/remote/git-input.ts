@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 
 export const REF_RE = /^[A-Za-z0-9._/-]{1,200}$/;
 export const COMMIT_RE = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -18,7 +18,7 @@ export type GitRemote =
   | { kind: 'https'; url: string; host: string; port: number }
   | { kind: 'local'; url: string; path: string };
 
-const invalid = (message: string, field: string, hint?: string) => new SkillError('invalid_input', message, { details: { field }, ...(hint ? { hint } : {}) });
+const invalid = (message: string, field: string, hint?: string) => new AppError('validation', message, { details: { field }, ...(hint ? { hint } : {}) });
 
 /** Parses the repository URL into the form git receives (`https://…` or `file:///…`). */
 export function parseGitRemote(raw: string, allowLocal: boolean): GitRemote {
@@ -44,7 +44,7 @@ export function parseGitRemote(raw: string, allowLocal: boolean): GitRemote {
   }
   if (url.startsWith('file://') || url.startsWith('/')) {
     if (!allowLocal) {
-      throw new SkillError('not_allowed', 'Local repositories (file:// or absolute paths) are not allowed here.', {
+      throw new AppError('not_allowed', 'Local repositories (file:// or absolute paths) are not allowed here.', {
         details: { field: 'url' },
         hint: 'Use an https:// repository URL.',
       });

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSkillError } from '../errors';
+import { isAppError } from '@/lib/core/errors';
 import { fetchGitSkill, type GitFetchPolicy } from './git';
 
 let root: string;
@@ -64,7 +64,7 @@ async function failure(p: Promise<unknown>): Promise<{ code: string; message: st
   try {
     await p;
   } catch (e) {
-    if (isSkillError(e)) return { code: e.code, message: e.message };
+    if (isAppError(e)) return { code: e.code, message: e.message };
     return { code: `unexpected: ${(e as Error).message}`, message: '' };
   }
   throw new Error('expected the import to fail');
@@ -124,25 +124,25 @@ describe('fetchGitSkill', () => {
   it('refuses transport helpers, option-looking values, traversal and other transports before running git', async () => {
     const marker = path.join(root, 'pwned');
     const cases: [Parameters<typeof fetchGitSkill>[0], string][] = [
-      [{ url: `ext::sh -c touch% ${marker}` }, 'invalid_input'],
-      [{ url: 'ext::sh' }, 'invalid_input'],
-      [{ url: '--upload-pack=touch /tmp/x' }, 'invalid_input'],
-      [{ url: '-oProxyCommand=x' }, 'invalid_input'],
-      [{ url: 'fd::3' }, 'invalid_input'],
-      [{ url: 'ssh://-oProxyCommand=x/repo' }, 'invalid_input'],
-      [{ url: 'git@github.com:owner/repo.git' }, 'invalid_input'],
-      [{ url: 'git://example.invalid/repo.git' }, 'invalid_input'],
-      [{ url: 'http://example.invalid/repo.git' }, 'invalid_input'],
-      [{ url: 'https://user:secret@example.invalid/repo.git' }, 'invalid_input'],
-      [{ url: 'https://example.invalid/repo.git?x=1' }, 'invalid_input'],
-      [{ url: `${bare}/../origin.git` }, 'invalid_input'],
-      [{ url: bare, ref: 'main..other' }, 'invalid_input'],
-      [{ url: bare, ref: '--upload-pack=x' }, 'invalid_input'],
-      [{ url: bare, ref: 'a b' }, 'invalid_input'],
-      [{ url: bare, subdir: '../x' }, 'invalid_input'],
-      [{ url: bare, subdir: 'skills/../../x' }, 'invalid_input'],
-      [{ url: bare, subdir: '/etc' }, 'invalid_input'],
-      [{ url: bare, subdir: '.git' }, 'invalid_input'],
+      [{ url: `ext::sh -c touch% ${marker}` }, 'validation'],
+      [{ url: 'ext::sh' }, 'validation'],
+      [{ url: '--upload-pack=touch /tmp/x' }, 'validation'],
+      [{ url: '-oProxyCommand=x' }, 'validation'],
+      [{ url: 'fd::3' }, 'validation'],
+      [{ url: 'ssh://-oProxyCommand=x/repo' }, 'validation'],
+      [{ url: 'git@github.com:owner/repo.git' }, 'validation'],
+      [{ url: 'git://example.invalid/repo.git' }, 'validation'],
+      [{ url: 'http://example.invalid/repo.git' }, 'validation'],
+      [{ url: 'https://user:secret@example.invalid/repo.git' }, 'validation'],
+      [{ url: 'https://example.invalid/repo.git?x=1' }, 'validation'],
+      [{ url: `${bare}/../origin.git` }, 'validation'],
+      [{ url: bare, ref: 'main..other' }, 'validation'],
+      [{ url: bare, ref: '--upload-pack=x' }, 'validation'],
+      [{ url: bare, ref: 'a b' }, 'validation'],
+      [{ url: bare, subdir: '../x' }, 'validation'],
+      [{ url: bare, subdir: 'skills/../../x' }, 'validation'],
+      [{ url: bare, subdir: '/etc' }, 'validation'],
+      [{ url: bare, subdir: '.git' }, 'validation'],
     ];
     for (const [input, code] of cases) {
       expect((await failure(fetchGitSkill(input, dest, local))).code, JSON.stringify(input)).toBe(code);

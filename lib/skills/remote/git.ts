@@ -7,9 +7,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isCodedError } from '../../core/coded-error';
+import { isAppError } from '@/lib/core/errors';
 import { runProcess, type RunResult } from '../../core/process';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 import { COMMIT_RE, parseGitRemote, validateRef, validateSubdir } from './git-input';
 import { checkUrlTarget, type Resolver, type SsrfPolicy } from './ssrf';
 
@@ -45,8 +45,8 @@ function gitRunner(env: Record<string, string>, config: string[], timeoutMs: num
   return {
     run: (args, cwd) =>
       runProcess('git', [...config, ...args], { env: env as NodeJS.ProcessEnv, cwd, timeoutMs, signal, maxOutputBytes: 4 * 1024 * 1024 }).catch((e: unknown) => {
-        const why = isCodedError(e) ? e.message : String(e);
-        throw new SkillError('git_failed', `Could not run git: ${why}`);
+        const why = isAppError(e) ? e.message : String(e);
+        throw new AppError('git_failed', `Could not run git: ${why}`);
       }),
   };
 }
@@ -54,21 +54,21 @@ function gitRunner(env: Record<string, string>, config: string[], timeoutMs: num
 const tail = (text: string) => text.replace(/[^\x20-\x7e\n\t]/g, '').trim().slice(-STDERR_TAIL);
 
 function check(result: RunResult, what: string, ref?: string): RunResult {
-  if (result.timedOut) throw new SkillError('git_failed', `git ${what} timed out.`);
-  if (result.aborted) throw new SkillError('git_failed', `git ${what} was cancelled.`);
+  if (result.timedOut) throw new AppError('git_failed', `git ${what} timed out.`);
+  if (result.aborted) throw new AppError('git_failed', `git ${what} was cancelled.`);
   if (result.code === 0) return result;
   const stderr = tail(result.stderr);
   if (ref && /not found in upstream|couldn't find remote ref|not our ref|unadvertised object|no such remote ref|invalid refspec/i.test(stderr)) {
-    throw new SkillError('not_found', `The repository has no branch, tag or commit "${ref}".`, { details: { ref, stderr } });
+    throw new AppError('not_found', `The repository has no branch, tag or commit "${ref}".`, { details: { ref, stderr } });
   }
-  throw new SkillError('git_failed', `git ${what} failed: ${stderr.split('\n').pop() ?? ''}`, { details: { stderr, exitCode: result.code } });
+  throw new AppError('git_failed', `git ${what} failed: ${stderr.split('\n').pop() ?? ''}`, { details: { stderr, exitCode: result.code } });
 }
 
 /** Symbolic links anywhere in the (sub)tree of HEAD, from the git tree itself (core.symlinks=false writes them as files). */
 async function symlinksInTree(git: GitRunner, checkout: string, subdir: string): Promise<string[]> {
   const args = ['ls-tree', '-r', '-z', '--full-tree', 'HEAD'];
   const result = check(await git.run(args, checkout), 'ls-tree');
-  if (result.truncated) throw new SkillError('invalid_skill', 'The repository tree is too large to inspect.');
+  if (result.truncated) throw new AppError('invalid_skill', 'The repository tree is too large to inspect.');
   const prefix = subdir ? `${subdir}/` : '';
   return result.stdout
     .split('\0')
@@ -106,7 +106,7 @@ export async function fetchGitSkill(input: GitFetchInput, destDir: string, polic
   await fs.mkdir(destDir, { recursive: true });
   const checkout = path.join(destDir, 'repo');
   // The failure path removes the checkout, so it must be ours alone.
-  if (await fs.lstat(checkout).catch(() => null)) throw new SkillError('conflict', `${checkout} already exists; use a fresh staging folder.`);
+  if (await fs.lstat(checkout).catch(() => null)) throw new AppError('conflict', `${checkout} already exists; use a fresh staging folder.`);
   const home = await fs.mkdtemp(path.join(os.tmpdir(), 'skilldock-git-home-'));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -131,13 +131,13 @@ export async function fetchGitSkill(input: GitFetchInput, destDir: string, polic
       check(await git.run(args), 'clone', ref);
     }
     const commit = check(await git.run(['rev-parse', '--verify', 'HEAD^{commit}'], checkout), 'rev-parse').stdout.trim();
-    if (!COMMIT_RE.test(commit)) throw new SkillError('git_failed', `git reported an unexpected commit id "${commit.slice(0, 80)}".`);
+    if (!COMMIT_RE.test(commit)) throw new AppError('git_failed', `git reported an unexpected commit id "${commit.slice(0, 80)}".`);
     if (ref && COMMIT_RE.test(ref) && commit !== ref) {
-      throw new SkillError('git_failed', `Checked out ${commit} instead of the requested commit ${ref}.`);
+      throw new AppError('git_failed', `Checked out ${commit} instead of the requested commit ${ref}.`);
     }
     const links = await symlinksInTree(git, checkout, subdir);
     if (links.length > 0) {
-      throw new SkillError('unsafe_archive', `The skill contains symbolic links (${links.slice(0, 5).join(', ')}); skills hold regular files only.`, {
+      throw new AppError('unsafe_archive', `The skill contains symbolic links (${links.slice(0, 5).join(', ')}); skills hold regular files only.`, {
         details: { symlinks: links.slice(0, 50) },
       });
     }
@@ -146,11 +146,11 @@ export async function fetchGitSkill(input: GitFetchInput, destDir: string, polic
     const dir = subdir ? path.join(checkout, ...subdir.split('/')) : checkout;
     const st = await fs.lstat(dir).catch(() => null);
     if (!st || !st.isDirectory()) {
-      throw new SkillError('not_found', `The repository has no folder "${subdir}".`, { details: { subdir, commit } });
+      throw new AppError('not_found', `The repository has no folder "${subdir}".`, { details: { subdir, commit } });
     }
     const names = new Set(await fs.readdir(dir));
     if (!SKILL_MARKERS.some((m) => names.has(m))) {
-      throw new SkillError('missing_skill_md', `${subdir ? `The folder "${subdir}"` : 'The repository root'} has no SKILL.md.`, {
+      throw new AppError('missing_skill_md', `${subdir ? `The folder "${subdir}"` : 'The repository root'} has no SKILL.md.`, {
         details: { subdir, commit },
         hint: 'Point the import at the folder that holds SKILL.md.',
       });

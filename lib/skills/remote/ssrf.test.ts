@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSkillError } from '../errors';
+import { isAppError } from '@/lib/core/errors';
 import { blockedRange, checkUrlSyntax, checkUrlTarget, hostMatches } from './ssrf';
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
@@ -7,7 +7,7 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
     await p;
     return 'resolved';
   } catch (e) {
-    return isSkillError(e) ? e.code : `other: ${(e as Error).message}`;
+    return isAppError(e) ? e.code : `other: ${(e as Error).message}`;
   }
 }
 

@@ -6,7 +6,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 
 export interface SsrfPolicy {
   /**
@@ -129,18 +129,18 @@ export function checkUrlSyntax(raw: string | URL, policy: SsrfPolicy): { url: UR
   try {
     url = new URL(String(raw));
   } catch {
-    throw new SkillError('invalid_input', `"${String(raw).slice(0, 200)}" is not a valid URL.`);
+    throw new AppError('validation', `"${String(raw).slice(0, 200)}" is not a valid URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new SkillError('ssrf_blocked', `Refused ${url.protocol} URL: only http and https are fetched.`, { details: { url: url.origin } });
+    throw new AppError('ssrf_blocked', `Refused ${url.protocol} URL: only http and https are fetched.`, { details: { url: url.origin } });
   }
   if (url.username || url.password) {
-    throw new SkillError('ssrf_blocked', 'Refused a URL with credentials in it.', { hint: 'Remove the user:password part of the URL.' });
+    throw new AppError('ssrf_blocked', 'Refused a URL with credentials in it.', { hint: 'Remove the user:password part of the URL.' });
   }
   const host = bareHost(url.hostname);
   const port = defaultPort(url);
   if (policy.hostAllowlist && policy.hostAllowlist.length > 0 && !hostMatches(policy.hostAllowlist, host, port)) {
-    throw new SkillError('host_not_allowed', `Host ${host} is not in the allowed host list.`, {
+    throw new AppError('host_not_allowed', `Host ${host} is not in the allowed host list.`, {
       details: { host, port },
       hint: 'Ask an admin to add the host to the skill source host allowlist.',
     });
@@ -161,15 +161,15 @@ export async function checkUrlTarget(raw: string | URL, policy: SsrfPolicy, reso
     try {
       answers = await resolve(host);
     } catch (e) {
-      throw new SkillError('fetch_failed', `Could not resolve ${host}: ${(e as Error).message}`, { details: { host } });
+      throw new AppError('fetch_failed', `Could not resolve ${host}: ${(e as Error).message}`, { details: { host } });
     }
-    if (answers.length === 0) throw new SkillError('fetch_failed', `${host} has no address.`, { details: { host } });
+    if (answers.length === 0) throw new AppError('fetch_failed', `${host} has no address.`, { details: { host } });
   }
   if (!adminAllowed) {
     for (const a of answers) {
       const range = blockedRange(a.address);
       if (range) {
-        throw new SkillError('ssrf_blocked', `Refused ${host}: it resolves to ${a.address} (${range}), a non-public address.`, {
+        throw new AppError('ssrf_blocked', `Refused ${host}: it resolves to ${a.address} (${range}), a non-public address.`, {
           details: { host, address: a.address, range },
           hint: 'An admin can allow this host explicitly if it is a trusted internal source.',
         });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSkillError } from '../errors';
+import { isAppError } from '@/lib/core/errors';
 import { installConnectTripwire } from './connect-tripwire.fixtures';
 import { fetchToFile, type FetchPolicy } from './url';
 import { buildZip } from './zip-writer';
@@ -96,7 +96,7 @@ async function failure(p: Promise<unknown>): Promise<{ code: string; message: st
   try {
     await p;
   } catch (e) {
-    if (isSkillError(e)) return { code: e.code, message: e.message, details: e.details };
+    if (isAppError(e)) return { code: e.code, message: e.message, details: e.details };
     return { code: `unexpected: ${(e as Error).message}`, message: '' };
   }
   throw new Error('expected the fetch to fail');

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 import { streamToFile, tooLarge } from './file-sink';
 import { checkUrlTarget, type Resolver, type SsrfPolicy, type VettedTarget } from './ssrf';
 
@@ -58,11 +58,11 @@ function request(target: VettedTarget, signal: AbortSignal): Promise<http.Incomi
   });
 }
 
-function failure(e: unknown, signal: AbortSignal, timedOut: () => boolean, url: URL): SkillError {
-  if (e instanceof SkillError) return e;
-  if (timedOut()) return new SkillError('fetch_failed', `Fetching ${url.origin} timed out.`, { details: { url: url.href } });
-  if (signal.aborted) return new SkillError('fetch_failed', 'The download was cancelled.', { details: { url: url.href } });
-  return new SkillError('fetch_failed', `Fetching ${url.origin} failed: ${(e as Error).message}`, { details: { url: url.href }, cause: e });
+function failure(e: unknown, signal: AbortSignal, timedOut: () => boolean, url: URL): AppError {
+  if (e instanceof AppError) return e;
+  if (timedOut()) return new AppError('fetch_failed', `Fetching ${url.origin} timed out.`, { details: { url: url.href } });
+  if (signal.aborted) return new AppError('fetch_failed', 'The download was cancelled.', { details: { url: url.href } });
+  return new AppError('fetch_failed', `Fetching ${url.origin} failed: ${(e as Error).message}`, { details: { url: url.href }, cause: e });
 }
 
 /**
@@ -91,16 +91,16 @@ export async function fetchToFile(url: string, destFile: string, policy: FetchPo
       if (REDIRECTS.has(status)) {
         res.resume();
         const location = res.headers.location;
-        if (!location) throw new SkillError('fetch_failed', `${current.origin} answered ${status} without a Location.`);
+        if (!location) throw new AppError('fetch_failed', `${current.origin} answered ${status} without a Location.`);
         if (hop >= maxRedirects) {
-          throw new SkillError('fetch_failed', `Too many redirects (more than ${maxRedirects}).`, { details: { url: current.href, maxRedirects } });
+          throw new AppError('fetch_failed', `Too many redirects (more than ${maxRedirects}).`, { details: { url: current.href, maxRedirects } });
         }
         current = new URL(location, current);
         continue;
       }
       if (status < 200 || status > 299) {
         res.resume();
-        throw new SkillError('fetch_failed', `${current.href} answered HTTP ${status}.`, { details: { url: current.href, status } });
+        throw new AppError('fetch_failed', `${current.href} answered HTTP ${status}.`, { details: { url: current.href, status } });
       }
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > policy.maxBytes) {

@@ -1,5 +1,5 @@
 /**
- * Encoded payloads (spec §11.2 blind spot, ClawHavoc): base64 and hex literals in any file are
+ * Encoded payloads (a blind spot of line-based scanners, used by the ClawHavoc campaign): base64 and hex literals in any file are
  * decoded and, when they decode to text, re-scanned as segments of their own (up to 3 levels).
  * Running decoded content (`… | base64 -d | bash`, `exec(b64decode(…))`) is a finding by itself.
  */

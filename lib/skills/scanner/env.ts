@@ -1,6 +1,6 @@
 /**
  * Environment variables a script reads, by language, and the `undeclared-env` rule: every name a
- * script reads must be declared in `requires.env` or be the `primaryEnv` (SK-D02).
+ * script reads must be declared in `requires.env` or be the `primaryEnv`.
  */
 import { type FindingSink, type Segment, fileLineAt, matches } from './model';
 import { applyBlanks } from './strip';

@@ -2,10 +2,16 @@
  * Keyword pre-checks: a rule's regex runs only when one of its keywords occurs in the segment.
  * Keywords are lower-case literals that every match of the regex contains, so skipping is safe.
  */
-import type { Segment } from './model';
+
+/** The part of a scanner segment the pre-check reads and caches into. */
+export interface KeywordTarget {
+  lower: string;
+  keywordCache?: Map<string, boolean>;
+  grams?: Uint8Array;
+}
 
 /** True when the segment contains any of the lower-case keywords (or no keywords are given). */
-export function hasAny(seg: Segment, keywords?: readonly string[]): boolean {
+export function hasAny(seg: KeywordTarget, keywords?: readonly string[]): boolean {
   if (!keywords) return true;
   const seen = (seg.keywordCache ??= new Map());
   return keywords.some((k) => {

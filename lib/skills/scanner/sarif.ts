@@ -1,4 +1,4 @@
-/** SARIF 2.1.0 export of a scan (SK-D04), for code-scanning tools and CI. */
+/** SARIF 2.1.0 export of a scan, for code-scanning tools and CI. */
 import type { FindingSeverity, ScanResult } from '../types';
 import { SCAN_RULES } from './catalog';
 

@@ -1,5 +1,5 @@
 /**
- * scanSkill: every file of a skill (SK-D01) — Markdown prose and each fenced block, scripts in
+ * scanSkill: every file of a skill — Markdown prose and each fenced block, scripts in
  * every language, other text, binaries and archives — through the rules, with base64/hex payloads
  * decoded and re-scanned. Synchronous and pure: the caller reads the files.
  */

@@ -1,5 +1,5 @@
 /**
- * Full-text search over skills (spec §8.4, SK-C04) with minisearch (BM25+): name weighs 3,
+ * Full-text search over skills with minisearch (BM25+): name weighs 3,
  * description 2, body 1. The last query term (the one being typed) also matches as a prefix
  * (two characters or more). Typo tolerance (edit distance ≈ 20 % of the term, at most 2, terms of
  * four characters or more) is a second pass, run only when the first finds fewer hits than

@@ -2,7 +2,7 @@
  * The live skill catalog of this process: discovery over the six roots, scanner verdicts (memoised
  * by content hash), gating against the target runtime, status and search. Rebuilt when a root
  * changes (watcher), when an import lands, and re-gated when packages or config entries change, so
- * no result goes stale (SK-G03, SK-W03). `version` grows with every change (SK-W01).
+ * no result goes stale. `version` grows with every change.
  */
 import type { AppDb } from '@/db/client';
 import { logger } from '../../core/logger';

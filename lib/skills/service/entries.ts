@@ -1,6 +1,6 @@
 /**
- * Per-skill config entries (spec §6.4) and scanner acknowledgements. Env values and the apiKey are
- * sealed (AES-256-GCM, bound to the skill key) and only ever returned masked (SK-G05).
+ * Per-skill config entries and scanner acknowledgements. Env values and the apiKey are
+ * sealed (AES-256-GCM, bound to the skill key) and only ever returned masked.
  */
 import { eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';

@@ -2,7 +2,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { SkillsSettings } from '../../settings/skills-settings';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 import { createClawhubClient, fetchGitSkill, fetchToFile, formatSkillRef, isBlockedVerdict, parseSkillRef, validateOwner } from '../remote';
 import { stageSkillFile } from '../store';
 import type { ImportSource } from './schemas';
@@ -23,7 +23,7 @@ export interface Fetched {
     version: string;
     ownerHandle?: string;
     verdict: Record<string, unknown> | null;
-    /** Checks the extracted content against the registry's hash for this version (SK-H03). */
+    /** Checks the extracted content against the registry's hash for this version. */
     expectHashCheck?: (hash: string) => Promise<void>;
   };
 }
@@ -81,7 +81,7 @@ export async function fetchSource(source: ImportSource, o: FetchOptions): Promis
       const ref = formatSkillRef({ ...parsed, ...(source.ownerHandle && !parsed.ownerHandle ? { ownerHandle: validateOwner(source.ownerHandle) } : {}) });
       const plan = await client.resolveInstall(ref, o.signal);
       if (plan.installKind !== 'archive' || !plan.version) {
-        throw new SkillError('unsupported_format', `ClawHub hands ${ref} off to GitHub instead of serving an archive; import it from git instead.`, {
+        throw new AppError('unsupported_format', `ClawHub hands ${ref} off to GitHub instead of serving an archive; import it from git instead.`, {
           details: plan.installKind === 'github' ? { github: plan.github } : {},
         });
       }
@@ -89,7 +89,7 @@ export async function fetchSource(source: ImportSource, o: FetchOptions): Promis
       o.log(`ClawHub: ${resolved.ownerHandle ? `@${resolved.ownerHandle}/` : ''}${resolved.slug}@${resolved.version}`);
       const verdict = await client.verify(resolved.slug, resolved.version, resolved.ownerHandle, o.signal);
       if (isBlockedVerdict(verdict)) {
-        throw new SkillError('registry_blocked', `ClawHub flags ${resolved.slug}@${resolved.version} as malicious (${(verdict.reasonCodes ?? []).join(', ') || 'no reason given'}); it cannot be imported.`, { details: { verdict } });
+        throw new AppError('registry_blocked', `ClawHub flags ${resolved.slug}@${resolved.version} as malicious (${(verdict.reasonCodes ?? []).join(', ') || 'no reason given'}); it cannot be imported.`, { details: { verdict } });
       }
       const file = path.join(o.work, 'clawhub.zip');
       await client.download(resolved.slug, resolved.version, file, o.settings.uploadMaxMb * MIB, resolved.ownerHandle, o.signal);
@@ -107,7 +107,7 @@ export async function fetchSource(source: ImportSource, o: FetchOptions): Promis
           expectHashCheck: async (hash) => {
             const r = await client.resolveHash(resolved.slug, hash, o.signal, resolved.ownerHandle);
             if (r.match?.version !== resolved.version) {
-              throw new SkillError('hash_mismatch', `The downloaded files of ${resolved.slug}@${resolved.version} do not match the registry's content hash (${r.match ? `they match ${r.match.version}` : 'no version matches'}).`, { details: { hash } });
+              throw new AppError('hash_mismatch', `The downloaded files of ${resolved.slug}@${resolved.version} do not match the registry's content hash (${r.match ? `they match ${r.match.version}` : 'no version matches'}).`, { details: { hash } });
             }
           },
         },

@@ -1,5 +1,5 @@
 /**
- * One import, whatever the source (SK-X01..X05): bring the bytes into private staging, extract
+ * One import, whatever the source: bring the bytes into private staging, extract
  * safely, validate SKILL.md, verify (ClawHub hash, registry verdict), scan, then install a new
  * immutable version by rename — or fail leaving nothing behind but the job's log.
  */
@@ -11,7 +11,7 @@ import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
 import { newId } from '../../core/ids';
 import { getSkillsSettings } from '../../settings/store';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 import { contentHash, listSkillFiles } from '../files';
 import { parseSkillMd } from '../manifest';
 import { extractSkillArchive, installVersion } from '../store';
@@ -71,14 +71,14 @@ export async function importSkill(ctx: ImportContext, input: ImportInput): Promi
       ctx.log(`extracted ${out.entries} entries (${out.bytes} bytes) from a ${out.format} archive`);
       root = out.root;
     }
-    if (!root) throw new SkillError('missing_skill_md', 'The source holds no skill folder.');
+    if (!root) throw new AppError('missing_skill_md', 'The source holds no skill folder.');
     ctx.progress(45, 'validating');
     const skillMd = await fsp.readFile(path.join(root, 'SKILL.md'), 'utf8').catch(() => null);
-    if (skillMd === null) throw new SkillError('missing_skill_md', 'The skill has no SKILL.md at its root.');
+    if (skillMd === null) throw new AppError('missing_skill_md', 'The skill has no SKILL.md at its root.');
     const parsed = parseSkillMd(skillMd, { dirName: input.slug ?? fetched.suggestedSlug ?? undefined, sizeBytes: Buffer.byteLength(skillMd) });
     const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length) {
-      throw new SkillError('invalid_skill', `SKILL.md is invalid: ${errors.map((d) => `${d.line ? `line ${d.line}: ` : ''}${d.message}`).join('; ')}`, { details: { diagnostics: parsed.diagnostics } });
+      throw new AppError('invalid_skill', `SKILL.md is invalid: ${errors.map((d) => `${d.line ? `line ${d.line}: ` : ''}${d.message}`).join('; ')}`, { details: { diagnostics: parsed.diagnostics } });
     }
     const slug = input.slug ?? parsed.manifest.name;
     const tree = await readSkillTree(root);
@@ -91,7 +91,7 @@ export async function importSkill(ctx: ImportContext, input: ImportInput): Promi
     ctx.log(`scanner: ${scan.verdict}, ${scan.findings.length} findings (${critical.length} critical)`);
     const blocked = scan.verdict === 'critical' || scan.verdict === 'error';
     if (blocked && !input.acknowledge) {
-      throw new SkillError('scan_blocked', `The scanner found ${critical.length || 'blocking'} critical issue(s)${scan.error ? ` (${scan.error})` : ''}. An admin can import it anyway by acknowledging the findings with a reason.`, {
+      throw new AppError('scan_blocked', `The scanner found ${critical.length || 'blocking'} critical issue(s)${scan.error ? ` (${scan.error})` : ''}. An admin can import it anyway by acknowledging the findings with a reason.`, {
         details: { jobResult: { slug, verdict: scan.verdict, findings: scan.findings, contentHash: tree.hash, blocked: true } },
       });
     }

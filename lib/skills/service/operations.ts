@@ -7,7 +7,7 @@ import type { AppDb } from '@/db/client';
 import { skillInstalls } from '@/db/schema';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 import { activateVersion, activeVersion, detectDrift, diffVersions, listVersions, readVersionFile, removeSkill } from '../store';
 import type { SkillCopy } from '../types';
 import type { CatalogSkill, SkillCatalog } from './catalog';
@@ -48,7 +48,7 @@ export async function findSkill(catalog: SkillCatalog, id: string): Promise<{ sk
     const c = s.shadowed.find((x) => x.id === id);
     if (c) return { skill: s, copy: c };
   }
-  throw new SkillError('not_found', 'No skill with this id (the catalog may have changed: reload the list).');
+  throw new AppError('not_found', 'No skill with this id (the catalog may have changed: reload the list).');
 }
 
 /** The managed slug of a copy in the managed root, else null. */
@@ -110,20 +110,20 @@ export async function readSkillFile(catalog: SkillCatalog, dataDir: string, id: 
   const { copy } = await findSkill(catalog, id);
   if (version) {
     const slug = managedSlugOf(copy);
-    if (!slug) throw new SkillError('invalid_input', 'Versions exist only for managed skills.');
+    if (!slug) throw new AppError('validation', 'Versions exist only for managed skills.');
     const buf = await readVersionFile(managedStore(dataDir), slug, version, rel);
     return fileView(rel, buf);
   }
   const f = copy.files.find((x) => x.path === rel);
-  if (!f) throw new SkillError('not_found', `${rel} is not a file of this skill.`);
-  if (f.size > MAX_VIEW) throw new SkillError('invalid_input', `${rel} is ${f.size} bytes; the viewer shows files up to 2 MiB.`);
+  if (!f) throw new AppError('not_found', `${rel} is not a file of this skill.`);
+  if (f.size > MAX_VIEW) throw new AppError('validation', `${rel} is ${f.size} bytes; the viewer shows files up to 2 MiB.`);
   return fileView(rel, await fsp.readFile(path.join(copy.dir, f.path)));
 }
 
 export async function rollbackSkill(catalog: SkillCatalog, db: AppDb, dataDir: string, actor: Actor, input: { slug: string; version: string }) {
   const store = managedStore(dataDir);
   const before = await activeVersion(store, input.slug);
-  if (!before) throw new SkillError('not_found', `${input.slug} is not a managed skill.`);
+  if (!before) throw new AppError('not_found', `${input.slug} is not a managed skill.`);
   await activateVersion(store, input.slug, input.version);
   await recordAudit(db, actor, { action: 'skill.rollback', targetType: 'skill', targetId: input.slug, before: { version: before }, after: { version: input.version } });
   catalog.invalidate();
@@ -133,7 +133,7 @@ export async function rollbackSkill(catalog: SkillCatalog, db: AppDb, dataDir: s
 export async function uninstallSkill(catalog: SkillCatalog, db: AppDb, dataDir: string, actor: Actor, input: { slug: string }) {
   const store = managedStore(dataDir);
   const before = await activeVersion(store, input.slug);
-  if (!before) throw new SkillError('not_found', `${input.slug} is not a managed skill.`);
+  if (!before) throw new AppError('not_found', `${input.slug} is not a managed skill.`);
   await removeSkill(store, input.slug);
   await recordAudit(db, actor, { action: 'skill.uninstall', targetType: 'skill', targetId: input.slug, before: { version: before } });
   catalog.invalidate();
@@ -147,9 +147,9 @@ export async function diffSkillVersions(dataDir: string, input: { slug: string; 
 export async function acknowledgeSkill(catalog: SkillCatalog, db: AppDb, actor: Actor, input: { id: string; reason: string }) {
   const { skill, copy } = await findSkill(catalog, input.id);
   // Only the winning copy is scanned and gated: acknowledging a shadowed copy would record findings it was never checked for.
-  if (copy.id !== skill.id) throw new SkillError('conflict', `This is a shadowed copy of ${skill.name}; only the winning copy (${skill.copy.source}) can be acknowledged.`, { details: { winnerId: skill.id } });
+  if (copy.id !== skill.id) throw new AppError('conflict', `This is a shadowed copy of ${skill.name}; only the winning copy (${skill.copy.source}) can be acknowledged.`, { details: { winnerId: skill.id } });
   const critical = skill.scan.findings.filter((f) => f.severity === 'critical').length;
-  if (skill.scan.verdict !== 'critical' && skill.scan.verdict !== 'error') throw new SkillError('conflict', `${skill.name} has no critical finding to acknowledge.`);
+  if (skill.scan.verdict !== 'critical' && skill.scan.verdict !== 'error') throw new AppError('conflict', `${skill.name} has no critical finding to acknowledge.`);
   await acknowledgeScan(db, actor, { contentHash: copy.contentHash, reason: input.reason, skill: skill.name, findings: critical });
   catalog.invalidate();
   return { id: skill.id, contentHash: copy.contentHash, acknowledged: true };

@@ -32,7 +32,7 @@ const LABELS: Record<SourceKind, string> = {
 
 export const sourceLabel = (k: SourceKind) => LABELS[k];
 
-/** The six roots, highest precedence first (SK-P01); empty settings mean the defaults under the data dir. */
+/** The six roots, highest precedence first; empty settings mean the defaults under the data dir. */
 export function resolveRoots(s: SkillsSettings, dataDir: string, home: string = os.homedir()): ResolvedRoot[] {
   const data = path.resolve(dataDir);
   const workspace = s.workspaceDir || path.join(data, 'workspace');

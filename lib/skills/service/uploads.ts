@@ -1,5 +1,5 @@
 /**
- * Skill archive uploads (SK-X03): streamed to a private folder with a size cap and a sha256
+ * Skill archive uploads: streamed to a private folder with a size cap and a sha256
  * computed on the way, verified against the declared one, kept for one hour for the import job.
  */
 import { createHash } from 'node:crypto';
@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomToken } from '../../core/ids';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 
 export const UPLOAD_TTL_MS = 60 * 60 * 1000;
 const ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -41,11 +41,11 @@ export async function saveUpload(
   body: ReadableStream<Uint8Array> | null,
   opts: { maxBytes: number; declaredSize?: number; declaredSha256?: string; filename?: string; actor: string; signal?: AbortSignal },
 ): Promise<UploadRecord> {
-  if (!body) throw new SkillError('invalid_input', 'The upload has no body: send the archive bytes as the request body.');
+  if (!body) throw new AppError('validation', 'The upload has no body: send the archive bytes as the request body.');
   if (opts.declaredSize !== undefined && opts.declaredSize > opts.maxBytes) {
-    throw new SkillError('archive_too_large', `The archive is ${opts.declaredSize} bytes; the limit is ${opts.maxBytes} bytes (Settings → Skills).`, { details: { maxBytes: opts.maxBytes } });
+    throw new AppError('archive_too_large', `The archive is ${opts.declaredSize} bytes; the limit is ${opts.maxBytes} bytes (Settings → Skills).`, { details: { maxBytes: opts.maxBytes } });
   }
-  if (opts.declaredSha256 !== undefined && !/^[0-9a-f]{64}$/i.test(opts.declaredSha256)) throw new SkillError('invalid_input', 'x-content-sha256 must be 64 hex characters.');
+  if (opts.declaredSha256 !== undefined && !/^[0-9a-f]{64}$/i.test(opts.declaredSha256)) throw new AppError('validation', 'x-content-sha256 must be 64 hex characters.');
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   void sweepUploads(dir);
   const uploadId = randomToken(18);
@@ -62,17 +62,17 @@ export async function saveUpload(
       size += value.length;
       if (size > opts.maxBytes) {
         await reader.cancel().catch(() => undefined);
-        throw new SkillError('archive_too_large', `The archive is larger than the ${opts.maxBytes} byte limit (Settings → Skills).`, { details: { maxBytes: opts.maxBytes } });
+        throw new AppError('archive_too_large', `The archive is larger than the ${opts.maxBytes} byte limit (Settings → Skills).`, { details: { maxBytes: opts.maxBytes } });
       }
       hash.update(value);
       if (!out.write(value)) await new Promise<void>((r) => out.once('drain', () => r()));
     }
     await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
     const sha256 = hash.digest('hex');
-    if (size === 0) throw new SkillError('invalid_input', 'The uploaded archive is empty.');
-    if (opts.declaredSize !== undefined && size !== opts.declaredSize) throw new SkillError('invalid_input', `The upload ended after ${size} of ${opts.declaredSize} bytes; send it again.`);
+    if (size === 0) throw new AppError('validation', 'The uploaded archive is empty.');
+    if (opts.declaredSize !== undefined && size !== opts.declaredSize) throw new AppError('validation', `The upload ended after ${size} of ${opts.declaredSize} bytes; send it again.`);
     if (opts.declaredSha256 && opts.declaredSha256.toLowerCase() !== sha256) {
-      throw new SkillError('hash_mismatch', `The archive's sha256 is ${sha256}, not the declared ${opts.declaredSha256}: the upload was corrupted or changed.`);
+      throw new AppError('hash_mismatch', `The archive's sha256 is ${sha256}, not the declared ${opts.declaredSha256}: the upload was corrupted or changed.`);
     }
     await fsp.rename(tmp, fileOf(dir, uploadId));
     const now = Date.now();
@@ -93,11 +93,11 @@ export async function saveUpload(
 
 /** The stored archive of an upload, or upload_expired. */
 export async function uploadFile(dir: string, uploadId: string, now = Date.now()): Promise<{ file: string; record: UploadRecord }> {
-  if (!ID.test(uploadId)) throw new SkillError('invalid_input', 'Not an upload id.');
+  if (!ID.test(uploadId)) throw new AppError('validation', 'Not an upload id.');
   const raw = await fsp.readFile(metaOf(dir, uploadId), 'utf8').catch(() => null);
   const record = raw ? (JSON.parse(raw) as UploadRecord) : null;
   if (!record || Date.parse(record.expiresAt) < now) {
-    throw new SkillError('upload_expired', 'This upload is unknown or older than one hour; upload the archive again.');
+    throw new AppError('upload_expired', 'This upload is unknown or older than one hour; upload the archive again.');
   }
   return { file: fileOf(dir, uploadId), record };
 }

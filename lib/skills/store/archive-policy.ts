@@ -1,12 +1,11 @@
 /**
- * The skill archive policy (spec skills.md §10.1) layered on the GitHub extractor's entry
- * policy (lib/github/archive-sink.ts): same name checks, collision checks, running caps and
+ * The skill archive policy layered on the GitHub extractor's entry
+ * policy (lib/archive/sink.ts): same name checks, collision checks, running caps and
  * O_EXCL|O_NOFOLLOW writes, plus what a skill may never hold — links, devices, FIFOs —
  * a path-depth cap and a compression-ratio cap that trips while bytes are being inflated.
  */
-import { ExtractSink, tooLarge, unsafe } from '../../github/archive-sink';
-import { isGithubInstallError } from '../../github/errors';
-import { SkillError, isSkillError, type SkillErrorCode } from '../errors';
+import { ExtractSink, tooLarge, unsafe } from '../../archive/sink';
+import { AppError } from '@/lib/core/errors';
 
 const MiB = 1024 * 1024;
 
@@ -42,7 +41,7 @@ export function resolveLimits(limits: SkillArchiveLimits = {}): Required<SkillAr
   for (const key of Object.keys(out) as (keyof SkillArchiveLimits)[]) {
     const v = limits[key];
     if (v !== undefined) {
-      if (!Number.isFinite(v) || v <= 0) throw new SkillError('invalid_input', `Archive limit ${key} must be a positive number.`, { details: { [key]: v } });
+      if (!Number.isFinite(v) || v <= 0) throw new AppError('validation', `Archive limit ${key} must be a positive number.`, { details: { [key]: v } });
       out[key] = v;
     }
   }
@@ -111,42 +110,5 @@ export class SkillArchiveSink extends ExtractSink {
         { entry, extractedBytes: total, archiveBytes: this.archiveBytes, maxRatio: this.policy.maxRatio },
       );
     }
-  }
-}
-
-const GITHUB_TO_SKILL: Record<string, SkillErrorCode> = {
-  unsafe_archive: 'unsafe_archive',
-  archive_too_large: 'archive_too_large',
-  unsupported_format: 'unsupported_format',
-  disk_full: 'disk_full',
-  conflict: 'conflict',
-};
-
-/** Translate an extraction failure into a SkillError, keeping message, details and hint. */
-export function toSkillError(e: unknown): unknown {
-  if (isSkillError(e)) return e;
-  if (e instanceof Error && e.name === 'AbortError') return e;
-  if (isGithubInstallError(e)) {
-    let code = GITHUB_TO_SKILL[e.code] ?? 'internal';
-    if (code === 'unsupported_format' && e.details?.encrypted === true) code = 'encrypted_archive';
-    return new SkillError(code, e.message, { details: e.details, hint: e.hint, cause: e });
-  }
-  const err = e as NodeJS.ErrnoException;
-  switch (err?.code) {
-    case 'ENOSPC':
-    case 'EDQUOT':
-      return new SkillError('disk_full', 'The disk is full: the archive could not be extracted.', { cause: e });
-    case 'EACCES':
-    case 'EPERM':
-    case 'EROFS':
-      return new SkillError('internal', `The staging directory is not writable: ${err.message}`, { cause: e });
-    case 'ENAMETOOLONG':
-    case 'EEXIST':
-    case 'ELOOP':
-    case 'ENOTDIR':
-    case 'EISDIR':
-      return new SkillError('unsafe_archive', `An archive entry could not be written safely: ${err.message}`, { cause: e });
-    default:
-      return new SkillError('unsafe_archive', `The archive is corrupt: ${err?.message ?? String(e)}`, { cause: e });
   }
 }

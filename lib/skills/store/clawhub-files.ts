@@ -1,11 +1,11 @@
 /**
- * ClawHub-compatible local state (spec skills.md §12.3): `<managedRoot>/.clawhub/lock.json`
+ * ClawHub-compatible local state: `<managedRoot>/.clawhub/lock.json`
  * and `<skill>/.clawhub/origin.json`. Field names and types follow ClawHub exactly
  * (installedAt is epoch milliseconds); unknown fields written by other tools are preserved.
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 import { readJsonFile, writeJsonAtomic } from './fs-atomic';
 import { withKeyLock } from './key-lock';
 
@@ -54,14 +54,14 @@ export async function readLock(managedRoot: string): Promise<ClawhubLock> {
     raw = await readJsonFile(file);
   } catch (e) {
     const bad = e instanceof SyntaxError;
-    throw new SkillError('internal', bad ? `${file} is not valid JSON: ${e.message}` : `${file} cannot be read: ${(e as Error).message}`, {
+    throw new AppError('internal', bad ? `${file} is not valid JSON: ${e.message}` : `${file} cannot be read: ${(e as Error).message}`, {
       cause: e,
       ...(bad ? { hint: 'Fix or remove the lock file; entries are rewritten from the version store on the next install.' } : {}),
     });
   }
   if (raw === null) return { version: 1, skills: {} };
   if (!isRecord(raw) || !isRecord(raw.skills)) {
-    throw new SkillError('internal', `${file} is not a ClawHub lock file (expected {version:1, skills:{…}}).`);
+    throw new AppError('internal', `${file} is not a ClawHub lock file (expected {version:1, skills:{…}}).`);
   }
   return { ...raw, version: 1, skills: raw.skills as Record<string, ClawhubLockEntry> };
 }

@@ -1,14 +1,14 @@
 /**
- * The hostile archive corpus (spec skills.md §10.1): one case per protection, each failing
- * with its exact SkillError code, removing the staging folder and writing nothing beside it.
+ * The hostile archive corpus: one case per protection, each failing
+ * with its exact AppError code, removing the staging folder and writing nothing beside it.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTree } from '../../github/archive.fixtures';
-import { SKILL_ERROR_STATUS, isSkillError, type SkillError, type SkillErrorCode } from '../errors';
+import { listTree } from '../../archive/archive.fixtures';
+import { ERROR_STATUS, isAppError, type AppError, type ErrorCode } from '@/lib/core/errors';
 import { SKILL_MD, buildTar, buildZip, gzip, type TarSpec, type ZipSpec } from './archive-corpus.fixtures';
 import { extractSkillArchive, type SkillArchiveLimits } from './extract';
 
@@ -30,7 +30,7 @@ const tar = (entries: TarSpec[]) => save(buildTar(entries), 'tar');
 const zip = (entries: ZipSpec[]) => save(buildZip(entries), 'zip');
 
 /** Staging is <sandbox>/inner/staging, so even `../../x` would land inside the watched sandbox. */
-async function expectRejected(file: string, code: SkillErrorCode, message?: RegExp, limits: SkillArchiveLimits = {}): Promise<SkillError> {
+async function expectRejected(file: string, code: ErrorCode, message?: RegExp, limits: SkillArchiveLimits = {}): Promise<AppError> {
   const sandbox = fs.mkdtempSync(path.join(work, 'sandbox-'));
   fs.mkdirSync(path.join(sandbox, 'inner'));
   fs.writeFileSync(path.join(sandbox, 'inner', 'marker.txt'), 'untouched');
@@ -40,10 +40,10 @@ async function expectRejected(file: string, code: SkillErrorCode, message?: RegE
     () => null,
     (e: unknown) => e,
   );
-  expect(isSkillError(err), `expected a SkillError, got ${String(err)}`).toBe(true);
-  const e = err as SkillError;
+  expect(isAppError(err), `expected a AppError, got ${String(err)}`).toBe(true);
+  const e = err as AppError;
   expect(e.code).toBe(code);
-  expect(e.status).toBe(SKILL_ERROR_STATUS[code]);
+  expect(e.status).toBe(ERROR_STATUS[code]);
   if (message) expect(e.message).toMatch(message);
   expect(fs.existsSync(staging)).toBe(false);
   expect(listTree(sandbox)).toEqual(before);

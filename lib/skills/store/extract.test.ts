@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTree } from '../../github/archive.fixtures';
-import { isSkillError } from '../errors';
+import { listTree } from '../../archive/archive.fixtures';
+import { isAppError } from '@/lib/core/errors';
 import { contentHash, listSkillFiles } from '../files';
 import { SKILL_MD, buildTar, buildZip, gzip } from './archive-corpus.fixtures';
 import { MAX_SINGLE_SKILL_MD_BYTES, extractSkillArchive, stageSkillFile } from './extract';
@@ -99,7 +99,7 @@ describe('good archives', () => {
     fs.mkdirSync(dir);
     await extractSkillArchive(save(buildZip([{ name: 'SKILL.md', data: SKILL_MD }]), 'zip'), dir);
     const err = await extractSkillArchive(save(buildZip([{ name: 'SKILL.md', data: SKILL_MD }]), 'zip'), dir).catch((e: unknown) => e);
-    expect(isSkillError(err) && err.code).toBe('conflict');
+    expect(isAppError(err) && err.code).toBe('conflict');
     expect(fs.readFileSync(path.join(dir, 'SKILL.md'), 'utf8')).toBe(SKILL_MD);
   });
 
@@ -124,18 +124,18 @@ describe('stageSkillFile', () => {
   it('refuses an oversized SKILL.md and writes nothing', async () => {
     const dir = staging();
     const err = await stageSkillFile('x'.repeat(MAX_SINGLE_SKILL_MD_BYTES + 1), dir).catch((e: unknown) => e);
-    expect(isSkillError(err) && err.code).toBe('archive_too_large');
+    expect(isAppError(err) && err.code).toBe('archive_too_large');
     expect(fs.existsSync(dir)).toBe(false);
   });
 
   it('refuses binary content and a non-empty staging folder', async () => {
     const dir = staging();
     const bin = await stageSkillFile('a\0b', dir).catch((e: unknown) => e);
-    expect(isSkillError(bin) && bin.code).toBe('invalid_skill');
+    expect(isAppError(bin) && bin.code).toBe('invalid_skill');
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, 'other'), 'x');
     const busy = await stageSkillFile(SKILL_MD, dir).catch((e: unknown) => e);
-    expect(isSkillError(busy) && busy.code).toBe('conflict');
+    expect(isAppError(busy) && busy.code).toBe('conflict');
     expect(listTree(dir)).toEqual(['other']);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Extraction of a skill archive into a private staging folder (spec skills.md §10.1):
+ * Extraction of a skill archive into a private staging folder:
  * zip, tar.gz or plain tar only, streamed through the shared entry policy plus the skill
  * policy (archive-policy.ts), then the layout check that finds the skill folder. On any
  * failure the staging folder is removed; nothing outside it is ever written.
@@ -7,11 +7,12 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { DETECT_BYTES, decompress, detectFormat } from '../../github/archive-formats';
-import { extractTar } from '../../github/archive-tar';
-import { extractZip } from '../../github/archive-zip';
-import { SkillError } from '../errors';
-import { SkillArchiveSink, resolveLimits, toSkillError, type SkillArchiveLimits } from './archive-policy';
+import { DETECT_BYTES, decompress, detectFormat } from '../../archive/formats';
+import { extractTar } from '../../archive/tar';
+import { toArchiveError } from '../../archive/fs-errors';
+import { extractZip } from '../../archive/zip';
+import { AppError } from '@/lib/core/errors';
+import { SkillArchiveSink, resolveLimits, type SkillArchiveLimits } from './archive-policy';
 import { locateSkillRoot } from './skill-root';
 
 export { DEFAULT_SKILL_ARCHIVE_LIMITS, type SkillArchiveLimits } from './archive-policy';
@@ -67,29 +68,29 @@ async function detectSkillFormat(file: string): Promise<SkillArchiveFormat> {
   if (magic === 'tar') return 'tar';
   if (magic === 'gzip') {
     if (detectFormat(await gunzipHead(file)) === 'tar') return 'tar.gz';
-    throw new SkillError('unsupported_format', 'The file is gzip-compressed but does not hold a tar archive; skill archives must be zip, tar.gz or tar.', {
+    throw new AppError('unsupported_format', 'The file is gzip-compressed but does not hold a tar archive; skill archives must be zip, tar.gz or tar.', {
       details: { format: 'gzip' },
     });
   }
-  throw new SkillError('unsupported_format', `Skill archives must be zip, tar.gz or tar; this file is ${magic === 'unknown' ? 'not a recognised archive' : `${magic}`}.`, {
+  throw new AppError('unsupported_format', `Skill archives must be zip, tar.gz or tar; this file is ${magic === 'unknown' ? 'not a recognised archive' : `${magic}`}.`, {
     details: { format: magic },
   });
 }
 
 /**
  * Extract `file` into `stagingDir` (created; must not exist or be empty) and return the skill folder.
- * Throws SkillError: unsupported_format, encrypted_archive, unsafe_archive, archive_too_large,
+ * Throws AppError: unsupported_format, encrypted_archive, unsafe_archive, archive_too_large,
  * missing_skill_md, disk_full, conflict (stagingDir not empty), invalid_input; an AbortError on abort.
  */
 export async function extractSkillArchive(file: string, stagingDir: string, limits: SkillArchiveLimits = {}, signal?: AbortSignal): Promise<ExtractedSkill> {
   signal?.throwIfAborted();
   const policy = resolveLimits(limits);
   const st = await fsp.stat(file).catch((e: NodeJS.ErrnoException) => {
-    throw new SkillError('invalid_input', `The archive ${path.basename(file)} cannot be read: ${e.code ?? e.message}.`, { cause: e });
+    throw new AppError('validation', `The archive ${path.basename(file)} cannot be read: ${e.code ?? e.message}.`, { cause: e });
   });
-  if (!st.isFile()) throw new SkillError('invalid_input', `The archive ${path.basename(file)} is not a regular file.`);
+  if (!st.isFile()) throw new AppError('validation', `The archive ${path.basename(file)} is not a regular file.`);
   if (st.size > policy.maxArchiveBytes) {
-    throw new SkillError('archive_too_large', `The archive is ${st.size} bytes, over the ${policy.maxArchiveBytes} byte limit.`, {
+    throw new AppError('archive_too_large', `The archive is ${st.size} bytes, over the ${policy.maxArchiveBytes} byte limit.`, {
       details: { size: st.size, maxArchiveBytes: policy.maxArchiveBytes },
     });
   }
@@ -99,7 +100,7 @@ export async function extractSkillArchive(file: string, stagingDir: string, limi
   try {
     await sink.open();
   } catch (e) {
-    throw toSkillError(e); // stagingDir was not ours (not empty): leave it alone
+    throw toArchiveError(e); // stagingDir was not ours (not empty): leave it alone
   }
   // Bytes of tar framing (headers, pax records, padding) allowed on top of the content cap.
   const rawCap = policy.maxTotalBytes + policy.maxEntries * 4096 + 1024 * 1024;
@@ -115,7 +116,7 @@ export async function extractSkillArchive(file: string, stagingDir: string, limi
   } catch (e) {
     await fsp.rm(stagingDir, { recursive: true, force: true });
     if (signal?.aborted) throw signal.reason;
-    throw toSkillError(e);
+    throw toArchiveError(e);
   }
 }
 
@@ -123,16 +124,16 @@ export async function extractSkillArchive(file: string, stagingDir: string, limi
 export async function stageSkillFile(skillMdText: string, stagingDir: string): Promise<{ root: string; bytes: number }> {
   const data = Buffer.from(skillMdText, 'utf8');
   if (data.length > MAX_SINGLE_SKILL_MD_BYTES) {
-    throw new SkillError('archive_too_large', `SKILL.md is ${data.length} bytes, over the ${MAX_SINGLE_SKILL_MD_BYTES} byte limit.`, {
+    throw new AppError('archive_too_large', `SKILL.md is ${data.length} bytes, over the ${MAX_SINGLE_SKILL_MD_BYTES} byte limit.`, {
       details: { size: data.length, max: MAX_SINGLE_SKILL_MD_BYTES },
     });
   }
-  if (data.includes(0)) throw new SkillError('invalid_skill', 'SKILL.md contains a NUL byte; it must be text.');
+  if (data.includes(0)) throw new AppError('invalid_skill', 'SKILL.md contains a NUL byte; it must be text.');
   const existing = await fsp.readdir(stagingDir).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') return null;
-    throw toSkillError(e);
+    throw toArchiveError(e);
   });
-  if (existing && existing.length > 0) throw new SkillError('conflict', `Staging directory ${stagingDir} is not empty.`, { details: { stagingDir } });
+  if (existing && existing.length > 0) throw new AppError('conflict', `Staging directory ${stagingDir} is not empty.`, { details: { stagingDir } });
   if (!existing) await fsp.mkdir(stagingDir, { recursive: true, mode: 0o755 });
   try {
     const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
@@ -146,6 +147,6 @@ export async function stageSkillFile(skillMdText: string, stagingDir: string): P
     return { root: path.resolve(stagingDir), bytes: data.length };
   } catch (e) {
     await fsp.rm(stagingDir, { recursive: true, force: true });
-    throw toSkillError(e);
+    throw toArchiveError(e);
   }
 }

@@ -4,7 +4,7 @@
  * and what rollback rewrites the lock entry from.
  */
 import path from 'node:path';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 import { readJsonFile, writeJsonAtomic } from './fs-atomic';
 
 export interface RecordedFile {
@@ -44,7 +44,7 @@ export const MANIFEST_NAME = 'versions.json';
 
 export function validateSlug(slug: string): string {
   if (typeof slug !== 'string' || slug.length > 64 || !SLUG_RE.test(slug)) {
-    throw new SkillError('invalid_slug', `${JSON.stringify(slug)} is not a valid skill slug: use lowercase letters, digits and inner hyphens, at most 64 characters.`, {
+    throw new AppError('invalid_slug', `${JSON.stringify(slug)} is not a valid skill slug: use lowercase letters, digits and inner hyphens, at most 64 characters.`, {
       details: { slug },
     });
   }
@@ -53,7 +53,7 @@ export function validateSlug(slug: string): string {
 
 export function validateVersion(version: string): string {
   if (typeof version !== 'string' || !VERSION_RE.test(version)) {
-    throw new SkillError('invalid_input', `${JSON.stringify(version)} is not a stored version (expected v1, v2, …).`, { details: { version } });
+    throw new AppError('validation', `${JSON.stringify(version)} is not a stored version (expected v1, v2, …).`, { details: { version } });
   }
   return version;
 }
@@ -69,11 +69,11 @@ export async function readManifest(storeDir: string, slug: string): Promise<Vers
     raw = await readJsonFile(file);
   } catch (e) {
     const what = e instanceof SyntaxError ? 'is not valid JSON' : 'cannot be read';
-    throw new SkillError('internal', `${file} ${what}: ${(e as Error).message}`, { cause: e });
+    throw new AppError('internal', `${file} ${what}: ${(e as Error).message}`, { cause: e });
   }
   if (raw === null) return { version: 1, slug, versions: [] };
   const m = raw as Partial<VersionsManifest>;
-  if (!Array.isArray(m.versions)) throw new SkillError('internal', `${file} is not a versions manifest.`);
+  if (!Array.isArray(m.versions)) throw new AppError('internal', `${file} is not a versions manifest.`);
   return { version: 1, slug, versions: m.versions };
 }
 

@@ -1,11 +1,11 @@
 /**
- * Where the skill sits in an extracted archive (spec skills.md §10.1 "Layout"): SKILL.md at
+ * Where the skill sits in an extracted archive: SKILL.md at
  * the root, or in a single top folder, or in `package/` (npm-pack layout). ClawHub also
  * accepts skill.md, skills.md and SKILL.MD; whichever is found is renamed to SKILL.md.
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 
 /** In order of preference. */
 export const SKILL_MD_NAMES = ['SKILL.md', 'skill.md', 'skills.md', 'SKILL.MD'] as const;
@@ -35,7 +35,7 @@ export async function locateSkillRoot(stagingDir: string): Promise<string> {
     if (marker !== 'SKILL.md') await fsp.rename(path.join(dir, marker), path.join(dir, 'SKILL.md'));
     return path.resolve(dir);
   }
-  throw new SkillError('missing_skill_md', 'archive is missing SKILL.md', {
+  throw new AppError('missing_skill_md', 'archive is missing SKILL.md', {
     hint: 'Put SKILL.md at the root of the archive, in a single top folder, or in package/.',
   });
 }

@@ -8,7 +8,7 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 import { updateLock, type ClawhubLockEntry } from './clawhub-files';
 import { lstatOrNull } from './fs-atomic';
 import { withKeyLock } from './key-lock';
@@ -70,7 +70,7 @@ export async function assertLinkIsOurs(store: SkillStore, slug: string): Promise
       ? 'a symbolic link to somewhere outside the version store'
       : null;
   if (what) {
-    throw new SkillError('conflict', `${link} is ${what}, not managed by the version store; move it away first.`, { details: { path: link } });
+    throw new AppError('conflict', `${link} is ${what}, not managed by the version store; move it away first.`, { details: { path: link } });
   }
 }
 
@@ -112,7 +112,7 @@ export async function writeLockEntry(store: SkillStore, slug: string, record: Ve
   return written;
 }
 
-/** Pin (or unpin) a skill in lock.json: ClawHub's `pinned`/`pinReason` (SK-H04). */
+/** Pin (or unpin) a skill in lock.json: ClawHub's `pinned`/`pinReason`. */
 export async function setPinned(store: SkillStore, slug: string, pinned: boolean, reason?: string): Promise<ClawhubLockEntry> {
   validateSlug(slug);
   return withSlugLock(store, slug, async () => {
@@ -129,7 +129,7 @@ export async function setPinned(store: SkillStore, slug: string, pinned: boolean
         delete entry.pinReason;
       }
     });
-    if (!entry) throw new SkillError('not_found', `Skill ${slug} is not in the lock file.`, { details: { slug } });
+    if (!entry) throw new AppError('not_found', `Skill ${slug} is not in the lock file.`, { details: { slug } });
     return entry;
   });
 }
@@ -145,7 +145,7 @@ export async function removeSkill(store: SkillStore, slug: string): Promise<{ re
     const hadLink = (await lstatOrNull(link)) !== null;
     const slugDir = slugStoreDir(s.storeDir, slug);
     const hadDir = (await lstatOrNull(slugDir)) !== null;
-    if (!hadLink && !hadDir) throw new SkillError('not_found', `Skill ${slug} is not installed in the managed store.`, { details: { slug } });
+    if (!hadLink && !hadDir) throw new AppError('not_found', `Skill ${slug} is not installed in the managed store.`, { details: { slug } });
     if (hadLink) await fsp.unlink(link);
     await fsp.rm(slugDir, { recursive: true, force: true });
     await updateLock(s.managedRoot, (lock) => {

@@ -3,14 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { applyPatch } from 'diff';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isSkillError } from '../errors';
+import { isAppError } from '@/lib/core/errors';
 import { V1, V2, cleanupStores, makeStore, stage, type TestStore } from './store.fixtures';
 import { MAX_READ_BYTES, detectDrift, diffVersions, readVersionFile } from './version-files';
 import { installVersion } from './versions';
 
 afterAll(cleanupStores);
 
-const codeOf = (e: unknown) => (isSkillError(e) ? e.code : String(e));
+const codeOf = (e: unknown) => (isAppError(e) ? e.code : String(e));
 
 async function twoVersions(): Promise<TestStore> {
   const store = makeStore();
@@ -28,7 +28,7 @@ describe('readVersionFile', () => {
 
   it.each(['../v1/SKILL.md', 'scripts/../../v1/SKILL.md', '/etc/passwd', 'a\\..\\b', 'x\0y', '', 'scripts/', './SKILL.md'])('refuses path %j', async (rel) => {
     const store = await twoVersions();
-    expect(codeOf(await readVersionFile(store, 'demo', 'v2', rel).catch((e: unknown) => e))).toBe('invalid_input');
+    expect(codeOf(await readVersionFile(store, 'demo', 'v2', rel).catch((e: unknown) => e))).toBe('validation');
   });
 
   it('refuses symlinks (file or folder on the way), oversized files; missing is not_found', async () => {
@@ -39,10 +39,10 @@ describe('readVersionFile', () => {
     fs.writeFileSync(path.join(dir, 'big.bin'), Buffer.alloc(MAX_READ_BYTES + 1));
     expect(codeOf(await readVersionFile(store, 'demo', 'v2', 'host').catch((e: unknown) => e))).toBe('not_allowed');
     expect(codeOf(await readVersionFile(store, 'demo', 'v2', 'etc/hostname').catch((e: unknown) => e))).toBe('not_allowed');
-    expect(codeOf(await readVersionFile(store, 'demo', 'v2', 'big.bin').catch((e: unknown) => e))).toBe('invalid_input');
+    expect(codeOf(await readVersionFile(store, 'demo', 'v2', 'big.bin').catch((e: unknown) => e))).toBe('validation');
     expect(codeOf(await readVersionFile(store, 'demo', 'v2', 'nope.md').catch((e: unknown) => e))).toBe('not_found');
     expect(codeOf(await readVersionFile(store, 'demo', 'v3', 'SKILL.md').catch((e: unknown) => e))).toBe('not_found');
-    expect(codeOf(await readVersionFile(store, 'demo', 'v2/..', 'SKILL.md').catch((e: unknown) => e))).toBe('invalid_input');
+    expect(codeOf(await readVersionFile(store, 'demo', 'v2/..', 'SKILL.md').catch((e: unknown) => e))).toBe('validation');
   });
 });
 

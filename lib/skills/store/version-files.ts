@@ -1,13 +1,13 @@
 /**
  * Looking into stored versions: one file (contained, no symlinks, size-capped), the diff of
  * two versions (statuses + unified patches of text files), and drift of the active version
- * against the hashes recorded at install (SK-H05 "modified locally").
+ * against the hashes recorded at install (shown as "modified locally").
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { SkillError } from '../errors';
+import { AppError } from '@/lib/core/errors';
 import { SkillFilesError, contentHash, listSkillFiles } from '../files';
 import type { SkillFile } from '../types';
 import { findVersion, readManifest, validateSlug, validateVersion, versionDir, type RecordedFile } from './manifest';
@@ -36,7 +36,7 @@ const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 function checkRelPath(relPath: string): string[] {
   const segs = typeof relPath === 'string' ? relPath.split('/') : [];
   const bad = segs.length === 0 || relPath.includes('\0') || relPath.includes('\\') || relPath.startsWith('/') || segs.some((s) => s === '' || s === '.' || s === '..');
-  if (bad) throw new SkillError('invalid_input', `${JSON.stringify(relPath)} is not a relative path inside the skill.`, { details: { path: relPath } });
+  if (bad) throw new AppError('validation', `${JSON.stringify(relPath)} is not a relative path inside the skill.`, { details: { path: relPath } });
   return segs;
 }
 
@@ -45,7 +45,7 @@ async function existingVersionDir(store: SkillStore, slug: string, version: stri
   validateVersion(version);
   const dir = versionDir(resolveStore(store).storeDir, slug, version);
   const st = await fsp.lstat(dir).catch(() => null);
-  if (!st?.isDirectory()) throw new SkillError('not_found', `Version ${version} of ${slug} is not in the store.`, { details: { slug, version } });
+  if (!st?.isDirectory()) throw new AppError('not_found', `Version ${version} of ${slug} is not in the store.`, { details: { slug, version } });
   return dir;
 }
 
@@ -57,17 +57,17 @@ export async function readVersionFile(store: SkillStore, slug: string, version: 
   for (const [i, seg] of segs.entries()) {
     cur = path.join(cur, seg);
     const st = await fsp.lstat(cur).catch(() => null);
-    if (!st) throw new SkillError('not_found', `${relPath} does not exist in ${slug} ${version}.`, { details: { path: relPath } });
-    if (st.isSymbolicLink()) throw new SkillError('not_allowed', `${relPath} goes through a symbolic link; only regular files can be read.`, { details: { path: relPath } });
+    if (!st) throw new AppError('not_found', `${relPath} does not exist in ${slug} ${version}.`, { details: { path: relPath } });
+    if (st.isSymbolicLink()) throw new AppError('not_allowed', `${relPath} goes through a symbolic link; only regular files can be read.`, { details: { path: relPath } });
     if (i < segs.length - 1 ? !st.isDirectory() : !st.isFile()) {
-      throw new SkillError('invalid_input', `${relPath} is not a regular file.`, { details: { path: relPath } });
+      throw new AppError('validation', `${relPath} is not a regular file.`, { details: { path: relPath } });
     }
   }
   const fh = await fsp.open(cur, fs.constants.O_RDONLY | O_NOFOLLOW);
   try {
     const { size } = await fh.stat();
     if (size > MAX_READ_BYTES) {
-      throw new SkillError('invalid_input', `${relPath} is ${size} bytes, over the ${MAX_READ_BYTES} byte read limit.`, { details: { path: relPath, size, max: MAX_READ_BYTES } });
+      throw new AppError('validation', `${relPath} is ${size} bytes, over the ${MAX_READ_BYTES} byte read limit.`, { details: { path: relPath, size, max: MAX_READ_BYTES } });
     }
     return await fh.readFile();
   } finally {
@@ -111,7 +111,7 @@ export function compareFileSets(before: Pick<SkillFile, 'path' | 'sha256' | 'siz
 export async function diffVersions(store: SkillStore, slug: string, a: string, b: string): Promise<VersionDiff> {
   const [dirA, dirB] = await Promise.all([existingVersionDir(store, slug, a), existingVersionDir(store, slug, b)]);
   const [filesA, filesB] = await Promise.all([listSkillFiles(dirA), listSkillFiles(dirB)]).catch((e: unknown) => {
-    throw e instanceof SkillFilesError ? new SkillError('conflict', `A stored version is damaged: ${e.message}`, { cause: e }) : e;
+    throw e instanceof SkillFilesError ? new AppError('conflict', `A stored version is damaged: ${e.message}`, { cause: e }) : e;
   });
   const files = compareFileSets(filesA, filesB);
   const textDiffs: TextDiff[] = [];
@@ -124,7 +124,7 @@ export async function detectDrift(store: SkillStore, slug: string): Promise<Drif
   const s = resolveStore(store);
   const version = await activeVersion(s, slug);
   const record = version ? findVersion(await readManifest(s.storeDir, slug), version) : undefined;
-  if (!version || !record) throw new SkillError('not_found', `Skill ${slug} has no active version in the store.`, { details: { slug } });
+  if (!version || !record) throw new AppError('not_found', `Skill ${slug} has no active version in the store.`, { details: { slug } });
   const dir = versionDir(s.storeDir, slug, version);
   let disk: SkillFile[];
   try {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isSkillError } from '../errors';
+import { isAppError } from '@/lib/core/errors';
 import { contentHash, listSkillFiles } from '../files';
 import { activeVersion, listVersions, removeSkill, setPinned } from './store-state';
 import { V1, V2, cleanupStores, linkTarget, lockOf, makeStore, readJson, stage } from './store.fixtures';
@@ -10,7 +10,7 @@ import { activateVersion, installVersion } from './versions';
 
 afterAll(cleanupStores);
 
-const codeOf = (e: unknown) => (isSkillError(e) ? e.code : String(e));
+const codeOf = (e: unknown) => (isAppError(e) ? e.code : String(e));
 
 describe('installVersion', () => {
   it('installs v1: folder in the store, symlink in the managed root, lock entry, manifest', async () => {
@@ -142,7 +142,7 @@ describe('failure mid-install', () => {
     fs.rmSync(path.join(store.managedRoot, '.clawhub'), { recursive: true });
     fs.writeFileSync(path.join(store.managedRoot, '.clawhub'), 'not a folder');
     const err = await installVersion(store, { slug: 'demo', stagedDir: await stage(store, V2), force: true }).catch((e: unknown) => e);
-    expect(isSkillError(err)).toBe(true);
+    expect(isAppError(err)).toBe(true);
     expect(linkTarget(store, 'demo')).toBe(v1.dir);
     expect(fs.readdirSync(path.join(store.storeDir, 'demo')).sort()).toEqual(['v1', 'versions.json']);
     expect(fs.readFileSync(path.join(store.storeDir, 'demo', 'versions.json'), 'utf8')).toBe(manifestBefore);
@@ -154,7 +154,7 @@ describe('failure mid-install', () => {
     fs.mkdirSync(store.managedRoot, { recursive: true });
     fs.writeFileSync(path.join(store.managedRoot, '.clawhub'), 'not a folder');
     const err = await installVersion(store, { slug: 'demo', stagedDir: await stage(store, V1), force: false }).catch((e: unknown) => e);
-    expect(isSkillError(err)).toBe(true);
+    expect(isAppError(err)).toBe(true);
     expect(fs.readdirSync(store.managedRoot)).toEqual(['.clawhub']);
     expect(fs.readdirSync(store.storeDir)).toEqual([]);
   });
@@ -174,7 +174,7 @@ describe('activateVersion and removeSkill', () => {
     await activateVersion(store, 'demo', 'v2');
     expect((lockOf(store).skills as Record<string, { version: string }>).demo.version).toBe('2.0.0');
     expect(codeOf(await activateVersion(store, 'demo', 'v7').catch((e: unknown) => e))).toBe('not_found');
-    expect(codeOf(await activateVersion(store, 'demo', '../v1').catch((e: unknown) => e))).toBe('invalid_input');
+    expect(codeOf(await activateVersion(store, 'demo', '../v1').catch((e: unknown) => e))).toBe('validation');
   });
 
   it('removes the link, then the versions, then the lock entry; other skills stay', async () => {

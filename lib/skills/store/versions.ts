@@ -1,12 +1,12 @@
 /**
- * Installing and activating versions (spec skills.md §10.1 Force/Rollback, SK-X02, SK-H04):
+ * Installing and activating versions:
  * the staged folder is renamed into storeDir/<slug>/vN (same filesystem), the manifest
  * records it, managedRoot/<slug> is swapped to it, then lock.json is written. A failure after
  * the rename restores the previous symlink and manifest and removes the new folder.
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { SkillError, isSkillError } from '../errors';
+import { AppError, isAppError } from '@/lib/core/errors';
 import { SkillFilesError, contentHash, listSkillFiles } from '../files';
 import type { SkillFile } from '../types';
 import { CLAWHUB_DIR, compact, writeOrigin, type ClawhubLockEntry } from './clawhub-files';
@@ -42,21 +42,21 @@ export interface InstalledVersion {
   lockEntry?: ClawhubLockEntry;
 }
 
-/** Listing limits of a staged skill: the archive limits of §10.1. */
+/** Listing limits of a staged skill: the archive limits. */
 const STAGED_LIMITS = { maxFiles: 50_000, maxFileBytes: 256 * 1024 * 1024 };
 
 async function listStaged(staged: string): Promise<SkillFile[]> {
   const st = await lstatOrNull(staged);
-  if (!st?.isDirectory()) throw new SkillError('invalid_input', `The staged skill folder ${staged} does not exist.`, { details: { stagedDir: staged } });
+  if (!st?.isDirectory()) throw new AppError('validation', `The staged skill folder ${staged} does not exist.`, { details: { stagedDir: staged } });
   let files: SkillFile[];
   try {
     files = await listSkillFiles(staged, STAGED_LIMITS);
   } catch (e) {
     if (!(e instanceof SkillFilesError)) throw e;
     const code = e.code === 'symlink' || e.code === 'special-file' ? 'unsafe_archive' : 'archive_too_large';
-    throw new SkillError(code, e.message, { details: { file: e.file }, cause: e });
+    throw new AppError(code, e.message, { details: { file: e.file }, cause: e });
   }
-  if (!files.some((f) => f.path === 'SKILL.md')) throw new SkillError('missing_skill_md', 'The staged skill folder has no SKILL.md at its root.');
+  if (!files.some((f) => f.path === 'SKILL.md')) throw new AppError('missing_skill_md', 'The staged skill folder has no SKILL.md at its root.');
   return files;
 }
 
@@ -95,7 +95,7 @@ export async function installVersion(store: SkillStore, input: InstallVersionInp
       return { slug, version: active, dir, contentHash: hash, files, installedAt: activeRecord.installedAt, previous: active, unchanged: true };
     }
     if ((active || manifest.versions.length > 0) && !input.force) {
-      throw new SkillError('exists', `Skill ${slug} is already installed${active ? ` (${active})` : ''}. Re-run with force/update to replace it.`, {
+      throw new AppError('exists', `Skill ${slug} is already installed${active ? ` (${active})` : ''}. Re-run with force/update to replace it.`, {
         details: { slug, active },
         hint: 'Re-run with force/update.',
       });
@@ -118,7 +118,7 @@ export async function installVersion(store: SkillStore, input: InstallVersionInp
       await fsp.rename(staged, dir);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new SkillError('internal', code === 'EXDEV' ? `The staging folder ${staged} is on another filesystem than ${s.storeDir}.` : `Could not move the staged skill into the store: ${(e as Error).message}`, { cause: e });
+      throw new AppError('internal', code === 'EXDEV' ? `The staging folder ${staged} is on another filesystem than ${s.storeDir}.` : `Could not move the staged skill into the store: ${(e as Error).message}`, { cause: e });
     }
 
     const record: VersionRecord = { version, contentHash: hash, installedAt, files: files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })), lock: lockInfo };
@@ -137,7 +137,7 @@ export async function installVersion(store: SkillStore, input: InstallVersionInp
       await restoreManifest(s.storeDir, manifest).catch(() => {});
       await fsp.rm(dir, { recursive: true, force: true });
       if (manifest.versions.length === 0) await fsp.rmdir(slugDir).catch(() => {});
-      throw isSkillError(e) ? e : new SkillError('internal', `Installing ${slug} ${version} failed and was rolled back: ${(e as Error).message}`, { cause: e });
+      throw isAppError(e) ? e : new AppError('internal', `Installing ${slug} ${version} failed and was rolled back: ${(e as Error).message}`, { cause: e });
     }
   });
 }
@@ -152,7 +152,7 @@ export async function activateVersion(store: SkillStore, slug: string, version: 
     const record = findVersion(await readManifest(s.storeDir, slug), version);
     const dir = versionDir(s.storeDir, slug, version);
     if (!record || !(await lstatOrNull(dir))?.isDirectory()) {
-      throw new SkillError('not_found', `Version ${version} of ${slug} is not in the store.`, { details: { slug, version } });
+      throw new AppError('not_found', `Version ${version} of ${slug} is not in the store.`, { details: { slug, version } });
     }
     const previous = await activeVersion(s, slug);
     const link = linkPathOf(s, slug);
@@ -163,7 +163,7 @@ export async function activateVersion(store: SkillStore, slug: string, version: 
       return { version, previous, lockEntry: await writeLockEntry(s, slug, record) };
     } catch (e) {
       await restoreLink(link, previousTarget).catch(() => {});
-      throw isSkillError(e) ? e : new SkillError('internal', `Activating ${slug} ${version} failed and was rolled back: ${(e as Error).message}`, { cause: e });
+      throw isAppError(e) ? e : new AppError('internal', `Activating ${slug} ${version} failed and was rolled back: ${(e as Error).message}`, { cause: e });
     }
   });
 }

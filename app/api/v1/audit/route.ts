@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { listAudit } from '@/lib/audit';
-import { handle } from '@/lib/http/handler';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.listAudit, async ({ services, query }) => listAudit(services.database.db, query));
+export const GET = route(ops.listAudit);

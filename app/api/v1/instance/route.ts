@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { instanceInfo } from '@/lib/instance';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.instance, async ({ services }) => instanceInfo(services));
+export const GET = route(ops.instance);

@@ -1,6 +1,5 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { enqueueJob, listJobs } from '@/lib/jobs';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.listJobs, async ({ services, query }) => listJobs(services.database, query));
-export const POST = handle(api.startJob, async ({ services, actor, body }) => enqueueJob(services.database, actor, body.kind, body.params));
+export const GET = route(ops.listJobs);
+export const POST = route(ops.startJob);

@@ -1,11 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.me, async ({ actor }) => ({
-  kind: actor.kind,
-  userId: actor.userId,
-  tokenId: actor.tokenId,
-  email: actor.email,
-  role: actor.role,
-  permissions: [...actor.permissions].sort(),
-}));
+export const GET = route(ops.me);

@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { buildOpenApi } from '@/lib/api/openapi';
-import { handle } from '@/lib/http/handler';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.openapi, async ({ services }) => buildOpenApi(services.version));
+export const GET = route(ops.openapi);

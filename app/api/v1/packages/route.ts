@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { listPackages, packageContext } from '@/lib/packages';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.listPackages, async ({ services, query }) => listPackages(packageContext(services.config.runtimeDir), query, services.database.db));
+export const GET = route(ops.listPackages);

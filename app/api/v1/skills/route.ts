@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { listSkills } from '@/lib/skills/service';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.listSkills, async ({ services, query }) => listSkills(services.skills, query));
+export const GET = route(ops.listSkills);

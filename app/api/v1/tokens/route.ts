@@ -1,6 +1,5 @@
-import { api } from '@/lib/api/contracts';
-import { createToken, listTokens } from '@/lib/auth';
-import { handle } from '@/lib/http/handler';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.listTokens, async ({ services, actor }) => ({ items: await listTokens(services.database.db, actor.userId!) }));
-export const POST = handle(api.createToken, async ({ services, actor, body }) => createToken(services.database.db, actor, body));
+export const GET = route(ops.listTokens);
+export const POST = route(ops.createToken);

@@ -1,6 +1,5 @@
-import { api } from '@/lib/api/contracts';
-import { createUser, listUsers } from '@/lib/auth';
-import { handle } from '@/lib/http/handler';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.listUsers, async ({ services }) => ({ items: await listUsers(services.database.db) }));
-export const POST = handle(api.createUser, async ({ services, actor, body }) => createUser(services.database.db, actor, body));
+export const GET = route(ops.listUsers);
+export const POST = route(ops.createUser);

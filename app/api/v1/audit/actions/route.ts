@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { distinctAuditActions } from '@/lib/audit';
-import { handle } from '@/lib/http/handler';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.auditActions, async ({ services }) => ({ items: await distinctAuditActions(services.database.db) }));
+export const GET = route(ops.auditActions);

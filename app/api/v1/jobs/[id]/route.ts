@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { getJob } from '@/lib/jobs';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.getJob, async ({ services, params }) => getJob(services.database, params.id));
+export const GET = route(ops.getJob);

@@ -1,8 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { loadGithubContext } from '@/lib/github/service';
-import { browseReleases } from '@/lib/github/views';
-import { handle } from '@/lib/http/handler';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.githubReleases, async ({ services, actor, query }) =>
-  browseReleases(await loadGithubContext(services.database.db, services.secrets, { runtimeDir: services.config.runtimeDir, actor: actor.label, version: services.version }), query),
-);
+export const GET = route(ops.githubReleases);

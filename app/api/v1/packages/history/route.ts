@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { packageHistory } from '@/lib/packages';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.packageHistory, async ({ services, query }) => packageHistory(services.database.db, query.limit));
+export const GET = route(ops.packageHistory);

@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { startPackageJob } from '@/lib/packages';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.installPackage, async ({ services, actor, body }) => startPackageJob(services.database, actor, 'install', body));
+export const POST = route(ops.installPackage);

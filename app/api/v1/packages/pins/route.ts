@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { pinPackage } from '@/lib/packages';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.pinPackage, async ({ services, actor, body }) => pinPackage(services.database.db, actor, body));
+export const POST = route(ops.pinPackage);

@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { loadRuntimeReport } from '@/lib/packages';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.packageRuntimes, async ({ services, query }) => loadRuntimeReport(services.database.db, services.config.runtimeDir, query.refresh === 'true'));
+export const GET = route(ops.packageRuntimes);

@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { readUpdates } from '@/lib/packages';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.packageUpdates, async ({ services }) => readUpdates(services.database));
+export const GET = route(ops.packageUpdates);

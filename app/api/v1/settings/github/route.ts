@@ -1,6 +1,5 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { publicGithubSettings, updateGithubSettings } from '@/lib/settings';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.githubSettings, async ({ services }) => publicGithubSettings(services.database.db));
-export const PUT = handle(api.updateGithubSettings, async ({ services, actor, body }) => updateGithubSettings(services.database.db, services.secrets, actor, body));
+export const GET = route(ops.githubSettings);
+export const PUT = route(ops.updateGithubSettings);

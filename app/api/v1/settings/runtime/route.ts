@@ -1,6 +1,5 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { getRuntimeSettings, updateRuntimeSettings } from '@/lib/settings';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.runtimeSettings, async ({ services }) => getRuntimeSettings(services.database.db));
-export const PUT = handle(api.updateRuntimeSettings, async ({ services, actor, body }) => updateRuntimeSettings(services.database.db, actor, body));
+export const GET = route(ops.runtimeSettings);
+export const PUT = route(ops.updateRuntimeSettings);

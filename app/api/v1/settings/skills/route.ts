@@ -1,10 +1,5 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { getSkillsSettings, updateSkillsSettings } from '@/lib/settings/store';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.skillsSettings, async ({ services }) => getSkillsSettings(services.database.db));
-export const PUT = handle(api.updateSkillsSettings, async ({ services, actor, body }) => {
-  const out = await updateSkillsSettings(services.database.db, actor, body);
-  services.skills.invalidate();
-  return out;
-});
+export const GET = route(ops.skillsSettings);
+export const PUT = route(ops.updateSkillsSettings);

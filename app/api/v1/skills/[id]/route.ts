@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { skillDetail } from '@/lib/skills/service';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.getSkill, async ({ services, params }) => skillDetail(services.skills, services.database.db, services.config.dataDir, params.id));
+export const GET = route(ops.getSkill);

@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { acknowledgeSkill } from '@/lib/skills/service';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.acknowledgeSkill, async ({ services, actor, body }) => acknowledgeSkill(services.skills, services.database.db, actor, body));
+export const POST = route(ops.acknowledgeSkill);

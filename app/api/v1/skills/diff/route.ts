@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { diffSkillVersions } from '@/lib/skills/service';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.diffSkill, async ({ services, query }) => diffSkillVersions(services.config.dataDir, query));
+export const GET = route(ops.diffSkill);

@@ -1,9 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { updateEntry } from '@/lib/skills/service';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const PUT = handle(api.updateSkillEntry, async ({ services, actor, body }) => {
-  const out = await updateEntry(services.database.db, services.secrets, actor, body);
-  services.skills.invalidate();
-  return out;
-});
+export const PUT = route(ops.updateSkillEntry);

@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { enqueueJob } from '@/lib/jobs';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.importSkill, async ({ services, actor, body }) => enqueueJob(services.database, actor, 'skill.import', body, { trusted: true }));
+export const POST = route(ops.importSkill);

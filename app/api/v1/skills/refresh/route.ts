@@ -1,7 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.refreshSkills, async ({ services }) => {
-  const snap = await services.skills.refresh();
-  return { version: snap.version, skills: snap.skills.length };
-});
+export const POST = route(ops.refreshSkills);

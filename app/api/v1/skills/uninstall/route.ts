@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { uninstallSkill } from '@/lib/skills/service';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.uninstallSkill, async ({ services, actor, body }) => uninstallSkill(services.skills, services.database.db, services.config.dataDir, actor, body));
+export const POST = route(ops.uninstallSkill);

@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { revokeToken } from '@/lib/auth';
-import { handle } from '@/lib/http/handler';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const DELETE = handle(api.revokeToken, async ({ services, actor, params }) => revokeToken(services.database.db, actor, params.id));
+export const DELETE = route(ops.revokeToken);

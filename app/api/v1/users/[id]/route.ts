@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { updateUser } from '@/lib/auth';
-import { handle } from '@/lib/http/handler';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const PATCH = handle(api.updateUser, async ({ services, actor, params, body }) => updateUser(services.database.db, actor, params.id, body));
+export const PATCH = route(ops.updateUser);

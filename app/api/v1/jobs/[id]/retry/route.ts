@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { retryJob } from '@/lib/jobs';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.retryJob, async ({ services, actor, params }) => retryJob(services.database, actor, params.id));
+export const POST = route(ops.retryJob);

@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { checkSkillDeps, loadPackageContext } from '@/lib/packages';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.checkDeps, async ({ services, body }) => checkSkillDeps(await loadPackageContext(services.database.db, services.config.runtimeDir), body));
+export const POST = route(ops.checkDeps);

@@ -1,7 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { loadPackageContext, startDepsInstall } from '@/lib/packages';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.installDeps, async ({ services, actor, body }) =>
-  startDepsInstall(services.database, actor, await loadPackageContext(services.database.db, services.config.runtimeDir), body),
-);
+export const POST = route(ops.installDeps);

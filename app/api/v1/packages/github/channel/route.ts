@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { setGithubChannel } from '@/lib/github/channel';
-import { handle } from '@/lib/http/handler';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.githubChannel, async ({ services, actor, body }) => setGithubChannel(services.database.db, actor, body));
+export const POST = route(ops.githubChannel);

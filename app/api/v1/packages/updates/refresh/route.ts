@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { requestUpdateCheck } from '@/lib/packages';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.refreshUpdates, async ({ services, actor }) => requestUpdateCheck(services.database, actor));
+export const POST = route(ops.refreshUpdates);

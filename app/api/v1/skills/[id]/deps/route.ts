@@ -1,9 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { loadPackageContext } from '@/lib/packages/context';
-import { findSkill, skillDeps } from '@/lib/skills/service';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.skillDeps, async ({ services, params }) => {
-  const { copy } = await findSkill(services.skills, params.id);
-  return skillDeps(await loadPackageContext(services.database.db, services.config.runtimeDir), copy);
-});
+export const GET = route(ops.skillDeps);

@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { readSkillFile } from '@/lib/skills/service';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.skillFile, async ({ services, params, query }) => readSkillFile(services.skills, services.config.dataDir, params.id, query.path, query.version));
+export const GET = route(ops.skillFile);

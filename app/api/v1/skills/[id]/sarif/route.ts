@@ -1,9 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { toSarif } from '@/lib/skills/scanner';
-import { findSkill } from '@/lib/skills/service';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.skillSarif, async ({ services, params }) => {
-  const { skill } = await findSkill(services.skills, params.id);
-  return toSarif(skill.name, skill.scan);
-});
+export const GET = route(ops.skillSarif);

@@ -1,9 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { getSkillsSettings } from '@/lib/settings/store';
-import { createClawhubClient } from '@/lib/skills/remote';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const GET = handle(api.clawhubSearch, async ({ services, query }) => {
-  const settings = await getSkillsSettings(services.database.db);
-  return createClawhubClient({ baseUrl: settings.clawhubBaseUrl }).search(query.q, query.limit);
-});
+export const GET = route(ops.clawhubSearch);

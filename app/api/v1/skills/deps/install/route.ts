@@ -1,9 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { handle } from '@/lib/http/handler';
-import { loadPackageContext } from '@/lib/packages/context';
-import { findSkill, startSkillDepsInstall } from '@/lib/skills/service';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.skillDepsInstall, async ({ services, actor, body }) => {
-  const { copy } = await findSkill(services.skills, body.id);
-  return startSkillDepsInstall(services.database, actor, await loadPackageContext(services.database.db, services.config.runtimeDir), copy);
-});
+export const POST = route(ops.skillDepsInstall);

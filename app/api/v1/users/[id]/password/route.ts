@@ -1,5 +1,4 @@
-import { api } from '@/lib/api/contracts';
-import { resetPassword } from '@/lib/auth';
-import { handle } from '@/lib/http/handler';
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
 
-export const POST = handle(api.resetPassword, async ({ services, actor, params, body }) => resetPassword(services.database.db, actor, params.id, body.password));
+export const POST = route(ops.resetPassword);

@@ -1,0 +1,94 @@
+import 'server-only';
+import { defineOperation } from '../../http/operation';
+import { enqueueJob } from '../../jobs';
+import { loadPackageContext } from '../../packages/context';
+import { getRuntimeSettings, updateRuntimeSettings } from '../../settings';
+import { getSkillsSettings, updateSkillsSettings } from '../../settings/store';
+import { toSarif } from '../../skills/scanner';
+import { createClawhubClient } from '../../skills/remote';
+import {
+  acknowledgeSkill,
+  diffSkillVersions,
+  findSkill,
+  listSkills,
+  managedStore,
+  readSkillFile,
+  rollbackSkill,
+  saveUpload,
+  skillDeps,
+  skillDetail,
+  startSkillDepsInstall,
+  uninstallSkill,
+  updateEntry,
+} from '../../skills/service';
+import { api } from '../contracts';
+
+const num = (v: string | null) => (v !== null && /^\d{1,15}$/.test(v) ? Number(v) : undefined);
+
+/** The skill catalog, its managed store and imports, and the runtime and skills settings. */
+export const skillOps = {
+  listSkills: defineOperation(api.listSkills, async ({ services, query }) => listSkills(services.skills, query)),
+  getSkill: defineOperation(api.getSkill, async ({ services, params }) => skillDetail(services.skills, services.database.db, services.config.dataDir, params.id)),
+  skillFile: defineOperation(api.skillFile, async ({ services, params, query }) => readSkillFile(services.skills, services.config.dataDir, params.id, query.path, query.version)),
+  skillSarif: defineOperation(api.skillSarif, async ({ services, params }) => {
+    const { skill } = await findSkill(services.skills, params.id);
+    return toSarif(skill.name, skill.scan);
+  }),
+  skillDeps: defineOperation(api.skillDeps, async ({ services, params }) => {
+    const { copy } = await findSkill(services.skills, params.id);
+    return skillDeps(await loadPackageContext(services.database.db, services.config.runtimeDir), copy);
+  }),
+  skillDepsInstall: defineOperation(api.skillDepsInstall, async ({ services, actor, body }) => {
+    const { copy } = await findSkill(services.skills, body.id);
+    return startSkillDepsInstall(services.database, actor, await loadPackageContext(services.database.db, services.config.runtimeDir), copy);
+  }),
+  refreshSkills: defineOperation(api.refreshSkills, async ({ services }) => {
+    const snap = await services.skills.refresh();
+    return { version: snap.version, skills: snap.skills.length };
+  }),
+  updateSkillEntry: defineOperation(api.updateSkillEntry, async ({ services, actor, body }) => {
+    const out = await updateEntry(services.database.db, services.secrets, actor, body);
+    services.skills.invalidate();
+    return out;
+  }),
+  acknowledgeSkill: defineOperation(api.acknowledgeSkill, async ({ services, actor, body }) => acknowledgeSkill(services.skills, services.database.db, actor, body)),
+  // The archive upload streams the raw request body (with progress in the browser), so it has a
+  // route and no server action: an action would need the whole archive in memory as its argument.
+  uploadSkill: defineOperation(
+    api.uploadSkill,
+    async ({ services, actor, req }) => {
+      const r = req!;
+      const settings = await getSkillsSettings(services.database.db);
+      const filename = r.headers.get('x-filename');
+      return saveUpload(managedStore(services.config.dataDir).uploadsDir, r.body, {
+        maxBytes: settings.uploadMaxMb * 1024 * 1024,
+        declaredSize: num(r.headers.get('content-length')),
+        declaredSha256: r.headers.get('x-content-sha256') ?? undefined,
+        filename: filename ? decodeURIComponent(filename).replace(/[^\w.\- ]/g, '_').slice(0, 200) : undefined,
+        actor: actor.label,
+        signal: r.signal,
+      });
+    },
+    { restOnly: true },
+  ),
+  importSkill: defineOperation(api.importSkill, async ({ services, actor, body }) => enqueueJob(services.database, actor, 'skill.import', body, { trusted: true })),
+  rollbackSkill: defineOperation(api.rollbackSkill, async ({ services, actor, body }) => rollbackSkill(services.skills, services.database.db, services.config.dataDir, actor, body)),
+  uninstallSkill: defineOperation(api.uninstallSkill, async ({ services, actor, body }) => uninstallSkill(services.skills, services.database.db, services.config.dataDir, actor, body)),
+  diffSkill: defineOperation(api.diffSkill, async ({ services, query }) => diffSkillVersions(services.config.dataDir, query)),
+  clawhubSearch: defineOperation(api.clawhubSearch, async ({ services, query }) => {
+    const settings = await getSkillsSettings(services.database.db);
+    return createClawhubClient({ baseUrl: settings.clawhubBaseUrl }).search(query.q, query.limit);
+  }),
+};
+
+/** Runtime and skills settings (GitHub settings live with the GitHub operations). */
+export const settingsOps = {
+  runtimeSettings: defineOperation(api.runtimeSettings, async ({ services }) => getRuntimeSettings(services.database.db)),
+  updateRuntimeSettings: defineOperation(api.updateRuntimeSettings, async ({ services, actor, body }) => updateRuntimeSettings(services.database.db, actor, body)),
+  skillsSettings: defineOperation(api.skillsSettings, async ({ services }) => getSkillsSettings(services.database.db)),
+  updateSkillsSettings: defineOperation(api.updateSkillsSettings, async ({ services, actor, body }) => {
+    const out = await updateSkillsSettings(services.database.db, actor, body);
+    services.skills.invalidate();
+    return out;
+  }),
+};

@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '..');
+const LIB = path.join(ROOT, 'lib');
+/** The edge of the app: the only part of lib/ that may speak Next, React or NextAuth. */
+const EDGE = [path.join(LIB, 'http') + path.sep];
+const FRAMEWORK = /^(next|react|react-dom|next-auth|next-safe-action)(\/|$)/;
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs'];
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...sourceFiles(p));
+    else if (/\.(m?ts|tsx)$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Every module specifier of a file: imports, `import type`, `export … from`, dynamic imports. */
+export function specifiers(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+function resolveLocal(from: string, spec: string): string | null {
+  let base: string;
+  if (spec.startsWith('@/')) base = path.join(ROOT, spec.slice(2));
+  else if (spec.startsWith('.')) base = path.resolve(path.dirname(from), spec);
+  else return null;
+  const candidates = [base, ...EXTENSIONS.map((e) => base + e), ...EXTENSIONS.map((e) => path.join(base, 'index' + e))];
+  // `./x.js` written for ESM resolution names `./x.ts` on disk.
+  if (/\.m?js$/.test(base)) candidates.push(base.replace(/\.(m?)js$/, '.$1ts'));
+  return candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile()) ?? null;
+}
+
+export type Graph = Map<string, string[]>;
+
+/** The import graph of the given files and every local file they reach (db/, lib/…). */
+export function importGraph(entries: string[]): Graph {
+  const graph: Graph = new Map();
+  const queue = [...entries];
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (graph.has(file)) continue;
+    const deps = specifiers(fs.readFileSync(file, 'utf8'))
+      .map((s) => resolveLocal(file, s))
+      .filter((d): d is string => !!d && !d.includes(`${path.sep}node_modules${path.sep}`));
+    graph.set(file, [...new Set(deps)]);
+    queue.push(...deps);
+  }
+  return graph;
+}
+
+/** Strongly connected components with more than one file (or a file importing itself), each as one concrete cycle. */
+export function findCycles(graph: Graph): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const comp: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        comp.push(w);
+      } while (w !== v);
+      if (comp.length > 1 || (graph.get(v) ?? []).includes(v)) components.push(comp);
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  return components.map((comp) => cycleWithin(graph, new Set(comp)));
+}
+
+/** A shortest path from the component's first file back to itself, staying inside the component. */
+function cycleWithin(graph: Graph, comp: Set<string>): string[] {
+  const start = [...comp].sort()[0];
+  const prev = new Map<string, string>();
+  const queue = [start];
+  while (queue.length) {
+    const v = queue.shift()!;
+    for (const w of graph.get(v) ?? []) {
+      if (!comp.has(w)) continue;
+      if (w === start) {
+        const pathBack = [v];
+        while (pathBack[0] !== start) pathBack.unshift(prev.get(pathBack[0])!);
+        return [...pathBack, start];
+      }
+      if (!prev.has(w)) {
+        prev.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [start, start];
+}
+
+const rel = (p: string) => path.relative(ROOT, p);
+
+describe('architecture of lib/', () => {
+  const files = sourceFiles(LIB);
+
+  it('has no import circle (type-only imports included)', () => {
+    const cycles = findCycles(importGraph(files)).map((c) => c.map(rel).join(' → '));
+    expect(cycles, `import circles:\n${cycles.join('\n')}`).toEqual([]);
+  });
+
+  it('imports no web framework outside the edge (lib/http)', () => {
+    const offenders = files
+      .filter((f) => !EDGE.some((e) => f.startsWith(e)))
+      .flatMap((f) => specifiers(fs.readFileSync(f, 'utf8')).filter((s) => FRAMEWORK.test(s)).map((s) => `${rel(f)} imports ${s}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('finds a planted circle and a self-import', () => {
+    const g: Graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+      ['e', ['e']],
+    ]);
+    expect(findCycles(g).map((c) => c.join('>')).sort()).toEqual(['a>b>c>a', 'e>e']);
+  });
+
+  it('reads type-only imports, re-exports and dynamic imports', () => {
+    const text = "import type { A } from './a';\nexport { b } from '@/lib/b';\nexport * from './c';\nconst d = await import('./d');\n";
+    expect(specifiers(text)).toEqual(['./a', '@/lib/b', './c', './d']);
+  });
+});

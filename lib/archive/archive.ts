@@ -1,0 +1,182 @@
+/**
+ * Safe extraction of an archive or a single downloaded file (a GitHub release asset, for one).
+ *
+ * The format is taken from magic bytes. Archives are streamed (never loaded whole) through
+ * one entry policy (sink.ts): unsafe names fail the whole extraction, links are
+ * recorded but never created, devices/FIFOs/sockets are skipped, sizes and counts are capped
+ * with running counters. On any failure everything written is removed before the error is thrown.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { AppError } from '@/lib/core/errors';
+import {
+  COMPRESSION_SUFFIX,
+  DETECT_BYTES,
+  decompress,
+  detectFormat,
+  isCompression,
+  safeBaseName,
+  stripCompressionSuffix,
+  type Compression,
+  type MagicFormat,
+} from './formats';
+import { toArchiveError } from './fs-errors';
+import { ExtractSink, type ExtractedEntry, type Limits, type SkippedEntry } from './sink';
+import { extractTar } from './tar';
+import { extractZip } from './zip';
+
+export { detectFormat, stripCompressionSuffix, type MagicFormat } from './formats';
+export { normalizeEntryName, type EntryType, type ExtractedEntry, type SkippedEntry } from './sink';
+
+export type ArchiveFormat =
+  | 'tar.gz'
+  | 'tar.xz'
+  | 'tar.bz2'
+  | 'tar.zst'
+  | 'tar'
+  | 'zip'
+  | 'gz'
+  | 'xz'
+  | 'bz2'
+  | 'zst'
+  | 'elf'
+  | 'script';
+
+export interface ExtractOptions {
+  /** Default 10,000. */
+  maxEntries?: number;
+  /** Uncompressed bytes over all entries; default 2 × 200 MiB. */
+  maxTotalBytes?: number;
+  /** Uncompressed bytes of one entry; default maxTotalBytes. */
+  maxEntryBytes?: number;
+  signal?: AbortSignal;
+  /** Name of the release asset; names the file of a raw or single-compressed asset (default: the file's basename). */
+  assetName?: string;
+  /** Regular files to write to disk (default all); the rest are read through for the caps and their head only. */
+  keepFile?: (path: string, mode: number) => boolean;
+}
+
+export interface ExtractResult {
+  format: ArchiveFormat;
+  entries: ExtractedEntry[];
+  skipped: SkippedEntry[];
+}
+
+export const DEFAULT_MAX_ENTRIES = 10_000;
+export const DEFAULT_MAX_TOTAL_BYTES = 2 * 200 * 1024 * 1024;
+
+async function readHead(file: string, n: number): Promise<Buffer> {
+  const fh = await fsp.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Read the first `n` bytes of a stream, then hand back a stream of all of it. */
+async function peek(stream: Readable, n: number): Promise<{ head: Buffer; all: Readable }> {
+  const it = stream[Symbol.asyncIterator]();
+  const parts: Buffer[] = [];
+  let len = 0;
+  let done = false;
+  while (len < n) {
+    const r = await it.next();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    const b = r.value as Buffer;
+    parts.push(b);
+    len += b.length;
+  }
+  const head = Buffer.concat(parts);
+  async function* replay(): AsyncGenerator<Buffer> {
+    try {
+      if (head.length) yield head;
+      while (!done) {
+        const r = await it.next();
+        if (r.done) break;
+        yield r.value as Buffer;
+      }
+    } finally {
+      await it.return?.();
+    }
+  }
+  return { head, all: Readable.from(replay(), { objectMode: false }) };
+}
+
+const isExecutableHead = (head: Buffer) => {
+  const f = detectFormat(head);
+  return f === 'elf' || f === 'script';
+};
+
+/**
+ * Extract `file` into `destDir` (created if missing; must be empty if present).
+ * Throws AppError: `unsupported_format`, `unsafe_archive`, `archive_too_large`,
+ * `disk_full`, `permission`, `conflict` (destDir not empty); an AbortError when `signal` aborts.
+ */
+export async function extractAsset(file: string, destDir: string, opts: ExtractOptions = {}): Promise<ExtractResult> {
+  opts.signal?.throwIfAborted();
+  const maxTotalBytes = opts.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
+  const limits: Limits = {
+    maxEntries: opts.maxEntries ?? DEFAULT_MAX_ENTRIES,
+    maxTotalBytes,
+    maxEntryBytes: Math.min(opts.maxEntryBytes ?? maxTotalBytes, maxTotalBytes),
+  };
+  const assetName = opts.assetName ?? path.basename(file);
+  const head = await readHead(file, DETECT_BYTES);
+  const magic = detectFormat(head);
+  if (magic === 'unknown') {
+    throw new AppError('unsupported_format', `${assetName} is not a supported archive or executable (unknown magic bytes).`, {
+      details: { asset: assetName, head: head.subarray(0, 8).toString('hex') },
+    });
+  }
+  // Bytes of tar framing (headers, pax records, padding) allowed on top of the content cap.
+  const rawCap = maxTotalBytes + limits.maxEntries * 4096 + 1024 * 1024;
+
+  const sink = new ExtractSink(destDir, limits, opts.signal, opts.keepFile);
+  await sink.open();
+  const input = () => fs.createReadStream(file, { signal: opts.signal });
+  try {
+    let format: ArchiveFormat;
+    if (magic === 'zip') {
+      format = 'zip';
+      await extractZip(file, sink);
+    } else if (magic === 'tar') {
+      format = 'tar';
+      await extractTar(input(), sink, rawCap);
+    } else if (isCompression(magic)) {
+      const kind: Compression = magic;
+      const { head: inner, all } = await peek(decompress(kind, input()), DETECT_BYTES);
+      if (detectFormat(inner) === 'tar') {
+        format = `tar.${COMPRESSION_SUFFIX[kind]}` as ArchiveFormat;
+        await extractTar(all, sink, rawCap);
+      } else {
+        format = COMPRESSION_SUFFIX[kind] as ArchiveFormat;
+        const name = sink.admit(stripCompressionSuffix(assetName));
+        try {
+          await sink.addFile(name, isExecutableHead(inner) ? 0o755 : 0o644, undefined, all);
+        } finally {
+          all.destroy();
+        }
+      }
+    } else {
+      // ELF binary or shebang script: the asset itself is the one file.
+      format = magic === 'elf' ? 'elf' : 'script';
+      const { size } = await fsp.stat(file);
+      const name = sink.admit(safeBaseName(assetName));
+      await sink.addFile(name, 0o755, size, input());
+    }
+    return { format, entries: sink.entries, skipped: sink.skipped };
+  } catch (e) {
+    await sink.cleanup();
+    // streams torn down by the signal report "premature close" and the like: report the abort itself
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    throw toArchiveError(e);
+  }
+}

@@ -1,0 +1,49 @@
+// Streaming downloads against the loopback GitHub: the size cap before any byte, a stalled transfer
+// abandoned (and tried once more), the bytes and the digest of a good one.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeGithub, sha256 } from '@/test/helpers/github-server';
+import { GithubClient } from '../client/client';
+import { downloadAsset } from './download';
+import { latestRelease } from '../client/releases';
+
+let gh: FakeGithub;
+let dir: string;
+const DATA = Buffer.alloc(256 * 1024, 7);
+
+beforeAll(async () => {
+  gh = await new FakeGithub().start();
+  gh.releases.set('acme/ok', [{ tag: 'v1', assets: [{ name: 'ok-linux-amd64', data: DATA }] }]);
+  gh.releases.set('acme/stall', [{ tag: 'v1', assets: [{ name: 'stall-linux-amd64', data: DATA, fault: 'stall' }] }]);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-dl-'));
+});
+afterAll(async () => {
+  await gh?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const assetOf = async (repo: string) => (await latestRelease(new GithubClient({ apiBase: gh.base, userAgent: 't' }), repo)).release.assets[0];
+const opts = () => ({ policy: { apiBase: new URL(gh.base) }, userAgent: 't', maxBytes: 1024 * 1024, stallMs: 300 });
+
+describe('downloadAsset', () => {
+  it('streams the bytes to a new file and hashes them on the way', async () => {
+    const got = await downloadAsset(await assetOf('acme/ok'), path.join(dir, 'ok'), opts());
+    expect(got).toMatchObject({ size: DATA.length, hashes: { sha256: sha256(DATA) } });
+    expect(fs.readFileSync(path.join(dir, 'ok')).equals(DATA)).toBe(true);
+  });
+
+  it('refuses an asset over the cap before downloading anything', async () => {
+    const before = gh.requests.length;
+    await expect(downloadAsset(await assetOf('acme/ok'), path.join(dir, 'big'), { ...opts(), maxBytes: 1000 })).rejects.toMatchObject({ code: 'asset_too_large', status: 413 });
+    expect(gh.requests.length).toBe(before + 1); // only the release look-up
+  });
+
+  it('abandons a transfer that stalls, tries once more, then fails as download_failed', async () => {
+    const asset = await assetOf('acme/stall');
+    const before = gh.requests.filter((r) => r.path.includes('/releases/download/')).length;
+    await expect(downloadAsset(asset, path.join(dir, 'stall'), opts())).rejects.toMatchObject({ code: 'download_failed', message: expect.stringContaining('stalled') });
+    expect(gh.requests.filter((r) => r.path.includes('/releases/download/')).length - before).toBe(2);
+  });
+});

@@ -1,0 +1,125 @@
+import { createHash, type Hash } from 'node:crypto';
+import fs from 'node:fs';
+import type { HashAlgorithm } from '../checksums/checksums';
+import { AppError } from '@/lib/core/errors';
+import { fetchWithHops, readCapped, type HopPolicy } from '../client/http';
+import type { GithubAsset } from '../client/releases';
+
+export const CHECKSUM_FILE_CAP = 1024 * 1024;
+
+export interface DownloadOptions {
+  policy: HopPolicy;
+  token?: string | null;
+  userAgent: string;
+  maxBytes: number;
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+  onProgress?: (received: number, total: number) => void;
+  /** Abandon a download that sends nothing for this long (default STALL_MS). */
+  stallMs?: number;
+  /** Digests to compute while streaming (sha256 always); others are computed later only if a source needs them. */
+  algorithms?: readonly HashAlgorithm[];
+}
+
+export interface Downloaded {
+  file: string;
+  size: number;
+  /** Hex digests of the file: sha256 and the requested algorithms. */
+  hashes: Partial<Record<HashAlgorithm, string>> & { sha256: string };
+}
+
+/**
+ * The anonymous browser_download_url first (public repositories); with a token, the asset API URL
+ * as a fallback (private repositories), following its redirect without the token (GH-T03).
+ */
+async function open(asset: GithubAsset, opts: DownloadOptions, accept: string): Promise<Response> {
+  const headers = { 'user-agent': opts.userAgent, accept };
+  const pub = await fetchWithHops(new URL(asset.browser_download_url), opts.policy, { headers, token: null, signal: opts.signal, fetch: opts.fetch });
+  if (pub.res.ok || !opts.token || (pub.res.status !== 404 && pub.res.status !== 403)) return pub.res;
+  await pub.res.body?.cancel();
+  const api = await fetchWithHops(new URL(asset.url), opts.policy, { headers: { ...headers, accept: 'application/octet-stream' }, token: opts.token, signal: opts.signal, fetch: opts.fetch });
+  return api.res;
+}
+
+/** A download that sends nothing for this long is abandoned (and tried once more). */
+export const STALL_MS = 60_000;
+
+async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number, name: string) {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // Reject first: cancelling ends the pending read as "done", which must not win the race.
+      reject(new AppError('download_failed', `${name} stalled: no data for ${Math.round(ms / 1000)} s.`));
+      void reader.cancel().catch(() => undefined);
+    }, ms);
+  });
+  try {
+    return await Promise.race([reader.read(), stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Streams an asset to `file` (created exclusively, mode 0600), hashing while it streams, within the size cap (GH-N02, GH-N03). */
+export async function downloadAsset(asset: GithubAsset, file: string, opts: DownloadOptions): Promise<Downloaded> {
+  if (asset.size > opts.maxBytes) {
+    throw new AppError('asset_too_large', `${asset.name} is ${asset.size} bytes; the limit is ${opts.maxBytes}.`, { hint: 'Raise "Largest release asset" in Settings → GitHub if this is expected.' });
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await downloadOnce(asset, file, opts);
+    } catch (e) {
+      // A truncated transfer is tried once more; everything else fails at once.
+      if (!(e instanceof AppError && e.code === 'download_failed') || attempt >= 2) throw e;
+      fs.rmSync(file, { force: true });
+    }
+  }
+}
+
+async function downloadOnce(asset: GithubAsset, file: string, opts: DownloadOptions): Promise<Downloaded> {
+  const res = await open(asset, opts, 'application/octet-stream');
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new AppError('download_failed', `Downloading ${asset.name} failed: HTTP ${res.status}.`, { details: { status: res.status } });
+  }
+  const wanted = [...new Set<HashAlgorithm>(['sha256', ...(opts.algorithms ?? [])])];
+  const hashers = Object.fromEntries(wanted.map((a) => [a, createHash(a)])) as Record<HashAlgorithm, Hash>;
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+  let size = 0;
+  try {
+    const reader = res.body!.getReader();
+    for (;;) {
+      const { done, value } = await readWithin(reader, opts.stallMs ?? STALL_MS, asset.name);
+      if (done) break;
+      size += value.length;
+      if (size > opts.maxBytes || size > asset.size) {
+        await reader.cancel();
+        throw new AppError(size > opts.maxBytes ? 'asset_too_large' : 'download_failed', `${asset.name} sent more than its declared ${asset.size} bytes.`);
+      }
+      for (const h of Object.values(hashers)) h.update(value);
+      let off = 0;
+      while (off < value.length) off += fs.writeSync(fd, value, off, value.length - off);
+      opts.onProgress?.(size, asset.size);
+    }
+    fs.fsyncSync(fd);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw new AppError('disk_full', `The disk filled up while downloading ${asset.name}.`);
+    if (!(e instanceof AppError) && !(e as NodeJS.ErrnoException).syscall && !opts.signal?.aborted) throw new AppError('download_failed', `${asset.name} broke off after ${size} of ${asset.size} bytes: ${(e as Error).message}.`, { cause: e });
+    throw e;
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (size !== asset.size) throw new AppError('download_failed', `${asset.name} arrived with ${size} of ${asset.size} bytes.`);
+  return { file, size, hashes: Object.fromEntries(wanted.map((a) => [a, hashers[a].digest('hex')])) as Downloaded['hashes'] };
+}
+
+/** A checksum file (sidecar or global list), capped at 1 MiB. */
+export async function downloadText(asset: GithubAsset, opts: Omit<DownloadOptions, 'maxBytes'>): Promise<string> {
+  if (asset.size > CHECKSUM_FILE_CAP) throw new AppError('upstream_too_large', `${asset.name} is larger than ${CHECKSUM_FILE_CAP} bytes.`);
+  const res = await open(asset, { ...opts, maxBytes: CHECKSUM_FILE_CAP }, 'application/octet-stream');
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new AppError('download_failed', `Downloading ${asset.name} failed: HTTP ${res.status}.`);
+  }
+  return (await readCapped(res, CHECKSUM_FILE_CAP, asset.name)).toString('utf8');
+}

@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pickAsset, NoMatchingAssetError, type PickResult } from '../assets/picker';
+import { extractAsset } from '../../archive/archive';
+import { chooseBinaries, canonicalName } from '../binaries/binaries';
+import { algorithmsNeeded, decideVerification, findChecksumSources, hashFile, parseChecksumFile, verifyDigest, type ChecksumRecordSource, type HashAlgorithm } from '../checksums/checksums';
+import { downloadAsset, downloadText, type DownloadOptions } from '../assets/download';
+import { hasShebang, readElfFile, validateElf } from '../elf/elf';
+import { AppError } from '@/lib/core/errors';
+import type { GithubAsset, GithubRelease } from '../client/releases';
+import type { HostTarget } from '../assets/target';
+import type { GithubOverrides, InstalledBinary } from '../types';
+
+export interface StageOptions {
+  repo: string;
+  release: GithubRelease;
+  target: HostTarget;
+  overrides: GithubOverrides;
+  maxAssetBytes: number;
+  requireChecksum: boolean;
+  download: Omit<DownloadOptions, 'maxBytes'>;
+  log: (line: string) => void;
+  progress: (percent: number, stage: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface Staged {
+  dir: string;
+  name: string;
+  pick: PickResult<GithubAsset>;
+  sha256: string;
+  checksumSource: ChecksumRecordSource;
+  binaries: InstalledBinary[];
+}
+
+/** Chooses the asset (§8), or fails with every candidate and why (GH-A04). */
+export function chooseAsset(release: GithubRelease, target: HostTarget, repoName: string, overrides: GithubOverrides, maxAssetBytes: number): PickResult<GithubAsset> {
+  try {
+    return pickAsset(release.assets, target, {
+      toolName: overrides.binaryName ?? repoName,
+      maxSizeBytes: maxAssetBytes,
+      matching: overrides.matching,
+      matchingRegex: overrides.matchingRegex,
+      assetPattern: overrides.assetPattern,
+      version: release.tag_name,
+    });
+  } catch (e) {
+    if (e instanceof NoMatchingAssetError) {
+      throw new AppError('no_matching_asset', e.message, { details: { candidates: e.candidates }, hint: 'Choose an asset in the release picker, or set an asset pattern for this package.' });
+    }
+    throw e;
+  }
+}
+
+/** Verifies the download against every checksum source the release offers (§10); none at all is TOFU unless required. */
+async function verify(opts: StageOptions, asset: GithubAsset, file: string, hashes: Partial<Record<HashAlgorithm, string>> & { sha256: string }): Promise<ChecksumRecordSource> {
+  const sources = findChecksumSources(asset.name, opts.release.assets);
+  if (decideVerification({ sources, requireChecksum: opts.requireChecksum, assetName: asset.name }) === 'tofu') {
+    opts.log(`No checksum is published for ${asset.name}; recording sha256 ${hashes.sha256} on first use.`);
+    return 'tofu';
+  }
+  let first: ChecksumRecordSource | null = null;
+  for (const s of sources) {
+    const expected = s.expected ?? parseChecksumFile(await downloadText(s.asset!, opts.download), asset.name, { sidecar: s.kind === 'sidecar', algorithm: s.algorithm });
+    // A checksums file may use an algorithm not known before it was read (e.g. md5): hash the file for it then.
+    if (!hashes[expected.algorithm]) Object.assign(hashes, await hashFile(file, [expected.algorithm]));
+    verifyDigest(expected, hashes, { assetName: asset.name, source: s.kind });
+    opts.log(`Checksum verified (${s.kind}${s.asset && s.kind !== 'api_digest' ? `: ${s.asset.name}` : ''}, ${expected.algorithm}).`);
+    first ??= s.kind;
+  }
+  return first!;
+}
+
+/**
+ * An ELF for the target (class, machine, loader), or — only when the package declares it with
+ * binaryPath — a script whose interpreter exists here (§7 of the issue: "accepted only when declared").
+ */
+async function validateBinary(file: string, b: { rule: string; kind: string; path: string }, target: HostTarget) {
+  if (b.rule === 'binary_path' && b.kind === 'script') {
+    const interpreter = hasShebang(fs.readFileSync(file).subarray(0, 256));
+    if (!interpreter || !fs.existsSync(interpreter)) {
+      throw new AppError('no_binary', `${b.path} is a script whose interpreter ${interpreter ?? '(none)'} does not exist here.`);
+    }
+    return { arch: 'script', libc: 'script', interp: interpreter };
+  }
+  return validateElf(await readElfFile(file), target, { interpreterExists: (p) => fs.existsSync(p) });
+}
+
+/**
+ * Downloads, verifies, extracts, chooses and validates the binaries of a release into a staging
+ * folder under `scratch` (§14.2 steps 2–4). Nothing outside `scratch` is touched.
+ */
+export async function stageRelease(scratch: string, opts: StageOptions): Promise<Staged> {
+  const repoName = opts.repo.split('/')[1];
+  const pick = chooseAsset(opts.release, opts.target, repoName, opts.overrides, opts.maxAssetBytes);
+  const asset = pick.chosen.asset;
+  opts.log(`Asset: ${asset.name} (score ${pick.chosen.score}: ${pick.chosen.reasons.join(', ')}); ${pick.rejected.length} rejected.`);
+  opts.progress(20, 'downloading');
+  const file = path.join(scratch, 'asset');
+  const got = await downloadAsset(asset, file, {
+    ...opts.download,
+    algorithms: algorithmsNeeded(findChecksumSources(asset.name, opts.release.assets)),
+    maxBytes: opts.maxAssetBytes,
+    onProgress: (n, total) => opts.progress(20 + Math.round((n / Math.max(total, 1)) * 30), 'downloading'),
+  });
+  opts.log(`Downloaded ${got.size} bytes, sha256 ${got.hashes.sha256}.`);
+  opts.progress(52, 'verifying');
+  const checksumSource = await verify(opts, asset, file, got.hashes);
+  opts.progress(58, 'extracting');
+  const x = path.join(scratch, 'x');
+  fs.mkdirSync(x, { mode: 0o700 });
+  const tool = (opts.overrides.binaryName ?? repoName).toLowerCase();
+  // A file with an extension, no exec bit and not named like the tool can never be chosen (§11.3): it is not written.
+  const keepFile = (p: string, mode: number) => {
+    const base = p.split('/').pop()!.toLowerCase();
+    return !!opts.overrides.binaryPath || (mode & 0o111) !== 0 || !base.includes('.') || base.startsWith(tool);
+  };
+  const extracted = await extractAsset(file, x, { assetName: asset.name, maxTotalBytes: 2 * opts.maxAssetBytes, signal: opts.signal, keepFile });
+  opts.log(`Extracted ${extracted.entries.length} entries (${extracted.format}).`);
+  const { chosen, skipped } = chooseBinaries(
+    extracted.entries.map((e) => ({ path: e.path, mode: e.mode, size: e.size, type: e.hardlink ? ('hardlink' as const) : e.type === 'symlink' ? ('symlink' as const) : e.type === 'file' ? ('file' as const) : e.type === 'dir' ? ('dir' as const) : ('other' as const), linkTarget: e.linkTarget, head: e.head })),
+    { toolName: opts.overrides.binaryName ?? repoName, binaryPath: opts.overrides.binaryPath, os: opts.target.os },
+  );
+  for (const s of skipped) opts.log(`Skipped ${s.path}: ${s.reason}`);
+  opts.progress(65, 'validating');
+  const stage = path.join(scratch, 'stage');
+  fs.mkdirSync(stage, { mode: 0o755 });
+  const binaries: InstalledBinary[] = [];
+  for (const b of chosen) {
+    const src = path.join(x, b.path);
+    const v = await validateBinary(src, b, opts.target);
+    const dest = path.join(stage, b.installName);
+    fs.copyFileSync(src, dest, fs.constants.COPYFILE_EXCL);
+    fs.chmodSync(dest, 0o755);
+    binaries.push({ name: b.installName, source: b.path, libc: v.libc, interp: v.interp, machine: v.arch, size: fs.statSync(dest).size });
+    opts.log(`Binary ${b.installName} (${b.path}): ${v.arch}, ${v.libc}${v.interp ? `, loader ${v.interp}` : ''}.`);
+  }
+  return { dir: stage, name: canonicalName(repoName, chosen), pick, sha256: got.hashes.sha256, checksumSource, binaries };
+}

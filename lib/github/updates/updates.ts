@@ -1,0 +1,55 @@
+import type { AppDb } from '@/db/client';
+import { githubPackages } from '@/db/schema';
+import type { OutdatedPackage } from '../../runtime/types';
+import { rankAssets } from '../assets/picker';
+import { AppError } from '@/lib/core/errors';
+import { githubClient, type GithubContext } from '../install/installer';
+import { latestRelease, listReleases, type GithubRelease } from '../client/releases';
+import { isNewer, pickLatest } from './versions';
+import { hostTarget } from '../assets/target';
+import type { GithubOverrides } from '../types';
+
+/**
+ * Update check of the GitHub source (§7.2, §16): each package against `/releases/latest` (with its
+ * ETag, so an unchanged answer costs nothing) or, on the pre-release channel, the highest release.
+ * Only releases with an asset for this host are offered; never a downgrade. A rate limit stops the
+ * sweep and the remaining packages are reported as deferred (their known updates are kept).
+ */
+export async function githubOutdated(ctx: Pick<GithubContext, 'db' | 'settings' | 'userAgent' | 'signal' | 'fetch'>): Promise<{ outdated: OutdatedPackage[]; errors: { name: string; message: string }[] }> {
+  const rows = await (ctx.db as AppDb).select().from(githubPackages);
+  const client = githubClient(ctx);
+  const target = await hostTarget();
+  const outdated: OutdatedPackage[] = [];
+  const errors: { name: string; message: string }[] = [];
+  let stopped: string | null = null;
+  // Serially, as GitHub asks, to stay clear of secondary rate limits.
+  for (const row of rows) {
+    if (stopped) {
+      errors.push({ name: row.name, message: `deferred: ${stopped}` });
+      continue;
+    }
+    try {
+      let candidate: GithubRelease | undefined;
+      if (row.channel === 'prerelease') {
+        const { releases } = await listReleases(client, row.repo, { limit: 100, signal: ctx.signal });
+        const best = pickLatest(releases.map((r) => ({ ...r, tag: r.tag_name, publishedAt: r.published_at ?? r.created_at })), { channel: 'prerelease' });
+        candidate = best;
+      } else candidate = (await latestRelease(client, row.repo, ctx.signal)).release;
+      if (!candidate) continue;
+      const installed = { tag: row.tag, publishedAt: row.publishedAt };
+      const next = { tag: candidate.tag_name, publishedAt: candidate.published_at ?? candidate.created_at, prerelease: candidate.prerelease };
+      if (!isNewer(installed, next)) continue;
+      const o = row.overrides as GithubOverrides;
+      const { ranked } = rankAssets(candidate.assets, target, { toolName: o.binaryName ?? row.repo.split('/')[1], version: candidate.tag_name, assetPattern: o.assetPattern, matching: o.matching, matchingRegex: o.matchingRegex, maxSizeBytes: ctx.settings.maxAssetMb * 1024 * 1024 });
+      if (!ranked.length) {
+        errors.push({ name: row.name, message: `${candidate.tag_name} has no asset for ${target.os}/${target.arch}/${target.libc}; not offered.` });
+        continue;
+      }
+      outdated.push({ manager: 'github', name: row.name, current: row.tag, latest: candidate.tag_name, ...(candidate.prerelease ? { prerelease: true } : {}) });
+    } catch (e) {
+      errors.push({ name: row.name, message: (e as Error).message });
+      if (e instanceof AppError && e.code === 'rate_limited') stopped = `GitHub rate limit (${e.message})`;
+    }
+  }
+  return { outdated, errors };
+}

@@ -1,0 +1,76 @@
+import 'server-only';
+import type { z } from 'zod';
+import type { Actor } from '../auth/actor';
+import { AppError } from '../core/errors';
+import { logger } from '../core/logger';
+import type { Services } from '../services';
+import type { RouteContract } from './contract';
+import type { Operation, OperationContext } from './operation';
+import { parseWith, zodIssues } from './request';
+
+/** The unparsed parts of a call, as either door received them. */
+export interface RawInput {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+}
+
+export interface CallMeta {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** Parses each part with the contract's schema; issues are named as the REST API names them (no part prefix). */
+export function parseInput(c: RouteContract, raw: RawInput) {
+  const params = c.params ? parseWith(c.params, raw.params ?? {}, 'path parameters') : undefined;
+  const query = c.query ? parseWith(c.query, raw.query ?? {}, 'query parameters') : undefined;
+  let body: unknown;
+  if (c.body) body = parseWith(c.body, raw.body ?? {}, 'request body');
+  else if (raw.body && typeof raw.body === 'object' && Object.keys(raw.body).length) throw new AppError('validation', 'This operation takes no request body.');
+  return { params, query, body };
+}
+
+/**
+ * Responses are checked against the contract in development and tests, where a mismatch is a bug
+ * to fail on; production skips the cost. SKILLDOCK_CHECK_OUTPUT=1 turns it on for a production build.
+ */
+export const outputChecked = () => process.env.NODE_ENV !== 'production' || process.env.SKILLDOCK_CHECK_OUTPUT === '1';
+
+/** The JSON a client receives: what JSON.stringify makes of the value (Dates become ISO strings). */
+export const asJson = (out: unknown): unknown => (out === undefined ? null : JSON.parse(JSON.stringify(out)));
+
+export function checkOutput(c: RouteContract, json: unknown): void {
+  if (!outputChecked() || c.produces || c.status === 204) return;
+  const where = `${c.method} ${c.path}`;
+  if (!c.response) {
+    logger.error('operation answers without a declared response schema', { operation: where });
+    throw new Error(`${where} declares no response schema`);
+  }
+  const r = (c.response as z.ZodType).safeParse(json);
+  if (r.success) return;
+  const issues = zodIssues(r.error).map((i) => `${i.path}: ${i.message}`);
+  logger.error('response does not match its contract', { operation: where, issues: issues.slice(0, 20) });
+  throw new Error(`The response of ${where} does not match its contract: ${issues.slice(0, 5).join('; ')}`);
+}
+
+export interface Invocation {
+  services: Services;
+  actor: Actor | null;
+  meta: CallMeta;
+  raw: RawInput;
+  req?: Request;
+}
+
+/**
+ * The path both doors share after authorization: parse, run the one implementation, check the
+ * answer. Returns a Response untouched (streams, text downloads), otherwise the JSON value.
+ */
+export async function invoke(op: Operation, call: Invocation): Promise<{ response: Response } | { json: unknown }> {
+  const input = parseInput(op.contract, call.raw);
+  const ctx = { services: call.services, actor: call.actor, meta: call.meta, req: call.req, ...input } as OperationContext<RouteContract>;
+  const out = await op.run(ctx);
+  if (out instanceof Response) return { response: out };
+  const json = asJson(out);
+  checkOutput(op.contract, json);
+  return { json };
+}

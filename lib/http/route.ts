@@ -1,0 +1,55 @@
+import 'server-only';
+import { requirePermission, type Actor } from '../auth/actor';
+import { AppError } from '../core/errors';
+import { getServices, type Services } from '../services';
+import { authenticate, CLIENT_IP_HEADER, originAllowed } from './authenticate';
+import type { RouteContract } from './contract';
+import { errorResponse } from './handler';
+import { invoke, type CallMeta } from './invoke';
+import type { Operation } from './operation';
+import { queryObject, readJsonBody } from './request';
+
+type RouteArgs = { params?: Promise<Record<string, string | string[]>> };
+
+export const requestMeta = (req: Request): CallMeta => ({ ip: req.headers.get(CLIENT_IP_HEADER), userAgent: req.headers.get('user-agent') });
+
+/** Bearer token or session cookie; cookie-authenticated writes must come from this console's origin. */
+async function authorizeRequest(services: Services, c: RouteContract, req: Request, meta: CallMeta): Promise<Actor | null> {
+  if (!c.permission) return null;
+  const a = await authenticate(services, { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie'), ...meta });
+  if (a.via === 'session' && c.method !== 'GET') {
+    const ok = originAllowed(req.headers.get('origin'), req.headers.get('host'), services.config.allowedOrigins, req.headers.get('sec-fetch-site'));
+    if (!ok) throw new AppError('forbidden', 'Cross-site request refused: the Origin header does not match this console.');
+  }
+  requirePermission(a, c.permission);
+  return a;
+}
+
+async function readBody(c: RouteContract, req: Request, services: Services): Promise<unknown> {
+  if (c.body) return readJsonBody(req, c.maxBodyBytes ?? services.config.SKILLDOCK_MAX_BODY_BYTES);
+  if (c.method !== 'GET' && req.body && !c.consumes) return readJsonBody(req, 4096);
+  return undefined;
+}
+
+/**
+ * The REST door of an operation: authenticate → authorize (named permission) → parse (zod, unknown
+ * fields rejected, body capped) → the operation → the contract's status, errors mapped to HTTP.
+ */
+export function route<C extends RouteContract>(op: Operation<C>) {
+  const c = op.contract;
+  return async function routeHandler(req: Request, args: RouteArgs = {}): Promise<Response> {
+    try {
+      const services = await getServices();
+      const meta = requestMeta(req);
+      const actor = await authorizeRequest(services, c, req, meta);
+      const raw = { params: (await args.params) ?? {}, query: queryObject(new URL(req.url)), body: await readBody(c, req, services) };
+      const out = await invoke(op as unknown as Operation, { services, actor, meta, raw, req });
+      if ('response' in out) return out.response;
+      const status = c.status ?? 200;
+      if (status === 204) return new Response(null, { status });
+      return Response.json(out.json, { status, headers: { 'cache-control': 'no-store' } });
+    } catch (e) {
+      return errorResponse(e);
+    }
+  };
+}
