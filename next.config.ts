@@ -1,5 +1,18 @@
 import type { NextConfig } from 'next';
 
+/** SKILLDOCK_ALLOWED_ORIGINS holds full origins; Next's server-action Origin check takes hosts. */
+const allowedHosts = (process.env.SKILLDOCK_ALLOWED_ORIGINS ?? '')
+  .split(',')
+  .map((o) => o.trim())
+  .filter(Boolean)
+  .flatMap((o) => {
+    try {
+      return [new URL(o).host];
+    } catch {
+      return [];
+    }
+  });
+
 const nextConfig: NextConfig = {
   // SSE and live logs must not be buffered by compression; a reverse proxy may compress other routes.
   // Several dev servers can share a checkout when each has its own build folder.
@@ -11,6 +24,12 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'dockerode', 'ws', 'drizzle-orm'],
   // Type checking runs once in the test suite (npm run typecheck), not again inside every build.
   typescript: { ignoreBuildErrors: true },
+  experimental: {
+    // The console's forms are server actions: Next refuses a call whose Origin is not this host or an
+    // allowed one, as the REST wrapper does for cookie-authenticated writes. The skill-deps check sends
+    // a skill's files (up to 8 MiB, like its REST route).
+    serverActions: { allowedOrigins: allowedHosts, bodySizeLimit: '9mb' },
+  },
 };
 
 export default nextConfig;

@@ -4,7 +4,7 @@ import { loadConfig } from './lib/core/config';
 import { logger } from './lib/core/logger';
 import { CLIENT_IP_HEADER } from './lib/http/authenticate';
 import { SocketRouter } from './lib/http/ws-router';
-import { jobsSocket } from './lib/jobs/socket';
+import { jobsSocket } from './lib/http/jobs-socket';
 import { getServices, setServices, startServices, stopServices } from './lib/services';
 
 const dev = process.argv.includes('--dev');

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EMITTER } from '../lib/jobs/kinds/pipeline-selftest';
+import { EMITTER } from '../lib/jobs/builtin/pipeline-selftest';
 import { fmt, login, nowMs, percentile, startServer } from './common';
 
 const STAMP = / t=(\d+\.\d+)/;

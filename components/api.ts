@@ -11,25 +11,23 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly issues: FieldIssue[] = [],
+    readonly details?: Record<string, unknown>,
+    readonly hint?: string,
   ) {
     super(message);
   }
 }
 
-/** Calls the REST API with the session cookie; errors become ApiError with the server's typed code. */
-export async function api<T = unknown>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
-  const res = await fetch(path, {
-    method: init.method ?? 'GET',
-    headers: init.body !== undefined ? { 'content-type': 'application/json' } : undefined,
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-    signal: init.signal,
-    credentials: 'same-origin',
-  });
-  if (res.status === 204) return undefined as T;
+/**
+ * Reads from the REST API with the session cookie; errors become ApiError with the server's typed
+ * code. Writes go through server actions (components/use-operation.ts), never through here.
+ */
+export async function api<T = unknown>(path: string, init: { signal?: AbortSignal } = {}): Promise<T> {
+  const res = await fetch(path, { method: 'GET', signal: init.signal, credentials: 'same-origin' });
   const data = await res.json().catch(() => null);
   if (!res.ok) {
     const e = data?.error;
-    throw new ApiError(res.status, e?.code ?? 'HTTP_' + res.status, e?.message ?? `Request failed (${res.status})`, e?.issues ?? []);
+    throw new ApiError(res.status, e?.code ?? `http_${res.status}`, e?.message ?? `Request failed (${res.status})`, e?.issues ?? [], e?.details, e?.hint);
   }
   return data as T;
 }

@@ -1,18 +1,26 @@
+import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase, type Database } from '@/db/client';
+import { type Database, openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { setupFirstOwner, userCount } from './auth/users';
-import { loadConfig, type Config } from './core/config';
+import { type Config, loadConfig } from './core/config';
 import { randomToken } from './core/ids';
 import { logger } from './core/logger';
-import { JobEventHub } from './jobs/hub';
-import { registerBuiltinJobKinds } from './jobs/kinds';
-import { JobWorker } from './jobs/worker';
+import { dockerStatus } from './docker/client';
 import { recoverGithubInstalls } from './github/install/recovery';
+import { registerBuiltinJobs } from './jobs/builtin';
+import { onJobsFinished } from './jobs/effects';
+import { JobEventHub } from './jobs/hub';
+import { JobRegistry } from './jobs/registry';
+import { JobWorker } from './jobs/worker';
+import { PackageRuntime } from './packages/context';
+import { PACKAGES_CHANGED } from './packages/job-kinds';
+import { registerPackageJobs } from './packages/jobs';
 import { startUpdateScheduler } from './packages/update-requests';
-import { parseKey, secretBox, type SecretBox } from './secrets/crypto';
+import { parseKey, type SecretBox, secretBox } from './secrets/crypto';
 import { SkillCatalog } from './skills/service/catalog';
+import { registerSkillJobs } from './skills/service/jobs';
 import { managedStore } from './skills/service/roots';
 import { recoverStore } from './skills/store';
 
@@ -21,6 +29,10 @@ export interface Services {
   database: Database;
   hub: JobEventHub;
   worker: JobWorker | null;
+  /** Every job kind this process runs, with its handler; the worker, the generic start route and retry look kinds up here. */
+  jobKinds: JobRegistry;
+  /** The runtime dir's package side: manager contexts, the cached runtime report, change listeners. */
+  packages: PackageRuntime;
   authSecret: string;
   /** Seals stored secrets (AES-256-GCM) with SKILLDOCK_SECRET_KEY or a key generated once into the data dir. */
   secrets: SecretBox;
@@ -32,9 +44,6 @@ export interface Services {
   skills: SkillCatalog;
   stopSkillEvents: () => void;
 }
-
-/** Package jobs change what the target has: gating must look again (no stale "missing bin" after an install). */
-const PACKAGE_JOB = /^(package|github)\./;
 
 /** Reads a secret from the data dir, creating it once (mode 0600) if absent. */
 export function persistentSecret(dataDir: string, name: string, bytes = 48): string {
@@ -87,31 +96,50 @@ export async function startServices(opts: StartOptions = {}): Promise<Services> 
     await setupFirstOwner(database.db, { email: config.SKILLDOCK_ADMIN_EMAIL.toLowerCase(), name: 'Owner', password: config.SKILLDOCK_ADMIN_PASSWORD });
     logger.info('created the first owner from SKILLDOCK_ADMIN_EMAIL', { email: config.SKILLDOCK_ADMIN_EMAIL });
   }
-  registerBuiltinJobKinds();
   // GitHub installs interrupted by a crash are made consistent before any job or route touches them.
   await recoverGithubInstalls(database.db, config.runtimeDir)
     .then((actions) => actions.forEach((a) => logger.warn('github recovery', { path: a.path, action: a.action })))
     .catch((e) => logger.error('github recovery failed; use Repair on the GitHub tab', { error: String(e) }));
-  await recoverStore(managedStore(config.dataDir))
-    .catch((e) => logger.error('skill store recovery failed', { error: String(e) }));
+  await recoverStore(managedStore(config.dataDir)).catch((e) => logger.error('skill store recovery failed', { error: String(e) }));
   const hub = new JobEventHub(database);
   await hub.start();
+  const version = appVersion();
   const skills = new SkillCatalog({ db: database.db, dataDir: config.dataDir, runtimeDir: config.runtimeDir });
-  // Installs in this process bump the packages generation themselves; jobs of other replicas arrive here.
-  const stopSkillEvents = hub.onJobState((job) => {
-    if (PACKAGE_JOB.test(job.kind) && (job.state === 'succeeded' || job.state === 'failed')) skills.packagesChanged();
-  });
+  const packages = new PackageRuntime(config.runtimeDir);
+  const jobKinds = new JobRegistry();
+  registerBuiltinJobs(jobKinds, { engineStatus: () => dockerStatus(5000) });
+  registerPackageJobs(jobKinds, { runtime: packages, secrets, hub, version });
+  registerSkillJobs(jobKinds, { dataDir: config.dataDir, catalog: skills });
+  // What changes installed packages re-gates the catalog: installs in this process tell the package
+  // runtime directly; jobs that ended on other replicas arrive as state events.
+  const offPackages = packages.onChanged(() => skills.packagesChanged());
+  const offRemote = onJobsFinished(hub, jobKinds, PACKAGES_CHANGED, () => skills.packagesChanged());
+  const stopSkillEvents = () => {
+    offPackages();
+    offRemote();
+  };
+  // Every handler's dependencies exist by now, so the worker may claim jobs at once.
   const runWorker = opts.worker ?? config.SKILLDOCK_WORKER;
-  // Jobs may be claimed as soon as the worker starts; their handlers wait for the finished services.
-  let ready!: (s: Services) => void;
-  const self = new Promise<Services>((resolve) => (ready = resolve));
   const worker = runWorker
-    ? new JobWorker(database, hub, { concurrency: config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: config.SKILLDOCK_JOB_LEASE_MS, services: () => self })
+    ? new JobWorker(database, hub, jobKinds, { concurrency: config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: config.SKILLDOCK_JOB_LEASE_MS })
     : null;
   await worker?.start();
   const stopScheduler = worker ? startUpdateScheduler(database) : () => undefined;
-  const services: Services = { config, database, hub, worker, authSecret, secrets, startedAt: new Date(), version: appVersion(), stopScheduler, skills, stopSkillEvents };
-  ready(services);
+  const services: Services = {
+    config,
+    database,
+    hub,
+    worker,
+    jobKinds,
+    packages,
+    authSecret,
+    secrets,
+    startedAt: new Date(),
+    version,
+    stopScheduler,
+    skills,
+    stopSkillEvents,
+  };
   return services;
 }
 

@@ -2,6 +2,7 @@
 // `npm test`: start the test environment, run the vitest phases, print one summary line.
 //
 //   node scripts/test.mjs              all phases
+//   node scripts/test.mjs lint         lint (Biome) and typecheck (tsc) only
 //   node scripts/test.mjs unit         unit tests only (no PostgreSQL / Docker started)
 //   node scripts/test.mjs integration  integration tests on PGlite, then on PostgreSQL
 //   node scripts/test.mjs pg           integration tests on PostgreSQL only
@@ -16,6 +17,9 @@ import { REPO, STATE_DIR, setup, teardown } from './test-env.mjs';
 import { phaseResult, summarize, testFilesOnDisk } from './test-summary.mjs';
 
 const PHASES = [
+  // Static checks run first: a lint or type error fails the run before any test starts.
+  { id: 'lint', name: 'lint', check: ['node_modules/@biomejs/biome/bin/biome', ['check', '.', '--max-diagnostics=50']] },
+  { id: 'typecheck', name: 'typecheck', check: ['node_modules/typescript/bin/tsc', ['--noEmit', '-p', '.']] },
   { id: 'unit', name: 'unit', project: 'unit', needsEnv: false, env: {} },
   { id: 'int-pglite', name: 'integration (pglite)', project: 'integration', needsEnv: true, env: { SKILLDOCK_TEST_DB: 'pglite' } },
   { id: 'int-pg', name: 'integration (postgres)', project: 'integration', needsEnv: true, needsPg: true, env: { SKILLDOCK_TEST_DB: 'postgres' } },
@@ -23,7 +27,8 @@ const PHASES = [
 ];
 
 const SUBSETS = {
-  all: ['unit', 'int-pglite', 'int-pg', 'e2e'],
+  all: ['lint', 'typecheck', 'unit', 'int-pglite', 'int-pg', 'e2e'],
+  lint: ['lint', 'typecheck'],
   unit: ['unit'],
   integration: ['int-pglite', 'int-pg'],
   pg: ['int-pg'],
@@ -116,6 +121,22 @@ function runVitest(phase, env, expectedFiles) {
   });
 }
 
+/** A static check (lint, typecheck) counts as one test: passed when the tool exits 0. */
+function runCheck(phase) {
+  const [bin, args] = phase.check;
+  return new Promise((resolve) => {
+    child = spawn(process.execPath, [path.join(REPO, bin), ...args], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+    const pid = child.pid;
+    child.on('error', (e) => process.stderr.write(`[test] could not start ${phase.name}: ${e.message}\n`));
+    child.on('close', (code, signal) => {
+      child = null;
+      killGroup('SIGKILL', pid);
+      const exitCode = code ?? (signal ? 128 : 1);
+      resolve({ name: phase.name, passed: exitCode === 0 ? 1 : 0, failed: exitCode === 0 ? 0 : 1, skipped: 0, files: 1, exitCode, errors: exitCode === 0 ? [] : [`${phase.name} failed (exit ${exitCode})`] });
+    });
+  });
+}
+
 function childEnv(phase) {
   const env = { ...process.env, ...(envState.env ?? {}), ...phase.env };
   // Only the postgres phase talks to PostgreSQL; others must not inherit a developer's DATABASE_URL.
@@ -140,6 +161,11 @@ async function main() {
   for (const phase of phases) {
     if (interrupted) {
       results.push(phaseResult({ name: phase.name, exitCode: 1, notRun: `not run: ${interrupted}` }));
+      continue;
+    }
+    if (phase.check) {
+      process.stdout.write(`\n=== phase: ${phase.name} ===\n`);
+      results.push(await runCheck(phase));
       continue;
     }
     if (phase.needsEnv && !setupDone) {

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api } from '../api';
 import { Button } from '../ui/button';
 import { Input, Label } from '../ui/input';
-import type { AuditFilters } from './types';
+import type { AuditFilters } from './view';
 import { isoToLocal, localToIso } from './use-audit-filters';
 
 /** A text filter that writes to the URL a moment after typing stops, and follows the URL when it changes elsewhere. */

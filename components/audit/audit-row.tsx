@@ -7,7 +7,7 @@ import { cn } from '../ui/cn';
 import { TD, TR } from '../ui/table';
 import { exactTime, RelativeTime } from '../ui/time';
 import { AuditChanges } from './audit-changes';
-import type { AuditEntry } from './types';
+import type { AuditEntry } from './view';
 
 function Target({ e }: { e: AuditEntry }) {
   const id = e.targetId;

@@ -12,7 +12,7 @@ import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { useCan } from '../viewer';
 import { AuditFiltersBar } from './audit-filters';
 import { AuditRow } from './audit-row';
-import { PAGE_SIZE, type AuditPage } from './types';
+import { PAGE_SIZE, type AuditPage } from './view';
 import { auditQueryString, useAuditFilters } from './use-audit-filters';
 
 function SkeletonRows() {

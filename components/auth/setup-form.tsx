@@ -6,7 +6,9 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { setupInput } from '@/lib/auth/schemas';
-import { api, applyIssues } from '../api';
+import { setupAction } from '@/app/(auth)/setup/actions';
+import { applyIssues } from '../api';
+import { callAction } from '../use-operation';
 import { Button } from '../ui/button';
 import { Field, Input } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
@@ -20,7 +22,7 @@ export function SetupForm() {
   const onSubmit = form.handleSubmit(async (v) => {
     setError(null);
     try {
-      await api('/api/setup', { method: 'POST', body: v });
+      await callAction(setupAction, { body: v });
     } catch (e) {
       if (!applyIssues(e, form.setError as never)) setError(e);
       return;

@@ -1,5 +1,5 @@
 import { format, formatDistanceToNowStrict } from 'date-fns';
-import type { Job } from './types';
+import type { Job } from './view';
 
 /** "0.4s", "12.3s", "4m 05s", "2h 07m". */
 export function formatDuration(ms: number, opts: { wholeSeconds?: boolean } = {}): string {

@@ -1,17 +1,18 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { RotateCcw, Square } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { api } from '../api';
+import { cancelJobAction, retryJobAction } from '@/app/(console)/jobs/actions';
 import { Button } from '../ui/button';
 import { Confirm } from '../ui/dialog';
 import { Tip } from '../ui/misc';
+import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { jobKey } from './queries';
-import { jobHref, type Job } from './types';
+import { jobHref, type Job } from './view';
 import { useJobStartedToast } from './use-start-job';
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -25,8 +26,8 @@ export function JobActions({ job }: { job: Job }) {
   const canRun = useCan('jobs.run');
   const [confirming, setConfirming] = useState(false);
 
-  const cancel = useMutation({
-    mutationFn: () => api<Job>(`/api/v1/jobs/${encodeURIComponent(job.id)}/cancel`, { method: 'POST', body: {} }),
+  const cancel = useOperation(cancelJobAction, {
+    input: (_: void) => ({ params: { id: job.id } }),
     onSuccess: (j) => {
       qc.setQueryData<Job>(jobKey(j.id), (old) => ({ ...old, ...j }));
       void qc.invalidateQueries({ queryKey: ['jobs'] });
@@ -40,8 +41,8 @@ export function JobActions({ job }: { job: Job }) {
     },
   });
 
-  const retry = useMutation({
-    mutationFn: () => api<Job>(`/api/v1/jobs/${encodeURIComponent(job.id)}/retry`, { method: 'POST', body: {} }),
+  const retry = useOperation(retryJobAction, {
+    input: (_: void) => ({ params: { id: job.id } }),
     onSuccess: (j) => {
       qc.setQueryData(jobKey(j.id), j);
       void qc.invalidateQueries({ queryKey: ['jobs'] });

@@ -12,7 +12,7 @@ import { JobHeader } from './job-header';
 import { JobLog } from './job-log';
 import { JobResult } from './job-result';
 import { useJob } from './queries';
-import type { Job } from './types';
+import type { Job } from './view';
 import { useJobStream } from './use-job-stream';
 
 /** /jobs/{id}: a job's state, result and live log. Remounts per id so each job gets a fresh log. */

@@ -1,7 +1,7 @@
 'use client';
 
 import { formatDuration, jobElapsedMs } from './format';
-import type { Job } from './types';
+import type { Job } from './view';
 import { useNow } from './use-now';
 
 /** A job's run time; ticks every second while it runs. */

@@ -4,7 +4,7 @@ import { Card, CardContent } from '../ui/card';
 import { Progress } from '../ui/misc';
 import { fullTime, relativeTime, stageLabel } from './format';
 import { JobDuration } from './job-duration';
-import type { Job } from './types';
+import type { Job } from './view';
 import { useNow } from './use-now';
 
 function When({ at }: { at: string | null }) {

@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { CopyButton } from '../ui/copy-button';
 import { JobActions } from './job-actions';
 import { StateChip } from './state-chip';
-import type { Job } from './types';
+import type { Job } from './view';
 
 /** Title, state, kind and id of a job, with its actions on the right. */
 export function JobHeader({ job }: { job: Job }) {

@@ -12,7 +12,7 @@ import { ErrorNote } from '../ui/misc';
 import { formatCount } from './format';
 import { MAX_LINES, type LogStore } from './log-store';
 import { LogView } from './log-view';
-import { isFinal, type JobState } from './types';
+import { isFinal, type JobState } from './view';
 import type { StreamStatus } from './use-job-stream';
 
 const STATUS_TEXT: Record<StreamStatus, string> = {

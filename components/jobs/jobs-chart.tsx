@@ -5,7 +5,7 @@ import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { ErrorNote, Skeleton } from '../ui/misc';
 import { formatDuration, fullTime, jobElapsedMs } from './format';
-import { jobHref, type Job, type JobState } from './types';
+import { jobHref, type Job, type JobState } from './view';
 
 const MAX_BARS = 30;
 const COLOURS: Partial<Record<JobState, string>> = { succeeded: 'var(--success)', failed: 'var(--destructive)', canceled: 'var(--warning)' };

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button } from '../ui/button';
 import { Input, Label, Select } from '../ui/input';
 import { useJobKinds } from './queries';
-import { JOB_STATES, type JobFilters, type JobSort, type JobState } from './types';
+import { JOB_STATES, type JobFilters, type JobSort, type JobState } from './view';
 import { hasFilters } from './use-job-filters';
 
 const SEARCH_DEBOUNCE_MS = 300;

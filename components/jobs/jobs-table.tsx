@@ -7,7 +7,7 @@ import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { fullTime, relativeTime, stageLabel } from './format';
 import { JobDuration } from './job-duration';
 import { StateChip } from './state-chip';
-import { jobHref, type Job, type JobSort } from './types';
+import { jobHref, type Job, type JobSort } from './view';
 import { useNow } from './use-now';
 
 const COLUMNS = 8;

@@ -1,4 +1,4 @@
-import type { LogLine } from './types';
+import type { LogLine } from './view';
 
 /** Lines held in the browser; past this the oldest are dropped (Download has the whole log). */
 export const MAX_LINES = 200_000;

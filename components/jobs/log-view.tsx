@@ -3,7 +3,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useRef } from 'react';
 import { cn } from '../ui/cn';
-import type { LogLine } from './types';
+import type { LogLine } from './view';
 
 export const ROW_HEIGHT = 20;
 

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { api } from '../api';
-import { isFinal, jobMatches, type Job, type JobFilters, type JobKindInfo, type JobPage } from './types';
+import { isFinal, jobMatches, type Job, type JobFilters, type JobKindInfo, type JobPage } from './view';
 
 const PAGE_SIZE = 50;
 /** While live updates are down, lists and jobs are polled this often. */

@@ -2,7 +2,7 @@
 
 import { useId, useMemo, useState } from 'react';
 import type { z } from 'zod';
-import { selftestParams } from '@/lib/jobs/kinds/pipeline-selftest';
+import { selftestParams } from '@/lib/jobs/builtin/selftest-params';
 import { ApiError } from '../api';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';

@@ -1,7 +1,7 @@
 import { Ban, CircleCheck, CircleX, Clock, LoaderCircle } from 'lucide-react';
 import { Badge } from '../ui/badge';
 import { cn } from '../ui/cn';
-import type { JobState } from './types';
+import type { JobState } from './view';
 
 const LOOK: Record<JobState, { variant: 'secondary' | 'default' | 'success' | 'destructive' | 'warning'; icon: React.ComponentType<{ className?: string }> }> = {
   queued: { variant: 'secondary', icon: Clock },

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { LogStore } from './log-store';
 import { jobKey } from './queries';
-import type { Job, LogLine } from './types';
+import type { Job, LogLine } from './view';
 
 export type StreamStatus = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'error';
 

@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { applyJobUpdate } from './queries';
-import type { Job } from './types';
+import type { Job } from './view';
 
 const MAX_BACKOFF_MS = 30_000;
 

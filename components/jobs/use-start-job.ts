@@ -1,11 +1,12 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { toast } from 'sonner';
-import { api } from '../api';
+import { startJobAction } from '@/app/(console)/jobs/actions';
+import { useOperation } from '../use-operation';
 import { jobKey } from './queries';
-import { jobHref, type Job } from './types';
+import { jobHref, type Job } from './view';
 
 /** Toast for a job that was just queued, with a way to open it. */
 export function useJobStartedToast() {
@@ -17,12 +18,12 @@ export function useJobStartedToast() {
     });
 }
 
-/** POST /api/v1/jobs for a startable kind; the lists pick the new job up from the cache refresh. */
+/** Starts a job of a startable kind (server action); the lists pick the new job up from the cache refresh. */
 export function useStartJob() {
   const qc = useQueryClient();
   const started = useJobStartedToast();
-  return useMutation({
-    mutationFn: (input: { kind: string; params?: Record<string, unknown> }) => api<Job>('/api/v1/jobs', { method: 'POST', body: { kind: input.kind, params: input.params ?? {} } }),
+  return useOperation(startJobAction, {
+    input: (v: { kind: string; params?: Record<string, unknown> }) => ({ body: { kind: v.kind, params: v.params ?? {} } }),
     onSuccess: (job) => {
       qc.setQueryData(jobKey(job.id), job);
       void qc.invalidateQueries({ queryKey: ['jobs'] });

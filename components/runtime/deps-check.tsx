@@ -5,11 +5,13 @@ import { Download, FolderOpen, ListChecks, X } from 'lucide-react';
 import Link from 'next/link';
 import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { api, ApiError } from '../api';
+import { checkDepsAction, installDepsAction } from '@/app/(console)/runtime/actions';
+import { ApiError } from '../api';
+import { callAction } from '../use-operation';
 import { formatDuration, jobElapsedMs, stageLabel } from '../jobs/format';
 import { jobKey, useJob } from '../jobs/queries';
 import { StateChip } from '../jobs/state-chip';
-import { isFinal, jobHref, type Job } from '../jobs/types';
+import { isFinal, jobHref, type Job } from '../jobs/view';
 import { useJobStartedToast } from '../jobs/use-start-job';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
@@ -74,12 +76,12 @@ export function DepsCheckCard() {
   const body = buildBody(text, folder);
 
   const check = useMutation({
-    mutationFn: (b: CheckBody) => api<DepsReport>('/api/v1/packages/deps/check', { method: 'POST', body: b }),
+    mutationFn: (b: CheckBody) => callAction(checkDepsAction, { body: b }),
     onSuccess: (report, b) => setResult({ body: b, report }),
   });
 
   const install = useMutation({
-    mutationFn: (b: CheckBody) => api<DepsInstallOut>('/api/v1/packages/deps/install', { method: 'POST', body: b }),
+    mutationFn: (b: CheckBody) => callAction(installDepsAction, { body: b }),
     onSuccess: (out, b) => {
       qc.setQueryData(jobKey(out.job.id), out.job);
       for (const c of out.children) qc.setQueryData(jobKey(c.id), c);

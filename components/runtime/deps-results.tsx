@@ -4,47 +4,15 @@ import { CircleCheck, CircleHelp, CircleX, TriangleAlert } from 'lucide-react';
 import { Badge } from '../ui/badge';
 import { cn } from '../ui/cn';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
-import type { Job } from '../jobs/types';
+import type { z } from 'zod';
+import type { depDiagnosticOut, depOut } from '@/lib/api/package-schemas';
+import type { DepsInstallOut, DepsReport } from './view';
 
-/** Client-side shapes of POST /api/v1/packages/deps/check (mirrors depsReportOut in lib/api/package-schemas.ts). */
-export interface DepLocation {
-  file: string;
-  line: number;
-}
-export interface CheckedDepOut {
-  spec: string;
-  manager: string;
-  name: string;
-  source: 'declared' | 'scanned';
-  status: 'ok' | 'missing' | 'unknown';
-  detail: string;
-  importName?: string;
-  alias?: { from: string; to: string; hint?: string };
-  where?: DepLocation[];
-  line?: number;
-}
-export interface DepDiagnosticOut {
-  key: string;
-  line?: number;
-  file?: string;
-  raw?: string;
-  message: string;
-}
-export interface DepsReport {
-  declared: { raw: string; spec: string; line: number }[] | null;
-  excluded: { raw: string; spec: string; line: number }[];
-  scanned: { kind: string; spec: string; file: string; line: number; importName?: string | null; alias?: { from: string; to: string; hint?: string } | null }[];
-  excludedScanned: string[];
-  deps: CheckedDepOut[];
-  missing: string[];
-  diagnostics: DepDiagnosticOut[];
-}
-export interface DepsInstallOut {
-  job: Job;
-  children: Job[];
-  skipped: string[];
-  report: DepsReport;
-}
+/** The deps check's shapes, from the contract (lib/api/package-schemas.ts). */
+export type CheckedDepOut = z.output<typeof depOut>;
+export type DepDiagnosticOut = z.output<typeof depDiagnosticOut>;
+export type DepLocation = NonNullable<CheckedDepOut['where']>[number];
+export type { DepsInstallOut, DepsReport };
 
 const STATUS: Record<CheckedDepOut['status'], { variant: 'success' | 'destructive' | 'warning'; icon: typeof CircleCheck; label: string }> = {
   ok: { variant: 'success', icon: CircleCheck, label: 'ok' },

@@ -3,7 +3,7 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { CopyButton } from '../ui/copy-button';
 import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
-import type { EnvEntry } from './types';
+import type { EnvEntry } from './view';
 
 /** The variables every skill process gets (PATH, PYTHONPATH, …), each with why and a copy button. */
 export function EnvCard({ env, loading }: { env: EnvEntry[] | undefined; loading: boolean }) {

@@ -4,12 +4,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { PACKAGE_JOB_NAMES } from '@/lib/packages/job-names';
 import { jobKey } from '../jobs/queries';
-import { isFinal, jobHref, type Job } from '../jobs/types';
+import { isFinal, jobHref, type Job } from '../jobs/view';
 import { Confirm } from '../ui/dialog';
 import { JobDrawer, JobEndWatcher } from './job-drawer';
 import { useGithubJob, type GithubJobInput } from './queries';
-import type { GithubOverrides } from './types';
+import type { GithubOverrides } from './view';
 
 interface Tracked {
   id: string;
@@ -27,7 +28,7 @@ interface Takeover {
 
 /** A failed install that stopped because bin/ names belong to another package (binary_conflict, 409). */
 export function isBinaryConflict(job: Job): boolean {
-  return job.kind === 'github.install' && job.state === 'failed' && /binary_conflict|bin\/ names already in use|\b409\b/i.test(job.error ?? '');
+  return job.kind === PACKAGE_JOB_NAMES.githubInstall && job.state === 'failed' && /binary_conflict|bin\/ names already in use|\b409\b/i.test(job.error ?? '');
 }
 
 function targetOf(job: Job): Omit<Tracked, 'id'> {

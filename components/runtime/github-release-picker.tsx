@@ -12,7 +12,7 @@ import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
 import { RateLimitNote } from './github-status';
 import { githubKey, useGithubReleases } from './queries';
-import type { GithubOverrides, GithubRelease } from './types';
+import type { GithubOverrides, GithubRelease } from './view';
 
 /** The assetPattern that picks exactly `asset` again in later releases: its version replaced by {version}. */
 export function assetPatternFor(asset: string, tag: string): string {

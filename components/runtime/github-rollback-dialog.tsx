@@ -7,7 +7,7 @@ import { Dialog } from '../ui/dialog';
 import { EmptyState } from '../ui/misc';
 import { exactTime, RelativeTime } from '../ui/time';
 import { VerificationBadge } from './github-verification';
-import type { GithubPackage } from './types';
+import type { GithubPackage } from './view';
 
 /** Switch a package back to a kept version (smoke-tested first, then the same atomic symlink swap). */
 export function RollbackDialog({ pkg, onOpenChange, onRollback, busy }: { pkg: GithubPackage | null; onOpenChange: (o: boolean) => void; onRollback: (version: string) => void; busy: boolean }) {

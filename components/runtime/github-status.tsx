@@ -4,7 +4,7 @@ import { KeyRound } from 'lucide-react';
 import Link from 'next/link';
 import { Badge } from '../ui/badge';
 import { exactTime, RelativeTime } from '../ui/time';
-import type { GithubOverview, GithubRateLimit } from './types';
+import type { GithubOverview, GithubRateLimit } from './view';
 
 /** "API: 42/60 left, resets in 58 minutes" for the core limit (the one release listings and downloads use). */
 export function RateLimitNote({ limits }: { limits: GithubRateLimit[] }) {

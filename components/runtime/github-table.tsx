@@ -13,7 +13,7 @@ import { useCan } from '../viewer';
 import { RollbackDialog } from './github-rollback-dialog';
 import { useGithubChannel } from './queries';
 import { BinariesCell, VerificationBadge } from './github-verification';
-import type { GithubPackage, GithubTarget } from './types';
+import type { GithubPackage, GithubTarget } from './view';
 import { JobProgressChip } from './updates-jobs';
 
 /** Pre-releases on or off for one package's update checks. */

@@ -4,7 +4,7 @@ import { ShieldAlert, ShieldCheck, TriangleAlert } from 'lucide-react';
 import { Badge } from '../ui/badge';
 import { CopyButton } from '../ui/copy-button';
 import { Tip } from '../ui/misc';
-import type { GithubPackage, GithubTarget } from './types';
+import type { GithubPackage, GithubTarget } from './view';
 
 const SOURCE_TEXT: Record<string, string> = {
   api_digest: 'the digest GitHub publishes for the asset',

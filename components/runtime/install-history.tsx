@@ -5,10 +5,11 @@ import { History } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { PACKAGE_JOB_NAMES } from '@/lib/packages/job-names';
 import { api } from '../api';
 import { formatDuration, fullTime } from '../jobs/format';
 import { StateChip } from '../jobs/state-chip';
-import { isFinal, jobHref, type JobState } from '../jobs/types';
+import { isFinal, jobHref, type JobState } from '../jobs/view';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { EmptyState, RetryableError, Skeleton } from '../ui/misc';
 import { RelativeTime } from '../ui/time';
@@ -38,12 +39,12 @@ const LEGEND = [
   { state: 'canceled', label: 'Canceled' },
 ];
 const KIND_LABEL: Record<string, string> = {
-  'package.install': 'Install',
-  'package.uninstall': 'Uninstall',
-  'package.update': 'Update',
-  'package.update-all': 'Update all',
-  'package.install-deps': 'Install deps',
-  'package.updates.check': 'Update check',
+  [PACKAGE_JOB_NAMES.install]: 'Install',
+  [PACKAGE_JOB_NAMES.uninstall]: 'Uninstall',
+  [PACKAGE_JOB_NAMES.update]: 'Update',
+  [PACKAGE_JOB_NAMES.updateAll]: 'Update all',
+  [PACKAGE_JOB_NAMES.installDeps]: 'Install deps',
+  [PACKAGE_JOB_NAMES.updateCheck]: 'Update check',
 };
 export const kindLabel = (kind: string) => KIND_LABEL[kind] ?? kind.replace(/^package\./, '');
 

@@ -7,7 +7,7 @@ import { stageLabel } from '../jobs/format';
 import { JobLog } from '../jobs/job-log';
 import { useJob } from '../jobs/queries';
 import { StateChip } from '../jobs/state-chip';
-import { isFinal, jobHref, type Job } from '../jobs/types';
+import { isFinal, jobHref, type Job } from '../jobs/view';
 import { useJobStream } from '../jobs/use-job-stream';
 import { Dialog } from '../ui/dialog';
 import { ErrorNote, Progress } from '../ui/misc';

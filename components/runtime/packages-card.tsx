@@ -10,7 +10,7 @@ import { EmptyState, ErrorNote, RetryableError } from '../ui/misc';
 import { GithubTab } from './github-tab';
 import { PackagesTable } from './packages-table';
 import { usePackages } from './queries';
-import { TABS, type InstalledPackage, type ManagerTabId, type PackageAction, type PackageSort, type Readiness } from './types';
+import { TABS, type InstalledPackage, type ManagerTabId, type PackageAction, type PackageSort, type Readiness } from './view';
 import type { RuntimeFilters } from './use-runtime-filters';
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });

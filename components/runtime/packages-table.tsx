@@ -9,7 +9,7 @@ import { Tip } from '../ui/misc';
 import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
-import { pkgKey, type InstalledPackage, type PackageAction, type PackageSort } from './types';
+import { pkgKey, type InstalledPackage, type PackageAction, type PackageSort } from './view';
 import { JobProgressChip } from './updates-jobs';
 
 export const PAGE = 100;

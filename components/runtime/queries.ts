@@ -1,11 +1,23 @@
 'use client';
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  applyAllUpdatesAction,
+  githubChannelAction,
+  githubRepairAction,
+  githubRollbackAction,
+  installPackageAction,
+  pinPackageAction,
+  refreshUpdatesAction,
+  uninstallPackageAction,
+  updatePackageAction,
+} from '@/app/(console)/runtime/actions';
 import { api } from '../api';
+import { callAction, useOperation } from '../use-operation';
 import { jobKey } from '../jobs/queries';
-import type { Job } from '../jobs/types';
+import type { Job } from '../jobs/view';
 import { useJobStartedToast } from '../jobs/use-start-job';
-import type { ApplyAllResponse, GithubOverrides, GithubOverview, GithubReleases, PackageAction, PackageList, RefreshResponse, RuntimeReport, UpdatesView } from './types';
+import type { GithubOverrides, GithubOverview, GithubReleases, PackageAction, PackageList, RuntimeReport, UpdatesView } from './view';
 
 export const runtimesKey = ['packages', 'runtimes'] as const;
 export const packagesKey = (manager: string) => ['packages', 'list', manager] as const;
@@ -45,13 +57,18 @@ export function invalidatePackages(qc: QueryClient): void {
   void qc.invalidateQueries({ queryKey: ['packages'] });
 }
 
-/** POST /api/v1/packages/{install|update|uninstall}: a 202 with the queued job. */
+/** Installs, updates or uninstalls a package (server actions): the queued job. */
+function packageJob(input: { action: PackageAction; spec: string; toVersion?: string }): Promise<Job> {
+  if (input.action === 'install') return callAction(installPackageAction, { body: { spec: input.spec } });
+  if (input.action === 'uninstall') return callAction(uninstallPackageAction, { body: { spec: input.spec } });
+  return callAction(updatePackageAction, { body: input.toVersion ? { spec: input.spec, toVersion: input.toVersion } : { spec: input.spec } });
+}
+
 export function usePackageJob(onStarted: (job: Job) => void) {
   const qc = useQueryClient();
   const started = useJobStartedToast();
   return useMutation({
-    mutationFn: (input: { action: PackageAction; spec: string; toVersion?: string }) =>
-      api<Job>(`/api/v1/packages/${input.action}`, { method: 'POST', body: input.toVersion ? { spec: input.spec, toVersion: input.toVersion } : { spec: input.spec } }),
+    mutationFn: packageJob,
     onSuccess: (job, input) => {
       qc.setQueryData(jobKey(job.id), job);
       void qc.invalidateQueries({ queryKey: ['jobs'] });
@@ -75,20 +92,20 @@ const seedJob = (qc: QueryClient, job: Job) => {
   void qc.invalidateQueries({ queryKey: ['jobs'] });
 };
 
-/** POST /api/v1/packages/updates/refresh: queues a check (or returns the one already running). */
+/** Queues an update check (or returns the one already running). */
 export function useRefreshUpdates() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: () => api<RefreshResponse>('/api/v1/packages/updates/refresh', { method: 'POST' }),
+  return useOperation(refreshUpdatesAction, {
+    input: (_: void) => ({}),
     onSuccess: (r) => seedJob(qc, r.job),
   });
 }
 
-/** POST /api/v1/packages/updates/apply-all: one parent job, one update job per chosen package. */
+/** Update All: one parent job, one update job per chosen package. */
 export function useApplyAll() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (packages: string[]) => api<ApplyAllResponse>('/api/v1/packages/updates/apply-all', { method: 'POST', body: { packages } }),
+  return useOperation(applyAllUpdatesAction, {
+    input: (packages: string[]) => ({ body: { packages } }),
     onSuccess: (r) => {
       for (const c of r.children) qc.setQueryData(jobKey(c.id), c);
       seedJob(qc, r.job);
@@ -96,11 +113,11 @@ export function useApplyAll() {
   });
 }
 
-/** POST /api/v1/packages/pins: hold or release a package; the updates table shows the change. */
+/** Holds or releases a package; the updates table shows the change. */
 export function usePin() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (input: { spec: string; pinned: boolean; reason?: string }) => api<{ pinned: boolean }>('/api/v1/packages/pins', { method: 'POST', body: input }),
+  return useOperation(pinPackageAction, {
+    input: (v: { spec: string; pinned: boolean; reason?: string }) => ({ body: v }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: updatesKey }),
   });
 }
@@ -131,23 +148,22 @@ export type GithubJobInput =
   | { action: 'rollback'; name: string; version: string }
   | { action: 'repair' };
 
-const GITHUB_JOB_PATH: Record<GithubJobInput['action'], string> = {
-  install: '/api/v1/packages/install',
-  update: '/api/v1/packages/update',
-  uninstall: '/api/v1/packages/uninstall',
-  rollback: '/api/v1/packages/github/rollback',
-  repair: '/api/v1/packages/github/repair',
-};
+function githubJob(input: GithubJobInput): Promise<Job> {
+  const { action, ...body } = input;
+  if (input.action === 'install') return callAction(installPackageAction, { body: { spec: input.spec, overrides: input.overrides, takeover: input.takeover } });
+  if (input.action === 'update') return callAction(updatePackageAction, { body: { spec: input.spec, toVersion: input.toVersion } });
+  if (input.action === 'uninstall') return callAction(uninstallPackageAction, { body: { spec: input.spec } });
+  if (input.action === 'rollback') return callAction(githubRollbackAction, { body: { name: input.name, version: input.version } });
+  void body;
+  return callAction(githubRepairAction, {});
+}
 
-/** Starts a GitHub-release job (install/update/uninstall through the package routes, rollback and repair through their own); a 202 with the job. */
+/** Starts a GitHub-release job (install/update/uninstall through the package operations, rollback and repair through their own): the job. */
 export function useGithubJob(onStarted: (job: Job, input: GithubJobInput) => void) {
   const qc = useQueryClient();
   const started = useJobStartedToast();
   return useMutation({
-    mutationFn: (input: GithubJobInput) => {
-      const { action, ...body } = input;
-      return api<Job>(GITHUB_JOB_PATH[action], { method: 'POST', body: action === 'repair' ? undefined : body });
-    },
+    mutationFn: githubJob,
     onSuccess: (job, input) => {
       seedJob(qc, job);
       started(job, `${input.action[0].toUpperCase()}${input.action.slice(1)} started`);
@@ -159,8 +175,8 @@ export function useGithubJob(onStarted: (job: Job, input: GithubJobInput) => voi
 /** Opts a GitHub package in or out of pre-releases; the next update check uses the channel. */
 export function useGithubChannel() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (input: { name: string; channel: 'stable' | 'prerelease' }) => api<{ name: string; channel: string }>('/api/v1/packages/github/channel', { method: 'POST', body: input }),
+  return useOperation(githubChannelAction, {
+    input: (v: { name: string; channel: 'stable' | 'prerelease' }) => ({ body: v }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: githubKey }),
   });
 }

@@ -3,7 +3,7 @@
 import { RefreshCw } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { toast } from 'sonner';
-import type { Job } from '../jobs/types';
+import type { Job } from '../jobs/view';
 import { useJobStartedToast } from '../jobs/use-start-job';
 import { useJobsSocket } from '../jobs/use-jobs-socket';
 import { PageHeader } from '../shell/shell';
@@ -16,7 +16,7 @@ import { JobDrawer } from './job-drawer';
 import { PackagesCard } from './packages-card';
 import { usePackageJob, usePin, useRuntimes, useUpdates } from './queries';
 import { RuntimeStatus } from './runtime-status';
-import { packageSpec, type ApplyAllResponse, type InstalledPackage, type PackageAction } from './types';
+import { packageSpec, type ApplyAllResponse, type InstalledPackage, type PackageAction } from './view';
 import { UpdateAllDialog } from './update-all-dialog';
 import { UpdatesBar } from './updates-bar';
 import { usePackageJobs } from './updates-jobs';
@@ -32,7 +32,7 @@ export function RuntimePage() {
   const { query: runtimes, refresh } = useRuntimes();
   const updates = useUpdates();
   // Job changes are pushed over /ws/jobs into the job cache, so chips and progress move live.
-  useJobsSocket();
+  const live = useJobsSocket() === 'live';
   const [drawer, setDrawer] = useState<{ job: Job; open: boolean } | null>(null);
   // Package jobs still running: each row shows its job until it ends; then the lists refresh and one toast says how it went.
   const { active, track, watchers } = usePackageJobs();
@@ -124,7 +124,7 @@ export function RuntimePage() {
         <EnvCard env={runtimes.data?.env} loading={runtimes.isPending} />
       </div>
       {watchers}
-      {allOpen ? <UpdateAllDialog open onOpenChange={setAllOpen} updates={updates.data?.updates ?? []} onStarted={onUpdateAllStarted} /> : null}
+      {allOpen ? <UpdateAllDialog open onOpenChange={setAllOpen} updates={updates.data?.updates ?? []} onStarted={onUpdateAllStarted} live={live} /> : null}
       <PinDialog target={pinTarget} onOpenChange={(o) => !o && setPinTarget(null)} onPin={onPin} busy={pin.isPending} error={pinTarget ? pin.error : null} />
       {drawer ? <JobDrawer key={drawer.job.id} job={drawer.job} open={drawer.open} onOpenChange={(open) => setDrawer((d) => (d ? { ...d, open } : d))} /> : null}
     </>

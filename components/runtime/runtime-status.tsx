@@ -5,7 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui
 import { cn } from '../ui/cn';
 import { ErrorNote, Skeleton, Tip } from '../ui/misc';
 import { RelativeTime } from '../ui/time';
-import type { Readiness, RuntimeReport, ToolStatus } from './types';
+import type { Readiness, RuntimeReport, ToolStatus } from './view';
 
 const MANAGERS = [
   { key: 'pip', label: 'pip (Python)' },

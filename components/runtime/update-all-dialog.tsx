@@ -1,21 +1,21 @@
 'use client';
 
 import { useQueries } from '@tanstack/react-query';
-import Link from 'next/link';
 import { ArrowUpCircle, Lock } from 'lucide-react';
+import Link from 'next/link';
 import { useId, useMemo, useState } from 'react';
 import { api } from '../api';
 import { stageLabel } from '../jobs/format';
-import { POLL_MS, jobKey } from '../jobs/queries';
+import { jobKey, POLL_MS } from '../jobs/queries';
 import { StateChip } from '../jobs/state-chip';
-import { isFinal, jobHref, type Job } from '../jobs/types';
+import { isFinal, type Job, jobHref } from '../jobs/view';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { ErrorNote, Progress } from '../ui/misc';
 import { useApplyAll } from './queries';
-import type { ApplyAllResponse, UpdateItem } from './types';
 import { SourcePill } from './updates-source';
+import type { ApplyAllResponse, UpdateItem } from './view';
 
 interface Planned {
   spec: string;
@@ -60,17 +60,35 @@ function RunRow({ item, job }: { item: Planned; job: Job | undefined }) {
   );
 }
 
-/** The live part: each child job followed until it ends, plus an overall bar. Closes only on user action. */
-function RunView({ run }: { run: ApplyAllResponse }) {
+/** A fetch that started before a pushed "ended" event must not bring the job back to running. */
+const keepEnded = (old: unknown, next: unknown) => (old && isFinal((old as Job).state) && next && !isFinal((next as Job).state) ? old : next);
+
+/**
+ * The live part: each child job followed until it ends, plus an overall bar. Closes only on user
+ * action. The children come from the start response and are then kept current by /ws/jobs, which
+ * patches the job cache; each is read once more on mount (an event sent before the cache held it
+ * would be lost), and polled only while the socket is down.
+ */
+function RunView({ run, live }: { run: ApplyAllResponse; live: boolean }) {
   const items = ((run.job.params as { items?: Planned[] } | null)?.items ?? []).slice().sort((a, b) => a.spec.localeCompare(b.spec));
-  const childBySpec = new Map(run.children.map((c) => [(c.params as { spec: string }).spec, c.id]));
+  // package.update children carry their spec; github.update children the installed name.
+  const specOf = (params: unknown) => {
+    const p = (params ?? {}) as { spec?: string; name?: string };
+    return p.spec ?? `github:${p.name}`;
+  };
+  const childBySpec = new Map(run.children.map((c) => [specOf(c.params), c.id]));
+  const childById = new Map(run.children.map((c) => [c.id, c as Job]));
   const ids = items.map((i) => childBySpec.get(i.spec) ?? '');
   const jobs = useQueries({
     queries: ids.map((id) => ({
       queryKey: jobKey(id),
       queryFn: ({ signal }: { signal: AbortSignal }) => api<Job>(`/api/v1/jobs/${encodeURIComponent(id)}`, { signal }),
       enabled: !!id,
-      refetchInterval: (q: { state: { data?: Job } }) => (q.state.data && !isFinal(q.state.data.state) ? POLL_MS : false),
+      initialData: childById.get(id),
+      initialDataUpdatedAt: 0,
+      structuralSharing: keepEnded,
+      refetchOnWindowFocus: !live,
+      refetchInterval: (q: { state: { data?: Job } }) => (!live && q.state.data && !isFinal(q.state.data.state) ? POLL_MS : false),
     })),
   });
   const data = jobs.map((q) => q.data as Job | undefined);
@@ -84,7 +102,9 @@ function RunView({ run }: { run: ApplyAllResponse }) {
       <div className="grid gap-1.5">
         <div className="flex items-center justify-between text-sm">
           <span role="status" aria-live="polite">
-            {done ? `Finished: ${succeeded} updated${items.length - succeeded ? `, ${items.length - succeeded} failed` : ''}` : `${ended} of ${items.length} done`}
+            {done
+              ? `Finished: ${succeeded} updated${items.length - succeeded ? `, ${items.length - succeeded} failed` : ''}`
+              : `${ended} of ${items.length} done`}
           </span>
           <Link href={jobHref(run.job.id)} className="text-primary hover:underline">
             Open the Update All job
@@ -102,7 +122,20 @@ function RunView({ run }: { run: ApplyAllResponse }) {
 }
 
 /** Update All: choose the updates, apply, and watch each one finish in the same dialog. */
-export function UpdateAllDialog({ open, onOpenChange, updates, onStarted }: { open: boolean; onOpenChange: (o: boolean) => void; updates: UpdateItem[]; onStarted: (r: ApplyAllResponse) => void }) {
+export function UpdateAllDialog({
+  open,
+  onOpenChange,
+  updates,
+  onStarted,
+  live = false,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  updates: UpdateItem[];
+  onStarted: (r: ApplyAllResponse) => void;
+  /** /ws/jobs is connected and feeding the job cache; otherwise the children are polled. */
+  live?: boolean;
+}) {
   const offered = useMemo(() => updates.filter((u) => !u.pinned), [updates]);
   const pinned = useMemo(() => updates.filter((u) => u.pinned), [updates]);
   const [selected, setSelected] = useState<Set<string>>(() => new Set(offered.map((u) => u.spec)));
@@ -129,9 +162,17 @@ export function UpdateAllDialog({ open, onOpenChange, updates, onStarted }: { op
     });
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Update All" description={run ? 'Each package is updated as its own job; failures never stop the others.' : 'Choose the updates to apply. Pinned packages are left alone.'} className="max-w-2xl">
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Update All"
+      description={
+        run ? 'Each package is updated as its own job; failures never stop the others.' : 'Choose the updates to apply. Pinned packages are left alone.'
+      }
+      className="max-w-2xl"
+    >
       {run ? (
-        <RunView run={run} />
+        <RunView run={run} live={live} />
       ) : (
         <div className="grid gap-3">
           <label className="inline-flex items-center gap-2 border-b pb-2 text-sm font-medium">
@@ -151,7 +192,13 @@ export function UpdateAllDialog({ open, onOpenChange, updates, onStarted }: { op
             {offered.map((u) => (
               <li key={u.spec}>
                 <label className="flex flex-wrap items-center gap-2 rounded px-1 py-1 text-sm hover:bg-muted/60">
-                  <input type="checkbox" className="size-4 accent-primary" checked={selected.has(u.spec)} onChange={(e) => toggle(u.spec, e.target.checked)} aria-describedby={`${id}-${u.spec}`} />
+                  <input
+                    type="checkbox"
+                    className="size-4 accent-primary"
+                    checked={selected.has(u.spec)}
+                    onChange={(e) => toggle(u.spec, e.target.checked)}
+                    aria-describedby={`${id}-${u.spec}`}
+                  />
                   <SourcePill source={u.source} />
                   <span className="font-mono text-xs font-medium">{u.name}</span>
                   <span id={`${id}-${u.spec}`} className="font-mono text-xs text-muted-foreground">

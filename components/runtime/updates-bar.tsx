@@ -9,7 +9,7 @@ import { toast } from 'sonner';
 import { api } from '../api';
 import { stageLabel } from '../jobs/format';
 import { POLL_MS, jobKey } from '../jobs/queries';
-import { isFinal, jobHref, type Job } from '../jobs/types';
+import { isFinal, jobHref, type Job } from '../jobs/view';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
@@ -17,7 +17,7 @@ import { Progress, RetryableError, Skeleton, Tip } from '../ui/misc';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
 import { updatesKey, useRefreshUpdates } from './queries';
-import type { UpdatesView } from './types';
+import type { UpdatesView } from './view';
 import { SourcePill } from './updates-source';
 
 /** Why the results are stale, short (for the badge) and in full (for its tooltip); null when fresh. */

@@ -5,14 +5,15 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { PACKAGE_JOB_NAMES } from '@/lib/packages/job-names';
 import { parsePackageSpec } from '@/lib/runtime/spec';
 import { stageLabel } from '../jobs/format';
 import { jobKey, useJob } from '../jobs/queries';
 import { StateChip } from '../jobs/state-chip';
-import { isFinal, jobHref, type Job } from '../jobs/types';
+import { isFinal, jobHref, type Job } from '../jobs/view';
 import { Progress } from '../ui/misc';
 import { JobEndWatcher } from './job-drawer';
-import { pkgKey, type UpdateAllRow } from './types';
+import { pkgKey, type UpdateAllRow } from './view';
 
 /** The package a package job works on (install/update/uninstall params carry its spec; GitHub jobs its name), as a pkgKey. */
 export function jobPackageKey(job: Pick<Job, 'params'> & Partial<Pick<Job, 'kind'>>): string | null {
@@ -38,7 +39,7 @@ interface Tracked {
 
 function outcomeToast(job: Job, open: () => void) {
   const opts = { id: `job-end-${job.id}`, action: { label: 'Open job', onClick: open } };
-  if (job.kind === 'package.update-all') {
+  if (job.kind === PACKAGE_JOB_NAMES.updateAll) {
     const r = job.result as { succeeded?: number; failed?: number; items?: UpdateAllRow[] } | null;
     const total = r?.items?.length ?? 0;
     if (job.state === 'succeeded') toast.success(`Update All finished: ${r?.succeeded ?? total} updated`, opts);

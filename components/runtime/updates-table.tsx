@@ -11,7 +11,7 @@ import { EmptyState, Tip } from '../ui/misc';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
-import { pkgKey, type UpdateItem, type UpdateSort, type UpdatesView } from './types';
+import { pkgKey, type UpdateItem, type UpdateSort, type UpdatesView } from './view';
 import { JobProgressChip } from './updates-jobs';
 import { SOURCE_LABEL, SourcePill } from './updates-source';
 import type { RuntimeFilters } from './use-runtime-filters';

@@ -6,14 +6,15 @@ import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { ROLES, type Role } from '@/lib/auth/permissions';
 import { createUserInput } from '@/lib/auth/schemas';
-import { api } from '../api';
+import { createUserAction } from '@/app/(console)/settings/actions';
+import { callAction } from '../use-operation';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { Field, Input, Select } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { useDialogForm } from '../ui/use-dialog-form';
 import { ROLE_SUMMARY } from './roles';
-import type { UserOut } from './types';
+import type { UserOut } from './view';
 
 type Form = { name: string; email: string; role: Role; password: string };
 const EMPTY: Form = { name: '', email: '', role: 'viewer', password: '' };
@@ -25,7 +26,7 @@ export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenCha
     form,
     empty: EMPTY,
     onOpenChange,
-    submit: (body: Form) => api<UserOut>('/api/v1/users', { method: 'POST', body }),
+    submit: (body: Form) => callAction(createUserAction, { body }),
     onDone: (u) => {
       toast.success(`Added ${u.email} as ${u.role}`);
       void qc.invalidateQueries({ queryKey: ['users'] });

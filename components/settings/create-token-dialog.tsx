@@ -7,14 +7,15 @@ import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { PERMISSIONS, isPermission, type Permission } from '@/lib/auth/permissions';
 import { createTokenInput } from '@/lib/auth/schemas';
-import { api } from '../api';
+import { createTokenAction } from '@/app/(console)/settings/actions';
+import { callAction } from '../use-operation';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { Field, Input, Select } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { useDialogForm } from '../ui/use-dialog-form';
 import { useViewer } from '../viewer';
-import type { TokenOut } from './types';
+import type { CreatedToken } from './view';
 
 export const EXPIRY_OPTIONS = [
   { value: '7', label: '7 days' },
@@ -30,10 +31,7 @@ const formSchema = createTokenInput.pick({ name: true, permissions: true }).exte
 type Form = { name: string; permissions: string[]; expires: Expiry };
 const EMPTY: Form = { name: '', permissions: ['instance.read'], expires: '90' };
 
-export interface CreatedToken {
-  token: string;
-  record: TokenOut;
-}
+export type { CreatedToken } from './view';
 
 function SelectAll({ all, value, onChange }: { all: string[]; value: string[]; onChange: (v: string[]) => void }) {
   const ref = useRef<HTMLInputElement>(null);
@@ -59,7 +57,7 @@ export function CreateTokenDialog({ open, onOpenChange, onCreated }: { open: boo
     empty: EMPTY,
     onOpenChange,
     submit: (v: Form) =>
-      api<CreatedToken>('/api/v1/tokens', { method: 'POST', body: { name: v.name, permissions: v.permissions, expiresInDays: v.expires === 'never' ? null : Number(v.expires) } }),
+      callAction(createTokenAction, { body: { name: v.name, permissions: v.permissions, expiresInDays: v.expires === 'never' ? null : Number(v.expires) } }),
     onDone: (t) => {
       void qc.invalidateQueries({ queryKey: ['tokens'] });
       onCreated(t);

@@ -1,6 +1,7 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { updateGithubSettingsAction } from '@/app/(console)/settings/actions';
 import { Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { toast } from 'sonner';
@@ -13,6 +14,7 @@ import { SettingsSaveBar } from './save-bar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { CheckField, Field, Input } from '../ui/input';
 import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
+import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 
 type Stored = z.infer<typeof githubSettingsOut>;
@@ -94,8 +96,8 @@ export function GithubSettingsCard() {
   const valid = !!parsed?.success && !errors.token;
   const changed = Object.keys(patch);
 
-  const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) => api<Stored>('/api/v1/settings/github', { method: 'PUT', body }),
+  const save = useOperation(updateGithubSettingsAction, {
+    input: (body: z.input<typeof githubSettingsPatch>) => ({ body }),
     onSuccess: (next, body) => {
       qc.setQueryData(githubSettingsKey, next);
       setForm(toForm(next));

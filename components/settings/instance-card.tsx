@@ -10,7 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui
 import { cn } from '../ui/cn';
 import { ErrorNote, Skeleton } from '../ui/misc';
 import { exactTime, useNow } from '../ui/time';
-import type { InstanceOut } from './types';
+import type { InstanceOut } from './view';
 
 function uptime(startedAt: string, now: number): string {
   const start = new Date(startedAt);

@@ -5,14 +5,15 @@ import { signOut } from 'next-auth/react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { resetPasswordInput } from '@/lib/auth/schemas';
-import { api } from '../api';
+import { resetPasswordAction } from '@/app/(console)/settings/actions';
+import { callAction } from '../use-operation';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { Field, Input } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { useDialogForm } from '../ui/use-dialog-form';
 import { useViewer } from '../viewer';
-import type { UserOut } from './types';
+import type { UserOut } from './view';
 
 type Form = { password: string };
 const EMPTY: Form = { password: '' };
@@ -24,7 +25,7 @@ export function ResetPasswordDialog({ user, onOpenChange }: { user: UserOut | nu
     form,
     empty: EMPTY,
     onOpenChange,
-    submit: (v: Form) => api(`/api/v1/users/${user?.id}/password`, { method: 'POST', body: { password: v.password } }),
+    submit: (v: Form) => callAction(resetPasswordAction, { params: { id: user?.id ?? '' }, body: { password: v.password } }),
     onDone: () => {
       toast.success(`Password set for ${user?.email}; their sessions have ended`);
       // A new password ends every session of that user, this one included when it is your own.

@@ -1,6 +1,7 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { updateRuntimeSettingsAction } from '@/app/(console)/settings/actions';
 import { useEffect, useMemo } from 'react';
 import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -11,6 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui
 import { cn } from '../ui/cn';
 import { CheckField, Field, Input } from '../ui/input';
 import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
+import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { runtimeSettingsSchema as runtimeSettingsClientSchema, type RuntimeSettings as RuntimeSettingsValues } from '@/lib/settings/runtime-settings';
 
@@ -141,8 +143,8 @@ export function RuntimeSettingsCard() {
   const changes = stored && parsed.success ? changedFields(stored, parsed.data) : {};
   const changedKeys = Object.keys(changes) as RuntimeSettingsKey[];
 
-  const save = useMutation({
-    mutationFn: (patch: Partial<RuntimeSettingsValues>) => api<RuntimeSettingsValues>('/api/v1/settings/runtime', { method: 'PUT', body: patch }),
+  const save = useOperation(updateRuntimeSettingsAction, {
+    input: (patch: Partial<RuntimeSettingsValues>) => ({ body: patch }),
     onSuccess: (next, patch) => {
       qc.setQueryData(runtimeSettingsKey, next);
       form.reset(toForm(next));

@@ -1,18 +1,20 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { updateSkillsSettingsAction } from '@/app/(console)/settings/actions';
 import { useEffect, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import type { SkillsSettings } from '@/lib/settings/skills-settings';
 import { api, ApiError } from '../api';
 import { listUrl, skillListKey, skillsSettingsKey } from '../skills/queries';
 import { fromForm, LABELS, toForm, type SettingsKey, type SkillsSettingsForm } from '../skills/settings-form';
-import type { SkillList } from '../skills/types';
+import type { SkillList } from '../skills/view';
 import { SettingsSaveBar } from './save-bar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { CheckField, Field, Input } from '../ui/input';
 import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
 import { Textarea } from '../ui/textarea';
+import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 
 const ALL = { status: 'all', q: '', source: '' };
@@ -42,8 +44,8 @@ export function SkillsSettingsCard() {
   const changed = Object.keys(patch) as SettingsKey[];
   const valid = !Object.keys(localErrors).length;
 
-  const save = useMutation({
-    mutationFn: (body: Partial<SkillsSettings>) => api<SkillsSettings>('/api/v1/settings/skills', { method: 'PUT', body }),
+  const save = useOperation(updateSkillsSettingsAction, {
+    input: (body: Partial<SkillsSettings>) => ({ body }),
     onSuccess: (next, body) => {
       qc.setQueryData(skillsSettingsKey, next);
       setForm(toForm(next));

@@ -1,6 +1,7 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { revokeTokenAction } from '@/app/(console)/settings/actions';
 import { KeyRound, Lock, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -12,10 +13,11 @@ import { Confirm } from '../ui/dialog';
 import { EmptyState, ErrorNote, Skeleton, Tip } from '../ui/misc';
 import { Table, TBody, TD, TH, THead, TR, SkeletonRows } from '../ui/table';
 import { RelativeTime, useNow } from '../ui/time';
+import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { CreateTokenDialog, type CreatedToken } from './create-token-dialog';
 import { TokenSecretDialog } from './token-secret-dialog';
-import { errorMessage, tokenStatus, type TokenOut } from './types';
+import { errorMessage, tokenStatus, type TokenOut } from './view';
 
 const STATUS_VARIANT = { active: 'success', expired: 'warning', revoked: 'destructive' } as const;
 
@@ -27,9 +29,8 @@ export function TokensCard() {
   const [created, setCreated] = useState<CreatedToken | null>(null);
   const [revoking, setRevoking] = useState<TokenOut | null>(null);
   const q = useQuery({ queryKey: ['tokens'], queryFn: ({ signal }) => api<{ items: TokenOut[] }>('/api/v1/tokens', { signal }), enabled: can.allowed });
-  const revoke = useMutation({
-    // An explicit empty JSON body: the dev server hands route handlers an empty body stream on DELETE, which the wrapper refuses without a content type.
-    mutationFn: (t: TokenOut) => api<TokenOut>(`/api/v1/tokens/${t.id}`, { method: 'DELETE', body: {} }),
+  const revoke = useOperation(revokeTokenAction, {
+    input: (t: TokenOut) => ({ params: { id: t.id } }),
     onSuccess: (t) => {
       toast.success(`Revoked “${t.name}”`);
       void qc.invalidateQueries({ queryKey: ['tokens'] });

@@ -1,11 +1,11 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { updateUserAction } from '@/app/(console)/settings/actions';
 import { signOut } from 'next-auth/react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { ROLES, type Role } from '@/lib/auth/permissions';
-import { api } from '../api';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Confirm } from '../ui/dialog';
@@ -13,8 +13,9 @@ import { Select } from '../ui/input';
 import { Tip } from '../ui/misc';
 import { TD, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
+import { useOperation } from '../use-operation';
 import { RoleBadge } from './role-badge';
-import { errorMessage, type UserOut } from './types';
+import { errorMessage, type UserOut } from './view';
 
 type Patch = { role?: Role; disabled?: boolean };
 
@@ -28,8 +29,8 @@ export function UserRow({ user, isSelf, canManage, why, onResetPassword, dialogO
   const [picked, setPicked] = useState<Role | null>(null);
   const role = picked ?? user.role;
   const [confirmDisable, setConfirmDisable] = useState(false);
-  const update = useMutation({
-    mutationFn: (body: Patch) => api<UserOut>(`/api/v1/users/${user.id}`, { method: 'PATCH', body }),
+  const update = useOperation(updateUserAction, {
+    input: (body: Patch) => ({ params: { id: user.id }, body }),
     onSuccess: (u, body) => {
       setConfirmDisable(false);
       qc.setQueryData<{ items: UserOut[] }>(['users'], (old) => old && { items: old.items.map((x) => (x.id === u.id ? u : x)) });

@@ -11,7 +11,7 @@ import { Table, TBody, TD, TH, THead, TR, SkeletonRows } from '../ui/table';
 import { useCan, useViewer } from '../viewer';
 import { AddUserDialog } from './add-user-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
-import type { UserOut } from './types';
+import type { UserOut } from './view';
 import { UserRow } from './user-row';
 
 export function UsersCard() {

@@ -1,7 +1,7 @@
 import { Ban, CircleAlert, CircleCheck, CircleDashed, CircleX, ShieldAlert, ShieldCheck, ShieldQuestion, ShieldX, TriangleAlert } from 'lucide-react';
 import { Badge } from '../ui/badge';
-import type { ScanVerdict, SkillStatus, SourceKind } from './types';
-import { SOURCE_LABELS } from './types';
+import type { ScanVerdict, SkillStatus, SourceKind } from './view';
+import { SOURCE_LABELS } from './view';
 
 type Variant = 'default' | 'secondary' | 'success' | 'warning' | 'destructive' | 'outline';
 

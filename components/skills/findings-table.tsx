@@ -1,6 +1,6 @@
 import { Badge } from '../ui/badge';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
-import type { ScanFinding } from './types';
+import type { ScanFinding } from './view';
 
 const RANK: Record<ScanFinding['severity'], number> = { critical: 0, warn: 1, info: 2 };
 const LOOK: Record<ScanFinding['severity'], { variant: 'destructive' | 'warning' | 'secondary'; label: string }> = {

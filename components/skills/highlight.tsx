@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import type { Highlight } from './types';
+import type { Highlight } from './view';
 
 /** Text with the given [start, end) ranges wrapped in <mark>; the text is never interpreted as HTML. */
 export function Marked({ text, ranges }: { text: string; ranges: [number, number][] }) {

@@ -1,12 +1,21 @@
 'use client';
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  acknowledgeSkillAction,
+  importSkillAction,
+  refreshSkillsAction,
+  rollbackSkillAction,
+  skillDepsInstallAction,
+  uninstallSkillAction,
+  updateSkillEntryAction,
+} from '@/app/(console)/skills/actions';
 import type { ImportInput, SkillEntryInput } from '@/lib/skills/service/schemas';
 import { api } from '../api';
+import { useOperation } from '../use-operation';
 import { jobKey } from '../jobs/queries';
-import type { Job } from '../jobs/types';
-import type { ClawhubHit, DepsInstallResponse, InstallSpecView, SkillDetailView, SkillEntryView, SkillFileContent, SkillList, VersionDiffView } from './types';
-import type { DepsReport } from '../runtime/deps-results';
+import type { Job } from '../jobs/view';
+import type { ClawhubHit, SkillDepsView, SkillDetailView, SkillFileContent, SkillList, VersionDiffView } from './view';
 
 /** The list is polled this often while the page is visible, so the watcher's changes show up. */
 export const LIST_POLL_MS = 5000;
@@ -61,7 +70,7 @@ export function useSkillFile(id: string, path: string | null) {
 export function useSkillDeps(id: string, enabled: boolean) {
   return useQuery({
     queryKey: skillDepsKey(id),
-    queryFn: ({ signal }) => api<DepsReport & { installSpecs: InstallSpecView[] }>(`/api/v1/skills/${encodeURIComponent(id)}/deps`, { signal }),
+    queryFn: ({ signal }) => api<SkillDepsView>(`/api/v1/skills/${encodeURIComponent(id)}/deps`, { signal }),
     enabled,
     staleTime: 30_000,
   });
@@ -76,48 +85,45 @@ export function useSkillDiff(slug: string, a: string, b: string) {
   });
 }
 
-/** PUT /skills/entry. The list and the detail are refetched: gating depends on the entry. */
+/** Saves the skill's entry. The list and the detail are refetched: gating depends on the entry. */
 export function useUpdateEntry() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (input: SkillEntryInput) => api<SkillEntryView>('/api/v1/skills/entry', { method: 'PUT', body: input }),
-    onSettled: () => invalidateSkills(qc),
-  });
+  return useOperation(updateSkillEntryAction, { input: (v: SkillEntryInput) => ({ body: v }), onSettled: () => invalidateSkills(qc) });
 }
 
-/** A plain POST whose success changes the catalog. */
-function useSkillWrite<I, R = unknown>(path: string) {
+export function useAcknowledge() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (input: I) => api<R>(path, { method: 'POST', body: input }),
-    onSuccess: () => invalidateSkills(qc),
-  });
+  return useOperation(acknowledgeSkillAction, { input: (v: { id: string; reason: string }) => ({ body: v }), onSuccess: () => invalidateSkills(qc) });
 }
-
-export const useAcknowledge = () => useSkillWrite<{ id: string; reason: string }>('/api/v1/skills/acknowledge');
-export const useRollback = () => useSkillWrite<{ slug: string; version: string }, { slug: string; version: string; previous: string }>('/api/v1/skills/rollback');
-export const useUninstall = () => useSkillWrite<{ slug: string }, { slug: string; removed: string }>('/api/v1/skills/uninstall');
-export const useRefreshSkills = () => useSkillWrite<void, { version: number; skills: number }>('/api/v1/skills/refresh');
+export function useRollback() {
+  const qc = useQueryClient();
+  return useOperation(rollbackSkillAction, { input: (v: { slug: string; version: string }) => ({ body: v }), onSuccess: () => invalidateSkills(qc) });
+}
+export function useUninstall() {
+  const qc = useQueryClient();
+  return useOperation(uninstallSkillAction, { input: (v: { slug: string }) => ({ body: v }), onSuccess: () => invalidateSkills(qc) });
+}
+export function useRefreshSkills() {
+  const qc = useQueryClient();
+  return useOperation(refreshSkillsAction, { input: (_: void) => ({}), onSuccess: () => invalidateSkills(qc) });
+}
 
 const seedJob = (qc: QueryClient, job: Job) => {
   qc.setQueryData(jobKey(job.id), job);
   void qc.invalidateQueries({ queryKey: ['jobs'] });
 };
 
-/** POST /skills/import: a 202 with the queued job. */
+/** Imports a skill: the queued job. */
 export function useImportSkill() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (input: ImportInput) => api<Job>('/api/v1/skills/import', { method: 'POST', body: input }),
-    onSuccess: (job) => seedJob(qc, job),
-  });
+  return useOperation(importSkillAction, { input: (v: ImportInput) => ({ body: v }), onSuccess: (job) => seedJob(qc, job) });
 }
 
-/** POST /skills/deps/install: one parent job, one install per missing dependency. */
+/** Installs a skill's missing dependencies: one parent job, one install per package. */
 export function useInstallSkillDeps() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api<DepsInstallResponse>('/api/v1/skills/deps/install', { method: 'POST', body: { id } }),
+  return useOperation(skillDepsInstallAction, {
+    input: (id: string) => ({ body: { id } }),
     onSuccess: (r) => {
       for (const c of r.children ?? []) qc.setQueryData(jobKey(c.id), c);
       seedJob(qc, r.job);
@@ -125,15 +131,11 @@ export function useInstallSkillDeps() {
   });
 }
 
-/** ClawHub search; the answer's shape is read defensively (an array, or {items|results}). */
+/** ClawHub search: the hits, best first. */
 export function useClawhubSearch(q: string) {
   return useQuery({
     queryKey: ['clawhub-search', q] as const,
-    queryFn: async ({ signal }) => {
-      const data = await api<unknown>(`/api/v1/skills/clawhub/search?${new URLSearchParams({ q })}`, { signal });
-      const list = Array.isArray(data) ? data : ((data as { items?: unknown[]; results?: unknown[] })?.items ?? (data as { results?: unknown[] })?.results ?? []);
-      return list as ClawhubHit[];
-    },
+    queryFn: ({ signal }) => api<ClawhubHit[]>(`/api/v1/skills/clawhub/search?${new URLSearchParams({ q })}`, { signal }),
     enabled: q.trim().length >= 2,
     staleTime: 60_000,
     retry: false,

@@ -4,7 +4,7 @@ import { FolderTree, TriangleAlert } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { CopyButton } from '../ui/copy-button';
 import { Skeleton } from '../ui/misc';
-import type { RootWarningView, SkillRootView } from './types';
+import type { RootWarningView, SkillRootView } from './view';
 
 /** The roots in precedence order: a skill in an earlier root shadows one of the same name in a later one. */
 export function RootsCard({ roots, loading }: { roots: SkillRootView[] | undefined; loading: boolean }) {

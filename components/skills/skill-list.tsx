@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { Button } from '../ui/button';
 import { SkeletonRows, Table, TH, THead, TR } from '../ui/table';
 import { SkillRow } from './skill-row';
-import { SOURCE_LABELS, SOURCE_ORDER, type SkillRootView, type SkillSummary, type SourceKind } from './types';
+import { SOURCE_LABELS, SOURCE_ORDER, type SkillRootView, type SkillSummary, type SourceKind } from './view';
 
 /** Rows rendered at first and per "Show more": past this a long catalog pages instead of rendering everything. */
 export const PAGE_SIZE = 100;

@@ -6,7 +6,7 @@ import { TD, TR } from '../ui/table';
 import { SkillEmoji, StatusChip, VerdictChip } from './chips';
 import { EnableToggle } from './enable-toggle';
 import { highlightOf, Marked, truncate } from './highlight';
-import { skillHref, type SkillSummary } from './types';
+import { skillHref, type SkillSummary } from './view';
 
 /** One skill: emoji, name, description (or the search's matching snippet), readiness, verdict, shadowing and the enable switch. */
 export function SkillRow({ skill: s }: { skill: SkillSummary }) {

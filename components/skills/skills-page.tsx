@@ -16,7 +16,7 @@ import { RootsCard, WarningsPanel } from './roots-card';
 import { SkillList } from './skill-list';
 import { SkillsToolbar } from './skills-toolbar';
 import { StatusTabs } from './status-tabs';
-import { STATUS_TABS } from './types';
+import { STATUS_TABS } from './view';
 import { useDebounced, useSkillFilters } from './use-skill-filters';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));

@@ -4,7 +4,7 @@ import { Search, X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Button } from '../ui/button';
 import { Input, Select } from '../ui/input';
-import { SOURCE_LABELS, SOURCE_ORDER } from './types';
+import { SOURCE_LABELS, SOURCE_ORDER } from './view';
 import type { SkillFilters } from './use-skill-filters';
 
 /** Search (press "/" to focus) and the source filter. */

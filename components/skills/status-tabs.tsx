@@ -2,7 +2,7 @@
 
 import { useRef } from 'react';
 import { cn } from '../ui/cn';
-import { STATUS_TABS, type StatusTab } from './types';
+import { STATUS_TABS, type StatusTab } from './view';
 
 /**
  * All / Ready / Needs setup / Disabled / Invalid / Blocked with their counts (over the whole

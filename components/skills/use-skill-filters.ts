@@ -2,7 +2,7 @@
 
 import { useUrlFilters } from '../ui/use-url-filters';
 import { useEffect, useState } from 'react';
-import { SOURCE_ORDER, STATUS_TABS, type StatusTab } from './types';
+import { SOURCE_ORDER, STATUS_TABS, type StatusTab } from './view';
 
 export interface SkillFilters {
   status: StatusTab;

@@ -1,7 +1,8 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
-export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
-export type JobState = (typeof JOB_STATES)[number];
+import { JOB_STATES } from './job-states';
+
+export { JOB_STATES, type JobState } from './job-states';
 
 export const jobs = pgTable(
   'jobs',

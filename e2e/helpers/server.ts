@@ -46,7 +46,8 @@ export function tempDir(prefix: string): string {
 export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; port?: number } = {}): Promise<RunningServer> {
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? tempDir('skilldock-e2e-');
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', SKILLDOCK_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...opts.env };
+  // SKILLDOCK_CHECK_OUTPUT: every answer is checked against its contract here too (a mismatch is a 500).
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', SKILLDOCK_DATA_DIR: dataDir, LOG_LEVEL: 'warn', SKILLDOCK_CHECK_OUTPUT: '1', ...opts.env };
   if (!opts.env?.DATABASE_URL) delete env.DATABASE_URL;
   const proc = spawn(process.execPath, [path.join(ROOT, 'dist/server.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -12,7 +12,7 @@ import { applyAllInput, pinInput } from '../packages/update-schemas';
 import { runtimeSettingsPatch, runtimeSettingsSchema } from '../settings/runtime-settings';
 import { applyAllOut, depsInstallOut, depsReportOut, githubOverviewOut, githubReleasesOut, historyOut, historyQuery, pinOut, refreshOut, updatesOut } from './package-schemas';
 import { skillsApi } from './skill-contracts';
-import { auditOut, idParams, installedPackageOut, jobOut, logLineOut, runtimesOut, tokenOut, userOut } from './schemas';
+import { auditOut, createdTokenOut, idParams, installedPackageOut, instanceOut, jobKindsOut, jobOut, logLineOut, meOut, openapiOut, runtimesOut, tokenOut, userOut } from './schemas';
 
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextBefore: z.union([z.string(), z.number()]).nullable() });
 
@@ -21,9 +21,9 @@ export const api = {
   setupStatus: defineContract({ method: 'GET', path: '/api/setup', tag: 'Setup', summary: 'Whether first-run setup is still needed', permission: null, response: z.object({ needed: z.boolean() }) }),
   setup: defineContract({ method: 'POST', path: '/api/setup', tag: 'Setup', summary: 'Create the first owner (only while no user exists)', permission: null, body: setupInput, response: userOut, status: 201 }),
 
-  me: defineContract({ method: 'GET', path: '/api/v1/me', tag: 'Session', summary: 'The caller: user, role, effective permissions', permission: 'instance.read' }),
-  instance: defineContract({ method: 'GET', path: '/api/v1/instance', tag: 'Instance', summary: 'Version, database, data dir, Docker endpoint reachability', permission: 'instance.read' }),
-  openapi: defineContract({ method: 'GET', path: '/api/v1/openapi.json', tag: 'Instance', summary: 'This OpenAPI 3.1 document', permission: 'instance.read' }),
+  me: defineContract({ method: 'GET', path: '/api/v1/me', tag: 'Session', summary: 'The caller: user, role, effective permissions', permission: 'instance.read', response: meOut }),
+  instance: defineContract({ method: 'GET', path: '/api/v1/instance', tag: 'Instance', summary: 'Version, database, data dir, Docker endpoint reachability', permission: 'instance.read', response: instanceOut }),
+  openapi: defineContract({ method: 'GET', path: '/api/v1/openapi.json', tag: 'Instance', summary: 'This OpenAPI 3.1 document', permission: 'instance.read', response: openapiOut }),
 
   listUsers: defineContract({ method: 'GET', path: '/api/v1/users', tag: 'Users', summary: 'List users', permission: 'users.read', response: z.object({ items: z.array(userOut) }) }),
   createUser: defineContract({ method: 'POST', path: '/api/v1/users', tag: 'Users', summary: 'Create a user', permission: 'users.manage', body: createUserInput, response: userOut, status: 201 }),
@@ -31,14 +31,14 @@ export const api = {
   resetPassword: defineContract({ method: 'POST', path: '/api/v1/users/{id}/password', tag: 'Users', summary: "Set a user's password (ends their sessions)", permission: 'users.manage', params: idParams, body: resetPasswordInput, status: 204 }),
 
   listTokens: defineContract({ method: 'GET', path: '/api/v1/tokens', tag: 'API tokens', summary: "The caller's API tokens", permission: 'tokens.manage', response: z.object({ items: z.array(tokenOut) }) }),
-  createToken: defineContract({ method: 'POST', path: '/api/v1/tokens', tag: 'API tokens', summary: 'Create an API token (the secret is shown once)', permission: 'tokens.manage', body: createTokenInput, response: z.object({ token: z.string(), record: tokenOut }), status: 201 }),
+  createToken: defineContract({ method: 'POST', path: '/api/v1/tokens', tag: 'API tokens', summary: 'Create an API token (the secret is shown once)', permission: 'tokens.manage', body: createTokenInput, response: createdTokenOut, status: 201 }),
   revokeToken: defineContract({ method: 'DELETE', path: '/api/v1/tokens/{id}', tag: 'API tokens', summary: 'Revoke an API token', permission: 'tokens.manage', params: idParams, response: tokenOut }),
 
   listAudit: defineContract({ method: 'GET', path: '/api/v1/audit', tag: 'Audit', summary: 'Audit log, newest first, with filters', permission: 'audit.read', query: auditQuery, response: page(auditOut) }),
   auditActions: defineContract({ method: 'GET', path: '/api/v1/audit/actions', tag: 'Audit', summary: 'Distinct audit actions (for filters)', permission: 'audit.read', response: z.object({ items: z.array(z.string()) }) }),
 
   listJobs: defineContract({ method: 'GET', path: '/api/v1/jobs', tag: 'Jobs', summary: 'List jobs with filters', permission: 'jobs.read', query: listJobsQuery, response: page(jobOut) }),
-  jobKinds: defineContract({ method: 'GET', path: '/api/v1/jobs/kinds', tag: 'Jobs', summary: 'Job kinds and who may start them', permission: 'jobs.read' }),
+  jobKinds: defineContract({ method: 'GET', path: '/api/v1/jobs/kinds', tag: 'Jobs', summary: 'Job kinds and who may start them', permission: 'jobs.read', response: jobKindsOut }),
   startJob: defineContract({ method: 'POST', path: '/api/v1/jobs', tag: 'Jobs', summary: 'Start a job of a startable kind', permission: 'jobs.run', body: startJobInput, response: jobOut, status: 202 }),
   getJob: defineContract({ method: 'GET', path: '/api/v1/jobs/{id}', tag: 'Jobs', summary: 'One job', permission: 'jobs.read', params: idParams, response: jobOut }),
   cancelJob: defineContract({ method: 'POST', path: '/api/v1/jobs/{id}/cancel', tag: 'Jobs', summary: 'Cancel a queued or running job', permission: 'jobs.cancel', params: idParams, response: jobOut, status: 202 }),

@@ -40,7 +40,8 @@ export const historyOut = z.object({
   ),
 });
 
-const depOut = z.looseObject({
+const aliasOut = z.object({ from: z.string(), to: z.string(), hint: z.string().optional() });
+export const depOut = z.object({
   spec: z.string(),
   manager: z.string(),
   name: z.string(),
@@ -48,32 +49,41 @@ const depOut = z.looseObject({
   status: z.enum(['ok', 'missing', 'unknown']),
   detail: z.string(),
   importName: z.string().optional(),
-  alias: z.object({ from: z.string(), to: z.string(), hint: z.string().optional() }).optional().describe('import cv2 → pip:opencv-python'),
+  alias: aliasOut.optional().describe('import cv2 → pip:opencv-python'),
+  where: z.array(z.object({ file: z.string(), line: z.number() })).optional().describe('Where the scan found it'),
+  line: z.number().optional().describe('The deps: line that declares it'),
 });
-const diagnosticOut = z.looseObject({ key: z.string(), line: z.number().optional(), file: z.string().optional(), raw: z.string().optional(), message: z.string() });
+export const depDiagnosticOut = z.object({ key: z.string(), line: z.number().optional(), file: z.string().optional(), raw: z.string().optional(), message: z.string() });
 
 export const depsReportOut = z.object({
   declared: z.array(z.object({ raw: z.string(), spec: z.string(), line: z.number() })).nullable().describe('null: SKILL.md has no deps: key, so the scan decides'),
   excluded: z.array(z.object({ raw: z.string(), spec: z.string(), line: z.number() })),
-  scanned: z.array(z.looseObject({ kind: z.string(), spec: z.string(), file: z.string(), line: z.number() })),
+  scanned: z.array(z.object({ kind: z.string(), spec: z.string(), file: z.string(), line: z.number(), importName: z.string().nullable().optional(), alias: aliasOut.nullable().optional() })),
   excludedScanned: z.array(z.string()),
   deps: z.array(depOut).describe('The final list (declared deps win over the scan), each ok, missing or unknown in this runtime'),
   missing: z.array(z.string()),
-  diagnostics: z.array(diagnosticOut).describe('Entries that were rejected or ignored, with the reason and line'),
+  diagnostics: z.array(depDiagnosticOut).describe('Entries that were rejected or ignored, with the reason and line'),
 });
 export const depsInstallOut = z.object({ job: jobOut, children: z.array(jobOut), skipped: z.array(z.string()), report: depsReportOut });
 
-const githubBinaryOut = z.looseObject({ name: z.string(), libc: z.string(), interp: z.string().nullable(), machine: z.string(), size: z.number() });
-export const githubPackageOut = z.looseObject({
+const checksumSource = z.enum(['api_digest', 'sidecar', 'checksums_file', 'tofu']).describe('tofu: no checksum was published; the hash was recorded on first use (unverified)');
+const githubBinaryOut = z.object({ name: z.string(), libc: z.string(), interp: z.string().nullable(), machine: z.string(), size: z.number(), source: z.string() });
+export const githubPackageOut = z.object({
   name: z.string(),
   repo: z.string(),
   tag: z.string(),
+  version: z.string(),
   channel: z.string(),
+  prerelease: z.boolean(),
+  publishedAt: z.string().nullable(),
   assetName: z.string(),
+  assetSize: z.number(),
   sha256: z.string(),
-  checksumSource: z.enum(['api_digest', 'sidecar', 'checksums_file', 'tofu']).describe('tofu: no checksum was published; the hash was recorded on first use (unverified)'),
+  checksumSource,
   binaries: z.array(githubBinaryOut),
-  retained: z.array(z.looseObject({ version: z.string(), tag: z.string(), installedAt: z.string() })).describe('Earlier versions kept for one-click rollback'),
+  retained: z.array(z.object({ version: z.string(), tag: z.string(), installedAt: z.string(), sha256: z.string(), checksumSource })).describe('Earlier versions kept for one-click rollback'),
+  overrides: z.record(z.string(), z.unknown()).describe('Install overrides (asset pattern, binary names, …) kept for updates'),
+  smokeOutput: z.string().nullable(),
   installedAt: z.string(),
   installedBy: z.string(),
   problem: z.string().nullable(),

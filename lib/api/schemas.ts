@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { JOB_STATES } from '@/db/schema';
+import { JOB_STATES } from '@/db/schema/job-states';
 import { ALL_PERMISSIONS, ROLES } from '../auth/permissions';
 
-/** Response shapes, used for the OpenAPI document. */
+/** Response shapes: enforced on every answer outside production, in the OpenAPI document, and the client's types. */
 const time = z.string().describe('ISO 8601 time');
 export const idParams = z.strictObject({ id: z.string().regex(/^[0-9a-f-]{36}$/, 'Not a valid id') });
 /** The error part of every error response, and of a failed job (`failure`). */
@@ -37,6 +37,8 @@ export const tokenOut = z.object({
   lastUsedAt: time.nullable(),
   createdAt: time,
 });
+
+export const createdTokenOut = z.object({ token: z.string().describe('The secret, shown once'), record: tokenOut });
 
 export const jobOut = z.object({
   id: z.string(),
@@ -107,3 +109,48 @@ export const runtimesOut = z.looseObject({
   managers: z.object({ pip: readinessOut, npm: readinessOut, system: readinessOut, github: readinessOut }),
   env: z.array(z.object({ name: z.string(), value: z.string(), why: z.string() })).describe('Variables every skill process gets'),
 });
+
+export const meOut = z.object({
+  kind: z.enum(['user', 'token', 'system']),
+  userId: z.string().nullable(),
+  tokenId: z.string().nullable(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  permissions: z.array(z.enum(ALL_PERMISSIONS as [string, ...string[]])).describe('Effective permissions, sorted'),
+});
+
+export const instanceOut = z.object({
+  name: z.string(),
+  version: z.string(),
+  node: z.string(),
+  platform: z.string(),
+  hostname: z.string(),
+  startedAt: time,
+  uptimeSeconds: z.number(),
+  database: z.object({ kind: z.enum(['pglite', 'postgres']), location: z.string() }),
+  dataDir: z.string(),
+  docker: z.object({
+    endpoint: z.string(),
+    reachable: z.boolean(),
+    version: z.string().optional(),
+    apiVersion: z.string().optional(),
+    os: z.string().optional(),
+    arch: z.string().optional(),
+    error: z.string().optional(),
+  }),
+  worker: z.object({ id: z.string(), running: z.number(), concurrency: z.number(), leaseMs: z.number() }).nullable(),
+});
+
+export const jobKindOut = z.object({
+  kind: z.string(),
+  startable: z.boolean(),
+  startPermission: z.string().nullable(),
+  requiredRole: z.enum(ROLES).nullable(),
+  canStart: z.boolean().describe('Whether the caller may start it'),
+  concurrency: z.number(),
+  maxAttempts: z.number(),
+  resumable: z.boolean(),
+});
+export const jobKindsOut = z.object({ items: z.array(jobKindOut) });
+
+export const openapiOut = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });

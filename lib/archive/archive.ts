@@ -20,7 +20,6 @@ import {
   safeBaseName,
   stripCompressionSuffix,
   type Compression,
-  type MagicFormat,
 } from './formats';
 import { toArchiveError } from './fs-errors';
 import { ExtractSink, type ExtractedEntry, type Limits, type SkippedEntry } from './sink';

@@ -1,7 +1,4 @@
-/**
- * Magic-byte format detection and streaming decompressors for release assets
- *. Pure Node: no Next/React imports.
- */
+/** Magic-byte format detection and streaming decompressors for archives and downloaded files. */
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import { Decompress as ZstdDecompress } from 'fzstd';

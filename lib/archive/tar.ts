@@ -1,6 +1,6 @@
 /**
  * Streaming tar extraction through node-tar's Parser (headers, pax, GNU long names),
- * with our own entry policy (archive-sink.ts) on top: nothing is written by node-tar.
+ * with our own entry policy (sink.ts) on top: nothing is written by node-tar.
  */
 import type { Readable } from 'node:stream';
 import { Parser, type ReadEntry } from 'tar';

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { AppError } from './errors';
 
 export interface RunOptions {
@@ -82,8 +83,10 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-    const collect = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
+    // One decoder per stream: a multi-byte character split across two chunks is joined, not mangled.
+    const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+    const take = (stream: 'stdout' | 'stderr', text: string) => {
+      if (!text) return;
       if (out[stream].length < maxBytes) {
         out[stream] += text.slice(0, maxBytes - out[stream].length);
         if (out[stream].length >= maxBytes) truncated = true;
@@ -94,8 +97,8 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
         for (const l of lines) opts.onLine(l.replace(/\r$/, ''), stream);
       }
     };
-    child.stdout!.on('data', collect('stdout'));
-    child.stderr!.on('data', collect('stderr'));
+    child.stdout!.on('data', (chunk: Buffer) => take('stdout', decoders.stdout.write(chunk)));
+    child.stderr!.on('data', (chunk: Buffer) => take('stderr', decoders.stderr.write(chunk)));
     if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
 
     child.on('error', (err: NodeJS.ErrnoException) => {
@@ -108,6 +111,8 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
       clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
       opts.signal?.removeEventListener('abort', onAbort);
+      take('stdout', decoders.stdout.end());
+      take('stderr', decoders.stderr.end());
       if (opts.onLine) {
         if (partial.stdout) opts.onLine(partial.stdout, 'stdout');
         if (partial.stderr) opts.onLine(partial.stderr, 'stderr');

@@ -11,7 +11,8 @@ export function joinPathList(entries: readonly (string | undefined)[]): string {
   return [...new Set(entries.filter((e): e is string => !!e))].join(path.delimiter);
 }
 
-function isExecutableFile(p: string): boolean {
+/** A regular file (symlinks followed) that this process may execute. */
+export function isExecutableFile(p: string): boolean {
   try {
     if (!fs.statSync(p).isFile()) return false;
     fs.accessSync(p, fs.constants.X_OK);

@@ -1,7 +1,7 @@
 import type { Database } from '@/db/client';
 import { logger } from '../core/logger';
 import { getJob, readJobLogs } from './queue';
-import { BUS_CHANNEL, logEvent, type BusMessage, type JobEvent, type JobRow } from './types';
+import { BUS_CHANNEL, type BusMessage, type JobEvent, type JobRow, logEvent } from './types';
 
 type Listener = (e: JobEvent) => void;
 

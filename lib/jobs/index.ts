@@ -1,9 +1,11 @@
-export * from './types';
-export * from './registry';
-export * from './queue';
+export * from './builtin';
+export * from './children';
+export * from './effects';
 export * from './hub';
-export * from './worker';
+export * from './kind';
 export * from './log-writer';
-export { registerBuiltinJobKinds } from './kinds';
+export * from './queue';
+export * from './registry';
 export * from './sse';
-export * from './socket';
+export * from './types';
+export * from './worker';

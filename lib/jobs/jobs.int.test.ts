@@ -2,13 +2,31 @@ import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { jobs } from '@/db/schema';
-import { ROLE_PERMISSIONS, systemActor, type Actor } from '@/lib/auth';
-import { dbKind } from '@/test/helpers/db';
 import { openDatabase } from '@/db/client';
-import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
+import { jobs } from '@/db/schema';
+import { type Actor, ROLE_PERMISSIONS, systemActor } from '@/lib/auth';
+import { dbKind } from '@/test/helpers/db';
+import { startTestServices, type TestServices, waitFor } from '@/test/helpers/services';
 import { JobEventHub } from './hub';
-import { cancelJob, enqueueJob, getJob, listJobs, listJobsQuery, readJobLogs, registerJobKind, retryJob, type JobEvent } from './index';
+import {
+  cancelJob,
+  defineJobKind,
+  diagnosticsJob,
+  enqueue,
+  enqueueByName,
+  enqueueTree,
+  getJob,
+  type JobEvent,
+  type JobKind,
+  jobSpec,
+  listJobs,
+  listJobsQuery,
+  onJobsFinished,
+  pipelineSelftestJob,
+  readJobLogs,
+  retryJob,
+  waitForChildren,
+} from './index';
 
 const admin: Actor = { ...systemActor, kind: 'user', userId: null, label: 'tester@example.com', role: 'admin', permissions: ROLE_PERMISSIONS.admin };
 const viewer: Actor = { ...admin, label: 'viewer@example.com', role: 'viewer', permissions: ROLE_PERMISSIONS.viewer };
@@ -16,47 +34,77 @@ const viewer: Actor = { ...admin, label: 'viewer@example.com', role: 'viewer', p
 let t: TestServices;
 const flaky = new Map<string, number>();
 
+// Test-only kinds exercise retry, concurrency, parents and effects; the built-in kinds run real processes.
+const flakyJob = defineJobKind({
+  name: 'test.flaky',
+  title: () => 'fails once, then succeeds',
+  params: z.strictObject({ key: z.string() }),
+  concurrency: 4,
+  maxAttempts: 3,
+  backoffMs: () => 100,
+  resumable: false,
+});
+const serialJob = defineJobKind({
+  name: 'test.serial',
+  title: () => 'one at a time',
+  params: z.strictObject({}),
+  concurrency: 1,
+  maxAttempts: 1,
+  resumable: false,
+  effects: ['test-effect'],
+});
+const sleepJob = defineJobKind({
+  name: 'test.sleep',
+  title: (p) => `sleep ${p.ms} ms`,
+  params: z.strictObject({ ms: z.number().int().min(0).max(10_000) }),
+  concurrency: 4,
+  maxAttempts: 1,
+  resumable: false,
+});
+const parentJob: JobKind<Record<string, never>, { states: string[]; waitedMs: number }> = defineJobKind({
+  name: 'test.parent',
+  title: () => 'waits for its children',
+  params: z.strictObject({}),
+  concurrency: 2,
+  maxAttempts: 1,
+  resumable: true,
+});
+
 beforeAll(async () => {
-  // Test-only kinds exercise retry and concurrency; the built-in kinds run real processes.
-  registerJobKind({
-    kind: 'test.flaky',
-    title: () => 'fails once, then succeeds',
-    params: z.strictObject({ key: z.string() }),
-    concurrency: 4,
-    maxAttempts: 3,
-    backoffMs: () => 100,
-    resumable: false,
-    async run(ctx) {
+  t = await startTestServices();
+  t.services.jobKinds
+    .register(flakyJob, async (ctx) => {
       const n = (flaky.get(ctx.params.key) ?? 0) + 1;
       flaky.set(ctx.params.key, n);
       if (n === 1) throw new Error('first attempt fails on purpose');
       return { attempt: n };
-    },
-  });
-  registerJobKind({
-    kind: 'test.serial',
-    title: () => 'one at a time',
-    params: z.strictObject({}),
-    concurrency: 1,
-    maxAttempts: 1,
-    resumable: false,
-    async run(ctx) {
+    })
+    .register(serialJob, async (ctx) => {
       await ctx.run(process.execPath, ['-e', 'setTimeout(() => {}, 300)']);
-    },
-  });
-  t = await startTestServices();
+    })
+    .register(sleepJob, (ctx) => new Promise((resolve) => setTimeout(() => resolve({ slept: ctx.params.ms }), ctx.params.ms)))
+    .register(parentJob, async (ctx) => {
+      const started = Date.now();
+      // A fallback far beyond the test's patience: only the bus's notices can end this wait in time.
+      const children = await waitForChildren(ctx.database, t.services.hub, ctx.job.id, { signal: ctx.signal, fallbackMs: 600_000 });
+      return { states: children.map((c) => c.state), waitedMs: Date.now() - started };
+    });
 });
 afterAll(async () => t?.stop());
 
 const finished = (id: string) =>
-  waitFor(async () => {
-    const j = await getJob(t.services.database, id);
-    return ['succeeded', 'failed', 'canceled'].includes(j.state) ? j : null;
-  }, `job ${id} to finish`, 60_000);
+  waitFor(
+    async () => {
+      const j = await getJob(t.services.database, id);
+      return ['succeeded', 'failed', 'canceled'].includes(j.state) ? j : null;
+    },
+    `job ${id} to finish`,
+    60_000,
+  );
 
 describe('durable jobs', () => {
   it('runs diagnostics with real processes and stores its log in order', async () => {
-    const job = await enqueueJob(t.services.database, admin, 'diagnostics', {});
+    const job = await enqueue(t.services.database, admin, diagnosticsJob, {});
     const done = await finished(job.id);
     expect(done.state).toBe('succeeded');
     const result = done.result as { checks: { name: string; ok: boolean; version?: string }[] };
@@ -80,7 +128,18 @@ describe('durable jobs', () => {
     const db = t.services.database.db;
     const at = new Date();
     // Same timestamp on purpose: the cursor must break ties by id.
-    await db.insert(jobs).values(Array.from({ length: 7 }, (_, i) => ({ id: crypto.randomUUID(), kind: 'test.page', title: `p${i}`, state: 'succeeded' as const, createdByLabel: 't', createdAt: at })));
+    await db
+      .insert(jobs)
+      .values(
+        Array.from({ length: 7 }, (_, i) => ({
+          id: crypto.randomUUID(),
+          kind: 'test.page',
+          title: `p${i}`,
+          state: 'succeeded' as const,
+          createdByLabel: 't',
+          createdAt: at,
+        })),
+      );
     for (const sort of ['created_desc', 'created_asc'] as const) {
       const seen: string[] = [];
       let before: string | undefined;
@@ -96,14 +155,17 @@ describe('durable jobs', () => {
 
   it('refuses a kind the actor may not start, and bad params, writing nothing', async () => {
     const before = await t.services.database.db.select().from(jobs);
-    await expect(enqueueJob(t.services.database, viewer, 'diagnostics', {})).rejects.toMatchObject({ code: 'forbidden' });
-    await expect(enqueueJob(t.services.database, admin, 'pipeline-selftest', { lines: -1 })).rejects.toMatchObject({ code: 'validation' });
-    await expect(enqueueJob(t.services.database, admin, 'no-such-kind', {})).rejects.toMatchObject({ code: 'validation' });
+    await expect(enqueue(t.services.database, viewer, diagnosticsJob, {})).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(enqueue(t.services.database, admin, pipelineSelftestJob, { lines: -1 })).rejects.toMatchObject({ code: 'validation' });
+    await expect(enqueueByName(t.services.database, t.services.jobKinds, admin, 'no-such-kind', {})).rejects.toMatchObject({ code: 'validation' });
+    await expect(enqueueByName(t.services.database, t.services.jobKinds, viewer, 'diagnostics', {})).rejects.toMatchObject({ code: 'forbidden' });
+    // Kinds without a start permission are started by their own feature only.
+    await expect(enqueueByName(t.services.database, t.services.jobKinds, admin, 'test.flaky', { key: 'x' })).rejects.toMatchObject({ code: 'forbidden' });
     expect(await t.services.database.db.select().from(jobs)).toHaveLength(before.length);
   });
 
   it('fans live lines out to a follower in sequence, with no gaps', async () => {
-    const job = await enqueueJob(t.services.database, admin, 'pipeline-selftest', { lines: 3000, ratePerSecond: 0 });
+    const job = await enqueue(t.services.database, admin, pipelineSelftestJob, { lines: 3000, ratePerSecond: 0 });
     const got: number[] = [];
     let endState = '';
     const off = await t.services.hub.subscribe(job.id, (e: JobEvent) => {
@@ -118,7 +180,7 @@ describe('durable jobs', () => {
 
   it('cancels a running job and kills its child process group', async () => {
     const marker = 987_651;
-    const job = await enqueueJob(t.services.database, admin, 'pipeline-selftest', { lines: marker, ratePerSecond: 20 });
+    const job = await enqueue(t.services.database, admin, pipelineSelftestJob, { lines: marker, ratePerSecond: 20 });
     await waitFor(async () => (await getJob(t.services.database, job.id)).logCount > 3, 'the job to log');
     const emitterAlive = () =>
       fs.readdirSync('/proc').some((p) => {
@@ -134,14 +196,14 @@ describe('durable jobs', () => {
     expect(done.state).toBe('canceled');
     await waitFor(async () => !emitterAlive(), 'the emitter process to be gone');
     await expect(cancelJob(t.services.database, admin, job.id)).rejects.toMatchObject({ code: 'invalid_state' });
-    const retried = await retryJob(t.services.database, admin, job.id);
+    const retried = await retryJob(t.services.database, t.services.jobKinds, admin, job.id);
     expect(retried.retryOf).toBe(job.id);
     await cancelJob(t.services.database, admin, retried.id);
     expect((await finished(retried.id)).state).toBe('canceled');
   });
 
   it('retries a kind that declares attempts, with backoff, until it succeeds', async () => {
-    const job = await enqueueJob(t.services.database, admin, 'test.flaky', { key: 'a' }, { trusted: true });
+    const job = await enqueue(t.services.database, admin, flakyJob, { key: 'a' }, { trusted: true });
     const done = await finished(job.id);
     expect(done.state).toBe('succeeded');
     expect(done.attempts).toBe(2);
@@ -149,9 +211,11 @@ describe('durable jobs', () => {
     expect(lines.some((l) => l.includes('first attempt fails on purpose; retrying'))).toBe(true);
   });
 
-  it('never runs more jobs of a kind at once than its concurrency', async () => {
-    const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await enqueueJob(t.services.database, admin, 'test.serial', {}, { trusted: true })).id);
+  it('never runs more jobs of a kind at once than its concurrency, and tells the listeners of its effect', async () => {
+    const ids: string[] = [];
+    const heard: string[] = [];
+    const off = onJobsFinished(t.services.hub, t.services.jobKinds, 'test-effect', (job) => heard.push(job.id));
+    for (let i = 0; i < 3; i++) ids.push((await enqueue(t.services.database, admin, serialJob, {}, { trusted: true })).id);
     let maxRunning = 0;
     await waitFor(async () => {
       const rows = await t.services.database.db.select().from(jobs).where(eq(jobs.kind, 'test.serial'));
@@ -159,6 +223,38 @@ describe('durable jobs', () => {
       return rows.every((r) => r.state === 'succeeded');
     }, 'serial jobs to finish');
     expect(maxRunning).toBe(1);
+    await waitFor(async () => ids.every((id) => heard.includes(id)), 'the effect listener to hear every job');
+    off();
+  });
+
+  it('wakes a parent on the state events of its children, not on a poll', async () => {
+    const tree = await enqueueTree(
+      t.services.database,
+      admin,
+      jobSpec(parentJob, {}),
+      [jobSpec(sleepJob, { ms: 200 }), jobSpec(sleepJob, { ms: 400 }), jobSpec(flakyJob, { key: 'tree' })],
+      { trusted: true },
+    );
+    const done = await finished(tree.parent.id);
+    expect(done.state).toBe('succeeded');
+    const result = done.result as { states: string[]; waitedMs: number };
+    expect(result.states).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    // The flaky child needs a retry after 100 ms; everything ends within seconds, far below the fallback.
+    expect(result.waitedMs).toBeLessThan(15_000);
+    expect(tree.children.map((c) => c.parentId)).toEqual([tree.parent.id, tree.parent.id, tree.parent.id]);
+  });
+
+  it('types params by the kind', () => {
+    // Never run: the assertions are the compiler's.
+    const check = () => {
+      // @ts-expect-error lines is a number
+      void enqueue(t.services.database, admin, pipelineSelftestJob, { lines: 'many' });
+      // @ts-expect-error unknown param
+      void enqueue(t.services.database, admin, flakyJob, { key: 'a', extra: 1 });
+      // @ts-expect-error a child's params are checked against its own kind
+      void jobSpec(sleepJob, { key: 'a' });
+    };
+    expect(typeof check).toBe('function');
   });
 
   it('ends a job whose worker died as failed with the reason, and resumes a resumable one', async () => {
@@ -166,8 +262,14 @@ describe('durable jobs', () => {
     const dead = new Date(Date.now() - 60_000);
     // Rows as a crashed replica leaves them: claimed, running, lease run out.
     const crashed = { state: 'running' as const, leaseOwner: 'crashed-replica', leaseExpiresAt: dead, attempts: 1, createdByLabel: 'test', startedAt: dead };
-    const [a] = await db.insert(jobs).values({ id: crypto.randomUUID(), kind: 'pipeline-selftest', title: 'a', params: { lines: 1, ratePerSecond: 0 }, maxAttempts: 1, ...crashed }).returning();
-    const [b] = await db.insert(jobs).values({ id: crypto.randomUUID(), kind: 'diagnostics', title: 'b', params: {}, maxAttempts: 2, ...crashed }).returning();
+    const [a] = await db
+      .insert(jobs)
+      .values({ id: crypto.randomUUID(), kind: 'pipeline-selftest', title: 'a', params: { lines: 1, ratePerSecond: 0 }, maxAttempts: 1, ...crashed })
+      .returning();
+    const [b] = await db
+      .insert(jobs)
+      .values({ id: crypto.randomUUID(), kind: 'diagnostics', title: 'b', params: {}, maxAttempts: 2, ...crashed })
+      .returning();
     await t.services.worker!.reap();
     const fa = await finished(a.id);
     expect(fa.state).toBe('failed');
@@ -182,7 +284,7 @@ describe('durable jobs', () => {
     const hub = new JobEventHub(replica);
     await hub.start();
     try {
-      const job = await enqueueJob(t.services.database, admin, 'pipeline-selftest', { lines: 500, ratePerSecond: 2000 });
+      const job = await enqueue(t.services.database, admin, pipelineSelftestJob, { lines: 500, ratePerSecond: 2000 });
       const got: number[] = [];
       const off = await hub.subscribe(job.id, (e: JobEvent) => {
         if (e.type === 'log' && e.line.startsWith('line ')) got.push(Number(e.line.split(' ')[1]));

@@ -31,18 +31,18 @@ export interface JobKind<P = unknown, R = unknown, I = P> {
   readonly resultType?: (result: R) => void;
 }
 
-/** A kind with any params and result, as the registry and the worker hold it. */
-export type AnyJobKind = JobKind<any, any, any>;
+/** A kind with any params and result, as the registry and the worker hold it (`never`: the result is not read through it). */
+export type AnyJobKind = JobKind<unknown, never, unknown>;
 
 export type JobHandler<P, R> = (ctx: JobContext<P>) => Promise<R>;
 
-export type JobKindDefinition<P, I> = Omit<JobKind<P, unknown, I>, 'resultType'>;
+export type JobKindDefinition<S extends z.ZodType> = Omit<JobKind<z.output<S>, unknown, z.input<S>>, 'resultType' | 'params'> & { readonly params: S };
 
 /** Declares a job kind; annotate the constant as `JobKind<P, R>` to fix the result type its handler must return. */
-export function defineJobKind<P, I>(def: JobKindDefinition<P, I>): JobKind<P, unknown, I> {
+export function defineJobKind<S extends z.ZodType>(def: JobKindDefinition<S>): JobKind<z.output<S>, unknown, z.input<S>> {
   if (!/^[a-z][a-z0-9.-]{0,63}$/.test(def.name)) throw new Error(`A job kind name is lowercase letters, digits, dots and dashes: "${def.name}"`);
   if (def.concurrency < 1 || def.maxAttempts < 1) throw new Error(`Job kind ${def.name}: concurrency and maxAttempts are at least 1`);
-  return Object.freeze({ ...def });
+  return Object.freeze({ ...def }) as JobKind<z.output<S>, unknown, z.input<S>>;
 }
 
 /** A job to queue: a kind and the params it takes. Build it with jobSpec() so the params are type-checked. */
@@ -50,6 +50,6 @@ export interface JobSpec<P = unknown, R = unknown, I = P> {
   kind: JobKind<P, R, I>;
   params: I;
 }
-export type AnyJobSpec = JobSpec<any, any, any>;
+export type AnyJobSpec = JobSpec<unknown, never, unknown>;
 
 export const jobSpec = <P, R, I>(kind: JobKind<P, R, I>, params: NoInfer<I>): JobSpec<P, R, I> => ({ kind, params });

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '@/db/client';
 import { JOB_STATES, jobLogs, jobs } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
-import { requirePermission, type Actor } from '../auth/actor';
+import { type Actor, requirePermission } from '../auth/actor';
 import { AppError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import type { AnyJobKind, AnyJobSpec, JobKind } from './kind';
@@ -80,12 +80,25 @@ async function enqueuePrepared(database: Database, actor: Actor, prepared: Retur
 }
 
 /** Queues a job of a kind, its params checked by the kind's type and parsed by its schema; audited in the same transaction. */
-export async function enqueue<P, R, I>(database: Database, actor: Actor, kind: JobKind<P, R, I>, params: NoInfer<I>, opts: EnqueueOptions = {}): Promise<JobRow> {
+export async function enqueue<P, R, I>(
+  database: Database,
+  actor: Actor,
+  kind: JobKind<P, R, I>,
+  params: NoInfer<I>,
+  opts: EnqueueOptions = {},
+): Promise<JobRow> {
   return enqueuePrepared(database, actor, prepareJob(actor, kind, params, !!opts.trusted), opts);
 }
 
 /** Queues a job of a kind named at run time (the generic start route): the kind must be registered here. */
-export async function enqueueByName(database: Database, registry: JobRegistry, actor: Actor, name: string, rawParams: unknown, opts: EnqueueOptions = {}): Promise<JobRow> {
+export async function enqueueByName(
+  database: Database,
+  registry: JobRegistry,
+  actor: Actor,
+  name: string,
+  rawParams: unknown,
+  opts: EnqueueOptions = {},
+): Promise<JobRow> {
   const { kind } = registry.require(name);
   return enqueuePrepared(database, actor, prepareJob(actor, kind, rawParams, !!opts.trusted), opts);
 }
@@ -94,7 +107,13 @@ export async function enqueueByName(database: Database, registry: JobRegistry, a
  * Queues a parent job and its children in one transaction (all or none), children pointing at the
  * parent. The parent usually waits for them (see waitForChildren).
  */
-export async function enqueueTree(database: Database, actor: Actor, parent: AnyJobSpec, children: AnyJobSpec[], opts: { trusted?: boolean } = {}): Promise<{ parent: JobRow; children: JobRow[] }> {
+export async function enqueueTree(
+  database: Database,
+  actor: Actor,
+  parent: AnyJobSpec,
+  children: AnyJobSpec[],
+  opts: { trusted?: boolean } = {},
+): Promise<{ parent: JobRow; children: JobRow[] }> {
   const trusted = !!opts.trusted;
   const preparedParent = prepareJob(actor, parent.kind, parent.params, trusted);
   const preparedChildren = children.map((c, i) => prepareJob(actor, c.kind, c.params, trusted, `children.${i}.params`));
@@ -125,11 +144,24 @@ export async function cancelJob(database: Database, actor: Actor, id: string): P
       before.state === 'queued'
         ? await tx
             .update(jobs)
-            .set({ state: 'canceled', cancelRequested: true, finishedAt: now, updatedAt: now, error: `Canceled by ${actor.label} before it started.`, progressStage: 'canceled' })
+            .set({
+              state: 'canceled',
+              cancelRequested: true,
+              finishedAt: now,
+              updatedAt: now,
+              error: `Canceled by ${actor.label} before it started.`,
+              progressStage: 'canceled',
+            })
             .where(eq(jobs.id, id))
             .returning()
         : await tx.update(jobs).set({ cancelRequested: true, updatedAt: now, progressStage: 'canceling' }).where(eq(jobs.id, id)).returning();
-    await recordAudit(tx, actor, { action: 'job.cancel', targetType: 'job', targetId: id, before: { state: before.state }, after: { state: after.state, cancelRequested: true } });
+    await recordAudit(tx, actor, {
+      action: 'job.cancel',
+      targetType: 'job',
+      targetId: id,
+      before: { state: before.state },
+      after: { state: after.state, cancelRequested: true },
+    });
     return after;
   });
   await publish(database, { t: 'cancel', id });

@@ -1,5 +1,5 @@
-import { minimumRole } from '../auth/permissions';
 import type { Actor } from '../auth/actor';
+import { minimumRole } from '../auth/permissions';
 import { AppError } from '../core/errors';
 import type { AnyJobKind, JobHandler, JobKind } from './kind';
 

@@ -1,7 +1,7 @@
 import type { Database } from '@/db/client';
 import type { JobEventHub } from './hub';
 import { getJob, isFinal, readJobLogs } from './queue';
-import { logEvent, type JobEvent, type JobRow } from './types';
+import { type JobEvent, type JobRow, logEvent } from './types';
 
 const REPLAY_PAGE = 5000;
 const HEARTBEAT_MS = 15_000;

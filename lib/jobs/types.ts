@@ -20,9 +20,7 @@ export interface JobContext<P = unknown> {
   run(command: string, args: readonly string[], opts?: Omit<RunOptions, 'signal'>): Promise<RunResult>;
 }
 
-export type JobEvent =
-  | { type: 'state'; job: JobRow }
-  | { type: 'log'; seq: number; at: string; stream: string; line: string; frame: string };
+export type JobEvent = { type: 'state'; job: JobRow } | { type: 'log'; seq: number; at: string; stream: string; line: string; frame: string };
 
 /** The server-sent-event frame of a log line, built once and shared by every follower. */
 export function logEvent(r: { seq: number; at: Date; stream: string; line: string }): Extract<JobEvent, { type: 'log' }> {

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { jobs } from '@/db/schema';
 import { type ErrorBody, isAppError } from '../core/errors';
@@ -8,7 +8,9 @@ import { logger } from '../core/logger';
 import { runProcess } from '../core/process';
 import type { JobEventHub } from './hub';
 import { JobLogWriter } from './log-writer';
+import { failureBody, partialResult } from './outcome';
 import { publish } from './queue';
+import { reapExpiredJobs } from './reaper';
 import type { JobRegistry } from './registry';
 import type { JobContext, JobRow } from './types';
 
@@ -36,19 +38,6 @@ const leaseUntil = (ms: number) => sql`now() + (${ms}::int * interval '1 millise
  * advisory lock (so per-kind limits hold across replicas), keeps a lease alive with heartbeats,
  * and ends or requeues jobs whose worker died.
  */
-/** A failing job may still report what it did (Update All's per-package outcomes, a skill's findings): details.jobResult. */
-function partialResult(e: unknown): unknown {
-  return isAppError(e) ? (e.details as { jobResult?: unknown } | undefined)?.jobResult : undefined;
-}
-
-/** The failed job's error in the same shape the API answers with (the partial result is stored apart). */
-function failureBody(e: unknown): ErrorBody {
-  if (!isAppError(e)) return { code: 'internal', message: e instanceof Error ? e.message : String(e) };
-  const { details, ...body } = e.body();
-  const { jobResult: _, ...rest } = details ?? {};
-  return Object.keys(rest).length ? { ...body, details: rest } : body;
-}
-
 export class JobWorker {
   readonly id = `${os.hostname()}:${process.pid}:${randomToken(4)}`;
   private running = new Map<string, Running>();
@@ -227,9 +216,14 @@ export class JobWorker {
       const message = isAppError(e) || e instanceof Error ? e.message : String(e);
       if (entry.reason === 'cancel') outcome = { state: 'canceled', error: 'Canceled by request; its processes were stopped.' };
       else if (entry.reason === 'shutdown')
-        outcome = def.resumable && job.attempts < job.maxAttempts
-          ? { state: 'queued', error: 'Server shut down while running; requeued.' }
-          : { state: 'failed', error: 'The server shut down while this job was running.', failure: { code: 'unavailable', message: 'The server shut down while this job was running.' } };
+        outcome =
+          def.resumable && job.attempts < job.maxAttempts
+            ? { state: 'queued', error: 'Server shut down while running; requeued.' }
+            : {
+                state: 'failed',
+                error: 'The server shut down while this job was running.',
+                failure: { code: 'unavailable', message: 'The server shut down while this job was running.' },
+              };
       else if (entry.reason === 'lease-lost') return void (await log.flush());
       else if (job.attempts < job.maxAttempts) {
         const wait = def.backoffMs?.(job.attempts) ?? Math.min(60_000, 1000 * 2 ** (job.attempts - 1));
@@ -281,36 +275,6 @@ export class JobWorker {
 
   /** Ends or requeues jobs whose lease expired: their worker died. Runs at start and periodically. */
   async reap(): Promise<number> {
-    try {
-      const expired = await this.database.db
-        .select()
-        .from(jobs)
-        .where(and(eq(jobs.state, 'running'), lt(jobs.leaseExpiresAt, sql`now()`)));
-      for (const job of expired) {
-        // A kind unknown to this process cannot be resumed here: end it.
-        const resumable = this.registry.get(job.kind)?.kind.resumable ?? false;
-        const requeue = resumable && job.attempts < job.maxAttempts;
-        const reason = `The worker running this job (${job.leaseOwner ?? 'unknown'}) stopped responding; its lease expired at ${job.leaseExpiresAt?.toISOString()}.`;
-        const [updated] = await this.database.db
-          .update(jobs)
-          .set(
-            requeue
-              ? { state: 'queued', leaseOwner: null, leaseExpiresAt: null, progressStage: 'resuming after a crash', error: reason, updatedAt: new Date() }
-              : { state: 'failed', leaseOwner: null, leaseExpiresAt: null, progressStage: 'failed', error: reason, failure: { code: 'unavailable', message: reason }, finishedAt: new Date(), updatedAt: new Date() },
-          )
-          .where(and(eq(jobs.id, job.id), eq(jobs.state, 'running'), lt(jobs.leaseExpiresAt, sql`now()`)))
-          .returning();
-        if (!updated) continue;
-        const log = await JobLogWriter.open(this.database, job.id);
-        log.append(`[skilldock] ${reason} ${requeue ? 'Requeued to run again.' : 'Ended as failed.'}`, requeue ? 'info' : 'stderr');
-        await log.flush();
-        await publish(this.database, { t: 'state', id: job.id });
-        if (requeue) await publish(this.database, { t: 'wake' });
-      }
-      return expired.length;
-    } catch (e) {
-      logger.warn('job reaper failed', { error: String(e) });
-      return 0;
-    }
+    return reapExpiredJobs(this.database, this.registry);
   }
 }

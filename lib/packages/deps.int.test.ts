@@ -23,7 +23,7 @@ let viewerToken: string;
 beforeAll(async () => {
   runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-deps-runtime-'));
   wheels = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-deps-wheels-'));
-  buildWheel(wheels, { name: 'skd-dep', version: '1.0', modules: { 'skd_dep/__init__.py': 'OK = True\n' } });
+  await buildWheel(wheels, { name: 'skd-dep', version: '1.0', modules: { 'skd_dep/__init__.py': 'OK = True\n' } });
   t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
   setServices(Promise.resolve(t.services));
   token = (await apiUser(t.services, { email: 'deps-admin@example.com', role: 'admin', tokenName: 'deps', permissions: ['packages.read', 'packages.write'] })).token;

@@ -2,17 +2,22 @@ import { z } from 'zod';
 import type { Database } from '@/db/client';
 import type { Actor } from '../auth/actor';
 import { AppError } from '../core/errors';
-import { enqueueJobTree } from '../jobs/queue';
-import { analyzeSkillDeps, formatSpec, parsePackageSpec, type CheckedDep, type ManagerContext, type SkillDepsAnalysis } from '../runtime';
+import { jobSpec } from '../jobs/kind';
+import { enqueueTree } from '../jobs/queue';
+import { analyzeSkillDeps, type CheckedDep, formatSpec, type ManagerContext, parsePackageSpec, type SkillDepsAnalysis } from '../runtime';
+import { githubInstallJob, installDepsJob, packageInstallJob } from './job-kinds';
 
-export const INSTALL_DEPS_KIND = 'package.install-deps';
 const KIB = 1024;
 /** A skill-relative path: forward slashes, no absolute path, no `..`, no NUL or control characters. */
 const RELATIVE_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[^\0-\x1f\\]{1,512}$/;
 
 export const depsCheckInput = z
   .strictObject({
-    skillMd: z.string().max(256 * KIB, 'SKILL.md is limited to 256 KiB').optional().describe('The SKILL.md text: deps: and exclude_deps: are read from its front matter'),
+    skillMd: z
+      .string()
+      .max(256 * KIB, 'SKILL.md is limited to 256 KiB')
+      .optional()
+      .describe('The SKILL.md text: deps: and exclude_deps: are read from its front matter'),
     files: z
       .array(
         z.strictObject({
@@ -25,7 +30,9 @@ export const depsCheckInput = z
       .describe('The skill’s script files, scanned for imports, requires and shebangs'),
     deps: z.array(z.string().min(1).max(256)).max(200, 'At most 200 dependencies').optional().describe('Extra specs to check (pip:x, npm:y, system:z …)'),
   })
-  .refine((v) => v.skillMd !== undefined || (v.files?.length ?? 0) > 0 || (v.deps?.length ?? 0) > 0, { message: 'Give a SKILL.md, script files or a list of deps' });
+  .refine((v) => v.skillMd !== undefined || (v.files?.length ?? 0) > 0 || (v.deps?.length ?? 0) > 0, {
+    message: 'Give a SKILL.md, script files or a list of deps',
+  });
 export type DepsCheckInput = z.infer<typeof depsCheckInput>;
 
 /** The checked dependency as the API shows it: spec as text, where it came from, its status. */
@@ -48,7 +55,8 @@ function present(d: CheckedDep) {
 function withExtraDeps(input: DepsCheckInput): string | undefined {
   if (!input.deps?.length) return input.skillMd;
   const block = `---\ndeps:\n${input.deps.map((d) => `  - ${JSON.stringify(d)}`).join('\n')}\n---\n`;
-  if (input.skillMd !== undefined) throw new AppError('validation', 'Give either a SKILL.md or a deps list, not both.', { issues: [{ path: 'deps', message: 'not with skillMd' }] });
+  if (input.skillMd !== undefined)
+    throw new AppError('validation', 'Give either a SKILL.md or a deps list, not both.', { issues: [{ path: 'deps', message: 'not with skillMd' }] });
   return block;
 }
 
@@ -57,7 +65,14 @@ export async function checkSkillDeps(ctx: ManagerContext, input: DepsCheckInput)
   return {
     declared: analysis.declared?.map((e) => ({ raw: e.raw, spec: formatSpec(e.spec), line: e.line })) ?? null,
     excluded: analysis.excluded.map((e) => ({ raw: e.raw, spec: formatSpec(e.spec), line: e.line })),
-    scanned: analysis.scanned.map((s) => ({ kind: s.kind, spec: formatSpec(s.spec), importName: s.importName ?? null, file: s.file, line: s.line, alias: s.alias ?? null })),
+    scanned: analysis.scanned.map((s) => ({
+      kind: s.kind,
+      spec: formatSpec(s.spec),
+      importName: s.importName ?? null,
+      file: s.file,
+      line: s.line,
+      alias: s.alias ?? null,
+    })),
     excludedScanned: analysis.excludedScanned.map((s) => formatSpec(s.spec)),
     deps: analysis.deps.map(present),
     missing: analysis.missing,
@@ -74,10 +89,10 @@ export async function startDepsInstall(database: Database, actor: Actor, ctx: Ma
     // Each spec passed the deps grammar; the install grammar is checked again here and by the job kind's schema.
     const spec = parsePackageSpec(d.spec, { context: 'install' });
     return spec.manager === 'github'
-      ? { kind: 'github.install', params: { repo: spec.name, ...(spec.version ? { tag: spec.version } : {}) } }
-      : { kind: 'package.install', params: { spec: d.spec } };
+      ? jobSpec(githubInstallJob, { repo: spec.name, ...(spec.version ? { tag: spec.version } : {}) })
+      : jobSpec(packageInstallJob, { spec: d.spec });
   });
   const items = missing.map((d) => ({ spec: d.spec, from: '', to: d.spec }));
-  const tree = await enqueueJobTree(database, actor, { kind: INSTALL_DEPS_KIND, params: { items } }, children, { trusted: true });
+  const tree = await enqueueTree(database, actor, jobSpec(installDepsJob, { items }), children, { trusted: true });
   return { job: tree.parent, children: tree.children, skipped: [] as string[], report };
 }

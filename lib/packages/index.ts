@@ -11,3 +11,6 @@ export * from './update-requests';
 export * from './history';
 export * from './deps';
 export * from './start';
+export * from './job-kinds';
+export * from './jobs';
+export * from './job-names';

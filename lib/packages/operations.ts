@@ -22,7 +22,7 @@ import {
   type ManagerName,
   type PackageSpec,
 } from '../runtime';
-import { assertManagerSpec, invalidateRuntimes } from './context';
+import { assertManagerSpec } from './context';
 import type { ListPackagesQuery, PackageAction } from './schemas';
 
 type Family = 'pip' | 'npm' | 'system';
@@ -102,6 +102,8 @@ export interface PackageOpOptions {
   /** Exact target version of an update; the newest when absent. */
   toVersion?: string;
   progress?: (percent: number, stage: string) => void;
+  /** Called once the manager ran, whatever happened: what is installed may have changed. */
+  changed?: () => void;
 }
 
 const STAGE: Record<PackageAction, string> = { install: 'installing', uninstall: 'uninstalling', update: 'updating' };
@@ -121,7 +123,7 @@ async function apply(ctx: ManagerContext, action: PackageAction, spec: PackageSp
 
 /**
  * Runs one install, uninstall or update through its manager and verifies the outcome. The caller
- * holds the package lock. The runtime cache is dropped afterwards whatever happened.
+ * holds the package lock. `changed` is called afterwards whatever happened.
  */
 export async function runPackageOp(ctx: ManagerContext, action: PackageAction, spec: PackageSpec, opts: PackageOpOptions = {}): Promise<PackageOpResult> {
   const started = Date.now();
@@ -147,6 +149,6 @@ export async function runPackageOp(ctx: ManagerContext, action: PackageAction, s
     const manager: ManagerName = after?.manager ?? before?.manager ?? (family === 'system' ? (detectSystemManager() ?? 'apt') : family);
     return { manager, name: after?.name ?? before?.name ?? spec.name, fromVersion, toVersion, durationMs: Date.now() - started };
   } finally {
-    invalidateRuntimes();
+    opts.changed?.();
   }
 }

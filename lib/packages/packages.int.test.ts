@@ -14,11 +14,11 @@ import { ROLE_PERMISSIONS, type Actor } from '@/lib/auth';
 import { createToken } from '@/lib/auth/tokens';
 import { createUser } from '@/lib/auth/users';
 import { parseWith } from '@/lib/http/request';
-import { enqueueJob, getJob, readJobLogs, type JobRow } from '@/lib/jobs';
+import { enqueue, getJob, readJobLogs, type JobRow } from '@/lib/jobs';
 import { setServices } from '@/lib/services';
 import { parsePackageSpec } from '@/lib/runtime';
 import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
-import { installPackageInput, listPackages, packageContext, packageLockKey, uninstallPackageInput, updatePackageInput, type PackageOpResult } from './index';
+import { installPackageInput, listPackages, packageInstallJob, packageLockKey, packageUninstallJob, uninstallPackageInput, updatePackageInput, type PackageOpResult } from './index';
 
 let t: TestServices;
 let runtimeDir: string;
@@ -60,7 +60,7 @@ const finished = (id: string) =>
   }, `job ${id} to finish`, 240_000);
 
 const jobCount = async () => (await t.services.database.rows<{ n: number }>(sql`select count(*)::int as n from jobs`))[0].n;
-const npmManaged = async () => (await listPackages(packageContext(runtimeDir), { manager: 'npm', managed: 'true' })).items;
+const npmManaged = async () => (await listPackages(t.services.packages.context(), { manager: 'npm', managed: 'true' })).items;
 
 describe('packages through jobs', () => {
   it('installs, lists, updates and uninstalls a real npm package', async () => {
@@ -89,7 +89,7 @@ describe('packages through jobs', () => {
     expect(updated.result).toMatchObject({ manager: 'npm', name: 'is-number', fromVersion: '6.0.0', toVersion: expect.stringMatching(/^7\./) });
     expect((await npmManaged()).map((p) => `${p.name}@${p.version.split('.')[0]}`)).toEqual(['is-number@7']);
 
-    const uninstall = await enqueueJob(t.services.database, admin, 'package.uninstall', { spec: 'npm:is-number' }, { trusted: true });
+    const uninstall = await enqueue(t.services.database, admin, packageUninstallJob, { spec: 'npm:is-number' }, { trusted: true });
     const removed = await finished(uninstall.id);
     expect(removed.state).toBe('succeeded');
     expect(removed.result).toMatchObject({ manager: 'npm', name: 'is-number', fromVersion: expect.stringMatching(/^7\./), toVersion: null });
@@ -97,14 +97,14 @@ describe('packages through jobs', () => {
   });
 
   it('ends a job for a package the registry does not have as failed, with the typed reason', async () => {
-    const job = await enqueueJob(t.services.database, admin, 'package.install', { spec: 'npm:skilldock-no-such-package-4b1f9c2e' }, { trusted: true });
+    const job = await enqueue(t.services.database, admin, packageInstallJob, { spec: 'npm:skilldock-no-such-package-4b1f9c2e' }, { trusted: true });
     const done = await finished(job.id);
     expect(done.state).toBe('failed');
     expect(done.error).toMatch(/npm install of skilldock-no-such-package-4b1f9c2e@latest failed: not found/);
   });
 
   it('refuses uninstalling a package it did not install, starting no process', async () => {
-    const job = await enqueueJob(t.services.database, admin, 'package.uninstall', { spec: 'npm:left-pad' }, { trusted: true });
+    const job = await enqueue(t.services.database, admin, packageUninstallJob, { spec: 'npm:left-pad' }, { trusted: true });
     const done = await finished(job.id);
     expect(done.state).toBe('failed');
     expect(done.error).toMatch(/not installed in the runtime dir/);
@@ -137,8 +137,8 @@ describe('packages through jobs', () => {
     for (const spec of ['github:-x/repo', 'github:o/.hidden', 'github:o/r@']) expect((await call(installRoute, 'POST', '/api/v1/packages/install', { spec })).status, spec).toBe(400);
     const badVersion = await call(updateRoute, 'POST', '/api/v1/packages/update', { spec: 'npm:is-number', toVersion: '7' });
     expect(badVersion.status).toBe(400);
-    await expect(enqueueJob(t.services.database, admin, 'package.install', { spec: '$(id)' }, { trusted: true })).rejects.toMatchObject({ code: 'validation' });
-    await expect(enqueueJob(t.services.database, admin, 'package.install', { spec: 'npm:is-number' })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(enqueue(t.services.database, admin, packageInstallJob, { spec: '$(id)' }, { trusted: true })).rejects.toMatchObject({ code: 'validation' });
+    await expect(enqueue(t.services.database, admin, packageInstallJob, { spec: 'npm:is-number' })).rejects.toMatchObject({ code: 'forbidden' });
     expect(await jobCount()).toBe(before);
   });
 

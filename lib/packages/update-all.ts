@@ -1,19 +1,22 @@
 import type { Database } from '@/db/client';
 import type { Actor } from '../auth/actor';
 import { AppError } from '../core/errors';
-import { enqueueJobTree } from '../jobs/queue';
-import { updateTarget, type ApplyAllInput } from './update-schemas';
-import { listUpdates, type UpdateItem } from './updates';
+import { jobSpec } from '../jobs/kind';
+import { enqueueTree } from '../jobs/queue';
+import { githubUpdateJob, packageUpdateJob, updateAllJob } from './job-kinds';
 import { packageKey } from './records';
-
-export const UPDATE_ALL_KIND = 'package.update-all';
+import { type ApplyAllInput, updateTarget } from './update-schemas';
+import { listUpdates, type UpdateItem } from './updates';
 
 /** Chosen rows: the named ones (each must be pending and not pinned), or every unpinned pending update. */
 function choose(updates: UpdateItem[], packages: string[] | undefined): UpdateItem[] {
   if (!packages?.length) {
     const chosen = updates.filter((u) => !u.pinned);
     if (!chosen.length) {
-      throw new AppError('conflict', updates.length ? 'Every pending update is pinned; unpin a package to update it.' : 'There are no pending updates. Refresh the update check first.');
+      throw new AppError(
+        'conflict',
+        updates.length ? 'Every pending update is pinned; unpin a package to update it.' : 'There are no pending updates. Refresh the update check first.',
+      );
     }
     return chosen;
   }
@@ -39,10 +42,10 @@ export async function startUpdateAll(database: Database, actor: Actor, input: Ap
   const items = chosen.map((u) => ({ spec: u.spec, from: u.current, to: u.latest }));
   const children = chosen.map((u) =>
     u.source === 'github'
-      ? { kind: 'github.update', params: { name: u.name, toTag: u.latest } }
+      ? jobSpec(githubUpdateJob, { name: u.name, toTag: u.latest })
       : // pip and npm install exactly the version that was offered; system managers take their candidate.
-        { kind: 'package.update', params: u.source === 'pip' || u.source === 'npm' ? { spec: u.spec, toVersion: u.latest } : { spec: u.spec } },
+        jobSpec(packageUpdateJob, u.source === 'pip' || u.source === 'npm' ? { spec: u.spec, toVersion: u.latest } : { spec: u.spec }),
   );
-  const tree = await enqueueJobTree(database, actor, { kind: UPDATE_ALL_KIND, params: { items } }, children, { trusted: true });
+  const tree = await enqueueTree(database, actor, jobSpec(updateAllJob, { items }), children, { trusted: true });
   return { job: tree.parent, children: tree.children };
 }

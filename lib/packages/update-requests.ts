@@ -1,13 +1,13 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { jobs } from '@/db/schema';
-import { systemActor, type Actor } from '../auth/actor';
-import { enqueueJob } from '../jobs/queue';
+import { type Actor, systemActor } from '../auth/actor';
+import { enqueue } from '../jobs/queue';
 import type { JobRow } from '../jobs/types';
 import { getRuntimeSettings } from '../settings';
+import { updateCheckJob } from './job-kinds';
 import { listUpdates, type UpdatesView } from './updates';
 
-export const UPDATE_CHECK_KIND = 'package.updates.check';
 const CHECK_LOCK = 0x3fff_0001;
 
 /** Background checks are started by the scheduler, recorded under this name. */
@@ -16,9 +16,13 @@ export const schedulerActor: Actor = { ...systemActor, label: 'scheduler' };
 /** Queues an update check unless one is already queued or running (single flight); returns the job either way. */
 export async function requestUpdateCheck(database: Database, actor: Actor): Promise<{ job: JobRow; started: boolean }> {
   return database.withLock(CHECK_LOCK, async () => {
-    const [open] = await database.db.select().from(jobs).where(and(eq(jobs.kind, UPDATE_CHECK_KIND), inArray(jobs.state, ['queued', 'running']))).limit(1);
+    const [open] = await database.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, updateCheckJob.name), inArray(jobs.state, ['queued', 'running'])))
+      .limit(1);
     if (open) return { job: open, started: false };
-    return { job: await enqueueJob(database, actor, UPDATE_CHECK_KIND, {}, { trusted: true }), started: true };
+    return { job: await enqueue(database, actor, updateCheckJob, {}, { trusted: true }), started: true };
   });
 }
 

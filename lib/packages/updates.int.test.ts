@@ -29,7 +29,7 @@ let token: string;
 beforeAll(async () => {
   runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-upd-runtime-'));
   wheels = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-upd-wheels-'));
-  for (const name of ['skd-good', 'skd-bad', 'skd-held']) buildWheel(wheels, { name, version: '1.0', modules: { [`${name.replace('-', '_')}.py`]: 'X = 1\n' } });
+  for (const name of ['skd-good', 'skd-bad', 'skd-held']) await buildWheel(wheels, { name, version: '1.0', modules: { [`${name.replace('-', '_')}.py`]: 'X = 1\n' } });
   t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
   setServices(Promise.resolve(t.services));
   token = (await apiUser(t.services, { email: 'upd-admin@example.com', role: 'admin', tokenName: 'updates test', permissions: ['packages.read', 'packages.write'] })).token;
@@ -120,8 +120,8 @@ describe('updates and Update All', () => {
   });
 
   it('finds newer versions, and a failing check carries the known updates forward', async () => {
-    buildWheel(wheels, { name: 'skd-good', version: '2.0', modules: { 'skd_good.py': 'X = 2\n' } });
-    buildWheel(wheels, { name: 'skd-held', version: '1.1', modules: { 'skd_held.py': 'X = 2\n' } });
+    await buildWheel(wheels, { name: 'skd-good', version: '2.0', modules: { 'skd_good.py': 'X = 2\n' } });
+    await buildWheel(wheels, { name: 'skd-held', version: '1.1', modules: { 'skd_held.py': 'X = 2\n' } });
     // A wheel that pip cannot install: the update of skd-bad will fail.
     fs.writeFileSync(path.join(wheels, 'skd_bad-2.0-py3-none-any.whl'), 'this is not a zip archive');
     const check = await refresh();

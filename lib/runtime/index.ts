@@ -5,7 +5,6 @@ export * from './dir';
 export * from './errors';
 export * from './spec';
 export * from './versions';
-export * from '../core/which';
 export * from './env';
 export * from './detect/platform';
 export * from './detect/detect';

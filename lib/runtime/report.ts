@@ -10,7 +10,7 @@ export interface BinaryStatus {
   version?: string;
   /** Why it is unavailable, or what is odd about it. */
   reason?: string;
-  /** Installed by Skilldock into the runtime dir (PKG-R05), rather than part of the host. */
+  /** Installed by Skilldock into the runtime dir, rather than part of the host. */
   managed?: boolean;
 }
 

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contentHash } from '../../lib/skills/files';
-import { buildZip } from '../../lib/skills/remote/zip-writer';
+import { zipBuffer } from './zip';
 
 export interface FakeModeration {
   verdict: 'clean' | 'suspicious' | 'malicious';
@@ -73,7 +73,13 @@ export async function startFakeClawhub(opts: FakeClawhubOptions): Promise<FakeCl
   let base = '';
 
   const latestOf = (s: FakeSkill) => [...s.versions].reverse().find((v) => !v.deleted) ?? null;
-  const zipFor = (v: FakeSkillVersion) => zips.get(v) ?? zips.set(v, buildZip(v.files)).get(v)!;
+  // Built once up front (the writer is asynchronous); the same bytes are served on every request.
+  for (const v of opts.skills.flatMap((s) => s.versions)) zips.set(v, await zipBuffer(v.files));
+  const zipFor = (v: FakeSkillVersion) => {
+    const zip = zips.get(v);
+    if (!zip) throw new Error(`fake clawhub: version ${v.version} was added after the server started`);
+    return zip;
+  };
   const blocked = (v: FakeSkillVersion) => v.moderation?.verdict === 'malicious';
 
   function pick(slug: string, owner: string | null, textErrors = false): FakeSkill {

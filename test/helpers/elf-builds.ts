@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { which as findExecutable } from '@/lib/core/which';
 
 export type ElfBuildKind = 'glibc' | 'static' | 'musl' | 'aarch64';
 
@@ -50,18 +51,7 @@ const EXPECTED_MACHINE: Record<ElfBuildKind, RegExp> = { glibc: /X86-64/, static
 const VERSION_RE = /^[0-9A-Za-z.+-]{1,40}$/;
 const INTERP_RE = /^\/[0-9A-Za-z._/-]{1,200}$/;
 
-function which(cmd: string): string | null {
-  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(':')) {
-    const p = path.join(dir || '.', cmd);
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      return p;
-    } catch {
-      /* next */
-    }
-  }
-  return null;
-}
+const which = (cmd: string) => findExecutable(cmd, process.env.PATH ?? '/usr/bin:/bin');
 
 let workDir: string | null = null;
 const cache = new Map<string, string>();

@@ -10,7 +10,7 @@ import { EmptyState, RetryableError, Tip } from '../../ui/misc';
 import { SkeletonRows, Table, TBody } from '../../ui/table';
 import { useCan } from '../../viewer';
 import { useInstallSkillDeps, useSkillDeps } from '../queries';
-import type { SkillDetailView } from '../types';
+import type { SkillDetailView } from '../view';
 import { useFollowJob } from './job-follow';
 
 /** Declared and detected dependencies, each checked in the target runtime; "Install missing" starts one job for all of them. */

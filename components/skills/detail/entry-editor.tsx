@@ -12,7 +12,7 @@ import { Textarea } from '../../ui/textarea';
 import { RelativeTime } from '../../ui/time';
 import { useCan } from '../../viewer';
 import { useUpdateEntry } from '../queries';
-import type { SkillDetailView } from '../types';
+import type { SkillDetailView } from '../view';
 import { build, newRow, toForm, type EntryForm, type EnvRow } from './entry-form';
 
 /** One env row: the name (fixed once stored), the value (secret; empty keeps a stored one) and remove/undo. */

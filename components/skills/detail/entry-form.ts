@@ -1,5 +1,5 @@
 import { skillEntryInput, type SkillEntryInput } from '@/lib/skills/service/schemas';
-import type { SkillEntryView } from '../types';
+import type { SkillEntryView } from '../view';
 
 export interface EnvRow {
   /** Stable React key. */

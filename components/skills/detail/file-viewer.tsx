@@ -7,7 +7,7 @@ import { CopyButton } from '../../ui/copy-button';
 import { EmptyState, RetryableError, Skeleton } from '../../ui/misc';
 import { formatBytes } from '../import/upload';
 import { useSkillFile } from '../queries';
-import type { SkillDetailView } from '../types';
+import type { SkillDetailView } from '../view';
 
 /** Line height of the viewer in px (leading-5): the gutter, the text and the line marker share it. */
 const LINE_PX = 20;

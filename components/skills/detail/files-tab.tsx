@@ -6,7 +6,7 @@ import { Card, CardContent } from '../../ui/card';
 import { cn } from '../../ui/cn';
 import { Input } from '../../ui/input';
 import { formatBytes } from '../import/upload';
-import type { SkillDetailView } from '../types';
+import type { SkillDetailView } from '../view';
 import { FileViewer } from './file-viewer';
 
 const byPath = (a: string, b: string) => {

@@ -15,7 +15,7 @@ import { VerdictChip } from '../chips';
 import { FindingsTable } from '../findings-table';
 import { useReason } from '../import/import-retry';
 import { useAcknowledge } from '../queries';
-import type { SkillDetailView } from '../types';
+import type { SkillDetailView } from '../view';
 
 function AcknowledgeDialog({ skill: s, open, onOpenChange }: { skill: SkillDetailView; open: boolean; onOpenChange: (o: boolean) => void }) {
   const r = useReason();

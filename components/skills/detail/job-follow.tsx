@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useJob } from '../../jobs/queries';
-import { isFinal, type Job } from '../../jobs/types';
+import { isFinal, type Job } from '../../jobs/view';
 import { JobDrawer } from '../../runtime/job-drawer';
 import { invalidateSkills } from '../queries';
 

@@ -8,7 +8,7 @@ import { Input, Label } from '../../ui/input';
 import { Tip } from '../../ui/misc';
 import { useCan } from '../../viewer';
 import { useUpdateEntry } from '../queries';
-import type { SkillDetailView } from '../types';
+import type { SkillDetailView } from '../view';
 
 /**
  * One missing variable, settable right here: saved sealed into the skill's config entry (as its

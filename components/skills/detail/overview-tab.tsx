@@ -5,7 +5,7 @@ import { Badge } from '../../ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/card';
 import { CopyButton } from '../../ui/copy-button';
 import { EmptyState } from '../../ui/misc';
-import type { SkillDetailView } from '../types';
+import type { SkillDetailView } from '../view';
 import { SkillMarkdown } from './markdown';
 
 function Fact({ label, children, copy }: { label: string; children: React.ReactNode; copy?: string }) {

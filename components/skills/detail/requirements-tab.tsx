@@ -8,7 +8,7 @@ import { Button } from '../../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/card';
 import { Tip } from '../../ui/misc';
 import { useCan } from '../../viewer';
-import type { SkillDetailView } from '../types';
+import type { SkillDetailView } from '../view';
 import { useFollowJob } from './job-follow';
 import { MissingEnvField } from './missing-env-field';
 

@@ -5,7 +5,7 @@ import { Badge } from '../../ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/card';
 import { Table, TBody, TD, TH, THead, TR } from '../../ui/table';
 import { SourceChip } from '../chips';
-import { skillHref, type ShadowedCopy, type SkillDetailView } from '../types';
+import { skillHref, type ShadowedCopy, type SkillDetailView } from '../view';
 
 function Changes({ c }: { c: ShadowedCopy }) {
   if (c.sameContent) return <Badge variant="success">same content</Badge>;

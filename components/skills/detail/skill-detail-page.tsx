@@ -9,7 +9,7 @@ import { buttonVariants } from '../../ui/button';
 import { EmptyState, RetryableError, Skeleton } from '../../ui/misc';
 import { TabCount, Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { useSkill } from '../queries';
-import type { SkillDetailView } from '../types';
+import type { SkillDetailView } from '../view';
 import { DepsTab } from './deps-tab';
 import { DetailHeader } from './detail-header';
 import { EntryEditor } from './entry-editor';

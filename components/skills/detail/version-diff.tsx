@@ -8,7 +8,7 @@ import { cn } from '../../ui/cn';
 import { Select } from '../../ui/input';
 import { RetryableError, Skeleton } from '../../ui/misc';
 import { useSkillDiff } from '../queries';
-import type { VersionDiffView, VersionInfo } from '../types';
+import type { VersionDiffView, VersionInfo } from '../view';
 
 const STATUS_VARIANT = { added: 'success', removed: 'destructive', modified: 'warning', unchanged: 'secondary' } as const;
 

@@ -15,7 +15,7 @@ import { RelativeTime } from '../../ui/time';
 import { useCan } from '../../viewer';
 import { formatBytes } from '../import/upload';
 import { useRollback, useUninstall } from '../queries';
-import type { ManagedView, SkillDetailView, VersionInfo } from '../types';
+import type { ManagedView, SkillDetailView, VersionInfo } from '../view';
 import { VersionDiff } from './version-diff';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));

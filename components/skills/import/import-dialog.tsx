@@ -6,7 +6,7 @@ import { useState } from 'react';
 import type { ImportInput } from '@/lib/skills/service/schemas';
 import type { SkillsSettings } from '@/lib/settings/skills-settings';
 import { api, ApiError } from '../../api';
-import type { Job } from '../../jobs/types';
+import type { Job } from '../../jobs/view';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
 import { CheckField, Field, Input } from '../../ui/input';

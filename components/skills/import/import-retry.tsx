@@ -8,7 +8,7 @@ import { cn } from '../../ui/cn';
 import { Field, Input } from '../../ui/input';
 import { Textarea } from '../../ui/textarea';
 import { FindingsTable } from '../findings-table';
-import type { ScanFinding } from '../types';
+import type { ScanFinding } from '../view';
 
 const reasonSchema = ackInput.shape.reason;
 

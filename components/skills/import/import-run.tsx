@@ -10,12 +10,12 @@ import { stageLabel } from '../../jobs/format';
 import { JobLog } from '../../jobs/job-log';
 import { useJob } from '../../jobs/queries';
 import { StateChip } from '../../jobs/state-chip';
-import { isFinal, jobHref, type Job } from '../../jobs/types';
+import { isFinal, jobHref, type Job } from '../../jobs/view';
 import { useJobStream } from '../../jobs/use-job-stream';
 import { buttonVariants } from '../../ui/button';
 import { ErrorNote, Progress } from '../../ui/misc';
 import { invalidateSkills } from '../queries';
-import { skillHref, type ImportJobResult, type SkillList } from '../types';
+import { skillHref, type ImportJobResult, type SkillList } from '../view';
 import { AcknowledgeRetry, OwnerRetry } from './import-retry';
 
 /** The catalog id of a managed slug once the import landed (the list answers within a rescan). */

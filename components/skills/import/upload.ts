@@ -1,7 +1,7 @@
 'use client';
 
 import { ApiError } from '../../api';
-import type { UploadRecord } from '../types';
+import type { UploadRecord } from '../view';
 
 export const ARCHIVE_RE = /\.(zip|tar\.gz|tgz)$/i;
 
@@ -19,8 +19,11 @@ export function formatBytes(n: number): string {
 }
 
 /**
- * POST /api/v1/skills/uploads with the archive as the raw body. XMLHttpRequest rather than fetch:
- * only it reports upload progress. The server checks the size cap and the declared sha256.
+ * POST /api/v1/skills/uploads with the archive as the raw body. The one console write that stays on
+ * REST instead of a server action: an action takes its argument as one serialized value (the whole
+ * archive in memory, under the action body limit, with no progress), while the route streams the body
+ * to disk as it arrives. XMLHttpRequest rather than fetch: only it reports upload progress. The
+ * server checks the size cap and the declared sha256.
  */
 export function uploadArchive(file: File, sha256: string | null, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<UploadRecord> {
   return new Promise((resolve, reject) => {

@@ -1,27 +1,15 @@
 import 'server-only';
-import { minimumRole } from '../../auth';
 import { defineOperation } from '../../http/operation';
-import { cancelJob, enqueueJob, getJob, jobEventStream, jobLogText, listJobKinds, listJobs, readJobLogs, retryJob } from '../../jobs';
+import { cancelJob, describeJobKinds, enqueueByName, getJob, jobEventStream, jobLogText, listJobs, readJobLogs, retryJob } from '../../jobs';
 import { api } from '../contracts';
 
 export const jobOps = {
   listJobs: defineOperation(api.listJobs, async ({ services, query }) => listJobs(services.database, query)),
-  jobKinds: defineOperation(api.jobKinds, async ({ actor }) => ({
-    items: listJobKinds().map((k) => ({
-      kind: k.kind,
-      startable: Boolean(k.startPermission),
-      startPermission: k.startPermission ?? null,
-      requiredRole: k.startPermission ? minimumRole(k.startPermission) : null,
-      canStart: Boolean(k.startPermission && actor.permissions.has(k.startPermission)),
-      concurrency: k.concurrency,
-      maxAttempts: k.maxAttempts,
-      resumable: k.resumable,
-    })),
-  })),
-  startJob: defineOperation(api.startJob, async ({ services, actor, body }) => enqueueJob(services.database, actor, body.kind, body.params)),
+  jobKinds: defineOperation(api.jobKinds, async ({ services, actor }) => ({ items: describeJobKinds(services.jobKinds, actor) })),
+  startJob: defineOperation(api.startJob, async ({ services, actor, body }) => enqueueByName(services.database, services.jobKinds, actor, body.kind, body.params)),
   getJob: defineOperation(api.getJob, async ({ services, params }) => getJob(services.database, params.id)),
   cancelJob: defineOperation(api.cancelJob, async ({ services, actor, params }) => cancelJob(services.database, actor, params.id)),
-  retryJob: defineOperation(api.retryJob, async ({ services, actor, params }) => retryJob(services.database, actor, params.id)),
+  retryJob: defineOperation(api.retryJob, async ({ services, actor, params }) => retryJob(services.database, services.jobKinds, actor, params.id)),
   jobLogs: defineOperation(
     api.jobLogs,
     async ({ services, params, query }) => {

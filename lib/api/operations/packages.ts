@@ -3,9 +3,6 @@ import { defineOperation } from '../../http/operation';
 import {
   checkSkillDeps,
   listPackages,
-  loadPackageContext,
-  loadRuntimeReport,
-  packageContext,
   packageHistory,
   pinPackage,
   readUpdates,
@@ -19,7 +16,7 @@ import { api } from '../contracts';
 
 /** pip, npm and system packages: installs, updates, Update All, pins, history, skill dependencies. */
 export const packageOps = {
-  listPackages: defineOperation(api.listPackages, async ({ services, query }) => listPackages(packageContext(services.config.runtimeDir), query, services.database.db)),
+  listPackages: defineOperation(api.listPackages, async ({ services, query }) => listPackages(services.packages.context(), query, services.database.db)),
   installPackage: defineOperation(api.installPackage, async ({ services, actor, body }) => startPackageJob(services.database, actor, 'install', body)),
   uninstallPackage: defineOperation(api.uninstallPackage, async ({ services, actor, body }) => startPackageJob(services.database, actor, 'uninstall', body)),
   updatePackage: defineOperation(api.updatePackage, async ({ services, actor, body }) => startPackageJob(services.database, actor, 'update', body)),
@@ -30,9 +27,9 @@ export const packageOps = {
   ),
   pinPackage: defineOperation(api.pinPackage, async ({ services, actor, body }) => pinPackage(services.database.db, actor, body)),
   packageHistory: defineOperation(api.packageHistory, async ({ services, query }) => packageHistory(services.database.db, query.limit)),
-  checkDeps: defineOperation(api.checkDeps, async ({ services, body }) => checkSkillDeps(await loadPackageContext(services.database.db, services.config.runtimeDir), body)),
+  checkDeps: defineOperation(api.checkDeps, async ({ services, body }) => checkSkillDeps(await services.packages.loadContext(services.database.db), body)),
   installDeps: defineOperation(api.installDeps, async ({ services, actor, body }) =>
-    startDepsInstall(services.database, actor, await loadPackageContext(services.database.db, services.config.runtimeDir), body),
+    startDepsInstall(services.database, actor, await services.packages.loadContext(services.database.db), body),
   ),
-  packageRuntimes: defineOperation(api.packageRuntimes, async ({ services, query }) => loadRuntimeReport(services.database.db, services.config.runtimeDir, query.refresh === 'true')),
+  packageRuntimes: defineOperation(api.packageRuntimes, async ({ services, query }) => services.packages.loadReport(services.database.db, query.refresh === 'true')),
 };

@@ -1,7 +1,7 @@
 import 'server-only';
 import { defineOperation } from '../../http/operation';
-import { enqueueJob } from '../../jobs';
-import { loadPackageContext } from '../../packages/context';
+import { enqueue } from '../../jobs';
+import { skillImportJob } from '../../skills/service/jobs';
 import { getRuntimeSettings, updateRuntimeSettings } from '../../settings';
 import { getSkillsSettings, updateSkillsSettings } from '../../settings/store';
 import { toSarif } from '../../skills/scanner';
@@ -36,11 +36,11 @@ export const skillOps = {
   }),
   skillDeps: defineOperation(api.skillDeps, async ({ services, params }) => {
     const { copy } = await findSkill(services.skills, params.id);
-    return skillDeps(await loadPackageContext(services.database.db, services.config.runtimeDir), copy);
+    return skillDeps(await services.packages.loadContext(services.database.db), copy);
   }),
   skillDepsInstall: defineOperation(api.skillDepsInstall, async ({ services, actor, body }) => {
     const { copy } = await findSkill(services.skills, body.id);
-    return startSkillDepsInstall(services.database, actor, await loadPackageContext(services.database.db, services.config.runtimeDir), copy);
+    return startSkillDepsInstall(services.database, actor, await services.packages.loadContext(services.database.db), copy);
   }),
   refreshSkills: defineOperation(api.refreshSkills, async ({ services }) => {
     const snap = await services.skills.refresh();
@@ -71,7 +71,7 @@ export const skillOps = {
     },
     { restOnly: true },
   ),
-  importSkill: defineOperation(api.importSkill, async ({ services, actor, body }) => enqueueJob(services.database, actor, 'skill.import', body, { trusted: true })),
+  importSkill: defineOperation(api.importSkill, async ({ services, actor, body }) => enqueue(services.database, actor, skillImportJob, body, { trusted: true })),
   rollbackSkill: defineOperation(api.rollbackSkill, async ({ services, actor, body }) => rollbackSkill(services.skills, services.database.db, services.config.dataDir, actor, body)),
   uninstallSkill: defineOperation(api.uninstallSkill, async ({ services, actor, body }) => uninstallSkill(services.skills, services.database.db, services.config.dataDir, actor, body)),
   diffSkill: defineOperation(api.diffSkill, async ({ services, query }) => diffSkillVersions(services.config.dataDir, query)),

@@ -30,7 +30,7 @@ export interface Downloaded {
 
 /**
  * The anonymous browser_download_url first (public repositories); with a token, the asset API URL
- * as a fallback (private repositories), following its redirect without the token (GH-T03).
+ * as a fallback (private repositories), following its redirect without the token.
  */
 async function open(asset: GithubAsset, opts: DownloadOptions, accept: string): Promise<Response> {
   const headers = { 'user-agent': opts.userAgent, accept };
@@ -60,7 +60,7 @@ async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: n
   }
 }
 
-/** Streams an asset to `file` (created exclusively, mode 0600), hashing while it streams, within the size cap (GH-N02, GH-N03). */
+/** Streams an asset to `file` (created exclusively, mode 0600), hashing while it streams, within the size cap. */
 export async function downloadAsset(asset: GithubAsset, file: string, opts: DownloadOptions): Promise<Downloaded> {
   if (asset.size > opts.maxBytes) {
     throw new AppError('asset_too_large', `${asset.name} is ${asset.size} bytes; the limit is ${opts.maxBytes}.`, { hint: 'Raise "Largest release asset" in Settings → GitHub if this is expected.' });

@@ -1,30 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../core/errors';
-import { NoMatchingAssetError, SCORES, assetFormat, pickAsset, rankAssets, type PickTarget, type ReleaseAsset } from './picker';
+import { SCORES, assetFormat, pickAsset, rankAssets, type ReleaseAsset } from './picker';
+import { assets, chosen, gh, GLIBC, jq, lazygit, MUSL, noMatch, pick, reasonOf, ripgrep, T } from './picker.fixtures';
 
-const assets = (names: string[], extra: Partial<ReleaseAsset> = {}): ReleaseAsset[] =>
-  names.map((name, i) => ({ id: i + 1, name, size: 5_000_000, state: 'uploaded', ...extra }));
-
-const T = (os: PickTarget['os'], arch: PickTarget['arch'], libc: PickTarget['libc'] = 'unknown'): PickTarget => ({ os, arch, libc });
-const GLIBC = T('linux', 'amd64', 'glibc');
-const MUSL = T('linux', 'amd64', 'musl');
-
-const pick = (names: string[], target: PickTarget, toolName: string, more: object = {}) => pickAsset(assets(names), target, { toolName, ...more });
-const chosen = (names: string[], target: PickTarget, toolName: string, more: object = {}) => pick(names, target, toolName, more).chosen.asset.name;
-const reasonOf = (names: string[], target: PickTarget, toolName: string, name: string) =>
-  rankAssets(assets(names), target, { toolName }).rejected.find((r) => r.name === name)?.reason;
-
-function noMatch(fn: () => unknown): NoMatchingAssetError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(NoMatchingAssetError);
-    return e as NoMatchingAssetError;
-  }
-  throw new Error('expected NoMatchingAssetError');
-}
-
-describe('§8.11 worked examples (linux/amd64)', () => {
+describe('worked examples (linux/amd64)', () => {
   const rg = ['rg-x86_64-unknown-linux-gnu.tar.gz', 'rg-x86_64-unknown-linux-musl.tar.gz', 'rg-x86_64-apple-darwin.tar.gz'];
 
   it('gnu is dropped on a musl host, musl wins', () => {
@@ -212,123 +191,6 @@ describe('libc and format scores', () => {
   });
 });
 
-const ripgrep = [
-  'ripgrep-14.1.0-aarch64-apple-darwin.tar.gz', 'ripgrep-14.1.0-aarch64-apple-darwin.tar.gz.sha256',
-  'ripgrep-14.1.0-aarch64-unknown-linux-gnu.tar.gz', 'ripgrep-14.1.0-aarch64-unknown-linux-gnu.tar.gz.sha256',
-  'ripgrep-14.1.0-arm-unknown-linux-gnueabihf.tar.gz', 'ripgrep-14.1.0-armv7-unknown-linux-gnueabihf.tar.gz',
-  'ripgrep-14.1.0-armv7-unknown-linux-musleabi.tar.gz', 'ripgrep-14.1.0-armv7-unknown-linux-musleabihf.tar.gz',
-  'ripgrep-14.1.0-i686-pc-windows-msvc.zip', 'ripgrep-14.1.0-i686-unknown-linux-gnu.tar.gz',
-  'ripgrep-14.1.0-powerpc64-unknown-linux-gnu.tar.gz', 'ripgrep-14.1.0-s390x-unknown-linux-gnu.tar.gz',
-  'ripgrep-14.1.0-x86_64-apple-darwin.tar.gz', 'ripgrep-14.1.0-x86_64-apple-darwin.tar.gz.sha256',
-  'ripgrep-14.1.0-x86_64-pc-windows-gnu.zip', 'ripgrep-14.1.0-x86_64-pc-windows-msvc.zip',
-  'ripgrep-14.1.0-x86_64-pc-windows-msvc.zip.sha256', 'ripgrep-14.1.0-x86_64-unknown-linux-musl.tar.gz',
-  'ripgrep-14.1.0-x86_64-unknown-linux-musl.tar.gz.sha256', 'ripgrep_14.1.0-1_amd64.deb',
-];
-const gh = [
-  'gh_2.40.0_checksums.txt', 'gh_2.40.0_linux_386.deb', 'gh_2.40.0_linux_386.rpm', 'gh_2.40.0_linux_386.tar.gz',
-  'gh_2.40.0_linux_amd64.deb', 'gh_2.40.0_linux_amd64.rpm', 'gh_2.40.0_linux_amd64.tar.gz', 'gh_2.40.0_linux_arm64.deb',
-  'gh_2.40.0_linux_arm64.rpm', 'gh_2.40.0_linux_arm64.tar.gz', 'gh_2.40.0_linux_armv6.deb', 'gh_2.40.0_linux_armv6.tar.gz',
-  'gh_2.40.0_macOS_amd64.zip', 'gh_2.40.0_macOS_arm64.zip', 'gh_2.40.0_macOS_universal.pkg', 'gh_2.40.0_windows_386.msi',
-  'gh_2.40.0_windows_386.zip', 'gh_2.40.0_windows_amd64.msi', 'gh_2.40.0_windows_amd64.zip', 'gh_2.40.0_windows_arm64.zip',
-];
-const lazygit = [
-  'checksums.txt', 'lazygit_0.40.2_Darwin_arm64.tar.gz', 'lazygit_0.40.2_Darwin_x86_64.tar.gz', 'lazygit_0.40.2_freebsd_32-bit.tar.gz',
-  'lazygit_0.40.2_freebsd_x86_64.tar.gz', 'lazygit_0.40.2_Linux_32-bit.tar.gz', 'lazygit_0.40.2_Linux_arm64.tar.gz',
-  'lazygit_0.40.2_Linux_armv6.tar.gz', 'lazygit_0.40.2_Linux_x86_64.tar.gz', 'lazygit_0.40.2_Windows_32-bit.zip',
-  'lazygit_0.40.2_Windows_arm64.zip', 'lazygit_0.40.2_Windows_x86_64.zip',
-];
-const jq = [
-  'jq-1.7.1.tar.gz', 'jq-1.7.1.zip', 'jq-linux-amd64', 'jq-linux-arm64', 'jq-linux-armel', 'jq-linux-armhf', 'jq-linux-i386',
-  'jq-linux64', 'jq-macos-amd64', 'jq-macos-arm64', 'jq-osx-amd64', 'jq-win64.exe', 'jq-windows-amd64.exe', 'jq-windows-i386.exe', 'sha256sum.txt',
-];
-
-describe('real release asset lists', () => {
-  it.each([
-    [T('linux', 'amd64', 'glibc'), 'ripgrep-14.1.0-x86_64-unknown-linux-musl.tar.gz'],
-    [T('linux', 'amd64', 'musl'), 'ripgrep-14.1.0-x86_64-unknown-linux-musl.tar.gz'],
-    [T('linux', 'arm64', 'glibc'), 'ripgrep-14.1.0-aarch64-unknown-linux-gnu.tar.gz'],
-    [T('linux', '386', 'glibc'), 'ripgrep-14.1.0-i686-unknown-linux-gnu.tar.gz'],
-    [T('linux', 'arm', 'glibc'), 'ripgrep-14.1.0-arm-unknown-linux-gnueabihf.tar.gz'],
-    [T('linux', 'arm', 'musl'), 'ripgrep-14.1.0-armv7-unknown-linux-musleabi.tar.gz'],
-    [T('darwin', 'arm64'), 'ripgrep-14.1.0-aarch64-apple-darwin.tar.gz'],
-    [T('darwin', 'amd64'), 'ripgrep-14.1.0-x86_64-apple-darwin.tar.gz'],
-    [T('windows', 'amd64'), 'ripgrep-14.1.0-x86_64-pc-windows-gnu.zip'],
-    [T('windows', '386'), 'ripgrep-14.1.0-i686-pc-windows-msvc.zip'],
-  ])('ripgrep 14 on %o → %s', (target, name) => {
-    expect(chosen(ripgrep, target, 'ripgrep')).toBe(name);
-  });
-
-  it('ripgrep 14 has nothing for a musl arm64 host: the error lists every asset with its reason', () => {
-    const err = noMatch(() => pick(ripgrep, T('linux', 'arm64', 'musl'), 'ripgrep'));
-    expect(err.code).toBe('no_matching_asset');
-    expect(err.candidates.map((c) => c.name)).toEqual(ripgrep);
-    expect(err.candidates.find((c) => c.name.includes('aarch64-unknown-linux-gnu.tar.gz'))?.reason).toBe('gnu build on a musl host');
-    expect(err.candidates.find((c) => c.name.endsWith('.deb'))?.reason).toBe('denied extension .deb');
-    expect(err.candidates.find((c) => c.name.includes('s390x'))?.reason).toBe('other arch');
-    for (const name of ripgrep) expect(err.message).toContain(`  ${name}: `);
-    expect(err.message).toMatch(/^No release asset fits linux\/arm64\/musl\./);
-  });
-
-  it.each([
-    [T('linux', 'amd64', 'glibc'), 'gh_2.40.0_linux_amd64.tar.gz'],
-    [T('linux', 'arm64', 'musl'), 'gh_2.40.0_linux_arm64.tar.gz'],
-    [T('linux', '386', 'glibc'), 'gh_2.40.0_linux_386.tar.gz'],
-    [T('linux', 'arm', 'glibc'), 'gh_2.40.0_linux_armv6.tar.gz'],
-    [T('darwin', 'arm64'), 'gh_2.40.0_macOS_arm64.zip'],
-    [T('windows', 'amd64'), 'gh_2.40.0_windows_amd64.zip'],
-  ])('gh 2.40 (repo cli/cli) on %o → %s', (target, name) => {
-    expect(chosen(gh, target, 'cli')).toBe(name);
-  });
-
-  it('gh: every rejected asset has the expected reason on linux/amd64', () => {
-    const r = pick(gh, GLIBC, 'cli');
-    const reasons = Object.fromEntries(r.rejected.map((x) => [x.name, x.reason]));
-    expect(reasons['gh_2.40.0_checksums.txt']).toBe('checksum file');
-    expect(reasons['gh_2.40.0_linux_amd64.rpm']).toBe('denied extension .rpm');
-    expect(reasons['gh_2.40.0_macOS_universal.pkg']).toBe('denied extension .pkg');
-    expect(reasons['gh_2.40.0_linux_armv6.tar.gz']).toBe('other arch (arm)');
-    expect(reasons['gh_2.40.0_linux_386.tar.gz']).toBe('other arch (386)');
-    expect(reasons['gh_2.40.0_windows_amd64.zip']).toBe('other OS (windows)');
-    expect(r.ranked).toHaveLength(1);
-    expect(r.rejected).toHaveLength(gh.length - 1);
-  });
-
-  it.each([
-    [T('linux', 'amd64', 'glibc'), 'lazygit_0.40.2_Linux_x86_64.tar.gz', 60],
-    [T('linux', 'arm64', 'glibc'), 'lazygit_0.40.2_Linux_arm64.tar.gz', 60],
-    [T('linux', '386', 'glibc'), 'lazygit_0.40.2_Linux_32-bit.tar.gz', 40],
-    [T('linux', 'arm', 'musl'), 'lazygit_0.40.2_Linux_armv6.tar.gz', 60],
-    [T('darwin', 'amd64'), 'lazygit_0.40.2_Darwin_x86_64.tar.gz', 60],
-    [T('windows', '386'), 'lazygit_0.40.2_Windows_32-bit.zip', 55],
-  ])('lazygit 0.40 on %o → %s (score %d)', (target, name, score) => {
-    const r = pick(lazygit, target, 'lazygit');
-    expect([r.chosen.asset.name, r.chosen.score]).toEqual([name, score]);
-  });
-
-  it('lazygit: freebsd is another OS, 32-bit is a weak 386 token', () => {
-    expect(reasonOf(lazygit, GLIBC, 'lazygit', 'lazygit_0.40.2_freebsd_x86_64.tar.gz')).toBe('other OS');
-    expect(reasonOf(lazygit, GLIBC, 'lazygit', 'lazygit_0.40.2_Linux_32-bit.tar.gz')).toBe('other arch (386)');
-    expect(pick(lazygit, T('linux', '386', 'glibc'), 'lazygit').chosen.reasons).toContain('arch 386, weak token (+10)');
-  });
-
-  it.each([
-    [T('linux', 'amd64', 'glibc'), 'jq-linux64'],
-    [T('linux', 'arm64', 'musl'), 'jq-linux-arm64'],
-    [T('linux', '386', 'glibc'), 'jq-linux-i386'],
-    [T('linux', 'arm', 'glibc'), 'jq-linux-armel'],
-    [T('darwin', 'amd64'), 'jq-osx-amd64'],
-    [T('darwin', 'arm64'), 'jq-macos-arm64'],
-    [T('windows', 'amd64'), 'jq-win64.exe'],
-    [T('windows', '386'), 'jq-windows-i386.exe'],
-  ])('jq 1.7 on %o → %s', (target, name) => {
-    expect(chosen(jq, target, 'jq')).toBe(name);
-  });
-
-  it('jq: the source tarballs carry no OS token and are refused', () => {
-    expect(reasonOf(jq, GLIBC, 'jq', 'jq-1.7.1.tar.gz')).toBe('no OS token (an asset names linux)');
-  });
-});
-
 describe('ranking is deterministic', () => {
   it('equal scores: shortest name first, then code-point order', () => {
     const r = pick(jq, T('linux', 'amd64', 'glibc'), 'jq');
@@ -357,7 +219,7 @@ describe('ranking is deterministic', () => {
   });
 });
 
-describe('overrides (§8.9)', () => {
+describe('overrides', () => {
   it('assetPattern with {version} and {arch} picks the named asset and bypasses the libc filter', () => {
     const target = T('linux', 'arm64', 'musl');
     const r = pick(ripgrep, target, 'ripgrep', { assetPattern: 'ripgrep-{version}-{arch}-unknown-linux-gnu.tar.gz', version: 'v14.1.0' });
@@ -408,7 +270,7 @@ describe('no match', () => {
     expect(err.message).toBe('The release has no assets (target linux/amd64/glibc).');
   });
 
-  it('the spec examples of reasons', () => {
+  it('examples of reasons', () => {
     const err = noMatch(() => pick(['tool-darwin-arm64.tar.gz', 'tool.deb'], GLIBC, 'tool'));
     expect(err.message).toBe('No release asset fits linux/amd64/glibc. Candidates:\n  tool-darwin-arm64.tar.gz: other OS (darwin)\n  tool.deb: denied extension .deb');
   });

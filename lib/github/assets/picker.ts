@@ -8,7 +8,7 @@ import type { Target } from './target';
 
 export { SCORES, assetFormat, compileAssetPattern, platformPart };
 
-/** Release-asset selection (spec github-releases §8, GH-A01..A04). Pure: no I/O. */
+/** Release-asset selection. Pure: no I/O. */
 
 export interface ReleaseAsset {
   id?: number;
@@ -21,7 +21,7 @@ export interface ReleaseAsset {
   content_type?: string;
 }
 
-/** os/arch/libc of the execution target (GH-A02); the same shape as `Target` in ./target. */
+/** os/arch/libc of the execution target; the same shape as `Target` in ./target. */
 export type PickTarget = Target;
 
 export interface PickOptions {
@@ -142,7 +142,7 @@ function libcOf(rest: string): AssetLibc | undefined {
   return undefined;
 }
 
-/** True when the stem is the tool name followed only by platform and version tokens (§8.7 bonus). */
+/** True when the stem is the tool name followed only by platform and version tokens. */
 function isPlainStem(c: Cand<ReleaseAsset>, version?: string): boolean {
   if (!c.stripped) return false;
   let s = c.ext ? c.rest.slice(0, c.rest.length - c.ext.length) : c.rest;
@@ -152,7 +152,7 @@ function isPlainStem(c: Cand<ReleaseAsset>, version?: string): boolean {
   return /^[-_.\s/+]*$/.test(s);
 }
 
-/** Every asset scored or rejected, best first (§8.2–§8.8). Never throws for a release without a match. */
+/** Every asset scored or rejected, best first. Never throws for a release without a match. */
 export function rankAssets<A extends ReleaseAsset>(assets: readonly A[], target: PickTarget, opts: PickOptions): RankResult<A> {
   const max = opts.maxSizeBytes ?? DEFAULT_MAX_ASSET_BYTES;
   const overrides = overrideFilters(opts, target);
@@ -218,7 +218,7 @@ export function rankAssets<A extends ReleaseAsset>(assets: readonly A[], target:
   return { ranked, rejected };
 }
 
-/** The best asset for `target`; throws `NoMatchingAssetError` listing every asset with its reason (§8.10). */
+/** The best asset for `target`; throws `NoMatchingAssetError` listing every asset with its reason. */
 export function pickAsset<A extends ReleaseAsset>(assets: readonly A[], target: PickTarget, opts: PickOptions): PickResult<A> {
   const { ranked, rejected } = rankAssets(assets, target, opts);
   if (!ranked.length) throw new NoMatchingAssetError(target, rejected);

@@ -3,14 +3,14 @@ import { AppError } from '../../core/errors';
 import { detectLibc } from '../../runtime/detect/platform';
 import type { TargetArch, TargetOs } from './tokens';
 
-/** The platform a release asset must run on (spec github-releases §9, GH-A02). */
+/** The platform a release asset must run on. */
 
 export type TargetLibc = 'glibc' | 'musl' | 'unknown';
 
 export interface Target {
   os: TargetOs;
   arch: TargetArch;
-  /** Only meaningful for linux; `unknown` elsewhere or when detection failed (GH-P02). */
+  /** Only meaningful for linux; `unknown` elsewhere or when detection failed. */
   libc: TargetLibc;
 }
 
@@ -29,9 +29,9 @@ const ARCH_OF: Partial<Record<NodeJS.Architecture, TargetArch>> = { x64: 'amd64'
 export interface DetectTargetOptions {
   platform?: NodeJS.Platform;
   arch?: NodeJS.Architecture;
-  /** The binary whose PT_INTERP names the libc (§9: `/bin/sh`). */
+  /** The binary whose PT_INTERP names the libc (`/bin/sh`). */
   shell?: string;
-  /** Present on Alpine: musl without further checks (§9). */
+  /** Present on Alpine: musl without further checks. */
   alpineReleaseFile?: string;
 }
 
@@ -56,7 +56,7 @@ export async function detectTarget(opts: DetectTargetOptions = {}): Promise<Host
 
 let cached: Promise<HostTarget> | undefined;
 
-/** The gateway host's target, detected once per process (GH-P01); a failed detection is retried on the next call. */
+/** The gateway host's target, detected once per process; a failed detection is retried on the next call. */
 export function hostTarget(): Promise<HostTarget> {
   cached ??= detectTarget().catch((e) => {
     cached = undefined;

@@ -1,5 +1,5 @@
 /**
- * Token tables and the ONE scoring table of the release-asset picker (spec github-releases §8).
+ * Token tables and the ONE scoring table of the release-asset picker.
  * Every product value lives in `SCORES`; the picker reads it and prints it in each reason.
  */
 
@@ -7,7 +7,7 @@ export type TargetOs = 'linux' | 'darwin' | 'windows';
 export type TargetArch = 'amd64' | 'arm64' | '386' | 'arm';
 export type AssetLibc = 'gnu' | 'musl' | 'static';
 
-/** Points per signal (§8.8). "our value" entries are product choices; the rest follow mise. */
+/** Points per signal. "our value" entries are product choices; the rest follow mise. */
 export const SCORES = {
   /** Arch token of the target (strong: x86_64, amd64, aarch64, …). Our value. */
   archStrong: 30,
@@ -49,7 +49,7 @@ export function tokenRegex(sources: readonly string[], flags = 'i'): RegExp {
   return new RegExp(`(?:^|${SEP})(?:${sources.join('|')})(?=$|${SEP})`, flags);
 }
 
-/** OS tokens (§8.3). Regex sources, lower case, matched with the `i` flag on token boundaries. */
+/** OS tokens. Regex sources, lower case, matched with the `i` flag on token boundaries. */
 export const OS_TOKENS: Record<TargetOs, readonly string[]> = {
   linux: ['linux', 'linux64', 'linux32', 'linuxstatic', 'manylinux(?:\\d+|_\\d+_\\d+)?', 'musllinux(?:_\\d+_\\d+)?', 'alpine', 'ubuntu', 'debian'],
   darwin: ['darwin', 'mac', 'macos', 'macosx', 'osx', 'apple-darwin'],
@@ -61,7 +61,7 @@ export const ANDROID_TOKENS = ['android', 'androideabi'] as const;
 /** Operating systems we never target; an asset naming one is "other OS". */
 export const FOREIGN_OS_TOKENS = ['freebsd', 'netbsd', 'openbsd', 'dragonfly(?:bsd)?', 'solaris', 'illumos', 'sunos', 'aix', 'plan9', 'ios', 'wasi', 'wasm(?:32)?'] as const;
 
-/** Strong arch tokens (§8.4). `x86` and bare `arm` must not match inside `x86_64` / `arm_64`. */
+/** Strong arch tokens. `x86` and bare `arm` must not match inside `x86_64` / `arm_64`. */
 export const ARCH_STRONG: Record<TargetArch, readonly string[]> = {
   amd64: ['x86[-_]64', 'amd64', 'x64', 'linux64', 'win64'],
   arm64: ['aarch[-_]?64', 'arm[-_]?64', 'armv8'],
@@ -82,7 +82,7 @@ export const DARWIN_UNIVERSAL = ['universal2?', 'fat'] as const;
 /** Architectures we never target; an asset naming one is "other arch". */
 export const FOREIGN_ARCH_TOKENS = ['riscv64(?:gc)?', 's390x', 'ppc64(?:le)?', 'powerpc(?:64)?(?:le)?', 'mips(?:64)?(?:le|el)?', 'loong(?:arch)?64', 'sparc(?:v9|64)'] as const;
 
-/** libc tokens (§8.5), Linux only. */
+/** libc tokens, Linux only. */
 export const LIBC_TOKENS: Record<AssetLibc, readonly string[]> = {
   gnu: ['gnu', 'glibc', 'manylinux(?:\\d+|_\\d+_\\d+)?', 'gnueabi(?:hf)?'],
   musl: ['musl', 'musllinux(?:_\\d+_\\d+)?', 'alpine', 'musleabi(?:hf)?'],
@@ -97,13 +97,13 @@ export const VERSION_TOKEN = 'v?\\d+(?:[._]\\d+)*(?:-?(?:alpha|beta|rc|pre|dev)(
 
 export const DEBUG_TEST_TOKENS = ['debug\\w*', 'dbg', 'tests?', 'testing'] as const;
 
-/** Archive formats (§8.2), longest first so `.tar.gz` wins over `.gz`. */
+/** Archive formats, longest first so `.tar.gz` wins over `.gz`. */
 export const ARCHIVE_EXTS = ['.tar.gz', '.tar.xz', '.tar.bz2', '.tar.zst', '.tgz', '.txz', '.tbz', '.tbz2', '.tzst', '.tar', '.zip'] as const;
 export const COMPRESSED_EXTS = ['.gz', '.xz', '.bz2', '.zst'] as const;
 export const LINUX_ONLY_EXTS = ['.appimage'] as const;
 export const WINDOWS_ONLY_EXTS = ['.exe'] as const;
 
-/** Always rejected (§8.2): checksums, signatures, SBOMs, metadata, OS packages. */
+/** Always rejected: checksums, signatures, SBOMs, metadata, OS packages. */
 export const DENIED_EXTS = [
   '.sha256', '.sha256sum', '.sha512', '.sha512sum', '.sha1', '.md5', '.asc', '.sig', '.sign', '.pem', '.crt', '.cert', '.key', '.pub',
   '.sbom', '.spdx', '.intoto.jsonl', '.jsonl', '.attestation', '.sigstore', '.sigstore.json', '.bundle', '.json', '.txt', '.xml', '.manifest',
@@ -132,7 +132,7 @@ export function matchAny(sources: readonly string[], s: string): boolean {
 
 export type Format = 'archive' | 'zip' | 'compressed' | 'appimage' | 'exe' | 'none';
 
-/** The format of an asset name, or the reason it is refused (§8.2). */
+/** The format of an asset name, or the reason it is refused. */
 export function assetFormat(name: string): { format: Format; ext: string } | { reason: string } {
   const lower = name.toLowerCase();
   for (const d of DENIED_NAME) if (d.re.test(name)) return { reason: d.reason };

@@ -1,7 +1,6 @@
 /**
- * Choosing which archive entries are the binaries to install (spec github-releases.md §11.3,
- * GH-E01/E02). Pure: works on an entry listing (with the first bytes of each file) produced
- * by the extractor; never touches the disk.
+ * Choosing which archive entries are the binaries to install. Pure: works on an entry listing
+ * (with the first bytes of each file) produced by the extractor; never touches the disk.
  */
 import { baseName, compileGlob, dirSegments, normalizeArchivePath } from './glob';
 import { resolveLinks, type Resolved } from './links';
@@ -44,7 +43,7 @@ function hasExtension(name: string): boolean {
 }
 
 /**
- * Pick the binaries of an extracted release archive, following the §11.3 rules in order:
+ * Pick the binaries of an extracted release archive, following these rules in order:
  * 1. `binaryPath` glob → exactly the matching regular files (none → `no_binary`);
  * 2. direct matches `tool`, `tool.exe`, `tool.appimage` (case-insensitive);
  * 3. else ELF files (Linux) with +x or no extension outside man/docs/… directories;
@@ -195,7 +194,7 @@ function cmp(a: string, b: string): number {
 const INSTALL_SUFFIX = /\.(exe|appimage)$/i;
 
 /**
- * Canonical package name (§2, §11.3 rule 5): a single installed binary whose name differs
+ * Canonical package name: a single installed binary whose name differs
  * from the repo name wins (`cli/cli` → `gh`); otherwise the repo name.
  */
 export function canonicalName(repoName: string, chosen: readonly Pick<ChosenBinary, 'installName'>[]): string {

@@ -1,6 +1,5 @@
 /**
- * Archive path normalisation and the small, safe glob matcher used for `binaryPath`
- * (spec github-releases.md §11.3). Pure.
+ * Archive path normalisation and the small, safe glob matcher used for `binaryPath`. Pure.
  */
 import { AppError } from '@/lib/core/errors';
 

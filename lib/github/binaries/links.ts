@@ -1,6 +1,5 @@
 /**
- * Resolving archive links (symlinks, hardlinks) to regular files within the archive
- * (spec github-releases.md §11.3). Pure.
+ * Resolving archive links (symlinks, hardlinks) to regular files within the archive. Pure.
  */
 import { dirSegments, normalizeArchivePath } from './glob';
 import type { ArchiveEntry, SkippedEntry } from './types';

@@ -1,5 +1,5 @@
 /**
- * Archive entry and binary-choice types (spec github-releases.md §11.3).
+ * Archive entry and binary-choice types.
  */
 
 export type ArchiveEntryType = 'file' | 'symlink' | 'hardlink' | 'dir' | 'other';

@@ -40,7 +40,7 @@ const GH_CHECKSUMS = [
   '',
 ].join('\n');
 
-describe('findChecksumSources (§10.1 order)', () => {
+describe('findChecksumSources (source order)', () => {
   const asset = { name: 'gh_2.40.0_linux_amd64.tar.gz', digest: 'sha256:' + SHA_A, state: 'uploaded', size: 11_000_000 };
   it('API digest, sidecars (full then stripped name), exact global names, suffixes, "checksum" names', () => {
     const assets = [
@@ -99,7 +99,7 @@ describe('parseApiDigest', () => {
   });
 });
 
-describe('parseChecksumFile (§10.2)', () => {
+describe('parseChecksumFile', () => {
   it('goreleaser checksums.txt: picks our line, never the first', () => {
     expect(parseChecksumFile(GH_CHECKSUMS, 'gh_2.40.0_linux_amd64.tar.gz')).toEqual({
       algorithm: 'sha256',
@@ -252,7 +252,7 @@ describe('decideVerification / checkRecordedDigest', () => {
     }
   });
 
-  it('digest_changed for the same tag (GH-C05)', () => {
+  it('digest_changed for the same tag', () => {
     const ctx = { tag: 'v1.0.0', assetName: 'a.tar.gz' };
     expect(() => checkRecordedDigest('sha256:' + SHA_A, 'sha256:' + SHA_A.toUpperCase(), ctx)).not.toThrow();
     expect(() => checkRecordedDigest(null, 'sha256:' + SHA_A, ctx)).not.toThrow();

@@ -1,7 +1,7 @@
 /**
- * Checksum sources, verification and policy (spec github-releases.md §10, GH-C01/C02/C05).
+ * Checksum sources, verification and policy.
  * Pure: no network. The caller downloads the files named by `findChecksumSources`.
- * Parsing lives in `checksums-parse.ts`, hashing in `checksums-hash.ts`.
+ * Parsing lives in `parse.ts`, hashing in `hash.ts`.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '@/lib/core/errors';
@@ -19,7 +19,7 @@ export {
 export { createMultiHasher, hashFile, type MultiHasher } from './hash';
 
 export type ChecksumSourceKind = 'api_digest' | 'sidecar' | 'checksums_file';
-/** What is recorded per installed version (GH-C01). */
+/** What is recorded per installed version. */
 export type ChecksumRecordSource = ChecksumSourceKind | 'tofu';
 
 /** The release asset fields used here (GitHub REST `ReleaseAsset`). */
@@ -40,7 +40,7 @@ export interface ChecksumSource<A extends ChecksumAssetLike = ChecksumAssetLike>
   expected?: Digest;
 }
 
-/** Per-asset file suffixes in preference order (§10.1 step 2). */
+/** Per-asset file suffixes in preference order. */
 const SIDECAR_SUFFIXES: [string, HashAlgorithm][] = [
   ['.sha256', 'sha256'],
   ['.sha256sum', 'sha256'],
@@ -49,7 +49,7 @@ const SIDECAR_SUFFIXES: [string, HashAlgorithm][] = [
   ['.md5', 'md5'],
 ];
 
-/** Global checksum file names, exact (case-insensitive), in order (§10.1 step 3). */
+/** Global checksum file names, exact (case-insensitive), in order. */
 const GLOBAL_EXACT = ['checksums.txt', 'sha256sums', 'shasums256.txt', 'sha256sums.txt', 'sha256sum.txt', 'sha512sums', 'sha512sums.txt'];
 const GLOBAL_SUFFIXES = ['_checksums.txt', '-checksums.txt', '.sha256sums'];
 /** Signatures, certificates and attestations of checksum files are not checksum files. */
@@ -72,7 +72,7 @@ function algorithmFromName(name: string): HashAlgorithm | undefined {
 }
 
 /**
- * Checksum sources for `assetName`, in §10.1 order: the API digest, per-asset files
+ * Checksum sources for `assetName`, in this order: the API digest, per-asset files
  * (`<asset>.sha256` …, then the same with the archive suffix stripped), then global files
  * (exact names, suffixes, any name containing "checksum"). Assets not `uploaded`, larger
  * than 1 MiB, or that are signatures are left out.
@@ -167,7 +167,7 @@ export function algorithmsNeeded(sources: readonly Pick<ChecksumSource, 'algorit
 export type VerificationMode = 'verify' | 'tofu';
 
 /**
- * GH-C02: with sources → 'verify'; none and `requireChecksum` off → 'tofu' (record the hash);
+ * With sources → 'verify'; none and `requireChecksum` off → 'tofu' (record the hash);
  * none and on → throws `checksum_required`.
  */
 export function decideVerification(input: { sources: readonly unknown[]; requireChecksum: boolean; assetName?: string }): VerificationMode {
@@ -182,7 +182,7 @@ export function decideVerification(input: { sources: readonly unknown[]; require
 }
 
 /**
- * GH-C05: the API digest recorded for a tag must not change. Throws `digest_changed` when a
+ * The API digest recorded for a tag must not change. Throws `digest_changed` when a
  * different digest is now reported for the same tag and asset.
  */
 export function checkRecordedDigest(recorded: Digest | string | null | undefined, current: Digest | string | null | undefined, ctx: { tag: string; assetName: string }): void {

@@ -1,5 +1,5 @@
 /**
- * Streaming hashers for downloads and files on disk (spec github-releases.md §10).
+ * Streaming hashers for downloads and files on disk.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Checksum parsing (spec github-releases.md §10.2): GitHub API digests and checksum files
+ * Checksum parsing: GitHub API digests and checksum files
  * (GNU, BSD and bare-hash forms). Pure: no network, no disk.
  */
 import { AppError } from '@/lib/core/errors';
@@ -60,7 +60,7 @@ const malformed = (assetName: string, why: string, extra: Record<string, unknown
   });
 
 /**
- * Find the hash of `assetName` in a checksum file (§10.2): `<hex>  <name>`, `<hex> *<name>`,
+ * Find the hash of `assetName` in a checksum file: `<hex>  <name>`, `<hex> *<name>`,
  * BSD `SHA256 (<name>) = <hex>`, or a file holding just the hash. Keys are basenames with `*`
  * and `./` stripped. A file that lists other files but not ours throws
  * `checksum_missing_entry` — its first hash is never taken.

@@ -5,7 +5,7 @@ import { fetchWithHops, readCapped, type HopPolicy } from './http';
 export const DEFAULT_GITHUB_API = 'https://api.github.com';
 export const API_BODY_CAP = 8 * 1024 * 1024;
 
-/** Token precedence (GH-T01): the stored setting, then GITHUB_TOKEN, then GH_TOKEN. */
+/** Token precedence: the stored setting, then GITHUB_TOKEN, then GH_TOKEN. */
 export function resolveGithubToken(setting: string | null | undefined, env: Readonly<Record<string, string | undefined>> = process.env): { token: string | null; source: 'setting' | 'GITHUB_TOKEN' | 'GH_TOKEN' | 'none' } {
   if (setting) return { token: setting, source: 'setting' };
   if (env.GITHUB_TOKEN) return { token: env.GITHUB_TOKEN, source: 'GITHUB_TOKEN' };
@@ -13,7 +13,7 @@ export function resolveGithubToken(setting: string | null | undefined, env: Read
   return { token: null, source: 'none' };
 }
 
-/** Cache key part that tells tokens apart without storing them (GH-T05). */
+/** Cache key part that tells tokens apart without storing them. */
 export const tokenIdentity = (token: string | null | undefined): string => (token ? `sha256:${createHash('sha256').update(token).digest('hex').slice(0, 16)}` : 'anonymous');
 
 export interface CachedResponse {
@@ -49,7 +49,7 @@ export interface GithubClientOptions {
   etags?: EtagStore;
   rateLimits?: RateLimitSink;
   fetch?: typeof fetch;
-  /** Longest wait for a rate limit before failing (the spec's 60 s). */
+  /** Longest wait for a rate limit before failing (default 60 s). */
   maxWaitMs?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
@@ -88,7 +88,7 @@ export function nextLink(link: string | null): string | null {
 
 const RETRIES = 3;
 
-/** The GitHub REST client: conditional requests, rate limits with the spec's backoff, token only to the API host. */
+/** The GitHub REST client: conditional requests, rate limits with backoff, token only to the API host. */
 export class GithubClient {
   readonly apiBase: URL;
   readonly tokenId: string;
@@ -171,7 +171,7 @@ export class GithubClient {
   }
 
   /**
-   * How long to wait after a 403/429 (§4.1): retry-after first, then the reset time when nothing is
+   * How long to wait after a 403/429: retry-after first, then the reset time when nothing is
    * left, then (a secondary limit) at least 60 s growing exponentially. A 403 that is no rate limit fails.
    */
   private rateLimitWait(res: Response, rate: RateLimit | null, attempt: number): { ms: number; kind: 'retry-after' | 'reset' | 'secondary' } {

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { AppError } from '@/lib/core/errors';
 
-/** Hosts a GitHub download may redirect to (GH-N01), besides the API host and configured extras. */
+/** Hosts a GitHub download may redirect to, besides the API host and configured extras. */
 export const GITHUB_HOSTS = ['github.com', 'api.github.com', 'objects.githubusercontent.com', 'objects-origin.githubusercontent.com', 'release-assets.githubusercontent.com', 'codeload.github.com'];
 export const MAX_REDIRECTS = 5;
 
@@ -30,7 +30,7 @@ export function checkHop(url: URL, policy: HopPolicy): void {
   if (net.isIP(host) && host !== policy.apiBase.hostname.replace(/^\[|\]$/g, '')) fail('an IP address instead of a host name');
 }
 
-/** The Authorization header goes to the API host (same scheme, host and port) and nowhere else (GH-T02). */
+/** The Authorization header goes to the API host (same scheme, host and port) and nowhere else. */
 export const sendsToken = (url: URL, policy: HopPolicy): boolean => url.origin === policy.apiBase.origin;
 
 export interface HopRequest {
@@ -63,7 +63,7 @@ export async function fetchWithHops(start: URL, policy: HopPolicy, req: HopReque
   }
 }
 
-/** Reads a response body up to a byte cap (GH-N02). */
+/** Reads a response body up to a byte cap. */
 export async function readCapped(res: Response, maxBytes: number, what: string): Promise<Buffer> {
   const declared = Number(res.headers.get('content-length') ?? NaN);
   if (declared > maxBytes) {

@@ -2,7 +2,7 @@ import type { GithubClient } from './client';
 import { nextLink } from './client';
 import { AppError } from '@/lib/core/errors';
 
-/** The fields of a release asset Skilldock uses (§3.2). */
+/** The fields of a release asset Skilldock uses. */
 export interface GithubAsset {
   id: number;
   name: string;
@@ -40,7 +40,7 @@ export function parseRepo(repo: string): { owner: string; repo: string } {
 
 const path = (r: { owner: string; repo: string }) => `repos/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.repo)}`;
 
-/** Drafts are never installable; only uploaded assets are usable (§3.2). */
+/** Drafts are never installable; only uploaded assets are usable. */
 function clean(r: GithubRelease): GithubRelease {
   return { ...r, assets: (r.assets ?? []).filter((a) => !a.state || a.state === 'uploaded') };
 }
@@ -52,7 +52,7 @@ export async function latestRelease(client: GithubClient, repo: string, signal?:
   return { release: clean(res.body), notModified: res.notModified };
 }
 
-/** A release by its exact tag: a 404 is an error, never a fuzzy match (GH-S01). */
+/** A release by its exact tag: a 404 is an error, never a fuzzy match. */
 export async function releaseByTag(client: GithubClient, repo: string, tag: string, signal?: AbortSignal) {
   const r = parseRepo(repo);
   if (!tag || /[\s\0]/.test(tag) || tag.length > 255) throw new AppError('invalid_spec', `"${tag}" is not a tag.`);

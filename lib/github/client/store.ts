@@ -31,7 +31,7 @@ export function dbRateLimitSink(db: AppDb): RateLimitSink {
   };
 }
 
-/** The latest rate-limit state per resource for a token identity (shown on the page, GH-L04). */
+/** The latest rate-limit state per resource for a token identity (shown on the page). */
 export async function readRateLimits(db: AppDb, tokenId: string) {
   const rows = await db.select().from(githubRateLimits).where(eq(githubRateLimits.tokenId, tokenId));
   return rows.map((r) => ({ resource: r.resource, limit: r.limit, remaining: r.remaining, used: r.used, resetAt: r.resetAt.toISOString(), seenAt: r.seenAt.toISOString() }));

@@ -1,6 +1,5 @@
 /**
- * ELF validation against the execution target, and script/shebang helpers
- * (spec github-releases.md §12, GH-F01/F02). Parsing lives in `elf-parse.ts`.
+ * ELF validation against the execution target, and script/shebang helpers. Parsing lives in `parse.ts`.
  */
 import { AppError } from '@/lib/core/errors';
 import type { ElfClass, ElfInfo, ElfLibc } from './parse';
@@ -31,11 +30,11 @@ export interface ElfTarget {
 export interface ValidateElfOptions {
   /** Whether a path exists in the execution target (e.g. `fs.existsSync`, or a sandbox probe). */
   interpreterExists?: (path: string) => boolean;
-  /** Admin override: accept a glibc binary on a musl target (§12.2). Missing interpreters still fail. */
+  /** Admin override: accept a glibc binary on a musl target. Missing interpreters still fail. */
   allowLibcMismatch?: boolean;
 }
 
-/** `ElfInfo` fields recorded in the manifest (GH-F02). */
+/** `ElfInfo` fields recorded in the manifest. */
 export interface ElfValidation {
   arch: string;
   libc: ElfLibc;
@@ -64,7 +63,7 @@ export function hasShebang(buf: Uint8Array): string | null {
 }
 
 /**
- * Check a binary against the execution target (GH-F01/F02). Throws `wrong_architecture`
+ * Check a binary against the execution target. Throws `wrong_architecture`
  * (class, endianness, machine, or not an executable) or `libc_mismatch`.
  */
 export function validateElf(info: ElfInfo, target: ElfTarget, opts: ValidateElfOptions = {}): ElfValidation {

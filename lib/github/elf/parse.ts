@@ -1,5 +1,5 @@
 /**
- * ELF header / program-header reader (spec github-releases.md §12, GH-F01/F02).
+ * ELF header / program-header reader.
  *
  * Reads only what is needed — the ELF header, the program header table and the PT_INTERP
  * string — with bounds checks on every read. A truncated or hostile file throws an

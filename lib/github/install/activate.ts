@@ -3,25 +3,12 @@ import path from 'node:path';
 import { isAppError } from '../../core/errors';
 import { runProcess } from '../../core/process';
 import { AppError } from '@/lib/core/errors';
-import { binOwner, binTarget, fsyncDir, packageDir, switchSymlink, type GithubLayout } from './layout';
+import { fsyncDirSync, swapSymlinkSync, writeFileAtomicSync } from '../../core/atomic-fs';
+import { binOwner, binTarget, packageDir, type GithubLayout } from './layout';
 import type { githubPackages } from '@/db/schema';
 import type { InstallManifest, RetainedVersion } from '../types';
 
 export const MANIFEST_FILE = '.install.json';
-
-/** Writes a file atomically: temp file, fsync, rename, directory fsync (rule 5). */
-export function writeFileAtomic(file: string, text: string, mode = 0o644): void {
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fd = fs.openSync(temp, 'wx', mode);
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(temp, file);
-  fsyncDir(path.dirname(file));
-}
 
 export function readManifest(versionDir: string): InstallManifest | null {
   try {
@@ -32,20 +19,20 @@ export function readManifest(versionDir: string): InstallManifest | null {
 }
 
 /**
- * Moves a staged folder to `<pkg>/<version>/` with one rename (§14.2 step 5). An existing folder is
+ * Moves a staged folder to `<pkg>/<version>/` with one rename. An existing folder is
  * reused only when it holds the same asset (same sha256); returns whether the folder is new.
  */
 export function commitVersion(l: GithubLayout, stageDir: string, manifest: InstallManifest): { dir: string; created: boolean } {
   const pkg = packageDir(l, manifest.name);
   fs.mkdirSync(pkg, { recursive: true, mode: 0o755 });
   const dir = path.join(pkg, manifest.version);
-  writeFileAtomic(path.join(stageDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
+  writeFileAtomicSync(path.join(stageDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
   for (const f of fs.readdirSync(stageDir)) {
     const fd = fs.openSync(path.join(stageDir, f), 'r');
     fs.fsyncSync(fd);
     fs.closeSync(fd);
   }
-  fsyncDir(stageDir);
+  fsyncDirSync(stageDir);
   if (fs.existsSync(dir)) {
     const existing = readManifest(dir);
     if (existing?.sha256 === manifest.sha256) return { dir, created: false };
@@ -54,14 +41,14 @@ export function commitVersion(l: GithubLayout, stageDir: string, manifest: Insta
     });
   }
   fs.renameSync(stageDir, dir);
-  fsyncDir(pkg);
+  fsyncDirSync(pkg);
   return { dir, created: true };
 }
 
 /** A scrubbed environment: no secrets of the service reach the tool under test. */
 const SMOKE_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C', HOME: '/nonexistent' } as unknown as NodeJS.ProcessEnv;
 
-/** Runs the primary binary (`--version` or the configured arguments) before it goes live (§14.2 step 6). */
+/** Runs the primary binary (`--version` or the configured arguments) before it goes live. */
 export async function smokeTest(binary: string, args: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
   let res: Awaited<ReturnType<typeof runProcess>>;
   try {
@@ -82,7 +69,7 @@ export async function smokeTest(binary: string, args: readonly string[], timeout
   });
 }
 
-/** Binaries this install would take from another package or from a file that is not ours (GH-E03). */
+/** Binaries this install would take from another package or from a file that is not ours. */
 export function binaryConflicts(l: GithubLayout, name: string, binaries: readonly string[]): { binary: string; owner: string }[] {
   const out: { binary: string; owner: string }[] = [];
   for (const b of binaries) {
@@ -103,19 +90,19 @@ export function binaryConflicts(l: GithubLayout, name: string, binaries: readonl
 }
 
 /**
- * Makes a version current (§14.2 step 7): `current` switched by rename, then each bin/ link; links of
+ * Makes a version current: `current` switched by rename, then each bin/ link; links of
  * binaries the new version no longer has are removed when they are ours.
  */
 export function activateVersion(l: GithubLayout, name: string, version: string, binaries: readonly string[], previousBinaries: readonly string[] = []): void {
-  switchSymlink(path.join(packageDir(l, name), 'current'), version);
-  for (const b of binaries) switchSymlink(path.join(l.bin, b), binTarget(name, b));
+  swapSymlinkSync(path.join(packageDir(l, name), 'current'), version);
+  for (const b of binaries) swapSymlinkSync(path.join(l.bin, b), binTarget(name, b));
   for (const b of previousBinaries) if (!binaries.includes(b) && binOwner(l, b) === name) fs.rmSync(path.join(l.bin, b), { force: true });
 }
 
 /** The rollback entry of an installed version. */
 export const retainedOf = (m: InstallManifest): RetainedVersion => ({ version: m.version, tag: m.tag, installedAt: m.installedAt, sha256: m.sha256, checksumSource: m.checksumSource });
 
-/** The database record of a version's manifest (the record mirrors `.install.json`, GH-M02). */
+/** The database record of a version's manifest (the record mirrors `.install.json`). */
 export function manifestRow(m: InstallManifest, retained: RetainedVersion[]): typeof githubPackages.$inferInsert {
   return {
     name: m.name, repo: m.repo, tag: m.tag, version: m.version, channel: m.channel, releaseId: m.releaseId, publishedAt: m.publishedAt ? new Date(m.publishedAt) : null,

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 function childRun(cfg: Record<string, unknown>, marker: string): Promise<{ paused: string | null; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify({ ...cfg, marker })], { stdio: ['ignore', 'ignore', 'pipe'], cwd: process.cwd() });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/server-only-hook.mjs', CHILD, JSON.stringify({ ...cfg, marker })], { stdio: ['ignore', 'ignore', 'pipe'], cwd: process.cwd() });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setInterval(() => {
@@ -85,7 +85,7 @@ describe('crash consistency of GitHub updates', () => {
           expect(readManifest(path.join(pkgDir, current))?.tag).toBe(expected);
           expect((await getGithubPackage(database.db, 'hello-tool'))?.tag).toBe(expected);
           expect(fs.readdirSync(path.join(runtimeDir, 'github', '.tmp'))).toEqual([]);
-          const left = fs.readdirSync(pkgDir).filter((e) => e.startsWith('current.') || (e !== 'current' && !fs.existsSync(path.join(pkgDir, e, '.install.json'))));
+          const left = fs.readdirSync(pkgDir).filter((e) => e.startsWith('current.') || e.startsWith('.tmp-') || (e !== 'current' && !fs.existsSync(path.join(pkgDir, e, '.install.json'))));
           expect(left).toEqual([]);
           // Only the live version and the kept one remain; nothing half-made in bin/.
           expect(fs.readdirSync(pkgDir).filter((e) => e !== 'current').sort()).toEqual(expected === 'v2.0.0' ? ['v1.0.0', 'v2.0.0'] : ['v1.0.0']);

@@ -312,7 +312,7 @@ describe('GitHub-release install faults on real ELF builds', () => {
   });
 
   it("dynamic musl build on this glibc host, whose musl loader is installed (Debian's musl package): accepted, libc musl recorded, runs", async () => {
-    // musl-tools depends on musl, which ships /lib/ld-musl-x86_64.so.1: the loader exists, so §12.2 accepts the binary.
+    // musl-tools depends on musl, which ships /lib/ld-musl-x86_64.so.1: the loader exists, so the ELF check accepts the binary.
     expect(fs.existsSync(EXPECTED_INTERP.musl!)).toBe(true);
     const m = await installGithubPackage(ctx(GLIBC), { repo: REPO, tag: 'v6.0.0' });
     expect(m.binaries).toEqual([expect.objectContaining({ libc: 'musl', interp: EXPECTED_INTERP.musl })]);

@@ -1,4 +1,3 @@
-import { bumpPackagesGeneration } from '../../runtime/generation';
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -37,7 +36,7 @@ export function githubClient(ctx: Pick<GithubContext, 'db' | 'settings' | 'userA
   return new GithubClient({ apiBase: ctx.settings.apiBaseUrl, token: ctx.settings.token, userAgent: ctx.userAgent, extraHosts: ctx.settings.downloadHosts, etags: dbEtagStore(ctx.db), rateLimits: dbRateLimitSink(ctx.db), fetch: ctx.fetch });
 }
 
-/** The owner allowlist (GH-S02); an empty list allows every owner. */
+/** The owner allowlist; an empty list allows every owner. */
 export function assertOwnerAllowed(settings: Pick<GithubSettings, 'allowedOwners'>, repo: string): void {
   const { owner } = parseRepo(repo);
   if (settings.allowedOwners.length && !settings.allowedOwners.some((o) => o.toLowerCase() === owner.toLowerCase())) {
@@ -45,7 +44,7 @@ export function assertOwnerAllowed(settings: Pick<GithubSettings, 'allowedOwners
   }
 }
 
-/** Refuses an asset whose digest for the same tag differs from the one seen before (GH-C05); records it the first time. */
+/** Refuses an asset whose digest for the same tag differs from the one seen before; records it the first time. */
 async function checkDigest(db: AppDb, repo: string, tag: string, assetName: string, sha256: string): Promise<void> {
   const key = and(eq(githubDigests.repo, repo.toLowerCase()), eq(githubDigests.tag, tag), eq(githubDigests.assetName, assetName));
   const [seen] = await db.select().from(githubDigests).where(key);
@@ -64,7 +63,7 @@ export async function getGithubPackage(db: AppDb, name: string): Promise<GithubP
   return row ?? null;
 }
 
-/** Writes the record of the current version, retrying as the spec asks (100 ms, 500 ms, 1 s). */
+/** Writes the record of the current version, retrying after 100 ms, 500 ms and 1 s. */
 async function writeRecord(db: AppDb, m: InstallManifest, retained: RetainedVersion[]): Promise<void> {
   const row = manifestRow(m, retained);
   for (const wait of [100, 500, 1000, -1]) {
@@ -78,7 +77,7 @@ async function writeRecord(db: AppDb, m: InstallManifest, retained: RetainedVers
   }
 }
 
-/** Keeps the newest `keep` earlier versions and removes the other version folders (§14.2 step 9). */
+/** Keeps the newest `keep` earlier versions and removes the other version folders. */
 function retain(l: GithubLayout, name: string, current: string, previous: RetainedVersion | null, old: RetainedVersion[], keep: number): RetainedVersion[] {
   const list = [...(previous && previous.version !== current ? [previous] : []), ...old.filter((r) => r.version !== current && r.version !== previous?.version)].slice(0, keep);
   const alive = new Set([current, ...list.map((r) => r.version)]);
@@ -93,11 +92,11 @@ export interface InstallRequest {
   repo: string;
   tag?: string;
   overrides?: GithubOverrides;
-  /** Take over bin/ names owned by another package or an unmanaged file (GH-E03). */
+  /** Take over bin/ names owned by another package or an unmanaged file. */
   takeover?: boolean;
 }
 
-/** Installs (or updates to) a release: the whole of §14.2, `current` untouched until the smoke test passed. */
+/** Installs (or updates to) a release: every step, with `current` untouched until the smoke test passed. */
 export async function installGithubPackage(ctx: GithubContext, req: InstallRequest): Promise<InstallManifest & { retained: RetainedVersion[] }> {
   const log = ctx.log ?? (() => undefined);
   const progress = ctx.progress ?? (() => undefined);
@@ -160,11 +159,10 @@ export async function installGithubPackage(ctx: GithubContext, req: InstallReque
     return { ...manifest, retained };
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
-    bumpPackagesGeneration();
   }
 }
 
-/** Switches back to a retained version after its smoke test (GH-R02). */
+/** Switches back to a retained version after its smoke test. */
 export async function rollbackGithubPackage(ctx: GithubContext, name: string, version: string): Promise<InstallManifest & { retained: RetainedVersion[] }> {
   const row = await getGithubPackage(ctx.db, name);
   if (!row) throw new AppError('release_not_found', `${name} is not installed.`);
@@ -179,12 +177,11 @@ export async function rollbackGithubPackage(ctx: GithubContext, name: string, ve
   activateVersion(l, name, version, m.binaries.map((b) => b.name), currentManifest?.binaries.map((b) => b.name) ?? []);
   const retained = [...(currentManifest ? [retainedOf(currentManifest)] : []), ...retainedList.filter((r) => r.version !== version)].slice(0, Math.max(ctx.settings.retainedVersions, 1));
   await writeRecord(ctx.db, m, retained);
-  bumpPackagesGeneration();
   ctx.log?.(`${name} rolled back from ${row.tag} to ${m.tag}.`);
   return { ...m, retained };
 }
 
-/** Removes a package: its bin/ links, its folder, its record (§15.1). */
+/** Removes a package: its bin/ links, its folder, its record. */
 export async function uninstallGithubPackage(ctx: Pick<GithubContext, 'db' | 'runtimeDir' | 'log'>, name: string): Promise<{ name: string; tag: string }> {
   const row = await getGithubPackage(ctx.db, name);
   if (!row) throw new AppError('release_not_found', `${name} is not installed from GitHub.`);
@@ -193,7 +190,6 @@ export async function uninstallGithubPackage(ctx: Pick<GithubContext, 'db' | 'ru
   for (const b of fs.existsSync(l.bin) ? fs.readdirSync(l.bin) : []) if (binOwner(l, b) === name) fs.rmSync(path.join(l.bin, b), { force: true });
   fs.rmSync(packageDir(l, name), { recursive: true, force: true });
   await ctx.db.delete(githubPackages).where(eq(githubPackages.name, name));
-  bumpPackagesGeneration();
   ctx.log?.(`${name} ${row.tag} removed.`);
   return { name, tag: row.tag };
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { runtimeLayout } from '../../runtime/dir';
 import { AppError } from '@/lib/core/errors';
 
-/** {runtimeDir}/github: `<pkg>/<version>/` immutable folders, `<pkg>/current` → version, `.tmp/` scratch (§13.2). */
+/** {runtimeDir}/github: `<pkg>/<version>/` immutable folders, `<pkg>/current` → version, `.tmp/` scratch. */
 export interface GithubLayout {
   root: string;
   tmp: string;
@@ -40,31 +40,6 @@ export function scratchDir(l: GithubLayout): string {
   const dir = path.join(l.tmp, randomUUID());
   fs.mkdirSync(dir, { recursive: false, mode: 0o700 });
   return dir;
-}
-
-export function fsyncDir(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/**
- * Points `link` at `target` atomically: a new symlink beside it, renamed over the old one
- * (`ln -sf` unlinks first, which leaves a moment with no link).
- */
-export function switchSymlink(link: string, target: string): void {
-  const temp = `${link}.${randomUUID()}`;
-  fs.symlinkSync(target, temp);
-  try {
-    fs.renameSync(temp, link);
-  } catch (e) {
-    fs.rmSync(temp, { force: true });
-    throw new AppError('swap_failed', `Could not switch ${path.basename(link)}: ${(e as Error).message}.`);
-  }
-  fsyncDir(path.dirname(link));
 }
 
 /** The version a package's `current` link points at, or null. */

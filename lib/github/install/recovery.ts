@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { githubPackages } from '@/db/schema';
 import { manifestRow, readManifest, retainedOf } from './activate';
-import { binOwner, currentVersion, githubLayout, PACKAGE_NAME, switchSymlink } from './layout';
+import { isTempName, swapSymlinkSync } from '../../core/atomic-fs';
+import { binOwner, currentVersion, githubLayout, PACKAGE_NAME } from './layout';
 import type { RetainedVersion } from '../types';
 
 export interface RecoveryAction {
@@ -18,8 +19,8 @@ function rm(p: string, actions: RecoveryAction[], why: string): void {
 }
 
 /**
- * Brings the runtime dir and the records back to one consistent state after a crash at any step
- * (§15.2). Runs at boot before jobs are served, and on demand ("Repair"); every action is returned
+ * Brings the runtime dir and the records back to one consistent state after a crash at any step.
+ * Runs at boot before jobs are served, and on demand ("Repair"); every action is returned
  * for the log. Holds no lock itself: at boot nothing else runs, on demand the caller locks.
  */
 export async function recoverGithubInstalls(db: AppDb, runtimeDir: string): Promise<RecoveryAction[]> {
@@ -33,7 +34,7 @@ export async function recoverGithubInstalls(db: AppDb, runtimeDir: string): Prom
     if (name === '.tmp' || !PACKAGE_NAME.test(name)) continue;
     const dir = path.join(l.root, name);
     for (const e of fs.readdirSync(dir)) {
-      if (/^current\..+/.test(e)) rm(path.join(dir, e), actions, 'removed a half-made current link');
+      if (isTempName(e) || /^current\..+/.test(e)) rm(path.join(dir, e), actions, 'removed a half-made current link');
       else if (e !== 'current' && !fs.existsSync(path.join(dir, e, '.install.json'))) rm(path.join(dir, e), actions, 'removed an incomplete version folder');
     }
     const live = currentVersion(l, name);
@@ -65,7 +66,7 @@ export async function recoverGithubInstalls(db: AppDb, runtimeDir: string): Prom
     for (const b of manifest.binaries) {
       const link = path.join(l.bin, b.name);
       if (fs.lstatSync(link, { throwIfNoEntry: false })) continue;
-      switchSymlink(link, path.join('..', 'github', name, 'current', b.name));
+      swapSymlinkSync(link, path.join('..', 'github', name, 'current', b.name));
       actions.push({ path: link, action: 'restored a missing bin/ link' });
     }
   }
@@ -82,7 +83,7 @@ export async function recoverGithubInstalls(db: AppDb, runtimeDir: string): Prom
       continue;
     }
     if (/\.failed-\d+$/.test(b)) rm(p, actions, 'removed a failed swap leftover');
-    else if (/\.[0-9a-f-]{36}$/.test(b)) rm(p, actions, 'removed a half-made bin/ link');
+    else if (isTempName(b) || /\.[0-9a-f-]{36}$/.test(b)) rm(p, actions, 'removed a half-made bin/ link');
     else if (binOwner(l, b) !== null && !fs.existsSync(p)) rm(p, actions, 'removed a dangling bin/ link');
   }
   return actions;

@@ -33,7 +33,7 @@ export interface Staged {
   binaries: InstalledBinary[];
 }
 
-/** Chooses the asset (§8), or fails with every candidate and why (GH-A04). */
+/** Chooses the asset, or fails with every candidate and why. */
 export function chooseAsset(release: GithubRelease, target: HostTarget, repoName: string, overrides: GithubOverrides, maxAssetBytes: number): PickResult<GithubAsset> {
   try {
     return pickAsset(release.assets, target, {
@@ -52,7 +52,7 @@ export function chooseAsset(release: GithubRelease, target: HostTarget, repoName
   }
 }
 
-/** Verifies the download against every checksum source the release offers (§10); none at all is TOFU unless required. */
+/** Verifies the download against every checksum source the release offers; none at all is TOFU unless required. */
 async function verify(opts: StageOptions, asset: GithubAsset, file: string, hashes: Partial<Record<HashAlgorithm, string>> & { sha256: string }): Promise<ChecksumRecordSource> {
   const sources = findChecksumSources(asset.name, opts.release.assets);
   if (decideVerification({ sources, requireChecksum: opts.requireChecksum, assetName: asset.name }) === 'tofu') {
@@ -73,7 +73,7 @@ async function verify(opts: StageOptions, asset: GithubAsset, file: string, hash
 
 /**
  * An ELF for the target (class, machine, loader), or — only when the package declares it with
- * binaryPath — a script whose interpreter exists here (§7 of the issue: "accepted only when declared").
+ * binaryPath — a script whose interpreter exists here (a script is never picked on its own).
  */
 async function validateBinary(file: string, b: { rule: string; kind: string; path: string }, target: HostTarget) {
   if (b.rule === 'binary_path' && b.kind === 'script') {
@@ -88,7 +88,7 @@ async function validateBinary(file: string, b: { rule: string; kind: string; pat
 
 /**
  * Downloads, verifies, extracts, chooses and validates the binaries of a release into a staging
- * folder under `scratch` (§14.2 steps 2–4). Nothing outside `scratch` is touched.
+ * folder under `scratch`. Nothing outside `scratch` is touched.
  */
 export async function stageRelease(scratch: string, opts: StageOptions): Promise<Staged> {
   const repoName = opts.repo.split('/')[1];
@@ -110,7 +110,7 @@ export async function stageRelease(scratch: string, opts: StageOptions): Promise
   const x = path.join(scratch, 'x');
   fs.mkdirSync(x, { mode: 0o700 });
   const tool = (opts.overrides.binaryName ?? repoName).toLowerCase();
-  // A file with an extension, no exec bit and not named like the tool can never be chosen (§11.3): it is not written.
+  // A file with an extension, no exec bit and not named like the tool can never be chosen: it is not written.
   const keepFile = (p: string, mode: number) => {
     const base = p.split('/').pop()!.toLowerCase();
     return !!opts.overrides.binaryPath || (mode & 0o111) !== 0 || !base.includes('.') || base.startsWith(tool);

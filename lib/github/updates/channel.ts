@@ -12,7 +12,7 @@ export const githubChannelInput = z.strictObject({
 });
 export type GithubChannelInput = z.infer<typeof githubChannelInput>;
 
-/** Opts a package in or out of pre-releases (GH-V03); the next update check uses the new channel. */
+/** Opts a package in or out of pre-releases; the next update check uses the new channel. */
 export async function setGithubChannel(db: AppDb, actor: Actor, input: GithubChannelInput): Promise<GithubChannelInput> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select({ channel: githubPackages.channel }).from(githubPackages).where(eq(githubPackages.name, input.name)).for('update');

@@ -4,13 +4,13 @@ import type { OutdatedPackage } from '../../runtime/types';
 import { rankAssets } from '../assets/picker';
 import { AppError } from '@/lib/core/errors';
 import { githubClient, type GithubContext } from '../install/installer';
-import { latestRelease, listReleases, type GithubRelease } from '../client/releases';
-import { isNewer, pickLatest } from './versions';
+import { newestRelease } from './newest';
+import { isNewer } from './versions';
 import { hostTarget } from '../assets/target';
 import type { GithubOverrides } from '../types';
 
 /**
- * Update check of the GitHub source (§7.2, §16): each package against `/releases/latest` (with its
+ * Update check of the GitHub source: each package against `/releases/latest` (with its
  * ETag, so an unchanged answer costs nothing) or, on the pre-release channel, the highest release.
  * Only releases with an asset for this host are offered; never a downgrade. A rate limit stops the
  * sweep and the remaining packages are reported as deferred (their known updates are kept).
@@ -29,12 +29,7 @@ export async function githubOutdated(ctx: Pick<GithubContext, 'db' | 'settings' 
       continue;
     }
     try {
-      let candidate: GithubRelease | undefined;
-      if (row.channel === 'prerelease') {
-        const { releases } = await listReleases(client, row.repo, { limit: 100, signal: ctx.signal });
-        const best = pickLatest(releases.map((r) => ({ ...r, tag: r.tag_name, publishedAt: r.published_at ?? r.created_at })), { channel: 'prerelease' });
-        candidate = best;
-      } else candidate = (await latestRelease(client, row.repo, ctx.signal)).release;
+      const candidate = await newestRelease(client, row.repo, row.channel === 'prerelease' ? 'prerelease' : 'stable', ctx.signal);
       if (!candidate) continue;
       const installed = { tag: row.tag, publishedAt: row.publishedAt };
       const next = { tag: candidate.tag_name, publishedAt: candidate.published_at ?? candidate.created_at, prerelease: candidate.prerelease };

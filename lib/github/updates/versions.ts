@@ -1,7 +1,7 @@
 import semver from 'semver';
 
 /**
- * Release ordering for GitHub tags (spec github-releases §7.2, GH-V02/V03; packages.md §12.2).
+ * Release ordering for GitHub tags.
  * Tags are compared by semver after normalisation; when either side is not semver, by `publishedAt`.
  * Tags are never compared as strings. A tag missing its patch (`1.2`) is NOT semver: it is ordered
  * by date like any other non-semver tag (we do not invent a `.0`).
@@ -24,7 +24,7 @@ export type Channel = 'stable' | 'prerelease';
 
 export interface PickLatestOptions extends TagOptions {
   channel: Channel;
-  /** Take only releases published at least this many days before `now` (GH-V04). */
+  /** Take only releases published at least this many days before `now`. */
   minAgeDays?: number;
   now?: Date;
 }
@@ -79,7 +79,7 @@ export function compareReleases(a: ReleaseLike, b: ReleaseLike, opts: TagOptions
 }
 
 /**
- * The release to install or offer on `channel` (GH-V03): drafts dropped; on `stable`, pre-releases dropped
+ * The release to install or offer on `channel`: drafts dropped; on `stable`, pre-releases dropped
  * (flag or tag); with a `tagPrefix`, tags without it dropped (other components of a monorepo); with
  * `minAgeDays`, releases younger than that or without a date dropped. Highest semver wins; a non-semver
  * release wins only when it was published strictly after that best semver release. Ties keep list order.
@@ -113,7 +113,7 @@ export function pickLatest<R extends ReleaseLike>(releases: readonly R[], opts: 
 }
 
 /**
- * Whether `candidate` is an update for `installed` (GH-V02): semver greater when both are semver (never a
+ * Whether `candidate` is an update for `installed`: semver greater when both are semver (never a
  * downgrade); otherwise only when both dates are known and the candidate was published strictly later
  * (so a moving tag such as `nightly`, republished, is an update).
  */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { defineJobKind, type JobHandler, type JobKind } from '../kind';
-import { selftestParams, type SelftestParams } from './selftest-params';
+import { type SelftestParams, selftestParams } from './selftest-params';
 
 /**
  * A child process prints numbered lines stamped with their write time; the job pipes them into the

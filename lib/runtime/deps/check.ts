@@ -7,7 +7,7 @@ import { runtimeLayout } from '../dir';
 import { runtimeEnv } from '../env';
 import { formatSpec, parsePackageSpec } from '../spec';
 import type { ManagerContext, PackageSpec } from '../types';
-import { joinPathList, splitPathList, which } from '../../core/which';
+import { isExecutableFile, joinPathList, splitPathList, which } from '../../core/which';
 import { PY_IMPORT_PATH, pipImportName } from './aliases';
 import type { CheckOptions, CheckedDep, DepStatus, ResolvedDep } from './types';
 
@@ -117,16 +117,6 @@ function invalid(spec: PackageSpec): string | null {
   }
 }
 
-function isExecutable(p: string): boolean {
-  try {
-    if (!fs.statSync(p).isFile()) return false;
-    fs.accessSync(p, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export async function checkDeps(ctx: ManagerContext, deps: readonly ResolvedDep[], opts: CheckOptions = {}): Promise<CheckedDep[]> {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const layout = runtimeLayout(ctx.runtimeDir);
@@ -157,7 +147,7 @@ export async function checkDeps(ctx: ManagerContext, deps: readonly ResolvedDep[
     } else if (d.spec.manager === 'github') {
       const bin = d.spec.name.split('/').pop()!;
       const p = path.join(layout.bin, bin);
-      if (isExecutable(p)) set(i, 'ok', `installed at ${p}`);
+      if (isExecutableFile(p)) set(i, 'ok', `installed at ${p}`);
       else set(i, 'missing', `no "${bin}" in ${layout.bin}; GitHub-release installs arrive with the GitHub tab`);
     } else {
       const found = which(d.spec.name, env.PATH);

@@ -20,7 +20,7 @@ const memo = new Map<string, Promise<PythonStdlib>>();
 
 async function ask(python: string): Promise<PythonStdlib> {
   const fallback = (why: string): PythonStdlib => ({ modules: FALLBACK_SET, source: 'fallback', detail: why });
-  let res;
+  let res: Awaited<ReturnType<typeof runProcess>>;
   try {
     res = await runProcess(python, ['-c', STDLIB_SCRIPT], { timeoutMs: 5000, maxOutputBytes: 256 * 1024 });
   } catch (e) {

@@ -5,12 +5,12 @@ import { runProcess } from '../../core/process';
 import type { RuntimeLayout } from '../dir';
 import { runtimeEnv, type BaseEnv, type RuntimeEnv } from '../env';
 import { managerReadiness } from './readiness';
-import { detectLibc, machineArch, parseOsRelease, readTextFile, type Libc } from './platform';
+import { detectLibc, machineArch, parseOsRelease, readTextFile } from './platform';
 import type { SystemManager } from '../types';
 import { DEFAULT_BINARIES } from '../../settings/runtime-settings';
 import { splitPathList, which } from '../../core/which';
 
-/** Runtime detection (spec/packages.md §3.2, PKG-R01..R05), as seen by skill processes on this host. */
+/** Runtime detection, as seen by skill processes on this host. */
 
 export { DEFAULT_BINARIES };
 const BINARY_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
@@ -193,7 +193,7 @@ export async function detectRuntimes(opts: DetectOptions): Promise<RuntimeReport
 export interface RuntimeCache {
   /** `binaries` replaces the cache's configured list for a detection this call starts. */
   get(layout: RuntimeLayout, binaries?: string[]): Promise<RuntimeReport>;
-  /** Call after any install, uninstall or update (PKG-R04). */
+  /** Call after any install, uninstall or update. */
   invalidate(): void;
 }
 

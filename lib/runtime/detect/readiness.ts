@@ -18,7 +18,7 @@ function writable(dir: string): boolean {
   }
 }
 
-/** Per-manager ready flags with a reason and a fix hint (PKG-R03), from a detection report. */
+/** Per-manager ready flags with a reason and a fix hint, from a detection report. */
 export function managerReadiness(report: Omit<RuntimeReport, 'managers'>, layout: RuntimeLayout): RuntimeReport['managers'] {
   const { python3, pip, node, npm } = report.runtimes;
   const mgr = report.system.manager;

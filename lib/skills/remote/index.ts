@@ -7,4 +7,3 @@ export { createClawhubClient, isBlockedVerdict, type ClawhubClient, type Clawhub
 export * from './clawhub-types';
 export { parseSkillRef, formatSkillRef, validateSlug, validateOwner, validateVersion, validateHash, type SkillRef } from './clawhub-ref';
 export { retryAfterSeconds, parseAmbiguousOwners } from './clawhub-http';
-export { buildZip, type ZipInput } from './zip-writer';

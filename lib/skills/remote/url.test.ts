@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { isAppError } from '@/lib/core/errors';
 import { installConnectTripwire } from './connect-tripwire.fixtures';
 import { fetchToFile, type FetchPolicy } from './url';
-import { buildZip } from './zip-writer';
+import { zipBuffer } from '@/test/helpers/zip';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -28,7 +28,7 @@ async function serve(handler: Handler): Promise<{ port: number; base: string; hi
   };
 }
 
-const ZIP = buildZip({ 'demo/SKILL.md': '---\nname: demo\ndescription: A demo skill.\n---\nHello.\n', 'demo/run.sh': '#!/bin/sh\necho hi\n' });
+const ZIP = await zipBuffer({ 'demo/SKILL.md': '---\nname: demo\ndescription: A demo skill.\n---\nHello.\n', 'demo/run.sh': '#!/bin/sh\necho hi\n' });
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 let tmp: string;

@@ -7,7 +7,6 @@
 import type { AppDb } from '@/db/client';
 import { logger } from '../../core/logger';
 import { runtimeLayout } from '../../runtime/dir';
-import { packagesGeneration } from '../../runtime/generation';
 import { getSkillsSettings } from '../../settings/store';
 import type { SkillsSettings } from '../../settings/skills-settings';
 import { watchSkillRoots } from '../catalog';
@@ -48,7 +47,6 @@ export class SkillCatalog {
   private readonly target: GatingTarget & { invalidate(): void };
   private watcher: { close(): Promise<void> } | null = null;
   private watchedKey = '';
-  private generation = packagesGeneration();
   private searchStale = true;
   private scansLoaded = false;
   private readonly persisted = new Set<string>();
@@ -60,7 +58,6 @@ export class SkillCatalog {
 
   /** The current snapshot, rebuilt first when something changed. */
   async snapshot(): Promise<CatalogSnapshot> {
-    if (this.generation !== packagesGeneration()) this.packagesChanged();
     // A build in flight may have read the roots before the latest change: wait for it, and build
     // again while something changed meanwhile, so no caller gets a snapshot older than its call.
     for (let round = 0; round < 4; round++) {
@@ -80,9 +77,12 @@ export class SkillCatalog {
     this.dirty = true;
   }
 
-  /** Packages changed on the target: bins must be looked up again (never a stale "missing"). */
+  /**
+   * Packages changed on the target: bins must be looked up again (never a stale "missing"). Called
+   * by the package runtime (installs in this process, before their job ends) and for jobs that
+   * ended on other replicas.
+   */
   packagesChanged(): void {
-    this.generation = packagesGeneration();
     this.target.invalidate();
     this.dirty = true;
   }

@@ -1,6 +1,6 @@
 /**
- * The skill archive policy layered on the GitHub extractor's entry
- * policy (lib/archive/sink.ts): same name checks, collision checks, running caps and
+ * The skill archive policy layered on the shared entry policy of every archive reader
+ * (lib/archive/sink.ts): same name checks, collision checks, running caps and
  * O_EXCL|O_NOFOLLOW writes, plus what a skill may never hold — links, devices, FIFOs —
  * a path-depth cap and a compression-ratio cap that trips while bytes are being inflated.
  */

@@ -6,7 +6,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '@/lib/core/errors';
-import { readJsonFile, writeJsonAtomic } from './fs-atomic';
+import { readJsonFile, writeJsonAtomic } from '../../core/atomic-fs';
 import { withKeyLock } from './key-lock';
 
 export interface ClawhubLockEntry {

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { AppError } from '@/lib/core/errors';
-import { readJsonFile, writeJsonAtomic } from './fs-atomic';
+import { readJsonFile, writeJsonAtomic } from '../../core/atomic-fs';
 
 export interface RecordedFile {
   path: string;

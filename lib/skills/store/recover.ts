@@ -7,7 +7,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CLAWHUB_DIR, readLock, updateLock } from './clawhub-files';
-import { TMP_PREFIX, lstatOrNull, swapSymlink } from './fs-atomic';
+import { TMP_PREFIX, lstatOrNull, swapSymlink } from '../../core/atomic-fs';
 import { MANIFEST_NAME, SLUG_RE, VERSION_RE, readManifest, versionNumber, writeManifest, type VersionsManifest } from './manifest';
 import { activeVersion, linkPathOf, lockEntryFor, resolveStore, withSlugLock, type SkillStore } from './store-state';
 

@@ -10,7 +10,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '@/lib/core/errors';
 import { updateLock, type ClawhubLockEntry } from './clawhub-files';
-import { lstatOrNull } from './fs-atomic';
+import { lstatOrNull } from '../../core/atomic-fs';
 import { withKeyLock } from './key-lock';
 import { VERSION_RE, readManifest, slugStoreDir, validateSlug, type VersionLockInfo, type VersionRecord } from './manifest';
 

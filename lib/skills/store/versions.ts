@@ -10,7 +10,7 @@ import { AppError, isAppError } from '@/lib/core/errors';
 import { SkillFilesError, contentHash, listSkillFiles } from '../files';
 import type { SkillFile } from '../types';
 import { CLAWHUB_DIR, compact, writeOrigin, type ClawhubLockEntry } from './clawhub-files';
-import { TMP_PREFIX, lstatOrNull, swapSymlink } from './fs-atomic';
+import { TMP_PREFIX, lstatOrNull, swapSymlink } from '../../core/atomic-fs';
 import {
   findVersion, nextVersion, readManifest, slugStoreDir, validateSlug, validateVersion, versionDir, writeManifest,
   type VersionLockInfo, type VersionRecord, type VersionsManifest,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AppError } from '../../../core/errors';
 import type { InstalledPackage, ManagerContext } from '../../types';
 
-/** npm package names (spec/packages.md §10): lowercase, optional scope, never a leading `-` or `.`. */
+/** npm package names: lowercase, optional scope, never a leading `-` or `.`. */
 export const NPM_NAME = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
 /** Exact version, semver range or dist-tag. Spaces allowed for ranges such as ">=1.2 <2". */
 const NPM_VERSION = /^[A-Za-z0-9^~<>=|*.+ x-]{1,100}$/;

@@ -114,7 +114,7 @@ async function notManaged(name: string): Promise<AppError> {
   return new AppError('not_found', `npm package ${name} is not installed in the runtime dir.`, { details: { manager: 'npm', class: 'not_found' } });
 }
 
-/** Removes a managed package and checks that its folder is gone (PKG-M11). */
+/** Removes a managed package and checks that its folder is gone. */
 export async function npmUninstall(ctx: ManagerContext, name: string, opts: NpmRunOptions = {}): Promise<void> {
   validateNpmName(name);
   const layout = runtimeLayout(ctx.runtimeDir);

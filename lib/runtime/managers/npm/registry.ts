@@ -81,7 +81,7 @@ export async function fetchLatestVersion(registry: string, name: string, opts: N
   return latest;
 }
 
-/** Newer than current, except a jump from a stable release to a pre-release (spec §5.3). */
+/** Newer than current, except a jump from a stable release to a pre-release. */
 export function npmUpdateFor(name: string, current: string, latest: string): OutdatedPackage | null {
   let newer: boolean;
   try {

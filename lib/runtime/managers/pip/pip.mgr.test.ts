@@ -43,20 +43,20 @@ async function catchError(p: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'skd-pip-'));
   wheels = path.join(root, 'wheels');
   const layout = ensureRuntimeDir(path.join(root, 'rt'));
   target = layout.pip;
   ctx = { runtimeDir: layout.root, settings: { pipFindLinks: wheels, pipNoIndex: '1' }, log: (line) => logs.push(line) };
-  buildWheel(wheels, {
+  await buildWheel(wheels, {
     name: 'skd-demo',
     version: '1.0.0',
     summary: 'Skilldock demo package',
     modules: { 'skd_demo/__init__.py': demoModule('1.0.0'), 'skd_demo/legacy.py': 'OLD = True\n' },
     consoleScripts: { 'skd-demo': 'skd_demo:main' },
   });
-  buildWheel(wheels, { name: 'skd-other', version: '0.3.0', modules: { 'skd_other/__init__.py': 'def main():\n    print("other")\n' }, consoleScripts: { 'skd-other': 'skd_other:main' } });
+  await buildWheel(wheels, { name: 'skd-other', version: '0.3.0', modules: { 'skd_other/__init__.py': 'def main():\n    print("other")\n' }, consoleScripts: { 'skd-other': 'skd_other:main' } });
 });
 
 afterAll(() => {
@@ -89,8 +89,8 @@ describe('pip manager with real pip', { timeout: 120_000 }, () => {
   });
 
   it('reports the newest stable version as outdated, pre-releases only on request', async () => {
-    buildWheel(wheels, { name: 'skd-demo', version: '1.1.0', modules: { 'skd_demo/__init__.py': demoModule('1.1.0') }, consoleScripts: { 'skd-demo': 'skd_demo:main' } });
-    buildWheel(wheels, { name: 'skd-demo', version: '2.0.0rc1', modules: { 'skd_demo/__init__.py': demoModule('2.0.0rc1') } });
+    await buildWheel(wheels, { name: 'skd-demo', version: '1.1.0', modules: { 'skd_demo/__init__.py': demoModule('1.1.0') }, consoleScripts: { 'skd-demo': 'skd_demo:main' } });
+    await buildWheel(wheels, { name: 'skd-demo', version: '2.0.0rc1', modules: { 'skd_demo/__init__.py': demoModule('2.0.0rc1') } });
     const res = await pipOutdated(ctx);
     expect(res.errors).toEqual([]);
     expect(res.outdated).toEqual([{ manager: 'pip', name: 'skd-demo', current: '1.0.0', latest: '1.1.0' }]);
@@ -102,7 +102,7 @@ describe('pip manager with real pip', { timeout: 120_000 }, () => {
     const bad = path.join(target, 'skd_broken-0.1.dist-info');
     fs.mkdirSync(bad);
     fs.writeFileSync(path.join(bad, 'METADATA'), 'Metadata-Version: 2.1\nName: skd-broken\nVersion: not a version\n\n');
-    buildWheel(wheels, { name: 'skd-broken', version: '0.2', modules: { 'skd_broken.py': '' } });
+    await buildWheel(wheels, { name: 'skd-broken', version: '0.2', modules: { 'skd_broken.py': '' } });
     try {
       const res = await pipOutdated(ctx, ['skd-demo', 'skd-broken', 'skd-absent']);
       expect(res.outdated.map((o) => o.name)).toEqual(['skd-demo']);

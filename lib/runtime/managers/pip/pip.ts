@@ -123,7 +123,7 @@ function satisfied(version: string, specifier: string | undefined): boolean {
 /**
  * Installs into the runtime dir: pip installs into a fresh staging dir next to the target, and the
  * result is merged in (see mergePipStage). `--target` installs are never externally managed, so
- * `--break-system-packages` is never passed (PKG-M05); nor is `--upgrade`, which does nothing for
+ * `--break-system-packages` is never passed; nor is `--upgrade`, which does nothing for
  * an empty target (with --target pip ignores what is installed anyway).
  */
 export async function pipInstall(ctx: ManagerContext, spec: PackageSpec, opts: PipInstallOptions = {}): Promise<InstalledPackage> {
@@ -158,7 +158,7 @@ export async function pipInstall(ctx: ManagerContext, spec: PackageSpec, opts: P
   });
 }
 
-/** Updates a managed package to `toVersion` (an exact version, PKG-M06) or to the newest stable one. */
+/** Updates a managed package to `toVersion` (an exact version) or to the newest stable one. */
 export async function pipUpdate(ctx: ManagerContext, name: string, toVersion?: string, opts: { timeoutMs?: number } = {}): Promise<InstalledPackage> {
   assertPipName(name);
   if (toVersion !== undefined && (!PIP_VERSION_RE.test(toVersion) || pep440Valid(toVersion) === null)) {
@@ -177,7 +177,7 @@ export async function pipUpdate(ctx: ManagerContext, name: string, toVersion?: s
 
 /**
  * Removes a managed package. pip cannot uninstall from a --target dir, so the files its RECORD lists
- * are removed here, after every one of them has been checked to lie inside the target (PKG-M11).
+ * are removed here, after every one of them has been checked to lie inside the target.
  */
 export async function pipUninstall(ctx: ManagerContext, name: string): Promise<PipUninstallResult> {
   assertPipName(name);

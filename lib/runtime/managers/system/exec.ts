@@ -25,13 +25,13 @@ export function requireSystemManager(): SystemManager {
   return m;
 }
 
-/** User-facing names whose real package differs (spec §6, PKG-A01). */
+/** User-facing names whose real package differs. */
 export const SYSTEM_ALIASES: Record<SystemManager, Record<string, string>> = {
   apt: { pip3: 'python3-pip', 'github-cli': 'gh', go: 'golang-go', golang: 'golang-go' },
   apk: { pip3: 'py3-pip', gh: 'github-cli', golang: 'go' },
 };
 
-/** User-facing names (spec §10), then the real package names per manager. */
+/** User-facing names, then the real package names per manager. */
 const SYSTEM_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
 const REAL_NAME: Record<SystemManager, RegExp> = { apt: /^[a-z0-9][a-z0-9+.-]{0,127}$/, apk: /^[a-z0-9][a-z0-9._+-]{0,127}$/ };
 
@@ -52,7 +52,7 @@ export function resolveSystemPackage(manager: SystemManager, name: string): stri
 
 const queues = new Map<SystemManager, Promise<unknown>>();
 
-/** One operation at a time per system manager inside this process (PKG-M04); DB locks are the caller's. */
+/** One operation at a time per system manager inside this process; DB locks are the caller's. */
 export function withSystemLock<T>(manager: SystemManager, fn: () => Promise<T>): Promise<T> {
   const prev = queues.get(manager) ?? Promise.resolve();
   const run = prev.then(fn, fn);

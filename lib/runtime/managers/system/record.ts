@@ -5,7 +5,7 @@ import { AppError } from '../../../core/errors';
 import { runtimeLayout } from '../../dir';
 import type { SystemManager } from '../../types';
 
-/** One system package installed through Skilldock (spec/packages.md §6, PKG-M08, PKG-A02). */
+/** One system package installed through Skilldock. */
 export interface SystemRecordEntry {
   /** User-facing name, e.g. `github-cli`. */
   name: string;
@@ -75,7 +75,7 @@ export async function writeSystemRecord(runtimeDir: string, entries: readonly Sy
   }
 }
 
-/** The record entry addressed by its user-facing name or by its real package name (PKG-G03). */
+/** The record entry addressed by its user-facing name or by its real package name. */
 export function findRecordEntry(entries: readonly SystemRecordEntry[], manager: SystemManager, nameOrPackage: string): SystemRecordEntry | undefined {
   return entries.find((e) => e.manager === manager && e.name === nameOrPackage) ?? entries.find((e) => e.manager === manager && e.package === nameOrPackage);
 }

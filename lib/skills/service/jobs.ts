@@ -1,16 +1,26 @@
-import { AppError, isAppError } from '@/lib/core/errors';
-import { importInput, type ImportInput } from '../../skills/service/schemas';
-import { importSkill } from '../../skills/service/imports';
-import { systemActor, type Actor } from '../../auth/actor';
-import type { JobRow } from '../types';
-import type { JobKind } from '../types';
+import type { z } from 'zod';
+import { type Actor, systemActor } from '../../auth/actor';
+import { AppError, isAppError } from '../../core/errors';
+import { defineJobKind, type JobHandler, type JobKind } from '../../jobs/kind';
+import type { JobRegistry } from '../../jobs/registry';
+import type { JobRow } from '../../jobs/types';
+import type { SkillCatalog } from './catalog';
+import { type ImportResult, importSkill } from './imports';
+import { type ImportInput, importInput } from './schemas';
 
 /** The user who queued the job, for the audit rows the job writes (the permission was checked when it was queued). */
-const jobActor = (job: JobRow): Actor => ({ ...systemActor, kind: 'user', userId: job.createdBy ?? null, email: job.createdByLabel, label: job.createdByLabel });
+const jobActor = (job: JobRow): Actor => ({
+  ...systemActor,
+  kind: 'user',
+  userId: job.createdBy ?? null,
+  email: job.createdByLabel,
+  label: job.createdByLabel,
+});
 
 const describe = (p: ImportInput) => {
   const s = p.source;
-  const from = s.kind === 'upload' ? 'an upload' : s.kind === 'clawhub' ? `ClawHub ${s.ref}` : s.kind === 'git' ? `git ${s.url}${s.ref ? `@${s.ref}` : ''}` : s.url;
+  const from =
+    s.kind === 'upload' ? 'an upload' : s.kind === 'clawhub' ? `ClawHub ${s.ref}` : s.kind === 'git' ? `git ${s.url}${s.ref ? `@${s.ref}` : ''}` : s.url;
   return `Import skill${p.slug ? ` ${p.slug}` : ''} from ${from}`;
 };
 
@@ -28,20 +38,23 @@ function withCodeInResult(e: unknown): unknown {
 }
 
 /** Imports one skill into the managed store (fetch → extract → validate → scan → install), then refreshes the catalog. */
-export const skillImportJob: JobKind<ImportInput> = {
-  kind: 'skill.import',
+export const skillImportJob: JobKind<ImportInput, ImportResult, z.input<typeof importInput>> = defineJobKind({
+  name: 'skill.import',
   title: describe,
   params: importInput,
   concurrency: 2,
   maxAttempts: 1,
   resumable: false,
-  async run(ctx) {
-    const services = await ctx.services();
+});
+
+/** The import handler, given where the store lives and the catalog to refresh. */
+export function skillImportHandler(deps: { dataDir: string; catalog: SkillCatalog }): JobHandler<ImportInput, ImportResult> {
+  return async (ctx) => {
     try {
       return await importSkill(
         {
-          db: services.database.db,
-          dataDir: services.config.dataDir,
+          db: ctx.database.db,
+          dataDir: deps.dataDir,
           actor: jobActor(ctx.job),
           jobId: ctx.job.id,
           signal: ctx.signal,
@@ -53,7 +66,12 @@ export const skillImportJob: JobKind<ImportInput> = {
     } catch (e) {
       throw withCodeInResult(e);
     } finally {
-      services.skills.invalidate();
+      deps.catalog.invalidate();
     }
-  },
-};
+  };
+}
+
+/** Registers the skill domain's kinds. */
+export function registerSkillJobs(registry: JobRegistry, deps: { dataDir: string; catalog: SkillCatalog }): void {
+  registry.register(skillImportJob, skillImportHandler(deps));
+}

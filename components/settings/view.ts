@@ -1,11 +1,11 @@
+/** The settings pages' API shapes, taken from the contracts' schemas (type-only), and their view helpers. */
 import type { z } from 'zod';
-import type { tokenOut, userOut } from '@/lib/api/schemas';
-import type { instanceInfo } from '@/lib/instance';
+import type { createdTokenOut, instanceOut, tokenOut, userOut } from '@/lib/api/schemas';
 
-/** Response shapes, taken from the server's own schemas (type-only imports: nothing server-side is bundled). */
-export type UserOut = z.infer<typeof userOut>;
-export type TokenOut = z.infer<typeof tokenOut>;
-export type InstanceOut = Awaited<ReturnType<typeof instanceInfo>>;
+export type UserOut = z.output<typeof userOut>;
+export type TokenOut = z.output<typeof tokenOut>;
+export type InstanceOut = z.output<typeof instanceOut>;
+export type CreatedToken = z.output<typeof createdTokenOut>;
 
 export type TokenStatus = 'active' | 'expired' | 'revoked';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { dockerStatus } from '../../docker/client';
-import type { JobKind } from '../types';
+import { defineJobKind, type JobHandler, type JobKind } from '../kind';
 
 interface Check {
   name: string;
@@ -18,16 +17,36 @@ const PROGRAMS: { name: string; command: string; args: string[]; parse: (out: st
   { name: 'git', command: 'git', args: ['--version'], parse: (o) => /version\s+(\S+)/.exec(o)?.[1] ?? o.trim() },
 ];
 
+/** What the container engine answered (or why it did not), as the Docker domain reports it. */
+export interface EngineStatus {
+  endpoint: string;
+  reachable: boolean;
+  version?: string;
+  apiVersion?: string;
+  os?: string;
+  arch?: string;
+  error?: string;
+}
+
+export interface DiagnosticsResult {
+  checks: Check[];
+  ok: boolean;
+}
+
 /** Runs the real tools the runtime depends on and reports their versions, or why each is unusable. */
-export const diagnosticsJob: JobKind<Record<string, never>> = {
-  kind: 'diagnostics',
+export const diagnosticsJob: JobKind<Record<string, never>, DiagnosticsResult> = defineJobKind({
+  name: 'diagnostics',
   title: () => 'Diagnostics: runtime tools and Docker engine',
   params: z.strictObject({}),
   startPermission: 'jobs.run',
   concurrency: 2,
   maxAttempts: 2,
   resumable: true,
-  async run(ctx) {
+});
+
+/** The handler, given how to ask the container engine for its status. */
+export function diagnosticsHandler(deps: { engineStatus: () => Promise<EngineStatus> }): JobHandler<Record<string, never>, DiagnosticsResult> {
+  return async (ctx) => {
     const checks: Check[] = [];
     const steps = PROGRAMS.length + 1;
     for (const [i, p] of PROGRAMS.entries()) {
@@ -38,7 +57,13 @@ export const diagnosticsJob: JobKind<Record<string, never>> = {
         const r = await ctx.run(p.command, p.args, { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 });
         const out = (r.stdout || r.stderr).trim();
         const ok = r.code === 0;
-        checks.push({ name: p.name, ok, version: ok ? p.parse(out) : undefined, detail: ok ? undefined : r.timedOut ? 'timed out' : out || `exit code ${r.code}`, durationMs: Date.now() - started });
+        checks.push({
+          name: p.name,
+          ok,
+          version: ok ? p.parse(out) : undefined,
+          detail: ok ? undefined : r.timedOut ? 'timed out' : out || `exit code ${r.code}`,
+          durationMs: Date.now() - started,
+        });
       } catch (e) {
         checks.push({ name: p.name, ok: false, detail: (e as Error).message, durationMs: Date.now() - started });
         ctx.log(`${p.name}: ${(e as Error).message}`, 'stderr');
@@ -47,11 +72,22 @@ export const diagnosticsJob: JobKind<Record<string, never>> = {
     }
     ctx.progress((PROGRAMS.length / steps) * 100, 'checking Docker engine');
     const started = Date.now();
-    const d = await dockerStatus(5000);
-    ctx.log(d.reachable ? `Docker engine ${d.version} (API ${d.apiVersion}, ${d.os}/${d.arch}) at ${d.endpoint}` : `Docker engine at ${d.endpoint} unreachable: ${d.error}`, d.reachable ? 'info' : 'stderr');
-    checks.push({ name: 'docker', ok: d.reachable, version: d.version, detail: d.reachable ? d.endpoint : `${d.endpoint}: ${d.error}`, durationMs: Date.now() - started });
+    const d = await deps.engineStatus();
+    ctx.log(
+      d.reachable
+        ? `Docker engine ${d.version} (API ${d.apiVersion}, ${d.os}/${d.arch}) at ${d.endpoint}`
+        : `Docker engine at ${d.endpoint} unreachable: ${d.error}`,
+      d.reachable ? 'info' : 'stderr',
+    );
+    checks.push({
+      name: 'docker',
+      ok: d.reachable,
+      version: d.version,
+      detail: d.reachable ? d.endpoint : `${d.endpoint}: ${d.error}`,
+      durationMs: Date.now() - started,
+    });
     for (const c of checks) ctx.log(`${c.ok ? '✓' : '✗'} ${c.name.padEnd(8)} ${c.ok ? c.version : c.detail}`);
     ctx.progress(100, 'done');
     return { checks, ok: checks.every((c) => c.ok) };
-  },
-};
+  };
+}

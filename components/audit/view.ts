@@ -1,7 +1,8 @@
+/** The audit page's API shapes, taken from the contracts' schemas (type-only), and its filters. */
 import type { z } from 'zod';
 import type { auditOut } from '@/lib/api/schemas';
 
-export type AuditEntry = z.infer<typeof auditOut>;
+export type AuditEntry = z.output<typeof auditOut>;
 export interface AuditPage {
   items: AuditEntry[];
   nextBefore: number | string | null;

@@ -1,4 +1,4 @@
-import type { SocketRoute } from '../http/ws-router';
+import type { SocketRoute } from './ws-router';
 
 /**
  * /ws/jobs: pushes every job state change (start, progress, end) to the console so lists update

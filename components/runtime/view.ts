@@ -1,23 +1,20 @@
-/** Client-side shapes of the packages API: the server's own types (type-only imports, erased from the bundle). */
-import type { BinaryStatus, ManagerReadiness, RuntimeReport as ServerRuntimeReport } from '@/lib/runtime/detect/detect';
-import type { RuntimeEnvEntry } from '@/lib/runtime/env';
-import type { InstalledPackage } from '@/lib/runtime/types';
-import type { updateItemOut, updatesOut } from '@/lib/api/package-schemas';
+/** The packages API's shapes, taken from the contracts' schemas (type-only), and the runtime page's view helpers. */
 import type { z } from 'zod';
-import type { Job } from '../jobs/types';
+import type { applyAllOut, depsInstallOut, depsReportOut, githubOverviewOut, githubReleasesOut, historyOut, refreshOut, updateItemOut, updatesOut } from '@/lib/api/package-schemas';
+import type { installedPackageOut, runtimesOut } from '@/lib/api/schemas';
+import type { githubOverridesInput } from '@/lib/github/schemas';
+import { normalizePipName } from '@/lib/runtime/spec';
 
-export type { InstalledPackage };
-export type ToolStatus = BinaryStatus;
-export type Readiness = ManagerReadiness;
-export type EnvEntry = RuntimeEnvEntry;
+export type InstalledPackage = z.output<typeof installedPackageOut>;
+export type RuntimeReport = z.output<typeof runtimesOut>;
+export type ToolStatus = RuntimeReport['binaries'][number];
+export type Readiness = RuntimeReport['managers']['pip'];
+export type EnvEntry = RuntimeReport['env'][number];
 
 export interface PackageList {
   items: InstalledPackage[];
   errors: { manager: string; message: string }[];
 }
-
-/** GET /api/v1/packages/runtimes: the detection report plus the environment skill processes get. */
-export type RuntimeReport = ServerRuntimeReport & { env: EnvEntry[] };
 
 /** The tabs of the packages card and the manager filter each one sends. */
 export const TABS = [
@@ -45,14 +42,16 @@ export function packageSpec(p: InstalledPackage): string {
   return `${p.manager}:${p.name}`;
 }
 
-/** GET /api/v1/packages/updates and the other update routes (shapes from lib/api/package-schemas.ts). */
-export type UpdateItem = z.infer<typeof updateItemOut>;
-export type UpdatesView = z.infer<typeof updatesOut>;
+export type UpdateItem = z.output<typeof updateItemOut>;
+export type UpdatesView = z.output<typeof updatesOut>;
 export type UpdateSourceState = UpdatesView['sources'][number];
-export type RefreshResponse = { job: Job; started: boolean };
-export type ApplyAllResponse = { job: Job; children: Job[] };
+export type RefreshResponse = z.output<typeof refreshOut>;
+export type ApplyAllResponse = z.output<typeof applyAllOut>;
+export type HistoryView = z.output<typeof historyOut>;
+export type DepsReport = z.output<typeof depsReportOut>;
+export type DepsInstallOut = z.output<typeof depsInstallOut>;
 
-/** One Update All row in the parent job's result. */
+/** One Update All row in the parent job's result (job results are any JSON in the job's contract). */
 export interface UpdateAllRow {
   spec: string;
   jobId: string;
@@ -64,18 +63,17 @@ export interface UpdateAllRow {
 
 /**
  * The key that ties a job, an installed package and an update row to the same package:
- * apt/apk/system share one key, pip names are compared the PEP 503 way.
+ * apt/apk/system share one key, pip names are compared the PEP 503 way (the server's own function).
  */
 export function pkgKey(manager: string, name: string): string {
   const m = manager === 'apt' || manager === 'apk' ? 'system' : manager;
-  return `${m}:${m === 'pip' ? name.toLowerCase().replace(/[-_.]+/g, '-') : name}`;
+  return `${m}:${m === 'pip' ? normalizePipName(name) : name}`;
 }
 
-/** GET /api/v1/packages/github and /github-releases (shapes from lib/api/package-schemas.ts and lib/github/views.ts). */
-export type GithubOverview = Awaited<ReturnType<typeof import('@/lib/github/views').githubOverview>>;
+export type GithubOverview = z.output<typeof githubOverviewOut>;
 export type GithubPackage = GithubOverview['packages'][number];
 export type GithubTarget = GithubOverview['target'];
 export type GithubRateLimit = GithubOverview['rateLimits'][number];
-export type GithubReleases = Awaited<ReturnType<typeof import('@/lib/github/views').browseReleases>>;
+export type GithubReleases = z.output<typeof githubReleasesOut>;
 export type GithubRelease = GithubReleases['releases'][number];
-export type GithubOverrides = z.infer<typeof import('@/lib/github/schemas').githubOverridesInput>;
+export type GithubOverrides = z.infer<typeof githubOverridesInput>;

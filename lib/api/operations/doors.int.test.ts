@@ -1,0 +1,215 @@
+// One operation, two doors: for every write operation, the REST route and the server action reach
+// the same implementation, refuse the same roles and write the same audit record.
+import { gt } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog } from '@/db/schema';
+import { ROLE_PERMISSIONS, systemActor, type Permission, type Role } from '@/lib/auth';
+import { createUser } from '@/lib/auth/users';
+import { action, createActionClient } from '@/lib/http/action';
+import { route } from '@/lib/http/route';
+import { defineOperation, type Operation } from '@/lib/http/operation';
+import { setServices, type Services } from '@/lib/services';
+import { apiUser } from '@/test/helpers/api';
+import { startTestServices, type TestServices } from '@/test/helpers/services';
+import { sessionCookieFor } from '@/test/helpers/session';
+import { api } from '../contracts';
+import { ops, type OpName } from '.';
+
+type Input = { params?: Record<string, string>; body?: unknown };
+interface Case {
+  /** A fresh input for each door (writes that create something need their own names). */
+  input: (door: 'route' | 'action', s: Services) => Promise<Input> | Input;
+  /** The status both doors answer with for the owner. */
+  status: number;
+  /** Runs between the two doors, e.g. to end a single-flight job the first door started. */
+  between?: (routeJson: unknown) => Promise<void>;
+}
+
+const owner = { ...systemActor, permissions: ROLE_PERMISSIONS.owner };
+let ts: TestServices;
+let s: Services;
+const cookies = {} as Record<Role, string>;
+const users = {} as Record<Role, string>;
+let n = 0;
+const unique = (p: string) => `${p}-${Date.now().toString(36)}-${++n}`;
+const newUser = async (role: Role = 'viewer') => (await createUser(s.database.db, owner, { email: `${unique('u')}@example.test`, name: 'Someone', role, password: 'a long enough password' })).id;
+const queuedJob = async () => (await ops.startJob.run({ services: s, actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' }, meta: { ip: null, userAgent: null }, body: { kind: 'diagnostics', params: {} }, query: undefined, params: undefined } as never)) as { id: string };
+
+const ABSENT_SKILL = '0123456789abcdef';
+
+/** Every write operation the console performs, with an input each door can run. */
+const CASES: Partial<Record<OpName, Case>> = {
+  createUser: { status: 201, input: () => ({ body: { email: `${unique('new')}@example.test`, name: 'New person', role: 'viewer', password: 'a long enough password' } }) },
+  updateUser: { status: 200, input: async () => ({ params: { id: await newUser() }, body: { name: 'Renamed' } }) },
+  resetPassword: { status: 204, input: async () => ({ params: { id: await newUser() }, body: { password: 'another long password' } }) },
+  createToken: { status: 201, input: () => ({ body: { name: unique('tok'), permissions: ['instance.read'], expiresInDays: 1 } }) },
+  revokeToken: {
+    status: 200,
+    input: async (_d, sv) => {
+      const t = await ops.createToken.run({ services: sv, actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' }, meta: { ip: null, userAgent: null }, body: { name: unique('rev'), permissions: ['instance.read'], expiresInDays: 1 } } as never);
+      return { params: { id: (t as { record: { id: string } }).record.id } };
+    },
+  },
+  startJob: { status: 202, input: () => ({ body: { kind: 'diagnostics', params: {} } }) },
+  cancelJob: { status: 202, input: async () => ({ params: { id: (await queuedJob()).id } }) },
+  retryJob: { status: 409, input: async () => ({ params: { id: (await queuedJob()).id } }) },
+  installPackage: { status: 202, input: () => ({ body: { spec: 'npm:is-number@7.0.0' } }) },
+  uninstallPackage: { status: 202, input: () => ({ body: { spec: 'npm:is-number' } }) },
+  updatePackage: { status: 202, input: () => ({ body: { spec: 'npm:is-number' } }) },
+  refreshUpdates: { status: 202, input: () => ({}), between: async (json) => void (await ops.cancelJob.run({ services: s, actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' }, params: { id: (json as { job: { id: string } }).job.id } } as never)) },
+  applyAllUpdates: { status: 409, input: () => ({ body: { packages: [] } }) },
+  pinPackage: { status: 200, input: (d) => ({ body: { spec: `npm:pinned-${d}`, pinned: true, reason: 'held for the test' } }) },
+  checkDeps: { status: 200, input: () => ({ body: { skillMd: '---\nname: t\ndescription: d\n---\nbody\n', files: [] } }) },
+  githubRollback: { status: 202, input: () => ({ body: { name: 'rg', version: '14.0.0' } }) },
+  githubChannel: { status: 404, input: () => ({ body: { name: 'not-installed', channel: 'prerelease' } }) },
+  githubRepair: { status: 202, input: () => ({}) },
+  updateGithubSettings: { status: 200, input: (d) => ({ body: { allowedOwners: [d === 'route' ? 'route-owner' : 'action-owner'] } }) },
+  updateRuntimeSettings: { status: 200, input: (d) => ({ body: { updateTtlMinutes: d === 'route' ? 61 : 62 } }) },
+  updateSkillsSettings: { status: 200, input: (d) => ({ body: { uploadMaxMb: d === 'route' ? 11 : 12 } }) },
+  updateSkillEntry: { status: 200, input: (d) => ({ body: { skillKey: `entry-${d}`, enabled: false, env: { API_TOKEN: 'secret' } } }) },
+  acknowledgeSkill: { status: 404, input: () => ({ body: { id: ABSENT_SKILL, reason: 'checked by hand' } }) },
+  importSkill: { status: 202, input: () => ({ body: { source: { kind: 'upload', uploadId: 'u'.repeat(20) } } }) },
+  rollbackSkill: { status: 404, input: () => ({ body: { slug: 'not-managed', version: 'v1' } }) },
+  uninstallSkill: { status: 404, input: () => ({ body: { slug: 'not-managed' } }) },
+  skillDepsInstall: { status: 404, input: () => ({ body: { id: ABSENT_SKILL } }) },
+  installDeps: { status: 409, input: () => ({ body: { skillMd: '---\nname: t\ndescription: d\n---\nbody\n', files: [] } }) },
+  refreshSkills: { status: 200, input: () => ({}) },
+};
+
+const writes = (Object.entries(ops) as [OpName, Operation][]).filter(([, op]) => op.contract.method !== 'GET' && !op.restOnly && op.contract.permission);
+
+function actionFor(op: Operation, cookie: string) {
+  return action(op, createActionClient({ request: async () => ({ cookie, ip: '203.0.113.9', userAgent: 'doors-test' }), services: async () => s }));
+}
+
+async function viaRoute(op: Operation, cookie: string, input: Input) {
+  const c = op.contract;
+  const path = c.path.replace(/\{(\w+)\}/g, (_, k: string) => input.params?.[k] ?? '');
+  const hasBody = input.body !== undefined;
+  const req = new Request(`http://localhost${path}`, {
+    method: c.method,
+    headers: { cookie, 'x-skilldock-client-ip': '203.0.113.9', 'user-agent': 'doors-test', ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+    body: hasBody ? JSON.stringify(input.body) : undefined,
+  });
+  const res = await route(op)(req, { params: Promise.resolve(input.params ?? {}) });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : null };
+}
+
+async function viaAction(op: Operation, cookie: string, input: Input) {
+  const r = await actionFor(op, cookie)(input as never);
+  return r.serverError ? { status: r.serverError.status, code: r.serverError.code, json: null } : { status: op.contract.status ?? 200, code: null, json: r.data ?? null };
+}
+
+const lastAuditId = async () => (await s.database.db.select({ id: auditLog.id }).from(auditLog)).reduce((m, r) => Math.max(m, r.id), 0);
+const keysOf = (v: unknown) => (v && typeof v === 'object' ? Object.keys(v).sort() : v === null || v === undefined ? null : typeof v);
+async function auditSince(id: number) {
+  const rows = await s.database.db.select().from(auditLog).where(gt(auditLog.id, id));
+  return rows.sort((a, b) => a.id - b.id).map((r) => ({ action: r.action, targetType: r.targetType, before: keysOf(r.before), after: keysOf(r.after), actor: r.actorUserId, ip: r.ip, userAgent: r.userAgent }));
+}
+
+/** The JSON's shape: keys, recursively, so two answers about different rows compare equal. */
+function shape(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, shape((v as Record<string, unknown>)[k])]));
+  return v === null ? null : typeof v;
+}
+
+beforeAll(async () => {
+  ts = await startTestServices({ worker: false });
+  s = ts.services;
+  setServices(Promise.resolve(s));
+  for (const role of ['owner', 'admin', 'operator', 'viewer'] as Role[]) {
+    users[role] = await newUser(role);
+    cookies[role] = await sessionCookieFor(s.authSecret, users[role]);
+  }
+});
+
+afterAll(async () => {
+  await ts?.stop();
+});
+
+describe('every write operation through both doors', () => {
+  it('has a case here, so a new write cannot skip this table', () => {
+    expect(writes.map(([name]) => name).filter((name) => !CASES[name])).toEqual([]);
+  });
+
+  for (const [name, op] of writes) {
+    const c = CASES[name];
+    if (!c) continue;
+    it(`${name}: same answer, same audit record`, async () => {
+      const routeInput = await c.input('route', s);
+      const beforeRoute = await lastAuditId();
+      const r = await viaRoute(op, cookies.owner, routeInput);
+      const routeAudit = await auditSince(beforeRoute);
+      await c.between?.(r.json);
+      const actionInput = await c.input('action', s);
+      const beforeAction = await lastAuditId();
+      const a = await viaAction(op, cookies.owner, actionInput);
+      const actionAudit = await auditSince(beforeAction);
+
+      expect(r.status, JSON.stringify(r.json)).toBe(c.status);
+      expect(a.status, a.code ?? '').toBe(c.status);
+      if (r.status < 300) expect(shape(a.json)).toEqual(shape(r.json));
+      else expect(a.code).toBe(r.json.error.code);
+      expect(actionAudit).toEqual(routeAudit);
+      for (const row of routeAudit) expect(row).toMatchObject({ actor: users.owner, ip: '203.0.113.9', userAgent: 'doors-test' });
+    });
+
+    it(`${name}: refused alike to a role without "${op.contract.permission}"`, async () => {
+      const perm = op.contract.permission as Permission;
+      const lacking = (['viewer', 'operator', 'admin'] as Role[]).filter((role) => !ROLE_PERMISSIONS[role].has(perm));
+      for (const role of lacking) {
+        const before = await lastAuditId();
+        const input = await c.input('route', s);
+        const r = await viaRoute(op, cookies[role], input);
+        const a = await viaAction(op, cookies[role], input);
+        expect(r.status, `${role} on the route`).toBe(403);
+        expect(r.json.error.code).toBe('forbidden');
+        expect({ status: a.status, code: a.code }, `${role} through the action`).toEqual({ status: 403, code: 'forbidden' });
+        expect((await auditSince(before)).filter((x) => x.actor === users[role])).toEqual([]);
+      }
+    });
+  }
+
+  it('refuses a token without the permission on the route (actions take no tokens)', async () => {
+    const { token } = await apiUser(s, { email: `${unique('tok')}@example.test`, role: 'admin', tokenName: 'narrow', permissions: ['instance.read'] });
+    const res = await route(ops.createUser)(new Request('http://localhost/api/v1/users', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' }));
+    expect(res.status).toBe(403);
+    const a = await action(ops.createUser, createActionClient({ request: async () => ({ cookie: null, ip: null, userAgent: null }), services: async () => s }))({ body: {} as never });
+    expect(a.serverError?.code).toBe('unauthenticated');
+  });
+});
+
+describe('errors and answers', () => {
+  it('a validation error carries the same field issues through both doors', async () => {
+    const input = { body: { email: 'not an email', name: '', role: 'viewer', password: 'short' } };
+    const r = await viaRoute(ops.createUser, cookies.owner, input);
+    const a = await actionFor(ops.createUser, cookies.owner)(input as never);
+    expect(r.status).toBe(400);
+    expect(a.serverError?.code).toBe('validation');
+    expect(a.serverError?.issues).toEqual(r.json.error.issues);
+    expect(a.serverError?.issues?.map((i) => i.path)).toEqual(expect.arrayContaining(['email', 'password']));
+  });
+
+  it('a server-only rule (the package spec grammar per action) comes back as a field issue', async () => {
+    const a = await actionFor(ops.uninstallPackage, cookies.owner)({ body: { spec: 'npm:is-number@7.0.0' } } as never);
+    expect(a.serverError).toMatchObject({ code: 'validation', status: 400 });
+    expect(a.serverError?.issues?.[0]?.path).toBe('spec');
+  });
+
+  it('an answer that does not match its contract is a 500 on the route and an internal error from the action', async () => {
+    const broken = defineOperation(api.me, async () => ({ kind: 'user', email: 42 }));
+    const r = await viaRoute(broken as Operation, cookies.viewer, {});
+    expect(r.status).toBe(500);
+    expect(r.json.error.code).toBe('internal');
+    const a = await actionFor(broken as Operation, cookies.viewer)({} as never);
+    expect(a.serverError).toMatchObject({ code: 'internal', status: 500 });
+  });
+
+  it('dates reach the action as the same ISO strings the route sends', async () => {
+    const input = { body: { email: `${unique('iso')}@example.test`, name: 'Dates', role: 'viewer', password: 'a long enough password' } };
+    const a = await actionFor(ops.createUser, cookies.owner)(input as never);
+    expect(typeof (a.data as unknown as { createdAt: unknown }).createdAt).toBe('string');
+  });
+});
