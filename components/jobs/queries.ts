@@ -1,8 +1,9 @@
 'use client';
 
-import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { type InfiniteData, keepPreviousData, type QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../api';
-import { isFinal, jobMatches, type Job, type JobFilters, type JobKindInfo, type JobPage } from './view';
+import { useJobsLive } from './live-status';
+import { isFinal, type Job, type JobFilters, type JobKindInfo, type JobPage, jobMatches } from './view';
 
 const PAGE_SIZE = 50;
 /** While live updates are down, lists and jobs are polled this often. */
@@ -54,11 +55,17 @@ export function useJobKinds() {
   });
 }
 
+/** A fetch that started before a pushed "ended" event must not bring the job back to running. */
+export const keepEnded = (old: unknown, next: unknown) => (old && isFinal((old as Job).state) && next && !isFinal((next as Job).state) ? old : next);
+
+/** One job: read once, then kept current by /ws/jobs; polled (when asked) only while the socket is down. */
 export function useJob(id: string, opts: { poll: boolean }) {
+  const live = useJobsLive();
   return useQuery({
     queryKey: jobKey(id),
     queryFn: ({ signal }) => api<Job>(`/api/v1/jobs/${encodeURIComponent(id)}`, { signal }),
-    refetchInterval: (q) => (opts.poll && q.state.data && !isFinal(q.state.data.state) ? POLL_MS : false),
+    structuralSharing: keepEnded,
+    refetchInterval: (q) => (opts.poll && !live && q.state.data && !isFinal(q.state.data.state) ? POLL_MS : false),
   });
 }
 

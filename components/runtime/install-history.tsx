@@ -13,18 +13,10 @@ import { isFinal, jobHref, type JobState } from '../jobs/view';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { EmptyState, RetryableError, Skeleton } from '../ui/misc';
 import { RelativeTime } from '../ui/time';
+import type { HistoryView } from './view';
 
 /** One package job as GET /api/v1/packages/history returns it. */
-export interface PackageHistoryItem {
-  id: string;
-  kind: string;
-  title: string;
-  state: string;
-  createdBy: string;
-  createdAt: string;
-  startedAt: string | null;
-  durationMs: number | null;
-}
+export type PackageHistoryItem = HistoryView['items'][number];
 
 // Under ['packages'], so the page's refresh after every package job also refreshes this card.
 export const packageHistoryKey = ['packages', 'history'] as const;

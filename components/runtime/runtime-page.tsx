@@ -32,7 +32,7 @@ export function RuntimePage() {
   const { query: runtimes, refresh } = useRuntimes();
   const updates = useUpdates();
   // Job changes are pushed over /ws/jobs into the job cache, so chips and progress move live.
-  const live = useJobsSocket() === 'live';
+  useJobsSocket();
   const [drawer, setDrawer] = useState<{ job: Job; open: boolean } | null>(null);
   // Package jobs still running: each row shows its job until it ends; then the lists refresh and one toast says how it went.
   const { active, track, watchers } = usePackageJobs();
@@ -124,7 +124,7 @@ export function RuntimePage() {
         <EnvCard env={runtimes.data?.env} loading={runtimes.isPending} />
       </div>
       {watchers}
-      {allOpen ? <UpdateAllDialog open onOpenChange={setAllOpen} updates={updates.data?.updates ?? []} onStarted={onUpdateAllStarted} live={live} /> : null}
+      {allOpen ? <UpdateAllDialog open onOpenChange={setAllOpen} updates={updates.data?.updates ?? []} onStarted={onUpdateAllStarted} /> : null}
       <PinDialog target={pinTarget} onOpenChange={(o) => !o && setPinTarget(null)} onPin={onPin} busy={pin.isPending} error={pinTarget ? pin.error : null} />
       {drawer ? <JobDrawer key={drawer.job.id} job={drawer.job} open={drawer.open} onOpenChange={(open) => setDrawer((d) => (d ? { ...d, open } : d))} /> : null}
     </>

@@ -6,7 +6,8 @@ import Link from 'next/link';
 import { useId, useMemo, useState } from 'react';
 import { api } from '../api';
 import { stageLabel } from '../jobs/format';
-import { jobKey, POLL_MS } from '../jobs/queries';
+import { useJobsLive } from '../jobs/live-status';
+import { jobKey, keepEnded, POLL_MS } from '../jobs/queries';
 import { StateChip } from '../jobs/state-chip';
 import { isFinal, type Job, jobHref } from '../jobs/view';
 import { Badge } from '../ui/badge';
@@ -60,16 +61,14 @@ function RunRow({ item, job }: { item: Planned; job: Job | undefined }) {
   );
 }
 
-/** A fetch that started before a pushed "ended" event must not bring the job back to running. */
-const keepEnded = (old: unknown, next: unknown) => (old && isFinal((old as Job).state) && next && !isFinal((next as Job).state) ? old : next);
-
 /**
  * The live part: each child job followed until it ends, plus an overall bar. Closes only on user
  * action. The children come from the start response and are then kept current by /ws/jobs, which
  * patches the job cache; each is read once more on mount (an event sent before the cache held it
  * would be lost), and polled only while the socket is down.
  */
-function RunView({ run, live }: { run: ApplyAllResponse; live: boolean }) {
+function RunView({ run }: { run: ApplyAllResponse }) {
+  const live = useJobsLive();
   const items = ((run.job.params as { items?: Planned[] } | null)?.items ?? []).slice().sort((a, b) => a.spec.localeCompare(b.spec));
   // package.update children carry their spec; github.update children the installed name.
   const specOf = (params: unknown) => {
@@ -127,14 +126,11 @@ export function UpdateAllDialog({
   onOpenChange,
   updates,
   onStarted,
-  live = false,
 }: {
   open: boolean;
   onOpenChange: (o: boolean) => void;
   updates: UpdateItem[];
   onStarted: (r: ApplyAllResponse) => void;
-  /** /ws/jobs is connected and feeding the job cache; otherwise the children are polled. */
-  live?: boolean;
 }) {
   const offered = useMemo(() => updates.filter((u) => !u.pinned), [updates]);
   const pinned = useMemo(() => updates.filter((u) => u.pinned), [updates]);
@@ -172,7 +168,7 @@ export function UpdateAllDialog({
       className="max-w-2xl"
     >
       {run ? (
-        <RunView run={run} live={live} />
+        <RunView run={run} />
       ) : (
         <div className="grid gap-3">
           <label className="inline-flex items-center gap-2 border-b pb-2 text-sm font-medium">

@@ -1,7 +1,7 @@
 /** The packages API's shapes, taken from the contracts' schemas (type-only), and the runtime page's view helpers. */
 import type { z } from 'zod';
 import type { applyAllOut, depsInstallOut, depsReportOut, githubOverviewOut, githubReleasesOut, historyOut, refreshOut, updateItemOut, updatesOut } from '@/lib/api/package-schemas';
-import type { installedPackageOut, runtimesOut } from '@/lib/api/schemas';
+import type { installedPackageOut, packageListOut, runtimesOut } from '@/lib/api/schemas';
 import type { githubOverridesInput } from '@/lib/github/schemas';
 import { normalizePipName } from '@/lib/runtime/spec';
 
@@ -11,10 +11,7 @@ export type ToolStatus = RuntimeReport['binaries'][number];
 export type Readiness = RuntimeReport['managers']['pip'];
 export type EnvEntry = RuntimeReport['env'][number];
 
-export interface PackageList {
-  items: InstalledPackage[];
-  errors: { manager: string; message: string }[];
-}
+export type PackageList = z.output<typeof packageListOut>;
 
 /** The tabs of the packages card and the manager filter each one sends. */
 export const TABS = [

@@ -92,18 +92,37 @@ export const installedPackageOut = z.object({
   installedBy: z.string().optional(),
 });
 
-const runtimeStatusOut = z.looseObject({ name: z.string(), available: z.boolean(), path: z.string().optional(), version: z.string().optional(), reason: z.string().optional() });
+export const packageListOut = z.object({ items: z.array(installedPackageOut), errors: z.array(z.object({ manager: z.string(), message: z.string() })).describe('Managers whose listing failed') });
+
+const runtimeStatusOut = z.object({
+  name: z.string(),
+  available: z.boolean(),
+  path: z.string().optional(),
+  version: z.string().optional(),
+  reason: z.string().optional().describe('Why it is unavailable, or what is odd about it'),
+  managed: z.boolean().optional().describe('Installed by Skilldock into the runtime dir'),
+});
+const pythonStatusOut = runtimeStatusOut.extend({ executable: z.string().optional(), stdlib: z.string().optional(), externallyManaged: z.boolean().optional().describe('PEP 668 marker present') });
 const readinessOut = z.object({ ready: z.boolean(), reason: z.string().optional(), hint: z.string().optional() });
 
-export const runtimesOut = z.looseObject({
+export const runtimesOut = z.object({
   where: z.literal('host'),
   hostname: z.string(),
   checkedAt: time,
   durationMs: z.number(),
   runtimeDir: z.string(),
-  runtimes: z.object({ python3: runtimeStatusOut, pip: runtimeStatusOut, node: runtimeStatusOut, npm: runtimeStatusOut }),
-  system: z.looseObject({ manager: z.enum(['apt', 'apk']).nullable() }),
-  platform: z.looseObject({ os: z.string(), arch: z.string(), libc: z.string() }),
+  runtimes: z.object({ python3: pythonStatusOut, pip: runtimeStatusOut, node: runtimeStatusOut, npm: runtimeStatusOut }),
+  system: z.object({
+    manager: z.enum(['apt', 'apk']).nullable(),
+    path: z.string().optional(),
+    osId: z.string().optional(),
+    osVersion: z.string().optional(),
+    osName: z.string().optional(),
+    root: z.boolean(),
+    sudoInstalled: z.boolean(),
+    sudo: z.boolean(),
+  }),
+  platform: z.object({ os: z.string(), arch: z.string(), libc: z.string(), libcVersion: z.string().optional(), loader: z.string().optional() }),
   runtimeBin: z.object({ path: z.string(), exists: z.boolean(), onServicePath: z.boolean() }),
   binaries: z.array(runtimeStatusOut),
   managers: z.object({ pip: readinessOut, npm: readinessOut, system: readinessOut, github: readinessOut }),

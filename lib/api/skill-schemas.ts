@@ -3,7 +3,6 @@
  * Schema-only: the browser imports these for its types.
  */
 import { z } from 'zod';
-import { jobOut } from './schemas';
 
 export const SOURCE_KINDS = ['workspace', 'project', 'personal', 'managed', 'bundled', 'extra'] as const;
 export const SKILL_STATUSES = ['ready', 'needs-setup', 'disabled', 'invalid', 'blocked'] as const;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFormat, extractAsset, normalizeEntryName, stripCompressionSuffix, type ExtractResult } from './archive';
+import { detectFormat, extractArchive, normalizeEntryName, stripCompressionSuffix, type ExtractResult } from './archive';
 import { AppError } from '@/lib/core/errors';
 import { ELF_SOURCE, PYTHON, README, SCRIPT, cleanupTmp, compress, hasTool, listTree, makeReleaseTree, run, tmpDir } from './archive.fixtures';
 
@@ -107,7 +107,7 @@ describe('normalizeEntryName', () => {
   });
 });
 
-describe('extractAsset on archives made by the real tools', () => {
+describe('extractArchive on archives made by the real tools', () => {
   let tree: { root: string; top: string };
   let tarFile: string;
   beforeAll(async () => {
@@ -126,7 +126,7 @@ describe('extractAsset on archives made by the real tools', () => {
 
   it('plain tar', async () => {
     const dest = path.join(tmpDir(), 'out');
-    const r = await extractAsset(tarFile, dest);
+    const r = await extractArchive(tarFile, dest);
     expect(r.format).toBe('tar');
     expectReleaseTree(r, dest);
   });
@@ -138,7 +138,7 @@ describe('extractAsset on archives made by the real tools', () => {
   ] as const)('tar compressed with %s', async (tool, format) => {
     const file = await tarWith(tool);
     const dest = path.join(tmpDir(), 'out');
-    const r = await extractAsset(file, dest);
+    const r = await extractArchive(file, dest);
     expect(r.format).toBe(format);
     expectReleaseTree(r, dest);
   });
@@ -146,7 +146,7 @@ describe('extractAsset on archives made by the real tools', () => {
   it.skipIf(!HAS_ZSTD)('tar compressed with zstd', async () => {
     const file = await tarWith('zstd');
     const dest = path.join(tmpDir(), 'out');
-    const r = await extractAsset(file, dest);
+    const r = await extractArchive(file, dest);
     expect(r.format).toBe('tar.zst');
     expectReleaseTree(r, dest);
   });
@@ -155,7 +155,7 @@ describe('extractAsset on archives made by the real tools', () => {
     const file = path.join(tmpDir(), 'dot.tgz');
     await run('tar', ['-czf', file, '-C', tree.root, '.']);
     const dest = tmpDir(); // existing empty dir is accepted
-    const r = await extractAsset(file, dest);
+    const r = await extractArchive(file, dest);
     expect(r.format).toBe('tar.gz');
     expect(r.entries.some((e) => e.path === '' || e.path === '.')).toBe(false);
     expectReleaseTree(r, dest);
@@ -165,7 +165,7 @@ describe('extractAsset on archives made by the real tools', () => {
     const file = path.join(tmpDir(), 'keep.tgz');
     await run('tar', ['-czf', file, '-C', tree.root, 'tool-1.0']);
     const dest = tmpDir();
-    const r = await extractAsset(file, dest, { keepFile: (p) => !p.endsWith('.md') && !p.endsWith('.txt') });
+    const r = await extractArchive(file, dest, { keepFile: (p) => !p.endsWith('.md') && !p.endsWith('.txt') });
     const readme = r.entries.find((e) => e.path === 'tool-1.0/README.md')!;
     expect(readme).toMatchObject({ type: 'file', written: false, size: Buffer.byteLength(README) });
     expect(readme.head.toString()).toBe(README.slice(0, 256));
@@ -184,7 +184,7 @@ describe('extractAsset on archives made by the real tools', () => {
       await run(PYTHON, ['-c', script, file, tree.root]);
     }
     const dest = path.join(tmpDir(), 'out');
-    const r = await extractAsset(file, dest);
+    const r = await extractArchive(file, dest);
     expect(r.format).toBe('zip');
     expectReleaseTree(r, dest);
   });
@@ -200,7 +200,7 @@ describe('extractAsset on archives made by the real tools', () => {
     fs.copyFileSync(ELF_SOURCE, raw);
     const file = await compress(tool, raw);
     const dest = path.join(tmpDir(), 'out');
-    const r = await extractAsset(file, dest, { assetName: path.basename(file) });
+    const r = await extractArchive(file, dest, { fileName: path.basename(file) });
     expect(r.format).toBe(format);
     expect(r.entries.map((e) => [e.path, e.type, e.mode, e.size])).toEqual([['tool-linux-amd64', 'file', 0o755, ELF.length]]);
     expect(fs.readFileSync(path.join(dest, 'tool-linux-amd64')).equals(ELF)).toBe(true);
@@ -212,7 +212,7 @@ describe('extractAsset on archives made by the real tools', () => {
     fs.writeFileSync(raw, 'hello\n');
     const file = await compress('gzip', raw);
     const dest = path.join(tmpDir(), 'out');
-    const r = await extractAsset(file, dest);
+    const r = await extractArchive(file, dest);
     expect(r.entries.map((e) => [e.path, e.mode])).toEqual([['notes.txt', 0o644]]);
   });
 
@@ -221,7 +221,7 @@ describe('extractAsset on archives made by the real tools', () => {
     fs.copyFileSync(ELF_SOURCE, file);
     fs.chmodSync(file, 0o600);
     const dest = path.join(tmpDir(), 'out');
-    const r = await extractAsset(file, dest, { assetName: 'tool_linux_x86_64' });
+    const r = await extractArchive(file, dest, { fileName: 'tool_linux_x86_64' });
     expect(r.format).toBe('elf');
     expect(r.entries).toHaveLength(1);
     expect(r.entries[0]).toMatchObject({ path: 'tool_linux_x86_64', type: 'file', mode: 0o755, size: ELF.length });
@@ -232,7 +232,7 @@ describe('extractAsset on archives made by the real tools', () => {
     const file = path.join(tmpDir(), 'tool.sh');
     fs.writeFileSync(file, SCRIPT);
     const dest = path.join(tmpDir(), 'out');
-    const r = await extractAsset(file, dest);
+    const r = await extractArchive(file, dest);
     expect(r.format).toBe('script');
     expect(r.entries[0]).toMatchObject({ path: 'tool.sh', mode: 0o755 });
   });
@@ -241,14 +241,14 @@ describe('extractAsset on archives made by the real tools', () => {
     const file = path.join(tmpDir(), 'tool.exe');
     fs.writeFileSync(file, Buffer.from('MZ\x90\x00 not a linux binary', 'latin1'));
     const dest = path.join(tmpDir(), 'out');
-    await expect(extractAsset(file, dest)).rejects.toMatchObject({ code: 'unsupported_format', status: 422 });
+    await expect(extractArchive(file, dest)).rejects.toMatchObject({ code: 'unsupported_format', status: 422 });
     expect(fs.existsSync(dest)).toBe(false);
   });
 
   it('refuses a destination that is not empty', async () => {
     const dest = tmpDir();
     fs.writeFileSync(path.join(dest, 'keep'), 'x');
-    await expect(extractAsset(tarFile, dest)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(extractArchive(tarFile, dest)).rejects.toMatchObject({ code: 'conflict' });
     expect(listTree(dest)).toEqual(['keep']);
   });
 
@@ -257,7 +257,7 @@ describe('extractAsset on archives made by the real tools', () => {
     const buf = fs.readFileSync(file);
     fs.writeFileSync(file, buf.subarray(0, Math.floor(buf.length / 2)));
     const dest = tmpDir();
-    await expect(extractAsset(file, dest)).rejects.toMatchObject({ code: 'unsafe_archive' });
+    await expect(extractArchive(file, dest)).rejects.toMatchObject({ code: 'unsafe_archive' });
     expect(listTree(dest)).toEqual([]);
   });
 
@@ -267,7 +267,7 @@ describe('extractAsset on archives made by the real tools', () => {
     for (let i = 200; i < 260; i++) buf[i] = buf[i]! ^ 0xff;
     fs.writeFileSync(file, buf);
     const dest = tmpDir();
-    await expect(extractAsset(file, dest)).rejects.toBeInstanceOf(AppError);
+    await expect(extractArchive(file, dest)).rejects.toBeInstanceOf(AppError);
     expect(listTree(dest)).toEqual([]);
   });
 });

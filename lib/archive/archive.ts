@@ -51,8 +51,8 @@ export interface ExtractOptions {
   /** Uncompressed bytes of one entry; default maxTotalBytes. */
   maxEntryBytes?: number;
   signal?: AbortSignal;
-  /** Name of the release asset; names the file of a raw or single-compressed asset (default: the file's basename). */
-  assetName?: string;
+  /** The name the file was published under (e.g. a release asset's); names the one file of a raw or single-compressed download (default: the file's basename). */
+  fileName?: string;
   /** Regular files to write to disk (default all); the rest are read through for the caps and their head only. */
   keepFile?: (path: string, mode: number) => boolean;
 }
@@ -119,7 +119,7 @@ const isExecutableHead = (head: Buffer) => {
  * Throws AppError: `unsupported_format`, `unsafe_archive`, `archive_too_large`,
  * `disk_full`, `permission`, `conflict` (destDir not empty); an AbortError when `signal` aborts.
  */
-export async function extractAsset(file: string, destDir: string, opts: ExtractOptions = {}): Promise<ExtractResult> {
+export async function extractArchive(file: string, destDir: string, opts: ExtractOptions = {}): Promise<ExtractResult> {
   opts.signal?.throwIfAborted();
   const maxTotalBytes = opts.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
   const limits: Limits = {
@@ -127,12 +127,12 @@ export async function extractAsset(file: string, destDir: string, opts: ExtractO
     maxTotalBytes,
     maxEntryBytes: Math.min(opts.maxEntryBytes ?? maxTotalBytes, maxTotalBytes),
   };
-  const assetName = opts.assetName ?? path.basename(file);
+  const fileName = opts.fileName ?? path.basename(file);
   const head = await readHead(file, DETECT_BYTES);
   const magic = detectFormat(head);
   if (magic === 'unknown') {
-    throw new AppError('unsupported_format', `${assetName} is not a supported archive or executable (unknown magic bytes).`, {
-      details: { asset: assetName, head: head.subarray(0, 8).toString('hex') },
+    throw new AppError('unsupported_format', `${fileName} is not a supported archive or executable (unknown magic bytes).`, {
+      details: { file: fileName, head: head.subarray(0, 8).toString('hex') },
     });
   }
   // Bytes of tar framing (headers, pax records, padding) allowed on top of the content cap.
@@ -157,7 +157,7 @@ export async function extractAsset(file: string, destDir: string, opts: ExtractO
         await extractTar(all, sink, rawCap);
       } else {
         format = COMPRESSION_SUFFIX[kind] as ArchiveFormat;
-        const name = sink.admit(stripCompressionSuffix(assetName));
+        const name = sink.admit(stripCompressionSuffix(fileName));
         try {
           await sink.addFile(name, isExecutableHead(inner) ? 0o755 : 0o644, undefined, all);
         } finally {
@@ -168,7 +168,7 @@ export async function extractAsset(file: string, destDir: string, opts: ExtractO
       // ELF binary or shebang script: the asset itself is the one file.
       format = magic === 'elf' ? 'elf' : 'script';
       const { size } = await fsp.stat(file);
-      const name = sink.admit(safeBaseName(assetName));
+      const name = sink.admit(safeBaseName(fileName));
       await sink.addFile(name, 0o755, size, input());
     }
     return { format, entries: sink.entries, skipped: sink.skipped };

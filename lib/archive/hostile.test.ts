@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { extractAsset, type ExtractOptions } from './archive';
+import { extractArchive, type ExtractOptions } from './archive';
 import { AppError } from '@/lib/core/errors';
 import { cleanupTmp, compress, craftTar, craftZip, listTree, run, tmpDir, type CraftEntry } from './archive.fixtures';
 
@@ -20,7 +20,7 @@ async function expectFailure(file: string, code: string, opts: ExtractOptions = 
   fs.mkdirSync(dest);
   let err: unknown;
   try {
-    await extractAsset(file, dest, opts);
+    await extractArchive(file, dest, opts);
   } catch (e) {
     err = e;
   }
@@ -106,7 +106,7 @@ describe('links and special files', () => {
       { name: 'tool-1.0/tool-rel', type: 'sym', link: 'tool' },
     ], { gzip: true });
     const dest = path.join(tmpDir(), 'dest');
-    const r = await extractAsset(file, dest);
+    const r = await extractArchive(file, dest);
     const m = new Map(r.entries.map((e) => [e.path, e]));
     expect(m.get('tool-1.0/passwd')).toMatchObject({ type: 'symlink', linkTarget: '/etc/passwd' });
     expect(m.get('tool-1.0/bin/tool-hard')).toMatchObject({ type: 'symlink', hardlink: true, linkTarget: '../tool' });
@@ -120,7 +120,7 @@ describe('links and special files', () => {
   it('records a zip symlink (S_IFLNK) without creating it', async () => {
     const file = await craftZip(path.join(tmpDir(), 'x.zip'), [...good, { name: 'tool-1.0/passwd', mode: 0o120777, data: '/etc/passwd' }]);
     const dest = path.join(tmpDir(), 'dest');
-    const r = await extractAsset(file, dest);
+    const r = await extractArchive(file, dest);
     expect(r.entries.find((e) => e.path === 'tool-1.0/passwd')).toMatchObject({ type: 'symlink', linkTarget: '/etc/passwd' });
     expect(() => fs.lstatSync(path.join(dest, 'tool-1.0/passwd'))).toThrow(/ENOENT/);
   });
@@ -133,7 +133,7 @@ describe('links and special files', () => {
       { name: 'tool-1.0/pipe', type: 'fifo' },
     ]);
     const dest = path.join(tmpDir(), 'dest');
-    const r = await extractAsset(file, dest);
+    const r = await extractArchive(file, dest);
     expect(r.skipped.map((s) => s.path).sort()).toEqual(['tool-1.0/dev/null2', 'tool-1.0/dev/sda9', 'tool-1.0/pipe']);
     expect(r.skipped.find((s) => s.path === 'tool-1.0/pipe')?.reason).toMatch(/FIFO/);
     expect(r.entries.filter((e) => e.type === 'other')).toHaveLength(3);
@@ -145,7 +145,7 @@ describe('links and special files', () => {
   it('skips a zip FIFO entry', async () => {
     const file = await craftZip(path.join(tmpDir(), 'x.zip'), [...good, { name: 'tool-1.0/pipe', mode: 0o010644 }]);
     const dest = path.join(tmpDir(), 'dest');
-    const r = await extractAsset(file, dest);
+    const r = await extractArchive(file, dest);
     expect(r.skipped).toEqual([{ path: 'tool-1.0/pipe', reason: expect.stringMatching(/FIFO/) }]);
     expect(fs.existsSync(path.join(dest, 'tool-1.0/pipe'))).toBe(false);
   });
@@ -162,7 +162,7 @@ describe('links and special files', () => {
       const file =
         kind === 'tar' ? await craftTar(path.join(dir, 'x.tar'), entries) : await craftZip(path.join(dir, 'x.zip'), entries.map((e) => ({ ...e, mode: 0o100000 | e.mode })));
       const dest = path.join(tmpDir(), 'dest');
-      await extractAsset(file, dest);
+      await extractArchive(file, dest);
       const modes = Object.fromEntries(entries.map((e) => [e.name, fs.statSync(path.join(dest, e.name)).mode & 0o7777]));
       expect(modes, kind).toEqual({ suid: 0o755, private: 0o644, world: 0o644, grpx: 0o755 });
     }
@@ -178,7 +178,7 @@ describe('caps', () => {
   it('exactly 10,000 tar entries are accepted', async () => {
     const file = await craftTar(path.join(tmpDir(), 'many.tar.gz'), [], { gzip: true, many: 9_999 }); // + the many/ dir is implicit
     const dest = path.join(tmpDir(), 'dest');
-    const r = await extractAsset(file, dest);
+    const r = await extractArchive(file, dest);
     expect(r.entries).toHaveLength(9_999);
   }, 60_000);
 
@@ -241,7 +241,7 @@ describe('cancellation', () => {
   it('an already aborted signal extracts nothing', async () => {
     const file = await craftTar(path.join(tmpDir(), 'x.tar'), good);
     const dest = path.join(tmpDir(), 'dest');
-    await expect(extractAsset(file, dest, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(extractArchive(file, dest, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
     expect(fs.existsSync(dest)).toBe(false);
   });
 
@@ -258,7 +258,7 @@ describe('cancellation', () => {
       if (fs.existsSync(path.join(dest, 'big'))) ac.abort();
     }, 1);
     try {
-      await expect(extractAsset(file, dest, { signal: ac.signal })).rejects.toMatchObject({ name: 'AbortError' });
+      await expect(extractArchive(file, dest, { signal: ac.signal })).rejects.toMatchObject({ name: 'AbortError' });
     } finally {
       clearInterval(timer);
     }

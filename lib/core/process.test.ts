@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runProcess } from './process';
 
@@ -42,5 +43,51 @@ describe('runProcess output decoding', () => {
     const r = await runProcess(process.execPath, ['-e', 'process.stdout.write(Buffer.from([0x6f, 0x6b, 0xf0, 0x9f]))'], { onLine: (l) => lines.push(l) });
     expect(r.stdout).toBe('ok\uFFFD');
     expect(lines).toEqual(['ok\uFFFD']);
+  });
+});
+
+// A killed process whose parent has gone is a zombie until init reaps it: that counts as dead.
+const alive = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+describe('runProcess stopping and line caps', () => {
+  it('a timeout kills a grandchild that holds the pipes after the direct child exited', async () => {
+    const r = await runProcess('/bin/sh', ['-c', 'sleep 1000 & echo $!'], { timeoutMs: 300, killGraceMs: 200 });
+    expect(r.timedOut).toBe(true);
+    const pid = Number(r.stdout.trim());
+    expect(pid).toBeGreaterThan(0);
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('a cancel kills a grandchild that holds the pipes after the direct child exited', async () => {
+    const ac = new AbortController();
+    const r = await runProcess('/bin/sh', ['-c', 'sleep 1000 & echo $!'], { signal: ac.signal, killGraceMs: 200, onLine: () => ac.abort() });
+    expect(r.aborted).toBe(true);
+    expect(alive(Number(r.stdout.trim()))).toBe(false);
+  });
+
+  it('caps an unterminated line and keeps the lines after it', async () => {
+    const lines: string[] = [];
+    const script = "process.stdout.write('x'.repeat(10 * 1024 * 1024)); process.stdout.write('\\nok\\n')";
+    const r = await runProcess(process.execPath, ['-e', script], { onLine: (l) => lines.push(l), maxLineBytes: 4096 });
+    expect(r.code).toBe(0);
+    expect(lines).toHaveLength(2);
+    expect(lines[0].length).toBeLessThanOrEqual(4096 + 64);
+    expect(lines[0]).toMatch(/^x{4096}.*truncated/);
+    expect(lines[1]).toBe('ok');
+  });
+
+  it('caps a 10 MiB line with no newline at all (default cap)', async () => {
+    const lines: string[] = [];
+    const r = await runProcess(process.execPath, ['-e', "process.stdout.write('y'.repeat(10 * 1024 * 1024))"], { onLine: (l) => lines.push(l) });
+    expect(r.code).toBe(0);
+    expect(lines).toHaveLength(1);
+    expect(lines[0].length).toBeLessThanOrEqual(64 * 1024 + 64);
   });
 });

@@ -14,6 +14,8 @@ export interface RunOptions {
   /** Grace period between SIGTERM and SIGKILL when stopping. */
   killGraceMs?: number;
   stdin?: string;
+  /** A longer line passed to onLine is cut here (the rest of it dropped); default 64 KiB. */
+  maxLineBytes?: number;
 }
 
 export interface RunResult {
@@ -53,8 +55,11 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     let aborted = false;
     let killTimer: NodeJS.Timeout | undefined;
 
+    // The group is signalled even when the direct child has exited: a grandchild may still hold the pipes.
+    let stopping = false;
     const stopGroup = () => {
-      if (child.pid === undefined || child.exitCode !== null) return;
+      if (child.pid === undefined || stopping) return;
+      stopping = true;
       try {
         process.kill(-child.pid, 'SIGTERM');
       } catch {
@@ -85,17 +90,35 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
 
     // One decoder per stream: a multi-byte character split across two chunks is joined, not mangled.
     const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+    const maxLine = opts.maxLineBytes ?? 64 * 1024;
+    const dropping = { stdout: false, stderr: false };
+    const emitLines = (stream: 'stdout' | 'stderr', text: string) => {
+      let from = 0;
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+        const piece = text.slice(from, nl);
+        from = nl + 1;
+        if (dropping[stream]) {
+          dropping[stream] = false;
+          continue;
+        }
+        opts.onLine!((partial[stream] + piece).replace(/\r$/, ''), stream);
+        partial[stream] = '';
+      }
+      if (dropping[stream]) return;
+      partial[stream] += text.slice(from);
+      if (partial[stream].length > maxLine) {
+        opts.onLine!(`${partial[stream].slice(0, maxLine)} …[line truncated]`, stream);
+        partial[stream] = '';
+        dropping[stream] = true;
+      }
+    };
     const take = (stream: 'stdout' | 'stderr', text: string) => {
       if (!text) return;
       if (out[stream].length < maxBytes) {
         out[stream] += text.slice(0, maxBytes - out[stream].length);
         if (out[stream].length >= maxBytes) truncated = true;
       } else truncated = true;
-      if (opts.onLine) {
-        const lines = (partial[stream] + text).split('\n');
-        partial[stream] = lines.pop() ?? '';
-        for (const l of lines) opts.onLine(l.replace(/\r$/, ''), stream);
-      }
+      if (opts.onLine) emitLines(stream, text);
     };
     child.stdout!.on('data', (chunk: Buffer) => take('stdout', decoders.stdout.write(chunk)));
     child.stderr!.on('data', (chunk: Buffer) => take('stderr', decoders.stderr.write(chunk)));

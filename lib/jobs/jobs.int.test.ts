@@ -128,18 +128,16 @@ describe('durable jobs', () => {
     const db = t.services.database.db;
     const at = new Date();
     // Same timestamp on purpose: the cursor must break ties by id.
-    await db
-      .insert(jobs)
-      .values(
-        Array.from({ length: 7 }, (_, i) => ({
-          id: crypto.randomUUID(),
-          kind: 'test.page',
-          title: `p${i}`,
-          state: 'succeeded' as const,
-          createdByLabel: 't',
-          createdAt: at,
-        })),
-      );
+    await db.insert(jobs).values(
+      Array.from({ length: 7 }, (_, i) => ({
+        id: crypto.randomUUID(),
+        kind: 'test.page',
+        title: `p${i}`,
+        state: 'succeeded' as const,
+        createdByLabel: 't',
+        createdAt: at,
+      })),
+    );
     for (const sort of ['created_desc', 'created_asc'] as const) {
       const seen: string[] = [];
       let before: string | undefined;

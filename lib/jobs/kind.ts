@@ -36,11 +36,14 @@ export type AnyJobKind = JobKind<unknown, never, unknown>;
 
 export type JobHandler<P, R> = (ctx: JobContext<P>) => Promise<R>;
 
+/** What a kind's name may be: lowercase letters, digits, dots and dashes. */
+export const JOB_KIND_NAME = /^[a-z][a-z0-9.-]{0,63}$/;
+
 export type JobKindDefinition<S extends z.ZodType> = Omit<JobKind<z.output<S>, unknown, z.input<S>>, 'resultType' | 'params'> & { readonly params: S };
 
 /** Declares a job kind; annotate the constant as `JobKind<P, R>` to fix the result type its handler must return. */
 export function defineJobKind<S extends z.ZodType>(def: JobKindDefinition<S>): JobKind<z.output<S>, unknown, z.input<S>> {
-  if (!/^[a-z][a-z0-9.-]{0,63}$/.test(def.name)) throw new Error(`A job kind name is lowercase letters, digits, dots and dashes: "${def.name}"`);
+  if (!JOB_KIND_NAME.test(def.name)) throw new Error(`A job kind name is lowercase letters, digits, dots and dashes: "${def.name}"`);
   if (def.concurrency < 1 || def.maxAttempts < 1) throw new Error(`Job kind ${def.name}: concurrency and maxAttempts are at least 1`);
   return Object.freeze({ ...def }) as JobKind<z.output<S>, unknown, z.input<S>>;
 }

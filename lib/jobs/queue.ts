@@ -6,7 +6,7 @@ import { recordAudit } from '../audit/audit';
 import { type Actor, requirePermission } from '../auth/actor';
 import { AppError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
-import type { AnyJobKind, AnyJobSpec, JobKind } from './kind';
+import { type AnyJobKind, type AnyJobSpec, JOB_KIND_NAME, type JobKind } from './kind';
 import type { JobRegistry } from './registry';
 import { BUS_CHANNEL, type BusMessage, type JobRow } from './types';
 
@@ -18,7 +18,7 @@ export async function publish(database: Database, msg: BusMessage): Promise<void
 }
 
 export const startJobInput = z.strictObject({
-  kind: z.string().regex(/^[a-z][a-z0-9.-]{0,63}$/, 'A job kind is lowercase letters, digits, dots and dashes'),
+  kind: z.string().regex(JOB_KIND_NAME, 'A job kind is lowercase letters, digits, dots and dashes'),
   params: z.record(z.string(), z.unknown()).default({}),
 });
 

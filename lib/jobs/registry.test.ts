@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Actor, systemActor } from '../auth/actor';
 import { ROLE_PERMISSIONS } from '../auth/permissions';
-import { defineJobKind, jobSpec } from './kind';
+import { defineJobKind, type JobKind, jobSpec } from './kind';
 import { describeJobKinds, JobRegistry } from './registry';
 
 const operator: Actor = { ...systemActor, kind: 'user', userId: null, label: 'op@example.com', role: 'operator', permissions: ROLE_PERMISSIONS.operator };
@@ -58,6 +58,13 @@ describe('job kinds and the registry', () => {
       },
       { kind: 'test.internal', startable: false, startPermission: null, requiredRole: null, canStart: false, concurrency: 3, maxAttempts: 2, resumable: true },
     ]);
+  });
+
+  it('holds a handler to the result type its kind declares', () => {
+    const counted: JobKind<Record<string, never>, { n: number }> = defineJobKind({ ...internal, name: 'test.counted' });
+    const r = new JobRegistry().register(counted, async () => ({ n: 1 }));
+    // @ts-expect-error the handler must return the kind's result
+    expect(() => r.register(counted, async () => ({ n: 'one' }))).not.toThrow();
   });
 
   it('takes params as callers write them (schema defaults may be left out)', () => {

@@ -15,7 +15,7 @@ export interface RegisteredKind {
 export class JobRegistry {
   private readonly entries = new Map<string, RegisteredKind>();
 
-  register<P, R, I>(kind: JobKind<P, R, I>, run: JobHandler<P, R>): this {
+  register<P, R, I>(kind: JobKind<P, R, I>, run: JobHandler<P, NoInfer<R>>): this {
     const existing = this.entries.get(kind.name);
     if (existing && existing.kind !== kind) throw new Error(`Two job kinds are named "${kind.name}"`);
     this.entries.set(kind.name, { kind, run: run as JobHandler<unknown, unknown> });

@@ -47,8 +47,13 @@ const skill = {
 type Dep = { spec: string; source: string; status: string; detail: string };
 
 describe('skill dependencies', () => {
-  it('reports the scan: stdlib, relative and local modules left out, the excluded one removed, the rest checked for real', async () => {
+  it('the check runs processes and scans untrusted text: a viewer is refused before anything runs', async () => {
     const r = await call(checkRoute, 'POST', '/api/v1/packages/deps/check', skill, viewerToken);
+    expect(r.status).toBe(403);
+  });
+
+  it('reports the scan: stdlib, relative and local modules left out, the excluded one removed, the rest checked for real', async () => {
+    const r = await call(checkRoute, 'POST', '/api/v1/packages/deps/check', skill);
     expect(r.status).toBe(200);
     const deps = r.body.deps as Dep[];
     expect(deps.map((d) => `${d.spec} ${d.source} ${d.status}`).sort()).toEqual(['pip:skd_dep scanned missing', 'system:python3 scanned ok']);
@@ -58,7 +63,7 @@ describe('skill dependencies', () => {
 
   it('declared deps win; invalid entries come back as diagnostics with their line', async () => {
     const skillMd = '---\nname: d\ndeps:\n  - system:sh\n  - "pip:foo;rm -rf /"\n  - weird:thing\n---\n';
-    const r = await call(checkRoute, 'POST', '/api/v1/packages/deps/check', { skillMd, files: skill.files }, viewerToken);
+    const r = await call(checkRoute, 'POST', '/api/v1/packages/deps/check', { skillMd, files: skill.files });
     expect(r.status).toBe(200);
     expect((r.body.deps as Dep[]).map((d) => `${d.spec} ${d.source} ${d.status}`)).toEqual(['system:sh declared ok']);
     const diags = r.body.diagnostics as { key: string; line?: number; message: string }[];

@@ -198,6 +198,14 @@ describe('errors and answers', () => {
     expect(a.serverError?.issues?.[0]?.path).toBe('spec');
   });
 
+  it('first-run setup, which needs no session, is refused alike through both doors once a user exists', async () => {
+    const input = { body: { email: 'late@example.test', name: 'Late', password: 'a long enough password' } };
+    const r = await viaRoute(ops.setup as Operation, '', input);
+    const a = await actionFor(ops.setup as Operation, '')(input as never);
+    expect(r.status).toBe(409);
+    expect(a.serverError).toMatchObject({ code: r.json.error.code, status: 409 });
+  });
+
   it('an answer that does not match its contract is a 500 on the route and an internal error from the action', async () => {
     const broken = defineOperation(api.me, async () => ({ kind: 'user', email: 42 }));
     const r = await viaRoute(broken as Operation, cookies.viewer, {});

@@ -2,7 +2,7 @@ import { AppError } from '../../core/errors';
 import {
   ALL_ARCH, ALL_OS, ANDROID_TOKENS, ARCH_STRONG, ARCH_WEAK, DARWIN_UNIVERSAL, DEBUG_TEST_TOKENS, DEFAULT_MAX_ASSET_BYTES, FOREIGN_ARCH_TOKENS,
   FOREIGN_OS_TOKENS, LIBC_TOKENS, OS_TOKENS, PLATFORM_SOURCES, SCORES, VERSION_TOKEN, assetFormat, compileAssetPattern, escapeRe, matchAny,
-  platformPart, tokenRegex, type AssetLibc, type Format,
+  platformPart, tokenRegex, type AssetLibc, type AssetPatternMatcher, type Format,
 } from './tokens';
 import type { Target } from './target';
 
@@ -80,7 +80,7 @@ const pts = (n: number) => (n >= 0 ? `+${n}` : `${n}`);
 
 function overrideFilters(opts: PickOptions, target: PickTarget): { test: (name: string) => string | null } {
   let re: RegExp | undefined;
-  let pattern: RegExp | undefined;
+  let pattern: AssetPatternMatcher | undefined;
   if (opts.matchingRegex !== undefined) {
     const fail = (why: string) => new AppError('validation', `matchingRegex ${why}.`, { issues: [{ path: 'matchingRegex', message: why }] });
     if (opts.matchingRegex.length > 500) throw fail('is longer than 500 characters');

@@ -2,6 +2,7 @@
  * Token tables and the ONE scoring table of the release-asset picker.
  * Every product value lives in `SCORES`; the picker reads it and prints it in each reason.
  */
+import { globAtoms, matchWildcard, type WildcardAtom } from '../../core/wildcard';
 
 export type TargetOs = 'linux' | 'darwin' | 'windows';
 export type TargetArch = 'amd64' | 'arm64' | '386' | 'arm';
@@ -168,20 +169,38 @@ export function platformPart(name: string, toolName: string): { rest: string; st
 
 export const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** `{os}`/`{arch}` expand to the target's tokens, `{version}` to the version with or without `v`; `*`, `?` are globs. */
-export function compileAssetPattern(pattern: string, target: { os: TargetOs; arch: TargetArch }, version?: string): RegExp {
-  const ver = version ? `v?${escapeRe(version.replace(/^v(?=\d)/i, ''))}` : VERSION_TOKEN;
-  const parts = pattern.split(/(\{os\}|\{arch\}|\{version\}|\*|\?)/);
-  const src = parts
-    .map((p) => {
-      if (p === '{os}') return `(?:${OS_TOKENS[target.os].join('|')})`;
-      if (p === '{arch}') return `(?:${[...ARCH_STRONG[target.arch], ...(ARCH_WEAK[target.arch] ?? [])].join('|')})`;
-      if (p === '{version}') return `(?:${ver})`;
-      if (p === '*') return '.*';
-      if (p === '?') return '.';
-      return escapeRe(p);
-    })
-    .join('');
-  return new RegExp(`^${src}$`, 'i');
+/** The longest text one placeholder (`{os}`, `{arch}`, `{version}`) may stand for. */
+const MAX_TOKEN_CHARS = 64;
+
+/** A wildcard atom matching any of the regex `sources` exactly, over at most MAX_TOKEN_CHARS characters. */
+function tokenAtom(sources: readonly string[]): WildcardAtom {
+  const whole = new RegExp(`^(?:${sources.join('|')})$`, 'i');
+  return {
+    kind: 'token',
+    *ends(s, at) {
+      const last = Math.min(s.length, at + MAX_TOKEN_CHARS);
+      for (let end = at + 1; end <= last; end++) if (whole.test(s.slice(at, end))) yield end;
+    },
+  };
 }
 
+export interface AssetPatternMatcher {
+  test(name: string): boolean;
+}
+
+/**
+ * `{os}`/`{arch}` expand to the target's tokens, `{version}` to the version with or without `v`;
+ * `*`, `?` are globs, the rest literal, case-insensitive. Matched by the shared wildcard matcher,
+ * so a hostile pattern costs polynomial time, never exponential.
+ */
+export function compileAssetPattern(pattern: string, target: { os: TargetOs; arch: TargetArch }, version?: string): AssetPatternMatcher {
+  const ver = version ? `v?${escapeRe(version.replace(/^v(?=\d)/i, ''))}` : VERSION_TOKEN;
+  const atoms: WildcardAtom[] = [];
+  for (const p of pattern.split(/(\{os\}|\{arch\}|\{version\})/)) {
+    if (p === '{os}') atoms.push(tokenAtom(OS_TOKENS[target.os]));
+    else if (p === '{arch}') atoms.push(tokenAtom([...ARCH_STRONG[target.arch], ...(ARCH_WEAK[target.arch] ?? [])]));
+    else if (p === '{version}') atoms.push(tokenAtom([ver]));
+    else atoms.push(...globAtoms(p));
+  }
+  return { test: (name) => matchWildcard(atoms, name, { caseInsensitive: true }) };
+}

@@ -2,6 +2,7 @@
  * Archive path normalisation and the small, safe glob matcher used for `binaryPath`. Pure.
  */
 import { AppError } from '@/lib/core/errors';
+import { globAtoms, matchWildcard } from '@/lib/core/wildcard';
 
 const MAX_GLOB_LENGTH = 512;
 
@@ -25,32 +26,11 @@ export function dirSegments(p: string): string[] {
   return p.split('/').slice(0, -1);
 }
 
-/** Wildcard match within one path segment: `*` any run, `?` one char. Linear-time greedy algorithm, no regex. */
-function matchSegment(pat: string, str: string): boolean {
-  let p = 0;
-  let s = 0;
-  let star = -1;
-  let mark = 0;
-  while (s < str.length) {
-    if (p < pat.length && (pat[p] === '?' || (pat[p] !== '*' && pat[p] === str[s]))) {
-      p++;
-      s++;
-    } else if (p < pat.length && pat[p] === '*') {
-      star = p++;
-      mark = s;
-    } else if (star >= 0) {
-      p = star + 1;
-      s = ++mark;
-    } else return false;
-  }
-  while (p < pat.length && pat[p] === '*') p++;
-  return p === pat.length;
-}
-
 /**
  * Compile a small, safe glob: `**` as a whole segment (any depth, including none), `*` (within
  * a segment), `?` (one char, not `/`); everything else literal. No braces, classes or
- * negation, and no regular expressions — matching is polynomial (memoised), never exponential.
+ * negation, and no regular expressions — segments are matched by the shared wildcard matcher
+ * and `**` memoised, so matching is polynomial, never exponential.
  */
 export function compileGlob(glob: string): (path: string) => boolean {
   if (glob.length === 0 || glob.length > MAX_GLOB_LENGTH || glob.includes('\0')) {
@@ -62,6 +42,7 @@ export function compileGlob(glob: string): (path: string) => boolean {
     throw new AppError('invalid_spec', `binaryPath "${glob}" must be relative to the archive root without "..".`);
   }
   const pat = g.split('/').filter((x) => x !== '').map((x) => (x.includes('**') && x !== '**' ? x.replace(/\*+/g, '*') : x));
+  const atoms = pat.map(globAtoms);
   return (path: string) => {
     const segs = path.split('/').filter((x) => x !== '' && x !== '.');
     const memo = new Map<number, boolean>();
@@ -72,7 +53,7 @@ export function compileGlob(glob: string): (path: string) => boolean {
       let r: boolean;
       if (i === pat.length) r = j === segs.length;
       else if (pat[i] === '**') r = go(i + 1, j) || (j < segs.length && go(i, j + 1));
-      else r = j < segs.length && matchSegment(pat[i], segs[j]) && go(i + 1, j + 1);
+      else r = j < segs.length && matchWildcard(atoms[i], segs[j]) && go(i + 1, j + 1);
       memo.set(key, r);
       return r;
     };

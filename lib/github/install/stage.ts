@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pickAsset, NoMatchingAssetError, type PickResult } from '../assets/picker';
-import { extractAsset } from '../../archive/archive';
+import { extractArchive } from '../../archive/archive';
 import { chooseBinaries, canonicalName } from '../binaries/binaries';
 import { algorithmsNeeded, decideVerification, findChecksumSources, hashFile, parseChecksumFile, verifyDigest, type ChecksumRecordSource, type HashAlgorithm } from '../checksums/checksums';
 import { downloadAsset, downloadText, type DownloadOptions } from '../assets/download';
@@ -115,7 +115,7 @@ export async function stageRelease(scratch: string, opts: StageOptions): Promise
     const base = p.split('/').pop()!.toLowerCase();
     return !!opts.overrides.binaryPath || (mode & 0o111) !== 0 || !base.includes('.') || base.startsWith(tool);
   };
-  const extracted = await extractAsset(file, x, { assetName: asset.name, maxTotalBytes: 2 * opts.maxAssetBytes, signal: opts.signal, keepFile });
+  const extracted = await extractArchive(file, x, { fileName: asset.name, maxTotalBytes: 2 * opts.maxAssetBytes, signal: opts.signal, keepFile });
   opts.log(`Extracted ${extracted.entries.length} entries (${extracted.format}).`);
   const { chosen, skipped } = chooseBinaries(
     extracted.entries.map((e) => ({ path: e.path, mode: e.mode, size: e.size, type: e.hardlink ? ('hardlink' as const) : e.type === 'symlink' ? ('symlink' as const) : e.type === 'file' ? ('file' as const) : e.type === 'dir' ? ('dir' as const) : ('other' as const), linkTarget: e.linkTarget, head: e.head })),

@@ -1,9 +1,10 @@
 /**
- * JS/TS module-specifier extraction. Best effort without a parser: comments are blanked
- * first (string literals are kept, they hold the specifiers), then `require('x')`, `import … from
- * 'x'`, `import 'x'`, `import('x')` and `export … from 'x'` are matched. Type-only imports and
- * exports are skipped (TypeScript erases them).
+ * JS/TS module-specifier extraction. Best effort without a parser: over the tokens of the file
+ * (comments, strings and regex literals told apart), `require('x')`, `import … from 'x'`,
+ * `import 'x'`, `import('x')` and `export … from 'x'` are recognised. Type-only imports and exports
+ * are skipped (TypeScript erases them). Linear in the file's size: no regex runs over the source.
  */
+import { type JsToken, tokenizeJs } from './js-tokens';
 
 export interface JsImport {
   /** The specifier as written, e.g. `@scope/pkg/sub`, `./x`, `node:fs`. */
@@ -11,111 +12,86 @@ export interface JsImport {
   line: number;
 }
 
-/** Replaces `//` and `/* *\/` comments with spaces (newlines kept); strings and templates are skipped over. */
-export function blankJsComments(src: string): string {
-  const out: string[] = [];
-  let i = 0;
-  const n = src.length;
-  while (i < n) {
-    const ch = src[i];
-    if (ch === '/' && src[i + 1] === '/') {
-      while (i < n && src[i] !== '\n') {
-        out.push(' ');
-        i++;
-      }
-      continue;
-    }
-    if (ch === '/' && src[i + 1] === '*') {
-      const end = src.indexOf('*/', i + 2);
-      const stop = end === -1 ? n : end + 2;
-      for (; i < stop; i++) out.push(src[i] === '\n' ? '\n' : ' ');
-      continue;
-    }
-    if (ch === '"' || ch === "'" || ch === '`') {
-      out.push(ch);
-      i++;
-      while (i < n && src[i] !== ch) {
-        if (src[i] === '\\' && i + 1 < n) {
-          out.push(src[i], src[i + 1]);
-          i += 2;
-          continue;
-        }
-        if (src[i] === '\n' && ch !== '`') break; // unterminated string: stop at the line end
-        out.push(src[i]);
-        i++;
-      }
-      if (i < n && src[i] === ch) {
-        out.push(ch);
-        i++;
-      }
-      continue;
-    }
-    out.push(ch);
-    i++;
-  }
-  return out.join('');
+/** How far a clause (`a, { b as c }`, `* as ns`) is followed before giving up: keeps hostile input linear. */
+const MAX_CLAUSE_TOKENS = 256;
+
+const isP = (t: JsToken | undefined, v: string) => t?.t === 'p' && t.v === v;
+const isId = (t: JsToken | undefined, v: string) => t?.t === 'id' && t.v === v;
+
+/** A string token usable as a specifier: 1–300 characters, no quotes or line breaks; backticks only where allowed. */
+function specOf(t: JsToken | undefined, backtick = false): string | null {
+  if (t?.t !== 'str' || (t.q === '`' && !backtick)) return null;
+  return t.v.length >= 1 && t.v.length <= 300 && !/['"`\n\r]/.test(t.v) ? t.v : null;
 }
 
-/** A quoted specifier: group `n` is the quote, group `n + 1` the specifier, closed by the same quote. */
-const q = (n: number) => `(['"])([^'"\\n\\r]{1,300})\\${n}`;
-const PATTERNS: { re: RegExp; typeGroup?: number; clauseGroup?: number; specGroup: number }[] = [
-  // require('x'), require.resolve('x')
-  { re: new RegExp(String.raw`(?<![\w$.])require(?:\.resolve)?\s*\(\s*${q(1)}\s*\)`, 'g'), specGroup: 2 },
-  // import('x')
-  { re: new RegExp(String.raw`(?<![\w$.])import\s*\(\s*(['"\`])([^'"\`\n\r]{1,300})\1\s*[,)]`, 'g'), specGroup: 2 },
-  // import [type] clause from 'x'
-  {
-    re: new RegExp(String.raw`(?<![\w$.])import\s+(type\s+)?([\w$*{}\s,]+?)\s*from\s*${q(3)}`, 'g'),
-    typeGroup: 1,
-    clauseGroup: 2,
-    specGroup: 4,
-  },
-  // import 'x'
-  { re: new RegExp(String.raw`(?<![\w$.])import\s*${q(1)}`, 'g'), specGroup: 2 },
-  // export [type] * [as ns] from 'x', export [type] { a, b } from 'x'
-  {
-    re: new RegExp(String.raw`(?<![\w$.])export\s+(type\s+)?(\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*${q(3)}`, 'g'),
-    typeGroup: 1,
-    clauseGroup: 2,
-    specGroup: 4,
-  },
-];
-
 /** `{ type A, type B }` (and no default import): every specifier is a type, so TypeScript erases the import. */
-function onlyTypes(clause: string): boolean {
-  const m = /^\{([^}]*)\}$/.exec(clause.trim());
-  if (!m) return false;
-  const parts = m[1].split(',').map((p) => p.trim()).filter(Boolean);
-  return parts.length > 0 && parts.every((p) => /^type\s+/.test(p));
+function onlyTypes(clause: JsToken[]): boolean {
+  if (!isP(clause[0], '{') || !isP(clause[clause.length - 1], '}')) return false;
+  const parts: JsToken[][] = [[]];
+  for (const t of clause.slice(1, -1)) {
+    if (isP(t, ',')) parts.push([]);
+    else parts[parts.length - 1].push(t);
+  }
+  const named = parts.filter((p) => p.length > 0);
+  return named.length > 0 && named.every((p) => isId(p[0], 'type') && p.length > 1);
+}
+
+/** From `toks[j]`, a clause of names and `* { } ,` closed by `from 'x'`: the index of the specifier, or -1. */
+function clauseEnd(toks: JsToken[], j: number, anyInBraces: boolean): number {
+  const start = j;
+  let inBraces = false;
+  for (; j < toks.length && j - start <= MAX_CLAUSE_TOKENS; j++) {
+    const t = toks[j];
+    if (isId(t, 'from') && j > start && !inBraces && specOf(toks[j + 1]) !== null) return j + 1;
+    if (isP(t, '{')) inBraces = true;
+    else if (isP(t, '}')) inBraces = false;
+    else if (!(t.t === 'id' || (t.t === 'p' && '*,'.includes(t.v)) || (inBraces && anyInBraces))) return -1;
+  }
+  return -1;
 }
 
 /** Module specifiers of a JS/TS file, in source order. */
 export function extractJsImports(src: string): JsImport[] {
-  const text = blankJsComments(src.replace(/\r\n?/g, '\n'));
-  const lineStarts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === '\n') lineStarts.push(i + 1);
-  const lineAt = (offset: number) => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
+  const toks = tokenizeJs(src);
+  const found: JsImport[] = [];
+  const add = (t: JsToken | undefined, line: number) => {
+    const s = specOf(t, true);
+    if (s !== null) found.push({ specifier: s, line });
   };
-  const found: { specifier: string; line: number; at: number }[] = [];
-  const taken = new Set<number>();
-  for (const p of PATTERNS) {
-    for (const m of text.matchAll(p.re)) {
-      if (taken.has(m.index!)) continue;
-      taken.add(m.index!);
-      if (p.typeGroup && m[p.typeGroup]) continue;
-      if (p.clauseGroup && onlyTypes(m[p.clauseGroup])) continue;
-      found.push({ specifier: m[p.specGroup], line: lineAt(m.index!), at: m.index! });
+  for (let k = 0; k < toks.length; k++) {
+    const tok = toks[k];
+    if (tok.t !== 'id' || isP(toks[k - 1], '.')) continue;
+    if (tok.v === 'require') {
+      // require('x'), require.resolve('x')
+      let j = k + 1;
+      if (isP(toks[j], '.') && isId(toks[j + 1], 'resolve')) j += 2;
+      if (isP(toks[j], '(') && specOf(toks[j + 1]) !== null && isP(toks[j + 2], ')')) add(toks[j + 1], tok.line);
+    } else if (tok.v === 'import') {
+      const next = toks[k + 1];
+      if (isP(next, '(')) {
+        // import('x'), import(`x`), import('x', { with: … })
+        if (isP(toks[k + 3], ',') || isP(toks[k + 3], ')')) add(toks[k + 2], tok.line);
+      } else if (specOf(next) !== null) {
+        add(next, tok.line); // import 'x'
+      } else {
+        // import [type] clause from 'x' — `import type from 'x'` imports a default named "type"
+        let j = k + 1;
+        const typeOnly = isId(toks[j], 'type') && !(isId(toks[j + 1], 'from') && specOf(toks[j + 2]) !== null);
+        if (typeOnly) j++;
+        const end = clauseEnd(toks, j, false);
+        if (end !== -1 && !typeOnly && !onlyTypes(toks.slice(j, end - 1))) add(toks[end], tok.line);
+      }
+    } else if (tok.v === 'export') {
+      // export [type] * [as ns] from 'x', export [type] { a, b } from 'x'
+      let j = k + 1;
+      const typeOnly = isId(toks[j], 'type');
+      if (typeOnly) j++;
+      if (!isP(toks[j], '*') && !isP(toks[j], '{')) continue;
+      const end = clauseEnd(toks, j, true);
+      if (end !== -1 && !typeOnly && !onlyTypes(toks.slice(j, end - 1))) add(toks[end], tok.line);
     }
   }
-  return found.sort((a, b) => a.at - b.at).map(({ specifier, line }) => ({ specifier, line }));
+  return found;
 }
 
 /**

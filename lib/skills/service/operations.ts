@@ -1,7 +1,5 @@
 /** The catalog operations behind the routes: list, detail, files, versions, rollback, removal, acknowledgement. */
 import { createHash } from 'node:crypto';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { skillInstalls } from '@/db/schema';
@@ -9,6 +7,7 @@ import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
 import { AppError } from '@/lib/core/errors';
 import { activateVersion, activeVersion, detectDrift, diffVersions, listVersions, readVersionFile, removeSkill } from '../store';
+import { readContainedFile } from '../contained-read';
 import type { SkillCopy } from '../types';
 import type { CatalogSkill, SkillCatalog } from './catalog';
 import { acknowledgeScan, getEntryView } from './entries';
@@ -117,7 +116,7 @@ export async function readSkillFile(catalog: SkillCatalog, dataDir: string, id: 
   const f = copy.files.find((x) => x.path === rel);
   if (!f) throw new AppError('not_found', `${rel} is not a file of this skill.`);
   if (f.size > MAX_VIEW) throw new AppError('validation', `${rel} is ${f.size} bytes; the viewer shows files up to 2 MiB.`);
-  return fileView(rel, await fsp.readFile(path.join(copy.dir, f.path)));
+  return fileView(rel, await readContainedFile(copy.dir, f.path, MAX_VIEW));
 }
 
 export async function rollbackSkill(catalog: SkillCatalog, db: AppDb, dataDir: string, actor: Actor, input: { slug: string; version: string }) {

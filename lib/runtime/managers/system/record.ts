@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeJsonAtomic } from '../../../core/atomic-fs';
 import { AppError } from '../../../core/errors';
 import { runtimeLayout } from '../../dir';
 import type { SystemManager } from '../../types';
@@ -48,31 +48,12 @@ export async function readSystemRecord(runtimeDir: string): Promise<SystemRecord
   }));
 }
 
-/** Replaces the record atomically: temp file in the runtime tmp/ (same filesystem), fsync, rename, fsync dir. */
+/** Replaces the record atomically (temp file beside it, fsync, rename, fsync of the folder). */
 export async function writeSystemRecord(runtimeDir: string, entries: readonly SystemRecordEntry[]): Promise<void> {
   const layout = runtimeLayout(runtimeDir);
-  await fs.mkdir(layout.tmp, { recursive: true, mode: 0o755 });
-  const tmp = path.join(layout.tmp, `system-packages.${randomBytes(6).toString('hex')}.json`);
+  await fs.mkdir(path.dirname(layout.systemRecord), { recursive: true, mode: 0o755 });
   const sorted = [...entries].sort((a, b) => a.name.localeCompare(b.name));
-  const fh = await fs.open(tmp, 'w', 0o644);
-  try {
-    await fh.writeFile(`${JSON.stringify(sorted, null, 2)}\n`);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await fs.rename(tmp, layout.systemRecord);
-  } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw e;
-  }
-  const dir = await fs.open(path.dirname(layout.systemRecord), 'r');
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
-  }
+  await writeJsonAtomic(layout.systemRecord, sorted);
 }
 
 /** The record entry addressed by its user-facing name or by its real package name. */

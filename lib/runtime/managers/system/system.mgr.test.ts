@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isTempName } from '../../../core/atomic-fs';
 import { runProcess } from '../../../core/process';
 import { runtimeLayout } from '../../dir';
 import { parsePackageSpec } from '../../spec';
@@ -140,7 +141,7 @@ describe.skipIf(!!skipReason)('apt (real apt-get, Debian archive)', { timeout: 3
     const record = await readSystemRecord(root);
     expect(record).toEqual([{ name: 'hello', package: 'hello', manager: 'apt', version: pkg.version, installedAt: expect.any(String), installedBy: 'test-admin' }]);
     expect(Date.parse(record[0].installedAt)).toBeGreaterThan(Date.now() - 600_000);
-    expect(fs.readdirSync(runtimeLayout(root).tmp)).toEqual([]);
+    expect(fs.readdirSync(runtimeLayout(root).root).filter(isTempName)).toEqual([]);
     const run = await runProcess('/usr/bin/hello', [], { timeoutMs: 10_000, env: { ...process.env, LC_ALL: 'C' } });
     expect(run.stdout.trim()).toBe('Hello, world!');
   });

@@ -1,0 +1,54 @@
+/**
+ * Reads one file of a skill folder for the viewer. The file may have changed since discovery (a
+ * symlink or a FIFO swapped in), so everything is checked on the opened descriptor: never
+ * following a final symlink, never blocking on a FIFO, a regular file by fstat, the same file as
+ * the realpath (inside the folder's realpath), and the read capped.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../core/errors';
+import { isInside } from './catalog/containment';
+
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+export async function readContainedFile(root: string, rel: string, maxBytes: number): Promise<Buffer> {
+  const segs = rel.split('/');
+  if (!rel || rel.includes('\0') || path.isAbsolute(rel) || segs.some((s) => s === '' || s === '.' || s === '..')) {
+    throw new AppError('validation', `${rel} is not a relative path inside the skill.`, { details: { path: rel } });
+  }
+  const abs = path.join(root, ...segs);
+  let fh: fsp.FileHandle;
+  try {
+    fh = await fsp.open(abs, OPEN_FLAGS);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new AppError('not_allowed', `${rel} is a symbolic link; only regular files can be read.`, { details: { path: rel } });
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new AppError('not_found', `${rel} does not exist.`, { details: { path: rel } });
+    throw e;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new AppError('validation', `${rel} is not a regular file.`, { details: { path: rel } });
+    if (st.size > maxBytes) throw new AppError('payload_too_large', `${rel} is ${st.size} bytes; the limit is ${maxBytes}.`, { details: { path: rel, size: st.size, max: maxBytes } });
+    // A parent folder may have been swapped for a link: the opened file must be the one the realpath names, inside the root.
+    const [realRoot, realFile] = await Promise.all([fsp.realpath(root), fsp.realpath(abs).catch(() => null)]);
+    const named = realFile ? await fsp.stat(realFile).catch(() => null) : null;
+    if (!realFile || !named || named.dev !== st.dev || named.ino !== st.ino || !isInside(realRoot, realFile)) {
+      throw new AppError('not_allowed', `${rel} resolves outside the skill folder.`, { details: { path: rel } });
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
+      const { bytesRead } = await fh.read(chunk, 0, chunk.length, total);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) throw new AppError('payload_too_large', `${rel} grew past ${maxBytes} bytes while being read.`, { details: { path: rel, max: maxBytes } });
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await fh.close();
+  }
+}
