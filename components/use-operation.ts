@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation, type UseMutationOptions } from '@tanstack/react-query';
+import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
 import type { ActionResult } from '@/lib/api/action-error';
 import { ApiError } from './api';
 
@@ -26,8 +26,11 @@ export async function callAction<I, O>(fn: Action<I, O>, input: I): Promise<O> {
   return r.data as O;
 }
 
-/** A server action inside react-query's useMutation: `input` turns the mutation's variables into the action's input. */
-export function useOperation<I, O, V = I>(fn: Action<I, O>, opts: Omit<UseMutationOptions<O, ApiError, V>, 'mutationFn'> & { input?: (v: V) => I } = {}) {
+/**
+ * A server action inside react-query's useMutation: `input` turns the mutation's variables into the
+ * action's input (an `input` without a parameter makes a mutation called with no variables).
+ */
+export function useOperation<I, O, V = void>(fn: Action<I, O>, opts: Omit<UseMutationOptions<O, ApiError, V>, 'mutationFn'> & { input?: (v: V) => I } = {}) {
   const { input, ...rest } = opts;
   return useMutation<O, ApiError, V>({ ...rest, mutationFn: (v) => callAction(fn, input ? input(v) : (v as unknown as I)) });
 }

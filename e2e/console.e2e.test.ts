@@ -2,7 +2,7 @@
 // read-only UI for a viewer, a job followed live, a running job canceled, and the audit trail.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openBrowser, signIn } from './helpers/browser';
-import { ensureBuilt, startServer, type RunningServer } from './helpers/server';
+import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
 import { PASSWORD } from './helpers/session';
 
 let server: RunningServer;
@@ -48,7 +48,10 @@ it('runs the operator journey end to end', async () => {
 
   // The owner creates an admin and a viewer from Settings.
   await owner.goto(`${base}/settings#users`);
-  for (const [name, role] of [['Ada Admin', 'admin'], ['Vic Viewer', 'viewer']] as const) {
+  for (const [name, role] of [
+    ['Ada Admin', 'admin'],
+    ['Vic Viewer', 'viewer'],
+  ] as const) {
     await owner.getByRole('button', { name: 'Add user' }).click();
     const dialog = owner.getByRole('dialog');
     await dialog.getByLabel('Name').fill(name);

@@ -5,7 +5,7 @@
 // shows in the history; a viewer sees the same cards with the write controls disabled.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openBrowser, signIn } from './helpers/browser';
-import { ensureBuilt, startServer, type RunningServer } from './helpers/server';
+import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
 import { PASSWORD } from './helpers/session';
 
 let server: RunningServer;
@@ -22,7 +22,19 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const SKILL_MD = ['---', 'name: extras-skill', 'description: checks deps', 'deps:', '  - npm:is-number@7.0.0', '  - system:sh', '  - pip:foo;rm -rf /', '---', '', '# Extras skill', ''].join('\n');
+const SKILL_MD = [
+  '---',
+  'name: extras-skill',
+  'description: checks deps',
+  'deps:',
+  '  - npm:is-number@7.0.0',
+  '  - system:sh',
+  '  - pip:foo;rm -rf /',
+  '---',
+  '',
+  '# Extras skill',
+  '',
+].join('\n');
 // 1-based line of the invalid entry in SKILL_MD.
 const BAD_LINE = SKILL_MD.split('\n').findIndex((l) => l.includes('pip:foo;')) + 1;
 
@@ -100,7 +112,10 @@ it('checks a SKILL.md, installs the missing deps and lists the install in the hi
   const jobId = await job.getAttribute('data-job-id');
   expect(jobId).toBeTruthy();
   // The button stays disabled while the job runs.
-  expect(['succeeded', 'failed', 'canceled'].includes((await job.getAttribute('data-state')) ?? '') || (await card.getByRole('button', { name: /Install missing/ }).isDisabled())).toBe(true);
+  expect(
+    ['succeeded', 'failed', 'canceled'].includes((await job.getAttribute('data-state')) ?? '') ||
+      (await card.getByRole('button', { name: /Install missing/ }).isDisabled()),
+  ).toBe(true);
   await card.locator('[data-testid="deps-install-job"][data-state="succeeded"]').waitFor({ timeout: 240_000 });
   expect(await job.getByRole('link').getAttribute('href')).toBe(`/jobs/${jobId}`);
 
@@ -114,13 +129,20 @@ it('checks a SKILL.md, installs the missing deps and lists the install in the hi
   await entry.waitFor({ timeout: 60_000 });
   await history.locator(`[data-testid="history-row"][data-state="succeeded"] a[href="/jobs/${jobId}"]`).waitFor({ timeout: 60_000 });
   // The child install of is-number is listed too.
-  await history.getByRole('link', { name: /is-number/ }).first().waitFor();
+  await history
+    .getByRole('link', { name: /is-number/ })
+    .first()
+    .waitFor();
   await history.getByRole('img', { name: /Bar chart/ }).waitFor();
 });
 
 it('shows a viewer the same cards read-only, with the role that is needed', async () => {
   const created = await browser.page.evaluate(async (password) => {
-    const r = await fetch('/api/v1/users', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'viewer@example.com', name: 'Viewer', role: 'viewer', password }) });
+    const r = await fetch('/api/v1/users', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'viewer@example.com', name: 'Viewer', role: 'viewer', password }),
+    });
     return r.status;
   }, PASSWORD);
   expect(created).toBe(201);
@@ -139,11 +161,8 @@ it('shows a viewer the same cards read-only, with the role that is needed', asyn
     await page.goto(`${server.base}/runtime`);
     const card = page.getByTestId('deps-check');
     await card.getByLabel('SKILL.md').fill(['---', 'name: v', 'deps:', '  - npm:is-odd@3.0.1', '---', ''].join('\n'));
-    await card.getByRole('button', { name: 'Check', exact: true }).click();
-    const row = card.locator('tr[data-testid="dep-row"][data-spec="npm:is-odd@3.0.1"]');
-    await row.waitFor();
-    expect(await row.getAttribute('data-status')).toBe('missing');
-    expect(await card.getByRole('button', { name: 'Install missing (1)' }).isDisabled()).toBe(true);
+    // The check runs processes over the pasted text (packages.write), so a viewer cannot start it.
+    expect(await card.getByRole('button', { name: 'Check', exact: true }).isDisabled()).toBe(true);
     await card.getByText(/Needs the admin role/).waitFor();
   } finally {
     await viewer.close();

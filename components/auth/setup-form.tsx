@@ -1,17 +1,17 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
+import { signIn } from 'next-auth/react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { setupInput } from '@/lib/auth/schemas';
 import { setupAction } from '@/app/(auth)/setup/actions';
+import { setupInput } from '@/lib/auth/schemas';
 import { applyIssues } from '../api';
-import { callAction } from '../use-operation';
 import { Button } from '../ui/button';
 import { Field, Input } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
+import { callAction } from '../use-operation';
 
 type Form = { email: string; name: string; password: string };
 

@@ -12,8 +12,8 @@ import { Tip } from '../ui/misc';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { jobKey } from './queries';
-import { jobHref, type Job } from './view';
 import { useJobStartedToast } from './use-start-job';
+import { type Job, jobHref } from './view';
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -27,12 +27,14 @@ export function JobActions({ job }: { job: Job }) {
   const [confirming, setConfirming] = useState(false);
 
   const cancel = useOperation(cancelJobAction, {
-    input: (_: void) => ({ params: { id: job.id } }),
+    input: () => ({ params: { id: job.id } }),
     onSuccess: (j) => {
       qc.setQueryData<Job>(jobKey(j.id), (old) => ({ ...old, ...j }));
       void qc.invalidateQueries({ queryKey: ['jobs'] });
       setConfirming(false);
-      toast.success(j.state === 'canceled' ? 'Job stopped' : 'Cancel requested', { description: j.state === 'canceled' ? j.title : 'Its processes are being stopped.' });
+      toast.success(j.state === 'canceled' ? 'Job stopped' : 'Cancel requested', {
+        description: j.state === 'canceled' ? j.title : 'Its processes are being stopped.',
+      });
     },
     onError: (e) => {
       setConfirming(false);
@@ -42,7 +44,7 @@ export function JobActions({ job }: { job: Job }) {
   });
 
   const retry = useOperation(retryJobAction, {
-    input: (_: void) => ({ params: { id: job.id } }),
+    input: () => ({ params: { id: job.id } }),
     onSuccess: (j) => {
       qc.setQueryData(jobKey(j.id), j);
       void qc.invalidateQueries({ queryKey: ['jobs'] });

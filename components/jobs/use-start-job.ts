@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { startJobAction } from '@/app/(console)/jobs/actions';
 import { useOperation } from '../use-operation';
 import { jobKey } from './queries';
-import { jobHref, type Job } from './view';
+import { type Job, jobHref } from './view';
 
 /** Toast for a job that was just queued, with a way to open it. */
 export function useJobStartedToast() {

@@ -1,7 +1,7 @@
 /** The jobs API's shapes, taken from the contracts' schemas (type-only), and the jobs pages' view helpers. */
 import type { z } from 'zod';
-import type { jobKindOut, jobOut, logLineOut } from '@/lib/api/schemas';
 import { FINAL_STATES, isFinalState, JOB_STATES, type JobState } from '@/db/schema/job-states';
+import type { jobKindOut, jobOut, logLineOut } from '@/lib/api/schemas';
 
 export { FINAL_STATES, JOB_STATES, type JobState };
 export const isFinal = isFinalState;
@@ -30,7 +30,8 @@ export function jobMatches(f: JobFilters, job: Job): boolean {
   if (f.state && job.state !== f.state) return false;
   if (f.kind && job.kind !== f.kind) return false;
   const q = f.q.trim().toLowerCase();
-  if (q && !(job.title.toLowerCase().includes(q) || job.kind.toLowerCase().includes(q) || job.createdByLabel.toLowerCase().includes(q) || job.id === q)) return false;
+  if (q && !(job.title.toLowerCase().includes(q) || job.kind.toLowerCase().includes(q) || job.createdByLabel.toLowerCase().includes(q) || job.id === q))
+    return false;
   return true;
 }
 

@@ -7,20 +7,20 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { checkDepsAction, installDepsAction } from '@/app/(console)/runtime/actions';
 import { ApiError } from '../api';
-import { callAction } from '../use-operation';
 import { formatDuration, jobElapsedMs, stageLabel } from '../jobs/format';
 import { jobKey, useJob } from '../jobs/queries';
 import { StateChip } from '../jobs/state-chip';
-import { isFinal, jobHref, type Job } from '../jobs/view';
 import { useJobStartedToast } from '../jobs/use-start-job';
+import { isFinal, type Job, jobHref } from '../jobs/view';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Confirm } from '../ui/dialog';
 import { Label } from '../ui/input';
 import { ErrorNote, Progress, Tip } from '../ui/misc';
+import { callAction } from '../use-operation';
 import { useCan } from '../viewer';
-import { readSkillFolder, MAX_FILES, type SkillFolder } from './deps-files';
-import { DepsTable, DiagnosticsList, type DepsInstallOut, type DepsReport } from './deps-results';
+import { MAX_FILES, readSkillFolder, type SkillFolder } from './deps-files';
+import { type DepsReport, DepsTable, DiagnosticsList } from './deps-results';
 import { invalidatePackages } from './queries';
 
 interface CheckBody {
@@ -108,7 +108,8 @@ export function DepsCheckCard() {
       setFolder(f);
       // The folder's SKILL.md fills the text box only when nothing was pasted.
       if (f.skillMd !== null && !text.trim()) setText(f.skillMd);
-      if (!f.files.length && f.skillMd === null) setReadError(`No SKILL.md and no script files (.py, .js, .ts … or #! scripts) were found in ${f.folder || 'the folder'}.`);
+      if (!f.files.length && f.skillMd === null)
+        setReadError(`No SKILL.md and no script files (.py, .js, .ts … or #! scripts) were found in ${f.folder || 'the folder'}.`);
     } catch (e) {
       setReadError(`Could not read the folder: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
@@ -158,7 +159,8 @@ export function DepsCheckCard() {
       <CardHeader>
         <CardTitle>Check a skill’s dependencies</CardTitle>
         <CardDescription>
-          Paste a SKILL.md (its <code>deps:</code> and <code>exclude_deps:</code>) and/or choose the skill’s folder to scan its scripts; see what this runtime already has and install what is missing.
+          Paste a SKILL.md (its <code>deps:</code> and <code>exclude_deps:</code>) and/or choose the skill’s folder to scan its scripts; see what this runtime
+          already has and install what is missing.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -210,7 +212,9 @@ export function DepsCheckCard() {
                   </Button>
                 </>
               ) : (
-                <span className="text-xs text-muted-foreground">Scripts (.py .js .mjs .cjs .ts .mts .cts .jsx .tsx and #! files) up to 512 KiB each, at most {MAX_FILES}; read in your browser.</span>
+                <span className="text-xs text-muted-foreground">
+                  Scripts (.py .js .mjs .cjs .ts .mts .cts .jsx .tsx and #! files) up to 512 KiB each, at most {MAX_FILES}; read in your browser.
+                </span>
               )}
             </div>
             {folder?.skipped.length ? (
@@ -230,11 +234,13 @@ export function DepsCheckCard() {
           </div>
 
           <div className="flex flex-wrap items-center gap-2">
-            <Tip content={!body ? 'Paste a SKILL.md or choose a skill folder first.' : undefined}>
-              <Button type="submit" disabled={!body || check.isPending}>
+            {/* The check runs processes over pasted text, so it needs the write permission too. */}
+            <Tip content={!can.allowed ? can.why : !body ? 'Paste a SKILL.md or choose a skill folder first.' : undefined}>
+              <Button type="submit" disabled={!can.allowed || !body || check.isPending}>
                 <ListChecks aria-hidden /> {check.isPending ? 'Checking…' : result ? 'Check again' : 'Check'}
               </Button>
             </Tip>
+            {!can.allowed ? <span className="text-xs text-muted-foreground">{can.why}</span> : null}
             {result || text || folder ? (
               <Button
                 type="button"
@@ -260,21 +266,31 @@ export function DepsCheckCard() {
             <>
               {stale ? <p className="text-xs text-muted-foreground">The inputs changed since this result: check again to update it.</p> : null}
               <p className="text-sm text-muted-foreground" data-testid="deps-summary">
-                {report.declared ? `${report.declared.length} declared in deps:` : 'No deps: key — the scan decides'} · {report.scanned.length} found by the scan · {report.deps.length} in the final list ·{' '}
-                <span className={report.missing.length ? 'font-medium text-destructive' : 'font-medium text-success'}>{report.missing.length ? `${report.missing.length} missing` : 'nothing missing'}</span>
+                {report.declared ? `${report.declared.length} declared in deps:` : 'No deps: key — the scan decides'} · {report.scanned.length} found by the
+                scan · {report.deps.length} in the final list ·{' '}
+                <span className={report.missing.length ? 'font-medium text-destructive' : 'font-medium text-success'}>
+                  {report.missing.length ? `${report.missing.length} missing` : 'nothing missing'}
+                </span>
               </p>
               {report.diagnostics.length ? <DiagnosticsList diagnostics={report.diagnostics} /> : null}
               {report.deps.length ? (
                 <DepsTable deps={report.deps} />
               ) : (
-                <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">No dependencies: nothing declared and nothing found by the scan.</p>
+                <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">
+                  No dependencies: nothing declared and nothing found by the scan.
+                </p>
               )}
               {report.excludedScanned.length || report.excluded.length ? (
                 <div className="grid gap-1 text-sm" data-testid="deps-excluded">
                   <h3 className="text-xs font-medium text-muted-foreground">Excluded</h3>
                   {report.excludedScanned.length ? (
                     <p>
-                      Removed from the scan by <code>exclude_deps:</code>: {report.excludedScanned.map((s) => <code key={s} className="mr-1.5 rounded bg-muted px-1.5 py-0.5 text-xs">{s}</code>)}
+                      Removed from the scan by <code>exclude_deps:</code>:{' '}
+                      {report.excludedScanned.map((s) => (
+                        <code key={s} className="mr-1.5 rounded bg-muted px-1.5 py-0.5 text-xs">
+                          {s}
+                        </code>
+                      ))}
                     </p>
                   ) : null}
                   {report.excluded.length ? (
@@ -291,7 +307,9 @@ export function DepsCheckCard() {
                 </p>
               ) : null}
               {githubMissing.length ? (
-                <p className="text-xs text-muted-foreground">GitHub-release deps ({githubMissing.map((d) => d.spec).join(', ')}) are installed from the GitHub tab, not from here.</p>
+                <p className="text-xs text-muted-foreground">
+                  GitHub-release deps ({githubMissing.map((d) => d.spec).join(', ')}) are installed from the GitHub tab, not from here.
+                </p>
               ) : null}
 
               <div className="flex flex-wrap items-center gap-3 border-t pt-4">

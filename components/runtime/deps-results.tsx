@@ -1,11 +1,11 @@
 'use client';
 
 import { CircleCheck, CircleHelp, CircleX, TriangleAlert } from 'lucide-react';
+import type { z } from 'zod';
+import type { depDiagnosticOut, depOut } from '@/lib/api/package-schemas';
 import { Badge } from '../ui/badge';
 import { cn } from '../ui/cn';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
-import type { z } from 'zod';
-import type { depDiagnosticOut, depOut } from '@/lib/api/package-schemas';
 import type { DepsInstallOut, DepsReport } from './view';
 
 /** The deps check's shapes, from the contract (lib/api/package-schemas.ts). */
@@ -46,7 +46,17 @@ function Where({ dep }: { dep: CheckedDepOut }) {
           {p.file}:{p.line}
         </span>
       ))}
-      {places.length > shown.length ? <span className="font-sans text-muted-foreground" title={places.slice(3).map((p) => `${p.file}:${p.line}`).join('\n')}>+{places.length - shown.length} more</span> : null}
+      {places.length > shown.length ? (
+        <span
+          className="font-sans text-muted-foreground"
+          title={places
+            .slice(3)
+            .map((p) => `${p.file}:${p.line}`)
+            .join('\n')}
+        >
+          +{places.length - shown.length} more
+        </span>
+      ) : null}
     </span>
   );
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   applyAllUpdatesAction,
   githubChannelAction,
@@ -13,10 +13,10 @@ import {
   updatePackageAction,
 } from '@/app/(console)/runtime/actions';
 import { api } from '../api';
-import { callAction, useOperation } from '../use-operation';
 import { jobKey } from '../jobs/queries';
-import type { Job } from '../jobs/view';
 import { useJobStartedToast } from '../jobs/use-start-job';
+import type { Job } from '../jobs/view';
+import { callAction, useOperation } from '../use-operation';
 import type { GithubOverrides, GithubOverview, GithubReleases, PackageAction, PackageList, RuntimeReport, UpdatesView } from './view';
 
 export const runtimesKey = ['packages', 'runtimes'] as const;
@@ -96,7 +96,7 @@ const seedJob = (qc: QueryClient, job: Job) => {
 export function useRefreshUpdates() {
   const qc = useQueryClient();
   return useOperation(refreshUpdatesAction, {
-    input: (_: void) => ({}),
+    input: () => ({}),
     onSuccess: (r) => seedJob(qc, r.job),
   });
 }

@@ -1,6 +1,16 @@
 /** The packages API's shapes, taken from the contracts' schemas (type-only), and the runtime page's view helpers. */
 import type { z } from 'zod';
-import type { applyAllOut, depsInstallOut, depsReportOut, githubOverviewOut, githubReleasesOut, historyOut, refreshOut, updateItemOut, updatesOut } from '@/lib/api/package-schemas';
+import type {
+  applyAllOut,
+  depsInstallOut,
+  depsReportOut,
+  githubOverviewOut,
+  githubReleasesOut,
+  historyOut,
+  refreshOut,
+  updateItemOut,
+  updatesOut,
+} from '@/lib/api/package-schemas';
 import type { installedPackageOut, packageListOut, runtimesOut } from '@/lib/api/schemas';
 import type { githubOverridesInput } from '@/lib/github/schemas';
 import { normalizePipName } from '@/lib/runtime/spec';

@@ -4,17 +4,16 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import { createUserAction } from '@/app/(console)/settings/actions';
 import { ROLES, type Role } from '@/lib/auth/permissions';
 import { createUserInput } from '@/lib/auth/schemas';
-import { createUserAction } from '@/app/(console)/settings/actions';
-import { callAction } from '../use-operation';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { Field, Input, Select } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { useDialogForm } from '../ui/use-dialog-form';
+import { callAction } from '../use-operation';
 import { ROLE_SUMMARY } from './roles';
-import type { UserOut } from './view';
 
 type Form = { name: string; email: string; role: Role; password: string };
 const EMPTY: Form = { name: '', email: '', role: 'viewer', password: '' };
@@ -22,7 +21,12 @@ const EMPTY: Form = { name: '', email: '', role: 'viewer', password: '' };
 export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
   const qc = useQueryClient();
   const form = useForm<Form>({ resolver: zodResolver(createUserInput) as never, mode: 'onChange', defaultValues: EMPTY });
-  const { error, mutation: create, close, onSubmit } = useDialogForm({
+  const {
+    error,
+    mutation: create,
+    close,
+    onSubmit,
+  } = useDialogForm({
     form,
     empty: EMPTY,
     onOpenChange,

@@ -5,15 +5,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { PERMISSIONS, isPermission, type Permission } from '@/lib/auth/permissions';
-import { createTokenInput } from '@/lib/auth/schemas';
 import { createTokenAction } from '@/app/(console)/settings/actions';
-import { callAction } from '../use-operation';
+import { isPermission, PERMISSIONS, type Permission } from '@/lib/auth/permissions';
+import { createTokenInput } from '@/lib/auth/schemas';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { Field, Input, Select } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { useDialogForm } from '../ui/use-dialog-form';
+import { callAction } from '../use-operation';
 import { useViewer } from '../viewer';
 import type { CreatedToken } from './view';
 
@@ -41,18 +41,37 @@ function SelectAll({ all, value, onChange }: { all: string[]; value: string[]; o
   }, [some]);
   return (
     <label className="flex items-center gap-2 text-sm font-medium">
-      <input ref={ref} type="checkbox" className="size-4 accent-primary" checked={value.length === all.length} onChange={(e) => onChange(e.target.checked ? all : [])} />
+      <input
+        ref={ref}
+        type="checkbox"
+        className="size-4 accent-primary"
+        checked={value.length === all.length}
+        onChange={(e) => onChange(e.target.checked ? all : [])}
+      />
       Select all
     </label>
   );
 }
 
-export function CreateTokenDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (o: boolean) => void; onCreated: (t: CreatedToken) => void }) {
+export function CreateTokenDialog({
+  open,
+  onOpenChange,
+  onCreated,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  onCreated: (t: CreatedToken) => void;
+}) {
   const qc = useQueryClient();
   const viewer = useViewer();
   const mine = (Object.keys(PERMISSIONS) as Permission[]).filter((p) => viewer.permissions.includes(p));
   const form = useForm<Form>({ resolver: zodResolver(formSchema) as never, mode: 'onChange', defaultValues: EMPTY });
-  const { error, mutation: create, close, onSubmit } = useDialogForm({
+  const {
+    error,
+    mutation: create,
+    close,
+    onSubmit,
+  } = useDialogForm({
     form,
     empty: EMPTY,
     onOpenChange,
@@ -65,7 +84,13 @@ export function CreateTokenDialog({ open, onOpenChange, onCreated }: { open: boo
   });
   const { errors } = form.formState;
   return (
-    <Dialog open={open} onOpenChange={close} title="Create API token" description="For scripts and agent gateways. A token carries only the permissions you tick, and never more than your own role has." className="max-w-xl">
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="Create API token"
+      description="For scripts and agent gateways. A token carries only the permissions you tick, and never more than your own role has."
+      className="max-w-xl"
+    >
       <form onSubmit={onSubmit} className="grid gap-4" noValidate>
         <ErrorNote error={error} />
         <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
@@ -86,7 +111,12 @@ export function CreateTokenDialog({ open, onOpenChange, onCreated }: { open: boo
           control={form.control}
           name="permissions"
           render={({ field }) => (
-            <div role="group" aria-labelledby="token-permissions-label" aria-describedby={errors.permissions ? 'token-permissions-error' : undefined} className="grid gap-2">
+            <div
+              role="group"
+              aria-labelledby="token-permissions-label"
+              aria-describedby={errors.permissions ? 'token-permissions-error' : undefined}
+              className="grid gap-2"
+            >
               <div className="flex items-center justify-between">
                 <span id="token-permissions-label" className="text-sm font-medium">
                   Permissions
@@ -102,7 +132,9 @@ export function CreateTokenDialog({ open, onOpenChange, onCreated }: { open: boo
                         type="checkbox"
                         className="mt-0.5 size-4 shrink-0 accent-primary"
                         checked={checked}
-                        onChange={(e) => field.onChange(e.target.checked ? mine.filter((x) => x === p || field.value.includes(x)) : field.value.filter((x) => x !== p))}
+                        onChange={(e) =>
+                          field.onChange(e.target.checked ? mine.filter((x) => x === p || field.value.includes(x)) : field.value.filter((x) => x !== p))
+                        }
                       />
                       <span className="grid gap-0.5">
                         <span className="font-mono text-xs font-medium">{p}</span>

@@ -1,21 +1,21 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { updateGithubSettingsAction } from '@/app/(console)/settings/actions';
 import { Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import type { z } from 'zod';
-import { githubSettingsPatch, githubSettingsSchema, type githubSettingsOut } from '@/lib/settings/github-settings';
-import { api, ApiError } from '../api';
+import { updateGithubSettingsAction } from '@/app/(console)/settings/actions';
+import { type githubSettingsOut, githubSettingsPatch, githubSettingsSchema } from '@/lib/settings/github-settings';
+import { ApiError, api } from '../api';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
-import { SettingsSaveBar } from './save-bar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { CheckField, Field, Input } from '../ui/input';
 import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
+import { SettingsSaveBar } from './save-bar';
 
 type Stored = z.infer<typeof githubSettingsOut>;
 type Key = keyof z.infer<typeof githubSettingsSchema>;
@@ -62,7 +62,16 @@ function issueText(path: PropertyKey[], message: string, raw: ReturnType<typeof 
   return typeof path[1] === 'number' && Array.isArray(list) ? `“${list[path[1]]}”: ${message}` : message;
 }
 
-const LABELS: Record<Key | 'token', string> = { apiBaseUrl: 'API base URL', downloadHosts: 'download hosts', allowedOwners: 'allowed owners', maxAssetMb: 'max asset size', requireChecksum: 'require checksum', retainedVersions: 'retained versions', smokeTimeoutSeconds: 'smoke-test timeout', token: 'token' };
+const LABELS: Record<Key | 'token', string> = {
+  apiBaseUrl: 'API base URL',
+  downloadHosts: 'download hosts',
+  allowedOwners: 'allowed owners',
+  maxAssetMb: 'max asset size',
+  requireChecksum: 'require checksum',
+  retainedVersions: 'retained versions',
+  smokeTimeoutSeconds: 'smoke-test timeout',
+  token: 'token',
+};
 const TOKEN_SOURCE: Record<Stored['tokenSource'], string> = {
   setting: 'the token saved here',
   GITHUB_TOKEN: 'the GITHUB_TOKEN environment variable of the server',
@@ -105,7 +114,11 @@ export function GithubSettingsCard() {
       setRemoveToken(false);
       setServerIssues({});
       void qc.invalidateQueries({ queryKey: ['packages'] });
-      toast.success('GitHub settings saved', { description: `Changed: ${Object.keys(body).map((k) => LABELS[k as Key] ?? k).join(', ')}.` });
+      toast.success('GitHub settings saved', {
+        description: `Changed: ${Object.keys(body)
+          .map((k) => LABELS[k as Key] ?? k)
+          .join(', ')}.`,
+      });
     },
     onError: (e) => {
       if (e instanceof ApiError && e.issues.length) setServerIssues(Object.fromEntries(e.issues.map((i) => [i.path.split('.')[0], i.message])));
@@ -125,14 +138,18 @@ export function GithubSettingsCard() {
     <Card>
       <CardHeader>
         <CardTitle>GitHub</CardTitle>
-        <CardDescription>Where GitHub-release binaries come from, the token used for the API, which owners may be installed from, and the install policies.</CardDescription>
+        <CardDescription>
+          Where GitHub-release binaries come from, the token used for the API, which owners may be installed from, and the install policies.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {q.error && !stored ? (
           <RetryableError error={q.error} onRetry={() => void q.refetch()} />
         ) : !stored || !form ? (
           <div className="grid gap-4 sm:grid-cols-2" aria-busy="true" aria-label="Loading GitHub settings">
-            {[0, 1, 2, 3].map((n) => <Skeleton key={n} className="h-14 w-full" />)}
+            {[0, 1, 2, 3].map((n) => (
+              <Skeleton key={n} className="h-14 w-full" />
+            ))}
           </div>
         ) : (
           <form
@@ -147,40 +164,150 @@ export function GithubSettingsCard() {
             <fieldset disabled={disabled} className="grid gap-4 md:grid-cols-2">
               {!can.allowed ? <p className="text-sm text-muted-foreground md:col-span-2">Read only: {can.why}</p> : null}
               <ErrorNote error={save.error && !(save.error instanceof ApiError && save.error.issues.length) ? save.error : null} className="md:col-span-2" />
-              <Field label="API base URL" htmlFor="gh-api-base" error={errors.apiBaseUrl} hint="https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise.">
-                <Input id="gh-api-base" value={form.apiBaseUrl} onChange={(e) => set('apiBaseUrl', e.target.value)} autoComplete="off" spellCheck={false} aria-invalid={!!errors.apiBaseUrl} />
+              <Field
+                label="API base URL"
+                htmlFor="gh-api-base"
+                error={errors.apiBaseUrl}
+                hint="https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise."
+              >
+                <Input
+                  id="gh-api-base"
+                  value={form.apiBaseUrl}
+                  onChange={(e) => set('apiBaseUrl', e.target.value)}
+                  autoComplete="off"
+                  spellCheck={false}
+                  aria-invalid={!!errors.apiBaseUrl}
+                />
               </Field>
-              <Field label="Token" htmlFor="gh-token" error={errors.token} hint={removeToken ? 'The saved token will be removed when you save.' : configured ? 'Configured — leave empty to keep it.' : 'Optional; raises the limit to 5,000 requests an hour. Stored encrypted.'}>
+              <Field
+                label="Token"
+                htmlFor="gh-token"
+                error={errors.token}
+                hint={
+                  removeToken
+                    ? 'The saved token will be removed when you save.'
+                    : configured
+                      ? 'Configured — leave empty to keep it.'
+                      : 'Optional; raises the limit to 5,000 requests an hour. Stored encrypted.'
+                }
+              >
                 <div className="flex gap-2">
-                  <Input id="gh-token" type="password" value={token} onChange={(e) => { setToken(e.target.value); setRemoveToken(false); }} placeholder={configured ? '•••••••• (configured)' : 'ghp_…'} autoComplete="new-password" aria-invalid={!!errors.token} />
+                  <Input
+                    id="gh-token"
+                    type="password"
+                    value={token}
+                    onChange={(e) => {
+                      setToken(e.target.value);
+                      setRemoveToken(false);
+                    }}
+                    placeholder={configured ? '•••••••• (configured)' : 'ghp_…'}
+                    autoComplete="new-password"
+                    aria-invalid={!!errors.token}
+                  />
                   {configured ? (
-                    <Button type="button" variant="outline" onClick={() => { setRemoveToken((r) => !r); setToken(''); }} aria-pressed={removeToken}>
+                    <Button
+                      type="button"
+                      variant="outline"
+                      onClick={() => {
+                        setRemoveToken((r) => !r);
+                        setToken('');
+                      }}
+                      aria-pressed={removeToken}
+                    >
                       <Trash2 aria-hidden /> {removeToken ? 'Keep' : 'Remove'}
                     </Button>
                   ) : null}
                 </div>
               </Field>
               <p className="text-xs text-muted-foreground md:col-span-2" data-testid="token-source">
-                Token in use: <span className="font-medium text-foreground">{TOKEN_SOURCE[stored.tokenSource]}</span>. A token saved here wins over GITHUB_TOKEN, then GH_TOKEN.
+                Token in use: <span className="font-medium text-foreground">{TOKEN_SOURCE[stored.tokenSource]}</span>. A token saved here wins over
+                GITHUB_TOKEN, then GH_TOKEN.
               </p>
-              <Field label="Extra download hosts" htmlFor="gh-download-hosts" error={errors.downloadHosts} hint="Hosts release downloads may redirect to besides GitHub’s own (Enterprise storage, mirrors); host names separated by commas or spaces.">
-                <Input id="gh-download-hosts" value={form.downloadHosts} onChange={(e) => set('downloadHosts', e.target.value)} autoComplete="off" spellCheck={false} aria-invalid={!!errors.downloadHosts} placeholder="objects.ghe.example.com" />
+              <Field
+                label="Extra download hosts"
+                htmlFor="gh-download-hosts"
+                error={errors.downloadHosts}
+                hint="Hosts release downloads may redirect to besides GitHub’s own (Enterprise storage, mirrors); host names separated by commas or spaces."
+              >
+                <Input
+                  id="gh-download-hosts"
+                  value={form.downloadHosts}
+                  onChange={(e) => set('downloadHosts', e.target.value)}
+                  autoComplete="off"
+                  spellCheck={false}
+                  aria-invalid={!!errors.downloadHosts}
+                  placeholder="objects.ghe.example.com"
+                />
               </Field>
               <div className="hidden md:block" />
-              <Field label="Allowed owners" htmlFor="gh-owners" error={errors.allowedOwners} hint="Users or organisations, separated by commas or spaces. Empty allows every owner.">
-                <Input id="gh-owners" value={form.allowedOwners} onChange={(e) => set('allowedOwners', e.target.value)} autoComplete="off" spellCheck={false} aria-invalid={!!errors.allowedOwners} aria-describedby="gh-owner-chips" />
+              <Field
+                label="Allowed owners"
+                htmlFor="gh-owners"
+                error={errors.allowedOwners}
+                hint="Users or organisations, separated by commas or spaces. Empty allows every owner."
+              >
+                <Input
+                  id="gh-owners"
+                  value={form.allowedOwners}
+                  onChange={(e) => set('allowedOwners', e.target.value)}
+                  autoComplete="off"
+                  spellCheck={false}
+                  aria-invalid={!!errors.allowedOwners}
+                  aria-describedby="gh-owner-chips"
+                />
               </Field>
               <ul id="gh-owner-chips" aria-label="Allowed owners" className="flex flex-wrap content-start gap-1.5 md:pt-6">
-                {owners.length ? owners.map((o, i) => <li key={`${o}-${i}`}><Badge variant={/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/.test(o) ? 'secondary' : 'destructive'} className="font-mono">{o}</Badge></li>) : <li className="text-xs text-muted-foreground">Every owner is allowed.</li>}
+                {owners.length ? (
+                  owners.map((o, i) => (
+                    <li key={`${o}-${i}`}>
+                      <Badge variant={/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/.test(o) ? 'secondary' : 'destructive'} className="font-mono">
+                        {o}
+                      </Badge>
+                    </li>
+                  ))
+                ) : (
+                  <li className="text-xs text-muted-foreground">Every owner is allowed.</li>
+                )}
               </ul>
               <Field label="Max asset size (MB)" htmlFor="gh-max" error={errors.maxAssetMb} hint="Larger release assets are not downloaded (1 to 2048).">
-                <Input id="gh-max" inputMode="numeric" className="w-40" value={form.maxAssetMb} onChange={(e) => set('maxAssetMb', e.target.value)} aria-invalid={!!errors.maxAssetMb} />
+                <Input
+                  id="gh-max"
+                  inputMode="numeric"
+                  className="w-40"
+                  value={form.maxAssetMb}
+                  onChange={(e) => set('maxAssetMb', e.target.value)}
+                  aria-invalid={!!errors.maxAssetMb}
+                />
               </Field>
-              <Field label="Retained versions" htmlFor="gh-retained" error={errors.retainedVersions} hint="Earlier versions kept for one-click rollback (0 to 10).">
-                <Input id="gh-retained" inputMode="numeric" className="w-40" value={form.retainedVersions} onChange={(e) => set('retainedVersions', e.target.value)} aria-invalid={!!errors.retainedVersions} />
+              <Field
+                label="Retained versions"
+                htmlFor="gh-retained"
+                error={errors.retainedVersions}
+                hint="Earlier versions kept for one-click rollback (0 to 10)."
+              >
+                <Input
+                  id="gh-retained"
+                  inputMode="numeric"
+                  className="w-40"
+                  value={form.retainedVersions}
+                  onChange={(e) => set('retainedVersions', e.target.value)}
+                  aria-invalid={!!errors.retainedVersions}
+                />
               </Field>
-              <Field label="Smoke-test timeout (seconds)" htmlFor="gh-smoke" error={errors.smokeTimeoutSeconds} hint="How long a new binary may take to answer its smoke test (1 to 120).">
-                <Input id="gh-smoke" inputMode="numeric" className="w-40" value={form.smokeTimeoutSeconds} onChange={(e) => set('smokeTimeoutSeconds', e.target.value)} aria-invalid={!!errors.smokeTimeoutSeconds} />
+              <Field
+                label="Smoke-test timeout (seconds)"
+                htmlFor="gh-smoke"
+                error={errors.smokeTimeoutSeconds}
+                hint="How long a new binary may take to answer its smoke test (1 to 120)."
+              >
+                <Input
+                  id="gh-smoke"
+                  inputMode="numeric"
+                  className="w-40"
+                  value={form.smokeTimeoutSeconds}
+                  onChange={(e) => set('smokeTimeoutSeconds', e.target.value)}
+                  aria-invalid={!!errors.smokeTimeoutSeconds}
+                />
               </Field>
               <CheckField
                 id="gh-require"

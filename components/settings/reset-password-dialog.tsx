@@ -4,14 +4,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { signOut } from 'next-auth/react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { resetPasswordInput } from '@/lib/auth/schemas';
 import { resetPasswordAction } from '@/app/(console)/settings/actions';
-import { callAction } from '../use-operation';
+import { resetPasswordInput } from '@/lib/auth/schemas';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { Field, Input } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { useDialogForm } from '../ui/use-dialog-form';
+import { callAction } from '../use-operation';
 import { useViewer } from '../viewer';
 import type { UserOut } from './view';
 
@@ -21,7 +21,12 @@ const EMPTY: Form = { password: '' };
 export function ResetPasswordDialog({ user, onOpenChange }: { user: UserOut | null; onOpenChange: (o: boolean) => void }) {
   const viewer = useViewer();
   const form = useForm<Form>({ resolver: zodResolver(resetPasswordInput) as never, mode: 'onChange', defaultValues: EMPTY });
-  const { error, mutation: reset, close, onSubmit } = useDialogForm({
+  const {
+    error,
+    mutation: reset,
+    close,
+    onSubmit,
+  } = useDialogForm({
     form,
     empty: EMPTY,
     onOpenChange,
@@ -42,7 +47,12 @@ export function ResetPasswordDialog({ user, onOpenChange }: { user: UserOut | nu
     >
       <form onSubmit={onSubmit} className="grid gap-4" noValidate>
         <ErrorNote error={error} />
-        <Field label="Password" htmlFor="reset-password" error={errors.password?.message} hint="At least 12 characters. Share it with them over a private channel.">
+        <Field
+          label="Password"
+          htmlFor="reset-password"
+          error={errors.password?.message}
+          hint="At least 12 characters. Share it with them over a private channel."
+        >
           <Input id="reset-password" type="password" autoComplete="new-password" autoFocus aria-invalid={!!errors.password} {...form.register('password')} />
         </Field>
         <div className="flex justify-end gap-2">

@@ -1,20 +1,20 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { updateRuntimeSettingsAction } from '@/app/(console)/settings/actions';
 import { useEffect, useMemo } from 'react';
-import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
+import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { api, ApiError } from '../api';
+import { updateRuntimeSettingsAction } from '@/app/(console)/settings/actions';
+import { type RuntimeSettings as RuntimeSettingsValues, runtimeSettingsSchema as runtimeSettingsClientSchema } from '@/lib/settings/runtime-settings';
+import { ApiError, api } from '../api';
 import { Badge } from '../ui/badge';
-import { SettingsSaveBar } from './save-bar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { cn } from '../ui/cn';
 import { CheckField, Field, Input } from '../ui/input';
 import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
-import { runtimeSettingsSchema as runtimeSettingsClientSchema, type RuntimeSettings as RuntimeSettingsValues } from '@/lib/settings/runtime-settings';
+import { SettingsSaveBar } from './save-bar';
 
 // The server's own schema: no Node imports, so the form validates with exactly the server's rules.
 type RuntimeSettingsKey = keyof RuntimeSettingsValues;
@@ -44,7 +44,17 @@ export const splitBinaries = (s: string) => s.split(/[\s,]+/).filter(Boolean);
 /** A whole number as typed, or the text itself so the schema reports it as not a number. */
 const num = (s: string): number | string => (/^\s*-?\d+\s*$/.test(s) ? Number(s) : s.trim());
 
-const BLANK: FormValues = { pipIndexUrl: '', pipExtraIndexUrls: '', pipFindLinks: '', pipNoIndex: false, npmRegistry: '', binaries: '', aptAutoUpdate: true, updateTtlMinutes: '60', updateCheckIntervalHours: '6' };
+const BLANK: FormValues = {
+  pipIndexUrl: '',
+  pipExtraIndexUrls: '',
+  pipFindLinks: '',
+  pipNoIndex: false,
+  npmRegistry: '',
+  binaries: '',
+  aptAutoUpdate: true,
+  updateTtlMinutes: '60',
+  updateCheckIntervalHours: '6',
+};
 
 function toForm(s: RuntimeSettingsValues): FormValues {
   return {
@@ -87,7 +97,9 @@ function issueMessage(path: (string | number)[], message: string, raw: ReturnTyp
   if (field === 'updateTtlMinutes' || field === 'updateCheckIntervalHours') {
     if (typeof (raw as Record<string, unknown>)[field] !== 'number') return 'Enter a whole number';
   }
-  return typeof index === 'number' || (typeof index === 'string' && /^\d+$/.test(index)) ? `${itemLabel(String(field), Number(index), raw)}: ${message}` : message;
+  return typeof index === 'number' || (typeof index === 'string' && /^\d+$/.test(index))
+    ? `${itemLabel(String(field), Number(index), raw)}: ${message}`
+    : message;
 }
 
 /** Validation as you type: the form's text turned into settings and checked with the settings schema. */
@@ -203,17 +215,50 @@ export function RuntimeSettingsCard() {
               <div className="grid gap-4">
                 <h3 className="text-sm font-semibold">Python (pip)</h3>
                 <div className="grid gap-4 md:grid-cols-2">
-                  <Field label="pip index URL" htmlFor="rs-pip-index" error={errors.pipIndexUrl?.message} hint="pip --index-url. Empty: pip’s own configuration (PyPI).">
-                    <Input id="rs-pip-index" placeholder="https://pypi.org/simple" autoComplete="off" spellCheck={false} aria-invalid={!!errors.pipIndexUrl} {...form.register('pipIndexUrl')} />
+                  <Field
+                    label="pip index URL"
+                    htmlFor="rs-pip-index"
+                    error={errors.pipIndexUrl?.message}
+                    hint="pip --index-url. Empty: pip’s own configuration (PyPI)."
+                  >
+                    <Input
+                      id="rs-pip-index"
+                      placeholder="https://pypi.org/simple"
+                      autoComplete="off"
+                      spellCheck={false}
+                      aria-invalid={!!errors.pipIndexUrl}
+                      {...form.register('pipIndexUrl')}
+                    />
                   </Field>
-                  <Field label="Extra index URLs" htmlFor="rs-pip-extra" error={errors.pipExtraIndexUrls?.message} hint="pip --extra-index-url, one per line, in order (up to 10).">
-                    <TextArea id="rs-pip-extra" rows={3} placeholder="https://download.pytorch.org/whl/cpu" invalid={!!errors.pipExtraIndexUrls} {...form.register('pipExtraIndexUrls')} />
+                  <Field
+                    label="Extra index URLs"
+                    htmlFor="rs-pip-extra"
+                    error={errors.pipExtraIndexUrls?.message}
+                    hint="pip --extra-index-url, one per line, in order (up to 10)."
+                  >
+                    <TextArea
+                      id="rs-pip-extra"
+                      rows={3}
+                      placeholder="https://download.pytorch.org/whl/cpu"
+                      invalid={!!errors.pipExtraIndexUrls}
+                      {...form.register('pipExtraIndexUrls')}
+                    />
                   </Field>
-                  <Field label="Find-links" htmlFor="rs-pip-find" error={errors.pipFindLinks?.message} hint="pip --find-links: local wheel folders (absolute paths) or pages of links, one per line.">
+                  <Field
+                    label="Find-links"
+                    htmlFor="rs-pip-find"
+                    error={errors.pipFindLinks?.message}
+                    hint="pip --find-links: local wheel folders (absolute paths) or pages of links, one per line."
+                  >
                     <TextArea id="rs-pip-find" rows={3} placeholder="/srv/wheels" invalid={!!errors.pipFindLinks} {...form.register('pipFindLinks')} />
                   </Field>
                   <div className="grid content-start gap-1.5 md:pt-6">
-                    <CheckField id="rs-pip-no-index" label="Only use find-links (no index)" hint="pip --no-index, for hosts without internet access." {...form.register('pipNoIndex')} />
+                    <CheckField
+                      id="rs-pip-no-index"
+                      label="Only use find-links (no index)"
+                      hint="pip --no-index, for hosts without internet access."
+                      {...form.register('pipNoIndex')}
+                    />
                   </div>
                 </div>
               </div>
@@ -222,7 +267,14 @@ export function RuntimeSettingsCard() {
                 <h3 className="text-sm font-semibold">Node (npm)</h3>
                 <div className="grid gap-4 md:grid-cols-2">
                   <Field label="npm registry URL" htmlFor="rs-npm-registry" error={errors.npmRegistry?.message} hint="Empty: https://registry.npmjs.org/">
-                    <Input id="rs-npm-registry" placeholder="https://registry.npmjs.org/" autoComplete="off" spellCheck={false} aria-invalid={!!errors.npmRegistry} {...form.register('npmRegistry')} />
+                    <Input
+                      id="rs-npm-registry"
+                      placeholder="https://registry.npmjs.org/"
+                      autoComplete="off"
+                      spellCheck={false}
+                      aria-invalid={!!errors.npmRegistry}
+                      {...form.register('npmRegistry')}
+                    />
                   </Field>
                 </div>
               </div>
@@ -230,18 +282,39 @@ export function RuntimeSettingsCard() {
               <div className="grid gap-4">
                 <h3 className="text-sm font-semibold">Runtime check and system packages</h3>
                 <div className="grid gap-4 md:grid-cols-2">
-                  <Field label="Binaries to detect" htmlFor="rs-binaries" error={errors.binaries?.message} hint="Programs skills commonly need, separated by commas or spaces; shown on the Runtime page.">
-                    <Input id="rs-binaries" autoComplete="off" spellCheck={false} aria-invalid={!!errors.binaries} aria-describedby="rs-binaries-chips" {...form.register('binaries')} />
+                  <Field
+                    label="Binaries to detect"
+                    htmlFor="rs-binaries"
+                    error={errors.binaries?.message}
+                    hint="Programs skills commonly need, separated by commas or spaces; shown on the Runtime page."
+                  >
+                    <Input
+                      id="rs-binaries"
+                      autoComplete="off"
+                      spellCheck={false}
+                      aria-invalid={!!errors.binaries}
+                      aria-describedby="rs-binaries-chips"
+                      {...form.register('binaries')}
+                    />
                   </Field>
                   <div className="grid content-start gap-1.5 md:pt-6">
-                    <CheckField id="rs-apt-update" label="apt auto-update" hint="Run apt-get update before an install when the package lists are stale and the package is not found." {...form.register('aptAutoUpdate')} />
+                    <CheckField
+                      id="rs-apt-update"
+                      label="apt auto-update"
+                      hint="Run apt-get update before an install when the package lists are stale and the package is not found."
+                      {...form.register('aptAutoUpdate')}
+                    />
                   </div>
                 </div>
                 <ul id="rs-binaries-chips" aria-label="Binaries that will be detected" className="flex flex-wrap gap-1.5">
                   {binaries.length ? (
                     binaries.map((b, i) => (
                       <li key={`${b}-${i}`}>
-                        <Badge variant={binaryOk(b) ? 'secondary' : 'destructive'} className="font-mono" title={binaryOk(b) ? undefined : 'Not a valid program name'}>
+                        <Badge
+                          variant={binaryOk(b) ? 'secondary' : 'destructive'}
+                          className="font-mono"
+                          title={binaryOk(b) ? undefined : 'Not a valid program name'}
+                        >
                           {b}
                         </Badge>
                       </li>
@@ -255,11 +328,35 @@ export function RuntimeSettingsCard() {
               <div className="grid gap-4">
                 <h3 className="text-sm font-semibold">Update checks</h3>
                 <div className="grid gap-4 md:grid-cols-2">
-                  <Field label="Update TTL (minutes)" htmlFor="rs-ttl" error={errors.updateTtlMinutes?.message} hint="Results older than this are re-checked when the updates list is read (1 to 10080).">
-                    <Input id="rs-ttl" inputMode="numeric" autoComplete="off" className="w-40" aria-invalid={!!errors.updateTtlMinutes} {...form.register('updateTtlMinutes')} />
+                  <Field
+                    label="Update TTL (minutes)"
+                    htmlFor="rs-ttl"
+                    error={errors.updateTtlMinutes?.message}
+                    hint="Results older than this are re-checked when the updates list is read (1 to 10080)."
+                  >
+                    <Input
+                      id="rs-ttl"
+                      inputMode="numeric"
+                      autoComplete="off"
+                      className="w-40"
+                      aria-invalid={!!errors.updateTtlMinutes}
+                      {...form.register('updateTtlMinutes')}
+                    />
                   </Field>
-                  <Field label="Scheduled check interval (hours)" htmlFor="rs-interval" error={errors.updateCheckIntervalHours?.message} hint="0 turns the scheduled check off (up to 168).">
-                    <Input id="rs-interval" inputMode="numeric" autoComplete="off" className="w-40" aria-invalid={!!errors.updateCheckIntervalHours} {...form.register('updateCheckIntervalHours')} />
+                  <Field
+                    label="Scheduled check interval (hours)"
+                    htmlFor="rs-interval"
+                    error={errors.updateCheckIntervalHours?.message}
+                    hint="0 turns the scheduled check off (up to 168)."
+                  >
+                    <Input
+                      id="rs-interval"
+                      inputMode="numeric"
+                      autoComplete="off"
+                      className="w-40"
+                      aria-invalid={!!errors.updateCheckIntervalHours}
+                      {...form.register('updateCheckIntervalHours')}
+                    />
                   </Field>
                 </div>
               </div>
@@ -281,7 +378,11 @@ export function RuntimeSettingsCard() {
   );
 }
 
-const TextArea = ({ invalid, className, ...p }: React.TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean; ref?: React.Ref<HTMLTextAreaElement> }) => (
+const TextArea = ({
+  invalid,
+  className,
+  ...p
+}: React.TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean; ref?: React.Ref<HTMLTextAreaElement> }) => (
   <textarea
     autoComplete="off"
     spellCheck={false}
@@ -293,4 +394,3 @@ const TextArea = ({ invalid, className, ...p }: React.TextareaHTMLAttributes<HTM
     {...p}
   />
 );
-

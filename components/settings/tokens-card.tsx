@@ -1,23 +1,23 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { revokeTokenAction } from '@/app/(console)/settings/actions';
 import { KeyRound, Lock, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { revokeTokenAction } from '@/app/(console)/settings/actions';
 import { api } from '../api';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Confirm } from '../ui/dialog';
-import { EmptyState, ErrorNote, Skeleton, Tip } from '../ui/misc';
-import { Table, TBody, TD, TH, THead, TR, SkeletonRows } from '../ui/table';
+import { EmptyState, ErrorNote, Tip } from '../ui/misc';
+import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { RelativeTime, useNow } from '../ui/time';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
-import { CreateTokenDialog, type CreatedToken } from './create-token-dialog';
+import { type CreatedToken, CreateTokenDialog } from './create-token-dialog';
 import { TokenSecretDialog } from './token-secret-dialog';
-import { errorMessage, tokenStatus, type TokenOut } from './view';
+import { errorMessage, type TokenOut, tokenStatus } from './view';
 
 const STATUS_VARIANT = { active: 'success', expired: 'warning', revoked: 'destructive' } as const;
 
@@ -44,7 +44,8 @@ export function TokensCard() {
         <div className="grid gap-1">
           <CardTitle>API tokens</CardTitle>
           <CardDescription>
-            Your tokens for scripts and agent gateways. Send one as <code className="font-mono text-xs">Authorization: Bearer sdk_…</code>; it acts as you, limited to its scopes.
+            Your tokens for scripts and agent gateways. Send one as <code className="font-mono text-xs">Authorization: Bearer sdk_…</code>; it acts as you,
+            limited to its scopes.
           </CardDescription>
         </div>
         <Tip content={can.why}>
@@ -81,47 +82,56 @@ export function TokensCard() {
               </TR>
             </THead>
             <TBody>
-              {q.isPending
-                ? <SkeletonRows rows={2} cols={8} className="h-4 w-full max-w-24" />
-                : items.map((t) => {
-                    const status = tokenStatus(t, now);
-                    return (
-                      <TR key={t.id} data-testid="token-row" data-name={t.name} className={status !== 'active' ? 'text-muted-foreground' : undefined}>
-                        <TD className="max-w-56 truncate font-medium whitespace-nowrap" id={`token-${t.id}`} title={t.name}>
-                          {t.name}
-                        </TD>
-                        <TD className="font-mono text-xs whitespace-nowrap">{t.prefix}…</TD>
-                        <TD>
-                          <div className="flex max-w-80 flex-wrap gap-1">
-                            {t.permissions.map((p) => (
-                              <Badge key={p} variant="secondary" className="px-1.5 font-mono text-[11px] font-normal">
-                                {p}
-                              </Badge>
-                            ))}
-                          </div>
-                        </TD>
-                        <TD>
-                          <RelativeTime iso={t.createdAt} />
-                        </TD>
-                        <TD>
-                          <RelativeTime iso={t.expiresAt} empty="never" />
-                        </TD>
-                        <TD>
-                          <RelativeTime iso={t.lastUsedAt} empty="never" />
-                        </TD>
-                        <TD>
-                          <Badge variant={STATUS_VARIANT[status]}>{status}</Badge>
-                        </TD>
-                        <TD className="text-right">
-                          {status !== 'revoked' ? (
-                            <Button size="sm" variant="outline" className="text-destructive hover:text-destructive" aria-describedby={`token-${t.id}`} disabled={revoke.isPending && revoke.variables?.id === t.id} onClick={() => setRevoking(t)}>
-                              Revoke
-                            </Button>
-                          ) : null}
-                        </TD>
-                      </TR>
-                    );
-                  })}
+              {q.isPending ? (
+                <SkeletonRows rows={2} cols={8} className="h-4 w-full max-w-24" />
+              ) : (
+                items.map((t) => {
+                  const status = tokenStatus(t, now);
+                  return (
+                    <TR key={t.id} data-testid="token-row" data-name={t.name} className={status !== 'active' ? 'text-muted-foreground' : undefined}>
+                      <TD className="max-w-56 truncate font-medium whitespace-nowrap" id={`token-${t.id}`} title={t.name}>
+                        {t.name}
+                      </TD>
+                      <TD className="font-mono text-xs whitespace-nowrap">{t.prefix}…</TD>
+                      <TD>
+                        <div className="flex max-w-80 flex-wrap gap-1">
+                          {t.permissions.map((p) => (
+                            <Badge key={p} variant="secondary" className="px-1.5 font-mono text-[11px] font-normal">
+                              {p}
+                            </Badge>
+                          ))}
+                        </div>
+                      </TD>
+                      <TD>
+                        <RelativeTime iso={t.createdAt} />
+                      </TD>
+                      <TD>
+                        <RelativeTime iso={t.expiresAt} empty="never" />
+                      </TD>
+                      <TD>
+                        <RelativeTime iso={t.lastUsedAt} empty="never" />
+                      </TD>
+                      <TD>
+                        <Badge variant={STATUS_VARIANT[status]}>{status}</Badge>
+                      </TD>
+                      <TD className="text-right">
+                        {status !== 'revoked' ? (
+                          <Button
+                            size="sm"
+                            variant="outline"
+                            className="text-destructive hover:text-destructive"
+                            aria-describedby={`token-${t.id}`}
+                            disabled={revoke.isPending && revoke.variables?.id === t.id}
+                            onClick={() => setRevoking(t)}
+                          >
+                            Revoke
+                          </Button>
+                        ) : null}
+                      </TD>
+                    </TR>
+                  );
+                })
+              )}
             </TBody>
           </Table>
         )}

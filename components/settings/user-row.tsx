@@ -1,10 +1,10 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { updateUserAction } from '@/app/(console)/settings/actions';
 import { signOut } from 'next-auth/react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { updateUserAction } from '@/app/(console)/settings/actions';
 import { ROLES, type Role } from '@/lib/auth/permissions';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -24,7 +24,21 @@ type Patch = { role?: Role; disabled?: boolean };
  * While a dialog of this card is open the page behind it is aria-hidden, and the row selects drop
  * their "Role" label so the dialog's own Role field is the only one by that name.
  */
-export function UserRow({ user, isSelf, canManage, why, onResetPassword, dialogOpen }: { user: UserOut; isSelf: boolean; canManage: boolean; why?: string; onResetPassword: (u: UserOut) => void; dialogOpen: boolean }) {
+export function UserRow({
+  user,
+  isSelf,
+  canManage,
+  why,
+  onResetPassword,
+  dialogOpen,
+}: {
+  user: UserOut;
+  isSelf: boolean;
+  canManage: boolean;
+  why?: string;
+  onResetPassword: (u: UserOut) => void;
+  dialogOpen: boolean;
+}) {
   const qc = useQueryClient();
   const [picked, setPicked] = useState<Role | null>(null);
   const role = picked ?? user.role;
@@ -43,7 +57,9 @@ export function UserRow({ user, isSelf, canManage, why, onResetPassword, dialogO
     onError: (e, body) => {
       setConfirmDisable(false);
       if (body.role) setPicked(null);
-      toast.error(body.role ? `Could not change the role of ${user.email}` : `Could not ${body.disabled ? 'disable' : 'enable'} ${user.email}`, { description: errorMessage(e) });
+      toast.error(body.role ? `Could not change the role of ${user.email}` : `Could not ${body.disabled ? 'disable' : 'enable'} ${user.email}`, {
+        description: errorMessage(e),
+      });
     },
   });
   const rowId = `user-${user.id}`;
@@ -63,13 +79,7 @@ export function UserRow({ user, isSelf, canManage, why, onResetPassword, dialogO
       <TD>
         <RoleBadge role={user.role} />
       </TD>
-      <TD>
-        {user.disabled ? (
-          <Badge variant="destructive">disabled</Badge>
-        ) : (
-          <Badge variant="success">active</Badge>
-        )}
-      </TD>
+      <TD>{user.disabled ? <Badge variant="destructive">disabled</Badge> : <Badge variant="success">active</Badge>}</TD>
       <TD>
         <RelativeTime iso={user.lastLoginAt} empty="never" />
       </TD>
@@ -80,7 +90,14 @@ export function UserRow({ user, isSelf, canManage, why, onResetPassword, dialogO
         <div className="flex flex-wrap items-center justify-end gap-1.5">
           <div className="flex items-center gap-1.5">
             <Tip content={tip}>
-              <Select aria-label={dialogOpen ? undefined : 'Role'} aria-describedby={rowId} className="h-8 w-28" value={role} disabled={!canManage || busy} onChange={(e) => setPicked(e.target.value as Role)}>
+              <Select
+                aria-label={dialogOpen ? undefined : 'Role'}
+                aria-describedby={rowId}
+                className="h-8 w-28"
+                value={role}
+                disabled={!canManage || busy}
+                onChange={(e) => setPicked(e.target.value as Role)}
+              >
                 {ROLES.map((r) => (
                   <option key={r} value={r}>
                     {r}
@@ -89,7 +106,13 @@ export function UserRow({ user, isSelf, canManage, why, onResetPassword, dialogO
               </Select>
             </Tip>
             <Tip content={tip}>
-              <Button size="sm" variant="outline" aria-describedby={rowId} disabled={!canManage || busy || role === user.role} onClick={() => update.mutate({ role })}>
+              <Button
+                size="sm"
+                variant="outline"
+                aria-describedby={rowId}
+                disabled={!canManage || busy || role === user.role}
+                onClick={() => update.mutate({ role })}
+              >
                 Save role
               </Button>
             </Tip>
@@ -101,7 +124,14 @@ export function UserRow({ user, isSelf, canManage, why, onResetPassword, dialogO
                   Enable
                 </Button>
               ) : (
-                <Button size="sm" variant="outline" aria-describedby={rowId} className="text-destructive hover:text-destructive" disabled={!canManage || busy} onClick={() => setConfirmDisable(true)}>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  aria-describedby={rowId}
+                  className="text-destructive hover:text-destructive"
+                  disabled={!canManage || busy}
+                  onClick={() => setConfirmDisable(true)}
+                >
                   Disable
                 </Button>
               )}

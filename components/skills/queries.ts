@@ -1,6 +1,6 @@
 'use client';
 
-import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   acknowledgeSkillAction,
   importSkillAction,
@@ -12,9 +12,9 @@ import {
 } from '@/app/(console)/skills/actions';
 import type { ImportInput, SkillEntryInput } from '@/lib/skills/service/schemas';
 import { api } from '../api';
-import { useOperation } from '../use-operation';
 import { jobKey } from '../jobs/queries';
 import type { Job } from '../jobs/view';
+import { useOperation } from '../use-operation';
 import type { ClawhubHit, SkillDepsView, SkillDetailView, SkillFileContent, SkillList, VersionDiffView } from './view';
 
 /** The list is polled this often while the page is visible, so the watcher's changes show up. */
@@ -105,7 +105,7 @@ export function useUninstall() {
 }
 export function useRefreshSkills() {
   const qc = useQueryClient();
-  return useOperation(refreshSkillsAction, { input: (_: void) => ({}), onSuccess: () => invalidateSkills(qc) });
+  return useOperation(refreshSkillsAction, { input: () => ({}), onSuccess: () => invalidateSkills(qc) });
 }
 
 const seedJob = (qc: QueryClient, job: Job) => {

@@ -21,11 +21,20 @@ export function routeFiles(dir = 'app/api/v1'): RouteFile[] {
       else if (e.name === 'route.ts') {
         const src = fs.readFileSync(path.join(ROOT, rel), 'utf8');
         const methods = [...src.matchAll(/export\s+(?:const|async function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
-        const reexports = [...src.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) => [...m[1].matchAll(/\bas\s+(GET|POST|PUT|PATCH|DELETE)\b/g)].map((x) => x[1]));
+        const reexports = [...src.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
+          [...m[1].matchAll(/\bas\s+(GET|POST|PUT|PATCH|DELETE)\b/g)].map((x) => x[1]),
+        );
         const contracts: Record<string, string | null> = {};
         for (const m of methods) contracts[m] = new RegExp(`export\\s+const\\s+${m}\\s*=\\s*route\\(\\s*ops\\.(\\w+)\\s*\\)`).exec(src)?.[1] ?? null;
         for (const m of reexports) contracts[m] = null;
-        const pattern = '/' + path.dirname(rel).split(path.sep).slice(1).map((s) => s.replace(/^\[(.+)\]$/, '{$1}')).join('/');
+        const pattern =
+          '/' +
+          path
+            .dirname(rel)
+            .split(path.sep)
+            .slice(1)
+            .map((s) => s.replace(/^\[(.+)\]$/, '{$1}'))
+            .join('/');
         out.push({ file: rel, pattern, methods: [...methods, ...reexports], contracts });
       }
     }

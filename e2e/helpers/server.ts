@@ -1,5 +1,5 @@
 // Runs the production server (`dist/server.js`, as `npm start` does) for end-to-end tests.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -47,7 +47,16 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? tempDir('skilldock-e2e-');
   // SKILLDOCK_CHECK_OUTPUT: every answer is checked against its contract here too (a mismatch is a 500).
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', SKILLDOCK_DATA_DIR: dataDir, LOG_LEVEL: 'warn', SKILLDOCK_CHECK_OUTPUT: '1', ...opts.env };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SKILLDOCK_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SKILLDOCK_CHECK_OUTPUT: '1',
+    ...opts.env,
+  };
   if (!opts.env?.DATABASE_URL) delete env.DATABASE_URL;
   const proc = spawn(process.execPath, [path.join(ROOT, 'dist/server.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -12,4 +12,6 @@ export interface ActionError {
 }
 
 /** A server action's result: data, or the error (never both). */
-export type ActionResult<T> = { data: T; serverError?: undefined; validationErrors?: undefined } | { data?: undefined; serverError?: ActionError; validationErrors?: unknown };
+export type ActionResult<T> =
+  | { data: T; serverError?: undefined; validationErrors?: undefined }
+  | { data?: undefined; serverError?: ActionError; validationErrors?: unknown };

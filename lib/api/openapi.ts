@@ -26,7 +26,9 @@ export function buildOpenApi(version: string) {
     if (c.params) codes.add(404);
     if (c.body || c.consumes) [413, 415].forEach((x) => codes.add(x));
     for (const code of codes) {
-      const names = Object.entries(ERROR_STATUS).filter(([, s]) => s === code).map(([k]) => k);
+      const names = Object.entries(ERROR_STATUS)
+        .filter(([, s]) => s === code)
+        .map(([k]) => k);
       responses[String(code)] = { description: `Error: ${names.join(', ')}`, content: errorContent };
     }
     registry.registerPath({
@@ -34,7 +36,9 @@ export function buildOpenApi(version: string) {
       method: c.method.toLowerCase() as 'get',
       path: c.path,
       summary: c.summary,
-      description: c.permission ? `${c.description ?? ''}\n\nPermission: \`${c.permission}\` (role ${minimumRole(c.permission)} or above).`.trim() : c.description,
+      description: c.permission
+        ? `${c.description ?? ''}\n\nPermission: \`${c.permission}\` (role ${minimumRole(c.permission)} or above).`.trim()
+        : c.description,
       tags: [c.tag],
       security: c.permission ? [{ bearer: [] }, { session: [] }] : [],
       request: {
@@ -48,6 +52,10 @@ export function buildOpenApi(version: string) {
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Skilldock API', version, description: 'Control plane for the skills runtime of AI-agent gateways. Long work answers 202 with a job; follow it at /api/v1/jobs/{id}/events.' },
+    info: {
+      title: 'Skilldock API',
+      version,
+      description: 'Control plane for the skills runtime of AI-agent gateways. Long work answers 202 with a job; follow it at /api/v1/jobs/{id}/events.',
+    },
   });
 }

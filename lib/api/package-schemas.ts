@@ -21,7 +21,16 @@ export const updateItemOut = z.object({
 export const updatesOut = z.object({
   updates: z.array(updateItemOut),
   pins: z.array(z.object({ source: z.string(), name: z.string(), reason: z.string().nullable(), pinnedBy: z.string(), pinnedAt: z.string() })),
-  sources: z.array(z.object({ source: z.string(), checkedAt: z.string().nullable(), attemptedAt: z.string().nullable(), error: z.string().nullable(), stale: z.boolean(), packageErrors: z.number() })),
+  sources: z.array(
+    z.object({
+      source: z.string(),
+      checkedAt: z.string().nullable(),
+      attemptedAt: z.string().nullable(),
+      error: z.string().nullable(),
+      stale: z.boolean(),
+      packageErrors: z.number(),
+    }),
+  ),
   checkedAt: z.string().nullable(),
   ageSeconds: z.number().nullable(),
   ttlSeconds: z.number(),
@@ -36,7 +45,16 @@ export const pinOut = z.object({ pinned: z.boolean() });
 export const historyQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 export const historyOut = z.object({
   items: z.array(
-    z.object({ id: z.string(), kind: z.string(), title: z.string(), state: z.string(), createdBy: z.string(), createdAt: z.string(), startedAt: z.string().nullable(), durationMs: z.number().nullable() }),
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      title: z.string(),
+      state: z.string(),
+      createdBy: z.string(),
+      createdAt: z.string(),
+      startedAt: z.string().nullable(),
+      durationMs: z.number().nullable(),
+    }),
   ),
 });
 
@@ -50,15 +68,36 @@ export const depOut = z.object({
   detail: z.string(),
   importName: z.string().optional(),
   alias: aliasOut.optional().describe('import cv2 → pip:opencv-python'),
-  where: z.array(z.object({ file: z.string(), line: z.number() })).optional().describe('Where the scan found it'),
+  where: z
+    .array(z.object({ file: z.string(), line: z.number() }))
+    .optional()
+    .describe('Where the scan found it'),
   line: z.number().optional().describe('The deps: line that declares it'),
 });
-export const depDiagnosticOut = z.object({ key: z.string(), line: z.number().optional(), file: z.string().optional(), raw: z.string().optional(), message: z.string() });
+export const depDiagnosticOut = z.object({
+  key: z.string(),
+  line: z.number().optional(),
+  file: z.string().optional(),
+  raw: z.string().optional(),
+  message: z.string(),
+});
 
 export const depsReportOut = z.object({
-  declared: z.array(z.object({ raw: z.string(), spec: z.string(), line: z.number() })).nullable().describe('null: SKILL.md has no deps: key, so the scan decides'),
+  declared: z
+    .array(z.object({ raw: z.string(), spec: z.string(), line: z.number() }))
+    .nullable()
+    .describe('null: SKILL.md has no deps: key, so the scan decides'),
   excluded: z.array(z.object({ raw: z.string(), spec: z.string(), line: z.number() })),
-  scanned: z.array(z.object({ kind: z.string(), spec: z.string(), file: z.string(), line: z.number(), importName: z.string().nullable().optional(), alias: aliasOut.nullable().optional() })),
+  scanned: z.array(
+    z.object({
+      kind: z.string(),
+      spec: z.string(),
+      file: z.string(),
+      line: z.number(),
+      importName: z.string().nullable().optional(),
+      alias: aliasOut.nullable().optional(),
+    }),
+  ),
   excludedScanned: z.array(z.string()),
   deps: z.array(depOut).describe('The final list (declared deps win over the scan), each ok, missing or unknown in this runtime'),
   missing: z.array(z.string()),
@@ -66,8 +105,17 @@ export const depsReportOut = z.object({
 });
 export const depsInstallOut = z.object({ job: jobOut, children: z.array(jobOut), skipped: z.array(z.string()), report: depsReportOut });
 
-const checksumSource = z.enum(['api_digest', 'sidecar', 'checksums_file', 'tofu']).describe('tofu: no checksum was published; the hash was recorded on first use (unverified)');
-const githubBinaryOut = z.object({ name: z.string(), libc: z.string(), interp: z.string().nullable(), machine: z.string(), size: z.number(), source: z.string() });
+const checksumSource = z
+  .enum(['api_digest', 'sidecar', 'checksums_file', 'tofu'])
+  .describe('tofu: no checksum was published; the hash was recorded on first use (unverified)');
+const githubBinaryOut = z.object({
+  name: z.string(),
+  libc: z.string(),
+  interp: z.string().nullable(),
+  machine: z.string(),
+  size: z.number(),
+  source: z.string(),
+});
 export const githubPackageOut = z.object({
   name: z.string(),
   repo: z.string(),
@@ -81,16 +129,31 @@ export const githubPackageOut = z.object({
   sha256: z.string(),
   checksumSource,
   binaries: z.array(githubBinaryOut),
-  retained: z.array(z.object({ version: z.string(), tag: z.string(), installedAt: z.string(), sha256: z.string(), checksumSource })).describe('Earlier versions kept for one-click rollback'),
+  retained: z
+    .array(z.object({ version: z.string(), tag: z.string(), installedAt: z.string(), sha256: z.string(), checksumSource }))
+    .describe('Earlier versions kept for one-click rollback'),
   overrides: z.record(z.string(), z.unknown()).describe('Install overrides (asset pattern, binary names, …) kept for updates'),
   smokeOutput: z.string().nullable(),
   installedAt: z.string(),
   installedBy: z.string(),
   problem: z.string().nullable(),
 });
-const rateLimitOut = z.object({ resource: z.string(), limit: z.number(), remaining: z.number(), used: z.number().nullable(), resetAt: z.string(), seenAt: z.string() });
+const rateLimitOut = z.object({
+  resource: z.string(),
+  limit: z.number(),
+  remaining: z.number(),
+  used: z.number().nullable(),
+  resetAt: z.string(),
+  seenAt: z.string(),
+});
 const targetOut = z.looseObject({ os: z.string(), arch: z.string(), libc: z.string() });
-export const githubOverviewOut = z.object({ packages: z.array(githubPackageOut), target: targetOut, apiBase: z.string(), tokenConfigured: z.boolean(), rateLimits: z.array(rateLimitOut) });
+export const githubOverviewOut = z.object({
+  packages: z.array(githubPackageOut),
+  target: targetOut,
+  apiBase: z.string(),
+  tokenConfigured: z.boolean(),
+  rateLimits: z.array(rateLimitOut),
+});
 export const githubReleasesOut = z.object({
   repo: z.string(),
   target: targetOut,
@@ -103,7 +166,10 @@ export const githubReleasesOut = z.object({
       prerelease: z.boolean(),
       totalAssets: z.number(),
       matchingAssets: z.number(),
-      chosen: z.looseObject({ name: z.string(), score: z.number(), reasons: z.array(z.string()) }).nullable().describe('The asset this host would install, and why it won'),
+      chosen: z
+        .looseObject({ name: z.string(), score: z.number(), reasons: z.array(z.string()) })
+        .nullable()
+        .describe('The asset this host would install, and why it won'),
       ranked: z.array(z.object({ name: z.string(), score: z.number(), reasons: z.array(z.string()) })),
       rejected: z.array(z.object({ name: z.string(), reason: z.string() })),
     }),

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 const SCHEMA_FILES = ['lib/api/schemas.ts', 'lib/api/package-schemas.ts', 'lib/api/skill-schemas.ts', 'lib/api/action-error.ts', 'db/schema/job-states.ts'];
 const ALLOWED = new Set(['zod', '@/db/schema/job-states', '../auth/permissions', './schemas']);
 
-const importsOf = (file: string) => [...fs.readFileSync(path.resolve(file), 'utf8').matchAll(/^import\s+(?:type\s+)?[^'"]*?from\s+'([^']+)'/gm)].map((m) => m[1]);
+const importsOf = (file: string) =>
+  [...fs.readFileSync(path.resolve(file), 'utf8').matchAll(/^import\s+(?:type\s+)?[^'"]*?from\s+'([^']+)'/gm)].map((m) => m[1]);
 
 describe('schema-only files', () => {
   for (const file of SCHEMA_FILES) {
@@ -18,7 +19,18 @@ describe('schema-only files', () => {
 
   it('operations and the doors are marked server-only', () => {
     const dir = 'lib/api/operations';
-    const files = [...fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.includes('.test.')).map((f) => `${dir}/${f}`), 'lib/http/route.ts', 'lib/http/action.ts', 'lib/http/invoke.ts', 'lib/http/handler.ts', 'lib/services.ts', 'db/client.ts'];
+    const files = [
+      ...fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.ts') && !f.includes('.test.'))
+        .map((f) => `${dir}/${f}`),
+      'lib/http/route.ts',
+      'lib/http/action.ts',
+      'lib/http/invoke.ts',
+      'lib/http/handler.ts',
+      'lib/services.ts',
+      'db/client.ts',
+    ];
     for (const f of files) expect(fs.readFileSync(f, 'utf8').startsWith("import 'server-only';"), f).toBe(true);
   });
 });

@@ -92,7 +92,10 @@ export const installedPackageOut = z.object({
   installedBy: z.string().optional(),
 });
 
-export const packageListOut = z.object({ items: z.array(installedPackageOut), errors: z.array(z.object({ manager: z.string(), message: z.string() })).describe('Managers whose listing failed') });
+export const packageListOut = z.object({
+  items: z.array(installedPackageOut),
+  errors: z.array(z.object({ manager: z.string(), message: z.string() })).describe('Managers whose listing failed'),
+});
 
 const runtimeStatusOut = z.object({
   name: z.string(),
@@ -102,7 +105,11 @@ const runtimeStatusOut = z.object({
   reason: z.string().optional().describe('Why it is unavailable, or what is odd about it'),
   managed: z.boolean().optional().describe('Installed by Skilldock into the runtime dir'),
 });
-const pythonStatusOut = runtimeStatusOut.extend({ executable: z.string().optional(), stdlib: z.string().optional(), externallyManaged: z.boolean().optional().describe('PEP 668 marker present') });
+const pythonStatusOut = runtimeStatusOut.extend({
+  executable: z.string().optional(),
+  stdlib: z.string().optional(),
+  externallyManaged: z.boolean().optional().describe('PEP 668 marker present'),
+});
 const readinessOut = z.object({ ready: z.boolean(), reason: z.string().optional(), hint: z.string().optional() });
 
 export const runtimesOut = z.object({
@@ -172,4 +179,8 @@ export const jobKindOut = z.object({
 });
 export const jobKindsOut = z.object({ items: z.array(jobKindOut) });
 
-export const openapiOut = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
+export const openapiOut = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});

@@ -10,9 +10,22 @@ const source = z.enum(SOURCE_KINDS);
 const verdict = z.enum(['clean', 'warn', 'critical', 'error']);
 const os = z.enum(['darwin', 'linux', 'win32']);
 
-export const findingOut = z.object({ rule: z.string(), severity: z.enum(['critical', 'warn', 'info']), file: z.string(), line: z.number(), message: z.string(), excerpt: z.string() });
+export const findingOut = z.object({
+  rule: z.string(),
+  severity: z.enum(['critical', 'warn', 'info']),
+  file: z.string(),
+  line: z.number(),
+  message: z.string(),
+  excerpt: z.string(),
+});
 export const highlightOut = z.object({ field: z.enum(['name', 'description', 'body']), text: z.string(), ranges: z.array(z.tuple([z.number(), z.number()])) });
-const missingOut = z.object({ bins: z.array(z.string()), anyBins: z.array(z.string()), env: z.array(z.string()), config: z.array(z.string()), os: z.array(os) });
+const missingOut = z.object({
+  bins: z.array(z.string()),
+  anyBins: z.array(z.string()),
+  env: z.array(z.string()),
+  config: z.array(z.string()),
+  os: z.array(os),
+});
 
 export const skillSummaryOut = z.object({
   id: z.string(),
@@ -56,7 +69,17 @@ export const skillListOut = z.object({
   skills: z.array(listItemOut),
 });
 
-export const copyOut = z.object({ id: z.string(), source, sourceLabel: z.string(), root: z.string(), relDir: z.string(), dir: z.string(), group: z.string().nullable(), contentHash: z.string(), valid: z.boolean() });
+export const copyOut = z.object({
+  id: z.string(),
+  source,
+  sourceLabel: z.string(),
+  root: z.string(),
+  relDir: z.string(),
+  dir: z.string(),
+  group: z.string().nullable(),
+  contentHash: z.string(),
+  valid: z.boolean(),
+});
 export const skillEntryOut = z.object({
   skillKey: z.string(),
   enabled: z.boolean().nullable(),
@@ -67,8 +90,20 @@ export const skillEntryOut = z.object({
   updatedBy: z.string().nullable(),
 });
 
-const diagnosticOut = z.object({ file: z.string(), line: z.number().optional(), code: z.string(), severity: z.enum(['error', 'warning']), message: z.string() });
-const installSpecOut = z.looseObject({ kind: z.enum(['brew', 'node', 'go', 'uv', 'download']), label: z.string().optional(), bins: z.array(z.string()), os: z.array(os).optional(), packageSpec: z.string().optional() });
+const diagnosticOut = z.object({
+  file: z.string(),
+  line: z.number().optional(),
+  code: z.string(),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+});
+const installSpecOut = z.looseObject({
+  kind: z.enum(['brew', 'node', 'go', 'uv', 'download']),
+  label: z.string().optional(),
+  bins: z.array(z.string()),
+  os: z.array(os).optional(),
+  packageSpec: z.string().optional(),
+});
 export const manifestOut = z.looseObject({
   name: z.string(),
   description: z.string(),
@@ -95,7 +130,14 @@ export const manifestOut = z.looseObject({
 });
 const fileOut = z.object({ path: z.string(), size: z.number(), sha256: z.string(), mode: z.number() });
 const gateStepOut = z.object({ step: z.string(), pass: z.boolean(), skipped: z.boolean().optional(), detail: z.string() });
-const gatingOut = z.object({ eligible: z.boolean(), disabled: z.boolean(), blockedByAllowlist: z.boolean(), missing: missingOut, reasons: z.array(z.string()), trace: z.array(gateStepOut) });
+const gatingOut = z.object({
+  eligible: z.boolean(),
+  disabled: z.boolean(),
+  blockedByAllowlist: z.boolean(),
+  missing: missingOut,
+  reasons: z.array(z.string()),
+  trace: z.array(gateStepOut),
+});
 export const scanOut = z.object({ verdict, findings: z.array(findingOut), filesScanned: z.number(), error: z.string().optional() });
 
 export const versionInfoOut = z.object({
@@ -104,7 +146,13 @@ export const versionInfoOut = z.object({
   installedAt: z.number().describe('Epoch milliseconds'),
   fileCount: z.number(),
   bytes: z.number(),
-  lock: z.looseObject({ version: z.string(), ownerHandle: z.string().optional(), sourceRef: z.string().optional(), canonicalRef: z.string().optional(), registry: z.string().optional() }),
+  lock: z.looseObject({
+    version: z.string(),
+    ownerHandle: z.string().optional(),
+    sourceRef: z.string().optional(),
+    canonicalRef: z.string().optional(),
+    registry: z.string().optional(),
+  }),
   active: z.boolean(),
   present: z.boolean(),
 });
@@ -122,10 +170,15 @@ const managedOut = z.object({
   slug: z.string(),
   active: z.string().nullable(),
   versions: z.array(versionInfoOut),
-  drift: z.object({ version: z.string(), drifted: z.boolean(), changed: z.array(z.string()), diskHash: z.string().nullable(), recordedHash: z.string() }).nullable(),
+  drift: z
+    .object({ version: z.string(), drifted: z.boolean(), changed: z.array(z.string()), diskHash: z.string().nullable(), recordedHash: z.string() })
+    .nullable(),
   installs: z.array(installRecordOut),
 });
-const shadowedOut = copyOut.extend({ sameContent: z.boolean(), changes: z.object({ added: z.array(z.string()), removed: z.array(z.string()), modified: z.array(z.string()) }) });
+const shadowedOut = copyOut.extend({
+  sameContent: z.boolean(),
+  changes: z.object({ added: z.array(z.string()), removed: z.array(z.string()), modified: z.array(z.string()) }),
+});
 
 export const skillDetailOut = skillSummaryOut.extend({
   copy: copyOut,
@@ -142,12 +195,23 @@ export const skillDetailOut = skillSummaryOut.extend({
   managed: managedOut.nullable(),
 });
 
-export const skillFileOut = z.object({ path: z.string(), size: z.number(), sha256: z.string(), binary: z.boolean(), content: z.string().nullable().describe('null for a binary file') });
+export const skillFileOut = z.object({
+  path: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  binary: z.boolean(),
+  content: z.string().nullable().describe('null for a binary file'),
+});
 
 export const sarifOut = z.looseObject({
   $schema: z.string(),
   version: z.literal('2.1.0'),
-  runs: z.array(z.looseObject({ tool: z.looseObject({ driver: z.looseObject({ name: z.string(), rules: z.array(z.looseObject({ id: z.string() })) }) }), results: z.array(z.looseObject({ ruleId: z.string(), level: z.string() })) })),
+  runs: z.array(
+    z.looseObject({
+      tool: z.looseObject({ driver: z.looseObject({ name: z.string(), rules: z.array(z.looseObject({ id: z.string() })) }) }),
+      results: z.array(z.looseObject({ ruleId: z.string(), level: z.string() })),
+    }),
+  ),
 });
 
 export const ackOut = z.object({ id: z.string(), contentHash: z.string(), acknowledged: z.literal(true) });
@@ -157,13 +221,36 @@ export const uninstallOut = z.object({ slug: z.string(), removed: z.string().des
 export const versionDiffOut = z.object({
   a: z.string(),
   b: z.string(),
-  files: z.array(z.object({ path: z.string(), status: z.enum(['added', 'removed', 'modified', 'unchanged']), sizeA: z.number().optional(), sizeB: z.number().optional() })),
-  textDiffs: z.array(z.union([z.object({ path: z.string(), patch: z.string() }), z.object({ path: z.string(), binary: z.literal(true) }), z.object({ path: z.string(), tooLarge: z.literal(true) })])),
+  files: z.array(
+    z.object({ path: z.string(), status: z.enum(['added', 'removed', 'modified', 'unchanged']), sizeA: z.number().optional(), sizeB: z.number().optional() }),
+  ),
+  textDiffs: z.array(
+    z.union([
+      z.object({ path: z.string(), patch: z.string() }),
+      z.object({ path: z.string(), binary: z.literal(true) }),
+      z.object({ path: z.string(), tooLarge: z.literal(true) }),
+    ]),
+  ),
 });
 
-export const clawhubHitOut = z.object({ slug: z.string(), displayName: z.string(), summary: z.string().nullable(), version: z.string().nullable(), score: z.number(), updatedAt: z.number().nullable(), ownerHandle: z.string().nullable() });
+export const clawhubHitOut = z.object({
+  slug: z.string(),
+  displayName: z.string(),
+  summary: z.string().nullable(),
+  version: z.string().nullable(),
+  score: z.number(),
+  updatedAt: z.number().nullable(),
+  ownerHandle: z.string().nullable(),
+});
 export const clawhubSearchOut = z.array(clawhubHitOut);
 
-export const uploadOut = z.object({ uploadId: z.string(), size: z.number(), sha256: z.string(), filename: z.string().nullable(), createdBy: z.string(), createdAt: z.string(), expiresAt: z.string() });
+export const uploadOut = z.object({
+  uploadId: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  filename: z.string().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
 export const refreshSkillsOut = z.object({ version: z.number(), skills: z.number() });
-

@@ -2,7 +2,7 @@ import 'server-only';
 import { createSafeActionClient } from 'next-safe-action';
 import { z } from 'zod';
 import type { ActionError, ActionResult } from '../api/action-error';
-import { requirePermission, type Actor } from '../auth/actor';
+import { type Actor, requirePermission } from '../auth/actor';
 import { AppError, isAppError } from '../core/errors';
 import { randomToken } from '../core/ids';
 import { logger } from '../core/logger';

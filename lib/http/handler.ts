@@ -14,5 +14,8 @@ export function errorResponse(e: unknown): Response {
   }
   const ref = randomToken(6);
   logger.error('unhandled error in request', { ref, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-  return Response.json({ error: { code: 'internal', message: `Something went wrong on the server (reference ${ref}); the details are in the server log.` } }, { status: 500 });
+  return Response.json(
+    { error: { code: 'internal', message: `Something went wrong on the server (reference ${ref}); the details are in the server log.` } },
+    { status: 500 },
+  );
 }

@@ -20,7 +20,7 @@ export interface OperationContext<C extends RouteContract> {
 }
 
 /** The JSON an operation answers with, as the client receives it (dates are ISO strings). */
-export type OperationOutput<C extends RouteContract> = C['response'] extends z.ZodType ? z.output<C['response']> : void;
+export type OperationOutput<C extends RouteContract> = C['response'] extends z.ZodType ? z.output<C['response']> : null;
 
 /** The input a server action takes: the same parts a REST call sends, each parsed by the contract's schema. */
 export type OperationInput<C extends RouteContract> = (C['params'] extends z.ZodType ? { params: z.input<C['params']> } : { params?: undefined }) &
@@ -35,6 +35,10 @@ export interface Operation<C extends RouteContract = RouteContract> {
   restOnly?: boolean;
 }
 
-export function defineOperation<C extends RouteContract>(contract: C, run: (ctx: OperationContext<C>) => Promise<unknown>, opts: { restOnly?: boolean } = {}): Operation<C> {
+export function defineOperation<C extends RouteContract>(
+  contract: C,
+  run: (ctx: OperationContext<C>) => Promise<unknown>,
+  opts: { restOnly?: boolean } = {},
+): Operation<C> {
   return { contract, run, ...(opts.restOnly ? { restOnly: true } : {}) };
 }

@@ -1,11 +1,11 @@
 import 'server-only';
-import { requirePermission, type Actor } from '../auth/actor';
+import { type Actor, requirePermission } from '../auth/actor';
 import { AppError } from '../core/errors';
 import { getServices, type Services } from '../services';
 import { authenticate, CLIENT_IP_HEADER, originAllowed } from './authenticate';
 import type { RouteContract } from './contract';
 import { errorResponse } from './handler';
-import { invoke, type CallMeta } from './invoke';
+import { type CallMeta, invoke } from './invoke';
 import type { Operation } from './operation';
 import { queryObject, readJsonBody } from './request';
 

@@ -15,6 +15,14 @@ export interface JobKind<P = unknown, R = unknown, I = P> {
   title(params: P): string;
   /** Permission needed to start this kind by name (POST /api/v1/jobs); undefined = started only by its own feature. */
   readonly startPermission?: Permission;
+  /**
+   * Permission needed to retry a job of this kind: a retry runs on the word of whoever retries it,
+   * so it needs what the feature that starts the kind needs. Defaults to startPermission; a kind
+   * with neither cannot be retried.
+   */
+  readonly retryPermission?: Permission;
+  /** The params a retry starts with: drops what only the original starter could give (an acknowledgement). Default: the same. */
+  retryParams?(params: P): P;
   /** Jobs of this kind running at once across all replicas. */
   readonly concurrency: number;
   /** Total attempts, counting the first; > 1 enables retry with backoff after a failure. */

@@ -169,13 +169,21 @@ export async function cancelJob(database: Database, actor: Actor, id: string): P
   return row;
 }
 
-/** Starts a new job with the same kind and parameters as an ended one. */
+/**
+ * Starts a new job with the same kind and parameters as an ended one, if the actor holds the
+ * permission the kind needs (see JobKind.retryPermission); params a person must give again are dropped.
+ */
 export async function retryJob(database: Database, registry: JobRegistry, actor: Actor, id: string): Promise<JobRow> {
   const old = await getJob(database, id);
   if (!isFinal(old.state) || old.state === 'succeeded') {
     throw new AppError('invalid_state', `Only failed or canceled jobs can be retried; this one is ${old.state}.`);
   }
-  return enqueueByName(database, registry, actor, old.kind, old.params, { parentId: old.parentId, retryOf: old.id, trusted: true });
+  const { kind } = registry.require(old.kind);
+  const permission = kind.retryPermission ?? kind.startPermission;
+  if (!permission) throw new AppError('forbidden', `Jobs of kind "${kind.name}" cannot be retried; start them again from their own page.`);
+  requirePermission(actor, permission);
+  const params = kind.retryParams ? kind.retryParams(old.params) : old.params;
+  return enqueueByName(database, registry, actor, old.kind, params, { parentId: old.parentId, retryOf: old.id, trusted: true });
 }
 
 export const listJobsQuery = z.strictObject({

@@ -16,7 +16,9 @@ export const PACKAGES_CHANGED = 'packages-changed';
 const VERB: Record<PackageAction, string> = { install: 'Install', uninstall: 'Uninstall', update: 'Update' };
 const packageTitle = (action: PackageAction) => (p: { spec: string; toVersion?: string }) =>
   `${VERB[action]} ${p.spec}${p.toVersion ? ` → ${p.toVersion}` : ''}`;
-const installs = { concurrency: 2, maxAttempts: 1, resumable: false, effects: [PACKAGES_CHANGED] } as const;
+// Every kind here is started by a packages.write operation, so a retry needs packages.write too.
+const RETRY = { retryPermission: 'packages.write' } as const;
+const installs = { concurrency: 2, maxAttempts: 1, resumable: false, effects: [PACKAGES_CHANGED], ...RETRY } as const;
 
 // Started only by the packages routes (after their packages.write check), never through POST /api/v1/jobs.
 export const packageInstallJob = defineJobKind({ name: NAMES.install, params: installPackageInput, title: packageTitle('install'), ...installs });
@@ -64,6 +66,7 @@ export const updateCheckJob = defineJobKind({
   concurrency: 1,
   maxAttempts: 1,
   resumable: true,
+  ...RETRY,
 });
 
 export const batchParams = z.strictObject({
@@ -98,6 +101,7 @@ const batch = (name: string, noun: string): JobKind<BatchParams, BatchResult> =>
     maxAttempts: 1,
     // Only waits on its children (which hold their own state), so it can pick up where it left off after a crash.
     resumable: true,
+    ...RETRY,
   });
 
 /** Update All: one parent, one update child per package; failures never stop the others. */

@@ -30,7 +30,10 @@ export async function readContainedFile(root: string, rel: string, maxBytes: num
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new AppError('validation', `${rel} is not a regular file.`, { details: { path: rel } });
-    if (st.size > maxBytes) throw new AppError('payload_too_large', `${rel} is ${st.size} bytes; the limit is ${maxBytes}.`, { details: { path: rel, size: st.size, max: maxBytes } });
+    if (st.size > maxBytes)
+      throw new AppError('payload_too_large', `${rel} is ${st.size} bytes; the limit is ${maxBytes}.`, {
+        details: { path: rel, size: st.size, max: maxBytes },
+      });
     // A parent folder may have been swapped for a link: the opened file must be the one the realpath names, inside the root.
     const [realRoot, realFile] = await Promise.all([fsp.realpath(root), fsp.realpath(abs).catch(() => null)]);
     const named = realFile ? await fsp.stat(realFile).catch(() => null) : null;
@@ -45,7 +48,8 @@ export async function readContainedFile(root: string, rel: string, maxBytes: num
       if (bytesRead === 0) break;
       chunks.push(chunk.subarray(0, bytesRead));
       total += bytesRead;
-      if (total > maxBytes) throw new AppError('payload_too_large', `${rel} grew past ${maxBytes} bytes while being read.`, { details: { path: rel, max: maxBytes } });
+      if (total > maxBytes)
+        throw new AppError('payload_too_large', `${rel} grew past ${maxBytes} bytes while being read.`, { details: { path: rel, max: maxBytes } });
     }
     return Buffer.concat(chunks, total);
   } finally {

@@ -25,7 +25,9 @@ export const accessOps = {
   listUsers: defineOperation(api.listUsers, async ({ services }) => ({ items: await listUsers(services.database.db) })),
   createUser: defineOperation(api.createUser, async ({ services, actor, body }) => createUser(services.database.db, actor, body)),
   updateUser: defineOperation(api.updateUser, async ({ services, actor, params, body }) => updateUser(services.database.db, actor, params.id, body)),
-  resetPassword: defineOperation(api.resetPassword, async ({ services, actor, params, body }) => resetPassword(services.database.db, actor, params.id, body.password)),
+  resetPassword: defineOperation(api.resetPassword, async ({ services, actor, params, body }) =>
+    resetPassword(services.database.db, actor, params.id, body.password),
+  ),
 
   listTokens: defineOperation(api.listTokens, async ({ services, actor }) => ({ items: await listTokens(services.database.db, actor.userId!) })),
   createToken: defineOperation(api.createToken, async ({ services, actor, body }) => createToken(services.database.db, actor, body)),

@@ -3,17 +3,17 @@
 import { gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '@/db/schema';
-import { ROLE_PERMISSIONS, systemActor, type Permission, type Role } from '@/lib/auth';
+import { type Permission, ROLE_PERMISSIONS, type Role, systemActor } from '@/lib/auth';
 import { createUser } from '@/lib/auth/users';
 import { action, createActionClient } from '@/lib/http/action';
-import { route } from '@/lib/http/route';
 import { defineOperation, type Operation } from '@/lib/http/operation';
-import { setServices, type Services } from '@/lib/services';
+import { route } from '@/lib/http/route';
+import { type Services, setServices } from '@/lib/services';
 import { apiUser } from '@/test/helpers/api';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
 import { sessionCookieFor } from '@/test/helpers/session';
 import { api } from '../contracts';
-import { ops, type OpName } from '.';
+import { type OpName, ops } from '.';
 
 type Input = { params?: Record<string, string>; body?: unknown };
 interface Case {
@@ -32,21 +32,38 @@ const cookies = {} as Record<Role, string>;
 const users = {} as Record<Role, string>;
 let n = 0;
 const unique = (p: string) => `${p}-${Date.now().toString(36)}-${++n}`;
-const newUser = async (role: Role = 'viewer') => (await createUser(s.database.db, owner, { email: `${unique('u')}@example.test`, name: 'Someone', role, password: 'a long enough password' })).id;
-const queuedJob = async () => (await ops.startJob.run({ services: s, actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' }, meta: { ip: null, userAgent: null }, body: { kind: 'diagnostics', params: {} }, query: undefined, params: undefined } as never)) as { id: string };
+const newUser = async (role: Role = 'viewer') =>
+  (await createUser(s.database.db, owner, { email: `${unique('u')}@example.test`, name: 'Someone', role, password: 'a long enough password' })).id;
+const queuedJob = async () =>
+  (await ops.startJob.run({
+    services: s,
+    actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' },
+    meta: { ip: null, userAgent: null },
+    body: { kind: 'diagnostics', params: {} },
+    query: undefined,
+    params: undefined,
+  } as never)) as { id: string };
 
 const ABSENT_SKILL = '0123456789abcdef';
 
 /** Every write operation the console performs, with an input each door can run. */
 const CASES: Partial<Record<OpName, Case>> = {
-  createUser: { status: 201, input: () => ({ body: { email: `${unique('new')}@example.test`, name: 'New person', role: 'viewer', password: 'a long enough password' } }) },
+  createUser: {
+    status: 201,
+    input: () => ({ body: { email: `${unique('new')}@example.test`, name: 'New person', role: 'viewer', password: 'a long enough password' } }),
+  },
   updateUser: { status: 200, input: async () => ({ params: { id: await newUser() }, body: { name: 'Renamed' } }) },
   resetPassword: { status: 204, input: async () => ({ params: { id: await newUser() }, body: { password: 'another long password' } }) },
   createToken: { status: 201, input: () => ({ body: { name: unique('tok'), permissions: ['instance.read'], expiresInDays: 1 } }) },
   revokeToken: {
     status: 200,
     input: async (_d, sv) => {
-      const t = await ops.createToken.run({ services: sv, actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' }, meta: { ip: null, userAgent: null }, body: { name: unique('rev'), permissions: ['instance.read'], expiresInDays: 1 } } as never);
+      const t = await ops.createToken.run({
+        services: sv,
+        actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' },
+        meta: { ip: null, userAgent: null },
+        body: { name: unique('rev'), permissions: ['instance.read'], expiresInDays: 1 },
+      } as never);
       return { params: { id: (t as { record: { id: string } }).record.id } };
     },
   },
@@ -56,7 +73,16 @@ const CASES: Partial<Record<OpName, Case>> = {
   installPackage: { status: 202, input: () => ({ body: { spec: 'npm:is-number@7.0.0' } }) },
   uninstallPackage: { status: 202, input: () => ({ body: { spec: 'npm:is-number' } }) },
   updatePackage: { status: 202, input: () => ({ body: { spec: 'npm:is-number' } }) },
-  refreshUpdates: { status: 202, input: () => ({}), between: async (json) => void (await ops.cancelJob.run({ services: s, actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' }, params: { id: (json as { job: { id: string } }).job.id } } as never)) },
+  refreshUpdates: {
+    status: 202,
+    input: () => ({}),
+    between: async (json) =>
+      void (await ops.cancelJob.run({
+        services: s,
+        actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' },
+        params: { id: (json as { job: { id: string } }).job.id },
+      } as never)),
+  },
   applyAllUpdates: { status: 409, input: () => ({ body: { packages: [] } }) },
   pinPackage: { status: 200, input: (d) => ({ body: { spec: `npm:pinned-${d}`, pinned: true, reason: 'held for the test' } }) },
   checkDeps: { status: 200, input: () => ({ body: { skillMd: '---\nname: t\ndescription: d\n---\nbody\n', files: [] } }) },
@@ -78,8 +104,18 @@ const CASES: Partial<Record<OpName, Case>> = {
 
 const writes = (Object.entries(ops) as [OpName, Operation][]).filter(([, op]) => op.contract.method !== 'GET' && !op.restOnly && op.contract.permission);
 
+// One client for every action, as in the app (the cookie source is the request's), so an action
+// cannot pick up another one's permission or state.
+let caller = '';
+const client = createActionClient({ request: async () => ({ cookie: caller, ip: '203.0.113.9', userAgent: 'doors-test' }), services: async () => s });
+const built = new Map<Operation, ReturnType<typeof action>>();
 function actionFor(op: Operation, cookie: string) {
-  return action(op, createActionClient({ request: async () => ({ cookie, ip: '203.0.113.9', userAgent: 'doors-test' }), services: async () => s }));
+  if (!built.has(op)) built.set(op, action(op, client));
+  const fn = built.get(op)!;
+  return (input: never) => {
+    caller = cookie;
+    return fn(input);
+  };
 }
 
 async function viaRoute(op: Operation, cookie: string, input: Input) {
@@ -98,20 +134,37 @@ async function viaRoute(op: Operation, cookie: string, input: Input) {
 
 async function viaAction(op: Operation, cookie: string, input: Input) {
   const r = await actionFor(op, cookie)(input as never);
-  return r.serverError ? { status: r.serverError.status, code: r.serverError.code, json: null } : { status: op.contract.status ?? 200, code: null, json: r.data ?? null };
+  return r.serverError
+    ? { status: r.serverError.status, code: r.serverError.code, json: null }
+    : { status: op.contract.status ?? 200, code: null, json: r.data ?? null };
 }
 
 const lastAuditId = async () => (await s.database.db.select({ id: auditLog.id }).from(auditLog)).reduce((m, r) => Math.max(m, r.id), 0);
 const keysOf = (v: unknown) => (v && typeof v === 'object' ? Object.keys(v).sort() : v === null || v === undefined ? null : typeof v);
 async function auditSince(id: number) {
   const rows = await s.database.db.select().from(auditLog).where(gt(auditLog.id, id));
-  return rows.sort((a, b) => a.id - b.id).map((r) => ({ action: r.action, targetType: r.targetType, before: keysOf(r.before), after: keysOf(r.after), actor: r.actorUserId, ip: r.ip, userAgent: r.userAgent }));
+  return rows
+    .sort((a, b) => a.id - b.id)
+    .map((r) => ({
+      action: r.action,
+      targetType: r.targetType,
+      before: keysOf(r.before),
+      after: keysOf(r.after),
+      actor: r.actorUserId,
+      ip: r.ip,
+      userAgent: r.userAgent,
+    }));
 }
 
 /** The JSON's shape: keys, recursively, so two answers about different rows compare equal. */
 function shape(v: unknown): unknown {
   if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, shape((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, shape((v as Record<string, unknown>)[k])]),
+    );
   return v === null ? null : typeof v;
 }
 
@@ -174,9 +227,18 @@ describe('every write operation through both doors', () => {
 
   it('refuses a token without the permission on the route (actions take no tokens)', async () => {
     const { token } = await apiUser(s, { email: `${unique('tok')}@example.test`, role: 'admin', tokenName: 'narrow', permissions: ['instance.read'] });
-    const res = await route(ops.createUser)(new Request('http://localhost/api/v1/users', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' }));
+    const res = await route(ops.createUser)(
+      new Request('http://localhost/api/v1/users', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    );
     expect(res.status).toBe(403);
-    const a = await action(ops.createUser, createActionClient({ request: async () => ({ cookie: null, ip: null, userAgent: null }), services: async () => s }))({ body: {} as never });
+    const a = await action(
+      ops.createUser,
+      createActionClient({ request: async () => ({ cookie: null, ip: null, userAgent: null }), services: async () => s }),
+    )({ body: {} as never });
     expect(a.serverError?.code).toBe('unauthenticated');
   });
 });

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Actor } from '../../auth/actor';
-import { setGithubChannel } from '../../github/updates/channel';
 import { loadGithubContext } from '../../github/service';
+import { setGithubChannel } from '../../github/updates/channel';
 import { browseReleases, githubOverview } from '../../github/views';
 import { defineOperation } from '../../http/operation';
 import { enqueue } from '../../jobs';
@@ -17,9 +17,13 @@ const context = (services: Services, actor: Actor) =>
 export const githubOps = {
   githubPackages: defineOperation(api.githubPackages, async ({ services, actor }) => githubOverview(await context(services, actor))),
   githubReleases: defineOperation(api.githubReleases, async ({ services, actor, query }) => browseReleases(await context(services, actor), query)),
-  githubRollback: defineOperation(api.githubRollback, async ({ services, actor, body }) => enqueue(services.database, actor, githubRollbackJob, body, { trusted: true })),
+  githubRollback: defineOperation(api.githubRollback, async ({ services, actor, body }) =>
+    enqueue(services.database, actor, githubRollbackJob, body, { trusted: true }),
+  ),
   githubChannel: defineOperation(api.githubChannel, async ({ services, actor, body }) => setGithubChannel(services.database.db, actor, body)),
   githubRepair: defineOperation(api.githubRepair, async ({ services, actor }) => enqueue(services.database, actor, githubRepairJob, {}, { trusted: true })),
   githubSettings: defineOperation(api.githubSettings, async ({ services }) => publicGithubSettings(services.database.db)),
-  updateGithubSettings: defineOperation(api.updateGithubSettings, async ({ services, actor, body }) => updateGithubSettings(services.database.db, services.secrets, actor, body)),
+  updateGithubSettings: defineOperation(api.updateGithubSettings, async ({ services, actor, body }) =>
+    updateGithubSettings(services.database.db, services.secrets, actor, body),
+  ),
 };

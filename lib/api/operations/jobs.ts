@@ -6,7 +6,9 @@ import { api } from '../contracts';
 export const jobOps = {
   listJobs: defineOperation(api.listJobs, async ({ services, query }) => listJobs(services.database, query)),
   jobKinds: defineOperation(api.jobKinds, async ({ services, actor }) => ({ items: describeJobKinds(services.jobKinds, actor) })),
-  startJob: defineOperation(api.startJob, async ({ services, actor, body }) => enqueueByName(services.database, services.jobKinds, actor, body.kind, body.params)),
+  startJob: defineOperation(api.startJob, async ({ services, actor, body }) =>
+    enqueueByName(services.database, services.jobKinds, actor, body.kind, body.params),
+  ),
   getJob: defineOperation(api.getJob, async ({ services, params }) => getJob(services.database, params.id)),
   cancelJob: defineOperation(api.cancelJob, async ({ services, actor, params }) => cancelJob(services.database, actor, params.id)),
   retryJob: defineOperation(api.retryJob, async ({ services, actor, params }) => retryJob(services.database, services.jobKinds, actor, params.id)),

@@ -31,5 +31,7 @@ export const packageOps = {
   installDeps: defineOperation(api.installDeps, async ({ services, actor, body }) =>
     startDepsInstall(services.database, actor, await services.packages.loadContext(services.database.db), body),
   ),
-  packageRuntimes: defineOperation(api.packageRuntimes, async ({ services, query }) => services.packages.loadReport(services.database.db, query.refresh === 'true')),
+  packageRuntimes: defineOperation(api.packageRuntimes, async ({ services, query }) =>
+    services.packages.loadReport(services.database.db, query.refresh === 'true'),
+  ),
 };

@@ -1,11 +1,10 @@
 import 'server-only';
 import { defineOperation } from '../../http/operation';
 import { enqueue } from '../../jobs';
-import { skillImportJob } from '../../skills/service/jobs';
 import { getRuntimeSettings, updateRuntimeSettings } from '../../settings';
 import { getSkillsSettings, updateSkillsSettings } from '../../settings/store';
-import { toSarif } from '../../skills/scanner';
 import { createClawhubClient } from '../../skills/remote';
+import { toSarif } from '../../skills/scanner';
 import {
   acknowledgeSkill,
   diffSkillVersions,
@@ -21,6 +20,7 @@ import {
   uninstallSkill,
   updateEntry,
 } from '../../skills/service';
+import { skillImportJob } from '../../skills/service/jobs';
 import { api } from '../contracts';
 
 const num = (v: string | null) => (v !== null && /^\d{1,15}$/.test(v) ? Number(v) : undefined);
@@ -28,8 +28,12 @@ const num = (v: string | null) => (v !== null && /^\d{1,15}$/.test(v) ? Number(v
 /** The skill catalog, its managed store and imports, and the runtime and skills settings. */
 export const skillOps = {
   listSkills: defineOperation(api.listSkills, async ({ services, query }) => listSkills(services.skills, query)),
-  getSkill: defineOperation(api.getSkill, async ({ services, params }) => skillDetail(services.skills, services.database.db, services.config.dataDir, params.id)),
-  skillFile: defineOperation(api.skillFile, async ({ services, params, query }) => readSkillFile(services.skills, services.config.dataDir, params.id, query.path, query.version)),
+  getSkill: defineOperation(api.getSkill, async ({ services, params }) =>
+    skillDetail(services.skills, services.database.db, services.config.dataDir, params.id),
+  ),
+  skillFile: defineOperation(api.skillFile, async ({ services, params, query }) =>
+    readSkillFile(services.skills, services.config.dataDir, params.id, query.path, query.version),
+  ),
   skillSarif: defineOperation(api.skillSarif, async ({ services, params }) => {
     const { skill } = await findSkill(services.skills, params.id);
     return toSarif(skill.name, skill.scan);
@@ -51,7 +55,9 @@ export const skillOps = {
     services.skills.invalidate();
     return out;
   }),
-  acknowledgeSkill: defineOperation(api.acknowledgeSkill, async ({ services, actor, body }) => acknowledgeSkill(services.skills, services.database.db, actor, body)),
+  acknowledgeSkill: defineOperation(api.acknowledgeSkill, async ({ services, actor, body }) =>
+    acknowledgeSkill(services.skills, services.database.db, actor, body),
+  ),
   // The archive upload streams the raw request body (with progress in the browser), so it has a
   // route and no server action: an action would need the whole archive in memory as its argument.
   uploadSkill: defineOperation(
@@ -64,16 +70,26 @@ export const skillOps = {
         maxBytes: settings.uploadMaxMb * 1024 * 1024,
         declaredSize: num(r.headers.get('content-length')),
         declaredSha256: r.headers.get('x-content-sha256') ?? undefined,
-        filename: filename ? decodeURIComponent(filename).replace(/[^\w.\- ]/g, '_').slice(0, 200) : undefined,
+        filename: filename
+          ? decodeURIComponent(filename)
+              .replace(/[^\w.\- ]/g, '_')
+              .slice(0, 200)
+          : undefined,
         actor: actor.label,
         signal: r.signal,
       });
     },
     { restOnly: true },
   ),
-  importSkill: defineOperation(api.importSkill, async ({ services, actor, body }) => enqueue(services.database, actor, skillImportJob, body, { trusted: true })),
-  rollbackSkill: defineOperation(api.rollbackSkill, async ({ services, actor, body }) => rollbackSkill(services.skills, services.database.db, services.config.dataDir, actor, body)),
-  uninstallSkill: defineOperation(api.uninstallSkill, async ({ services, actor, body }) => uninstallSkill(services.skills, services.database.db, services.config.dataDir, actor, body)),
+  importSkill: defineOperation(api.importSkill, async ({ services, actor, body }) =>
+    enqueue(services.database, actor, skillImportJob, body, { trusted: true }),
+  ),
+  rollbackSkill: defineOperation(api.rollbackSkill, async ({ services, actor, body }) =>
+    rollbackSkill(services.skills, services.database.db, services.config.dataDir, actor, body),
+  ),
+  uninstallSkill: defineOperation(api.uninstallSkill, async ({ services, actor, body }) =>
+    uninstallSkill(services.skills, services.database.db, services.config.dataDir, actor, body),
+  ),
   diffSkill: defineOperation(api.diffSkill, async ({ services, query }) => diffSkillVersions(services.config.dataDir, query)),
   clawhubSearch: defineOperation(api.clawhubSearch, async ({ services, query }) => {
     const settings = await getSkillsSettings(services.database.db);
@@ -84,7 +100,9 @@ export const skillOps = {
 /** Runtime and skills settings (GitHub settings live with the GitHub operations). */
 export const settingsOps = {
   runtimeSettings: defineOperation(api.runtimeSettings, async ({ services }) => getRuntimeSettings(services.database.db)),
-  updateRuntimeSettings: defineOperation(api.updateRuntimeSettings, async ({ services, actor, body }) => updateRuntimeSettings(services.database.db, actor, body)),
+  updateRuntimeSettings: defineOperation(api.updateRuntimeSettings, async ({ services, actor, body }) =>
+    updateRuntimeSettings(services.database.db, actor, body),
+  ),
   skillsSettings: defineOperation(api.skillsSettings, async ({ services }) => getSkillsSettings(services.database.db)),
   updateSkillsSettings: defineOperation(api.updateSkillsSettings, async ({ services, actor, body }) => {
     const out = await updateSkillsSettings(services.database.db, actor, body);

@@ -5,9 +5,25 @@ import { fetchWithHops, readCapped, type HopPolicy } from './http';
 export const DEFAULT_GITHUB_API = 'https://api.github.com';
 export const API_BODY_CAP = 8 * 1024 * 1024;
 
-/** Token precedence: the stored setting, then GITHUB_TOKEN, then GH_TOKEN. */
-export function resolveGithubToken(setting: string | null | undefined, env: Readonly<Record<string, string | undefined>> = process.env): { token: string | null; source: 'setting' | 'GITHUB_TOKEN' | 'GH_TOKEN' | 'none' } {
+export function isDefaultGithubApi(apiBase: string): boolean {
+  try {
+    return new URL(apiBase).origin === new URL(DEFAULT_GITHUB_API).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Token precedence: the stored setting, then GITHUB_TOKEN, then GH_TOKEN. The environment's tokens
+ * are github.com tokens: they are used for the default API base only, never for another host.
+ */
+export function resolveGithubToken(
+  setting: string | null | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  apiBase: string = DEFAULT_GITHUB_API,
+): { token: string | null; source: 'setting' | 'GITHUB_TOKEN' | 'GH_TOKEN' | 'none' } {
   if (setting) return { token: setting, source: 'setting' };
+  if (!isDefaultGithubApi(apiBase)) return { token: null, source: 'none' };
   if (env.GITHUB_TOKEN) return { token: env.GITHUB_TOKEN, source: 'GITHUB_TOKEN' };
   if (env.GH_TOKEN) return { token: env.GH_TOKEN, source: 'GH_TOKEN' };
   return { token: null, source: 'none' };

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { AppError } from '@/lib/core/errors';
+import { secretMayTravelTo } from '@/lib/core/loopback';
 
 /** Hosts a GitHub download may redirect to, besides the API host and configured extras. */
 export const GITHUB_HOSTS = ['github.com', 'api.github.com', 'objects.githubusercontent.com', 'objects-origin.githubusercontent.com', 'release-assets.githubusercontent.com', 'codeload.github.com'];
@@ -30,8 +31,8 @@ export function checkHop(url: URL, policy: HopPolicy): void {
   if (net.isIP(host) && host !== policy.apiBase.hostname.replace(/^\[|\]$/g, '')) fail('an IP address instead of a host name');
 }
 
-/** The Authorization header goes to the API host (same scheme, host and port) and nowhere else. */
-export const sendsToken = (url: URL, policy: HopPolicy): boolean => url.origin === policy.apiBase.origin;
+/** The Authorization header goes to the API host (same scheme, host and port) and nowhere else, never over plain HTTP except to loopback. */
+export const sendsToken = (url: URL, policy: HopPolicy): boolean => url.origin === policy.apiBase.origin && secretMayTravelTo(url);
 
 export interface HopRequest {
   headers: Record<string, string>;

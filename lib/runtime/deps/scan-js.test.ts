@@ -32,7 +32,7 @@ describe('extractJsImports on TS and JSX', () => {
       "import Def2, { type T } from 'mixed';",
       'const el = <div className="x">{"require(\'in-a-jsx-string\')"}</div>;',
       "const t = `${require('in-template')}`;",
-      "const s = 'import x from \"in-a-string\"';",
+      'const s = \'import x from "in-a-string"\';',
       'function f<T>(x: T): T { return x; }',
       "obj.require('not-this');",
       "const re = /'/; require('after-regex');",

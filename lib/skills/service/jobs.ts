@@ -45,6 +45,9 @@ export const skillImportJob: JobKind<ImportInput, ImportResult, z.input<typeof i
   concurrency: 2,
   maxAttempts: 1,
   resumable: false,
+  retryPermission: 'skills.write',
+  // An acknowledgement covers the findings its author saw; a retry may fetch other content.
+  retryParams: ({ acknowledge: _ack, ...rest }) => rest,
 });
 
 /** The import handler, given where the store lives and the catalog to refresh. */

@@ -1,16 +1,17 @@
 // The skill file viewer re-reads a file that discovery listed: a symlink or FIFO swapped in since
 // then must be refused, not followed or waited on.
+
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as fileRoute } from '@/app/api/v1/skills/[id]/file/route';
 import { POST as refreshRoute } from '@/app/api/v1/skills/refresh/route';
 import { setServices } from '@/lib/services';
 import { apiUser } from '@/test/helpers/api';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
-import { skillMd, skillsClient, writeSkill, type SkillsClient } from '@/test/helpers/skills-api';
+import { type SkillsClient, skillMd, skillsClient, writeSkill } from '@/test/helpers/skills-api';
 
 let t: TestServices;
 let api: SkillsClient;
@@ -28,7 +29,12 @@ beforeAll(async () => {
   t = await startTestServices();
   setServices(Promise.resolve(t.services));
   const { token } = await apiUser(t.services, { email: 'skfile-viewer@example.com', role: 'viewer', tokenName: 'skfile', permissions: ['skills.read'] });
-  const admin = await apiUser(t.services, { email: 'skfile-admin@example.com', role: 'admin', tokenName: 'skfile-admin', permissions: ['skills.read', 'skills.write'] });
+  const admin = await apiUser(t.services, {
+    email: 'skfile-admin@example.com',
+    role: 'admin',
+    tokenName: 'skfile-admin',
+    permissions: ['skills.read', 'skills.write'],
+  });
   adminApi = skillsClient(t.services, admin.token);
   expect((await adminApi.settings({ workspaceDir: ws, watch: false })).status).toBe(200);
   api = skillsClient(t.services, token);
