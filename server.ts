@@ -3,8 +3,8 @@ import next from 'next';
 import { loadConfig } from './lib/core/config';
 import { logger } from './lib/core/logger';
 import { CLIENT_IP_HEADER } from './lib/http/authenticate';
-import { SocketRouter } from './lib/http/ws-router';
 import { jobsSocket } from './lib/http/jobs-socket';
+import { SocketRouter } from './lib/http/ws-router';
 import { getServices, setServices, startServices, stopServices } from './lib/services';
 
 const dev = process.argv.includes('--dev');

@@ -17,15 +17,31 @@ function run(url: string, headers: Record<string, string>, connections: number, 
   });
 }
 
-export async function apiLoad(connections = 50, seconds = 10, seedJobs = 200, env: Record<string, string> = {}): Promise<{ jobs: LoadResult; trivial: LoadResult }> {
+export async function apiLoad(
+  connections = 50,
+  seconds = 10,
+  seedJobs = 200,
+  env: Record<string, string> = {},
+): Promise<{ jobs: LoadResult; trivial: LoadResult }> {
   const server = await startServer({ SKILLDOCK_WORKER: 'false', ...env });
   try {
     const cookie = await login(server.base);
     for (let i = 0; i < seedJobs; i++) {
-      const r = await fetch(`${server.base}/api/v1/jobs`, { method: 'POST', headers: { cookie, origin: server.base, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'pipeline-selftest', params: { lines: i + 1 } }) });
+      const r = await fetch(`${server.base}/api/v1/jobs`, {
+        method: 'POST',
+        headers: { cookie, origin: server.base, 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'pipeline-selftest', params: { lines: i + 1 } }),
+      });
       if (r.status !== 202) throw new Error(`seeding failed: ${r.status}`);
     }
-    const toResult = (path: string, r: autocannon.Result): LoadResult => ({ path, requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
+    const toResult = (path: string, r: autocannon.Result): LoadResult => ({
+      path,
+      requestsPerSecond: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      errors: r.errors,
+      non2xx: r.non2xx,
+    });
     await run(`${server.base}/api/ping`, {}, connections, 2); // warm-up
     await run(`${server.base}/api/v1/jobs`, { cookie }, connections, 2);
     const trivial = toResult('/api/ping', await run(`${server.base}/api/ping`, {}, connections, seconds));

@@ -31,7 +31,17 @@ export async function startServer(extraEnv: Record<string, string> = {}) {
   const proc = spawn(process.execPath, [path.join(ROOT, 'dist/server.js')], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', SKILLDOCK_DATA_DIR: dataDir, LOG_LEVEL: 'warn', SKILLDOCK_ADMIN_EMAIL: 'bench@example.com', SKILLDOCK_ADMIN_PASSWORD: PASSWORD, ...extraEnv },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SKILLDOCK_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      SKILLDOCK_ADMIN_EMAIL: 'bench@example.com',
+      SKILLDOCK_ADMIN_PASSWORD: PASSWORD,
+      ...extraEnv,
+    },
   });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
@@ -54,12 +64,22 @@ export async function startServer(extraEnv: Record<string, string> = {}) {
 
 export async function login(base: string, email = 'bench@example.com') {
   const jar = new Map<string, string>();
-  const take = (res: Response) => res.headers.getSetCookie().forEach((c) => { const [p] = c.split(';'); const i = p.indexOf('='); jar.set(p.slice(0, i), p.slice(i + 1)); });
+  const take = (res: Response) =>
+    res.headers.getSetCookie().forEach((c) => {
+      const [p] = c.split(';');
+      const i = p.indexOf('=');
+      jar.set(p.slice(0, i), p.slice(i + 1));
+    });
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
   const c = await fetch(`${base}/api/auth/csrf`);
   take(c);
   const { csrfToken } = (await c.json()) as { csrfToken: string };
-  const r = await fetch(`${base}/api/auth/callback/credentials`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie() }, body: new URLSearchParams({ csrfToken, email, password: PASSWORD, json: 'true' }) });
+  const r = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie() },
+    body: new URLSearchParams({ csrfToken, email, password: PASSWORD, json: 'true' }),
+  });
   take(r);
   return cookie();
 }

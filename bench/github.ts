@@ -16,9 +16,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { openDatabase, type Database } from '../db/client';
+import { type Database, openDatabase } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
-import { installGithubPackage, uninstallGithubPackage, type GithubContext } from '../lib/github/install/installer';
+import { type GithubContext, installGithubPackage, uninstallGithubPackage } from '../lib/github/install/installer';
 import { githubOutdated } from '../lib/github/updates/updates';
 import { GITHUB_SETTINGS_DEFAULTS } from '../lib/settings/github-settings';
 import { FakeGithub, sha256, tarGzWith } from '../test/helpers/github-server';
@@ -112,8 +112,15 @@ export async function githubBench(packages = 100, runs = 3, payloadMb = 50): Pro
     // (1) N packages at v1.0.0; v1.1.0 is the latest release of each, so every one is outdated.
     const names = Array.from({ length: packages }, (_, i) => `tool-${String(i + 1).padStart(3, '0')}`);
     for (const name of names) {
-      const asset = (tag: string) => ({ name: `${name}_${tag.slice(1)}_linux_amd64.tar.gz`, data: tarGzWith(`${name}_${tag}`, { [name]: TRUE, 'README.md': `${name} ${tag}\n` }, { exec: [name] }), digest: true });
-      gh.releases.set(`bench/${name}`, [{ tag: 'v1.1.0', assets: [asset('v1.1.0')] }, { tag: 'v1.0.0', assets: [asset('v1.0.0')] }]);
+      const asset = (tag: string) => ({
+        name: `${name}_${tag.slice(1)}_linux_amd64.tar.gz`,
+        data: tarGzWith(`${name}_${tag}`, { [name]: TRUE, 'README.md': `${name} ${tag}\n` }, { exec: [name] }),
+        digest: true,
+      });
+      gh.releases.set(`bench/${name}`, [
+        { tag: 'v1.1.0', assets: [asset('v1.1.0')] },
+        { tag: 'v1.0.0', assets: [asset('v1.0.0')] },
+      ]);
     }
     const t0 = performance.now();
     for (const name of names) await installGithubPackage(ctx, { repo: `bench/${name}`, tag: 'v1.0.0' });
@@ -124,7 +131,13 @@ export async function githubBench(packages = 100, runs = 3, payloadMb = 50): Pro
       const t = performance.now();
       const r = await githubOutdated(ctx);
       const ms = performance.now() - t;
-      if (r.errors.length) console.log(`  ${r.errors.length} errors, e.g. ${r.errors.slice(0, 3).map((e) => `${e.name}: ${e.message}`).join('; ')}`);
+      if (r.errors.length)
+        console.log(
+          `  ${r.errors.length} errors, e.g. ${r.errors
+            .slice(0, 3)
+            .map((e) => `${e.name}: ${e.message}`)
+            .join('; ')}`,
+        );
       return {
         ms,
         requests: gh.requests.length - before.requests,
@@ -138,7 +151,8 @@ export async function githubBench(packages = 100, runs = 3, payloadMb = 50): Pro
       await database!.rows(sql`delete from github_http_cache`);
       const cold = await check();
       const warm = await check();
-      if (cold.outdated !== packages || warm.outdated !== packages) throw new Error(`expected ${packages} outdated each time, got ${cold.outdated} cold and ${warm.outdated} warm`);
+      if (cold.outdated !== packages || warm.outdated !== packages)
+        throw new Error(`expected ${packages} outdated each time, got ${cold.outdated} cold and ${warm.outdated} warm`);
       return [cold, warm] as const;
     };
     await pair(); // warm-up: connections, JIT, PGlite caches
@@ -176,7 +190,8 @@ export async function githubBench(packages = 100, runs = 3, payloadMb = 50): Pro
       const t = performance.now();
       const m = await installGithubPackage(ctx, { repo: 'bench/bigtool' });
       const ms = performance.now() - t;
-      if (m.sha256 !== want || m.binaries[0]?.name !== 'bigtool') throw new Error(`install: unexpected result ${m.sha256} ${m.binaries.map((b) => b.name).join()}`);
+      if (m.sha256 !== want || m.binaries[0]?.name !== 'bigtool')
+        throw new Error(`install: unexpected result ${m.sha256} ${m.binaries.map((b) => b.name).join()}`);
       checksumSource = m.checksumSource;
       await uninstallGithubPackage(ctx, 'bigtool');
       return ms;
@@ -194,7 +209,17 @@ export async function githubBench(packages = 100, runs = 3, payloadMb = 50): Pro
 
     return {
       outdated: { packages, installMode: 'installed with installGithubPackage', installMs, runs, cold, warm, coldRunsMs, warmRunsMs, ratio: warm.ms / cold.ms },
-      install: { payloadBytes: payload.length, assetBytes: big.length, runs, installMs: installMed, baselineMs: baselineMed, installRunsMs, baselineRunsMs, ratio: installMed / baselineMed, checksumSource },
+      install: {
+        payloadBytes: payload.length,
+        assetBytes: big.length,
+        runs,
+        installMs: installMed,
+        baselineMs: baselineMed,
+        installRunsMs,
+        baselineRunsMs,
+        ratio: installMed / baselineMed,
+        checksumSource,
+      },
     };
   } finally {
     await database?.close();

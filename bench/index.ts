@@ -14,7 +14,10 @@ const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
 // BENCH_ONLY=packages (or a comma list of server,packages,github,skills) runs only those sections; default: all.
 const SECTIONS = ['server', 'packages', 'github', 'skills'] as const;
-const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const only = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`BENCH_ONLY: unknown section "${s}" (known: ${SECTIONS.join(', ')})`);
 const runs = (s: (typeof SECTIONS)[number]) => !only.length || only.includes(s);
 const results: Record<string, unknown> = { at: new Date().toISOString() };
@@ -31,14 +34,21 @@ if (runs('server')) {
     console.log(`baseline (file + tail -f): ${describeFanout(tail)}`);
     const sse = await fanoutSkilldock(LINES, FOLLOWERS, rate, env);
     console.log(`skilldock (job log → SSE): ${describeFanout(sse)}`);
-    console.log(`ratio: p50 ×${fmt(sse.p50 / tail.p50, 2)}, p95 ×${fmt(sse.p95 / tail.p95, 2)}, throughput ×${fmt(sse.linesPerSecond / tail.linesPerSecond, 2)} of baseline`);
+    console.log(
+      `ratio: p50 ×${fmt(sse.p50 / tail.p50, 2)}, p95 ×${fmt(sse.p95 / tail.p95, 2)}, throughput ×${fmt(sse.linesPerSecond / tail.linesPerSecond, 2)} of baseline`,
+    );
     fanout[rate ? 'paced' : 'burst'] = { rate, tail, sse };
   }
 
   console.log('\n== API under load (50 connections) ==');
   const load = await apiLoad(50, Number(process.env.BENCH_SECONDS ?? 10), 200, env);
-  for (const r of [load.trivial, load.jobs]) console.log(`${r.path.padEnd(14)} ${Math.round(r.requestsPerSecond).toLocaleString('en')} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}, non-2xx ${r.non2xx}`);
-  console.log(`ratio: /api/v1/jobs serves ${fmt((load.jobs.requestsPerSecond / load.trivial.requestsPerSecond) * 100, 1)}% of the trivial route's req/s; p99 ×${fmt(load.jobs.p99 / load.trivial.p99, 2)}`);
+  for (const r of [load.trivial, load.jobs])
+    console.log(
+      `${r.path.padEnd(14)} ${Math.round(r.requestsPerSecond).toLocaleString('en')} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}, non-2xx ${r.non2xx}`,
+    );
+  console.log(
+    `ratio: /api/v1/jobs serves ${fmt((load.jobs.requestsPerSecond / load.trivial.requestsPerSecond) * 100, 1)}% of the trivial route's req/s; p99 ×${fmt(load.jobs.p99 / load.trivial.p99, 2)}`,
+  );
 
   Object.assign(results, { lines: LINES, followers: FOLLOWERS, fanout, load });
 }
@@ -59,7 +69,9 @@ if (runs('packages')) {
   console.log(`registry cached (same cache): ${describeOutdated(od.registry.cached)} (×${fmt(od.registry.ratio, 2)} of cold)`);
   console.log(`loopback cold (fresh cache, median of ${od.loopback.runs}): ${describeOutdated(od.loopback.cold)}`);
   console.log(`loopback cached (strong ETags, median of ${od.loopback.runs}): ${describeOutdated(od.loopback.cached)} (×${fmt(od.loopback.ratio, 2)} of cold)`);
-  console.log(`ratio: cached/cold ×${fmt(od.registry.ratio, 2)} on the registry (${od.registry.cached.notModified} of ${od.registry.cached.requests} answered 304), ×${fmt(od.loopback.ratio, 2)} on loopback (${od.loopback.cached.notModified} of ${od.loopback.cached.requests} answered 304)`);
+  console.log(
+    `ratio: cached/cold ×${fmt(od.registry.ratio, 2)} on the registry (${od.registry.cached.notModified} of ${od.registry.cached.requests} answered 304), ×${fmt(od.loopback.ratio, 2)} on loopback (${od.loopback.cached.notModified} of ${od.loopback.cached.requests} answered 304)`,
+  );
   Object.assign(results, { packagesList: list, npmOutdated: od });
 }
 
@@ -70,14 +82,20 @@ if (runs('github')) {
   const gb = await githubBench(PKGS, GRUNS, MB);
   const o = gb.outdated;
   console.log(`\n== GitHub update check, ${o.packages} packages (loopback FakeGithub, PGlite; median of ${o.runs} after 1 warm-up) ==`);
-  console.log(`setup: ${o.packages} packages installed with installGithubPackage in ${fmt(o.installMs / 1000, 1)} s (${fmt(o.installMs / o.packages, 0)} ms each)`);
+  console.log(
+    `setup: ${o.packages} packages installed with installGithubPackage in ${fmt(o.installMs / 1000, 1)} s (${fmt(o.installMs / o.packages, 0)} ms each)`,
+  );
   console.log(`cold (github_http_cache emptied): ${describeCheck(o.cold)}`);
   console.log(`warm (ETags stored):              ${describeCheck(o.warm)}`);
   console.log(`ratio: warm/cold time ×${fmt(o.ratio, 2)}; rate-limited requests ${o.cold.counted} → ${o.warm.counted}`);
   const i = gb.install;
-  console.log(`\n== GitHub install of a ${fmt(i.payloadBytes / 1024 / 1024, 0)} MiB asset (${(i.assetBytes / 1e6).toFixed(1)} MB tar.gz; median of ${i.runs} after 1 warm-up) ==`);
+  console.log(
+    `\n== GitHub install of a ${fmt(i.payloadBytes / 1024 / 1024, 0)} MiB asset (${(i.assetBytes / 1e6).toFixed(1)} MB tar.gz; median of ${i.runs} after 1 warm-up) ==`,
+  );
   console.log(`baseline (fetch streamed to a file + sha256sum): ${fmt(i.baselineMs, 0)} ms  [${i.baselineRunsMs.map((x) => fmt(x, 0)).join(', ')}]`);
-  console.log(`installGithubPackage (download, verify ${i.checksumSource}, extract, ELF, smoke, swap): ${fmt(i.installMs, 0)} ms  [${i.installRunsMs.map((x) => fmt(x, 0)).join(', ')}]`);
+  console.log(
+    `installGithubPackage (download, verify ${i.checksumSource}, extract, ELF, smoke, swap): ${fmt(i.installMs, 0)} ms  [${i.installRunsMs.map((x) => fmt(x, 0)).join(', ')}]`,
+  );
   console.log(`ratio: install ×${fmt(i.ratio, 2)} of baseline (target ≤ 1.3)`);
   Object.assign(results, { githubOutdated: gb.outdated, githubInstall: gb.install });
 }
@@ -88,10 +106,18 @@ if (runs('skills')) {
   const sb = await skillsBench(N, SRUNS);
   const r = sb.read;
   const x = sb.index;
-  console.log(`\n== Scan and index ${N.toLocaleString('en')} skill folders (generated from the fixture corpus; median of ${SRUNS} after 1 warm-up; own process each) ==`);
-  console.log(`baseline (walk + read every file, 16 at a time): ${fmt(r.medianMs, 0)} ms, ${r.files.toLocaleString('en')} files, ${fmt(r.bytes / 1024 / 1024, 1)} MiB, peak RSS ${fmt(r.maxRssMb, 0)} MB`);
-  console.log(`skilldock first build (discover, hash, parse, security-scan every file, gate): ${fmt(x.medianMs, 0)} ms, peak RSS ${fmt(x.maxRssMb, 0)} MB — ${x.ready} ready, ${x.needsSetup} needs setup, ${x.blocked} blocked, ${x.invalid} invalid, ${x.findings} findings`);
-  console.log(`skilldock rebuild (the same, scanner verdicts memoised by content hash): ${fmt(sb.rebuild.medianMs, 0)} ms, peak RSS ${fmt(sb.rebuild.maxRssMb, 0)} MB`);
+  console.log(
+    `\n== Scan and index ${N.toLocaleString('en')} skill folders (generated from the fixture corpus; median of ${SRUNS} after 1 warm-up; own process each) ==`,
+  );
+  console.log(
+    `baseline (walk + read every file, 16 at a time): ${fmt(r.medianMs, 0)} ms, ${r.files.toLocaleString('en')} files, ${fmt(r.bytes / 1024 / 1024, 1)} MiB, peak RSS ${fmt(r.maxRssMb, 0)} MB`,
+  );
+  console.log(
+    `skilldock first build (discover, hash, parse, security-scan every file, gate): ${fmt(x.medianMs, 0)} ms, peak RSS ${fmt(x.maxRssMb, 0)} MB — ${x.ready} ready, ${x.needsSetup} needs setup, ${x.blocked} blocked, ${x.invalid} invalid, ${x.findings} findings`,
+  );
+  console.log(
+    `skilldock rebuild (the same, scanner verdicts memoised by content hash): ${fmt(sb.rebuild.medianMs, 0)} ms, peak RSS ${fmt(sb.rebuild.maxRssMb, 0)} MB`,
+  );
   console.log(`ratio: first build ×${fmt(sb.ratio, 2)}, rebuild ×${fmt(sb.rebuildRatio, 2)} of the plain read (target ≤ 2)`);
   const q = sb.search;
   console.log(`\n== Search over ${N.toLocaleString('en')} skills (${q.queries} queries: words, prefixes, typos) ==`);

@@ -20,7 +20,14 @@ export interface FanoutResult {
 
 function summarize(latencies: number[], lines: number, followers: number, first: number, last: number, complete: boolean): FanoutResult {
   latencies.sort((a, b) => a - b);
-  return { followers, lines, p50: percentile(latencies, 50), p95: percentile(latencies, 95), linesPerSecond: (lines * followers) / ((last - first) / 1000), complete };
+  return {
+    followers,
+    lines,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    linesPerSecond: (lines * followers) / ((last - first) / 1000),
+    complete,
+  };
 }
 
 async function followSse(base: string, cookie: string, jobId: string, lat: number[], onLine: () => void): Promise<number> {
@@ -34,7 +41,7 @@ async function followSse(base: string, cookie: string, jobId: string, lat: numbe
     if (done) return count;
     const at = nowMs();
     buf += dec.decode(value, { stream: true });
-    let i;
+    let i: number;
     while ((i = buf.indexOf('\n\n')) >= 0) {
       const ev = buf.slice(0, i);
       buf = buf.slice(i + 2);
@@ -59,14 +66,25 @@ export async function fanoutSkilldock(lines: number, followers: number, rate: nu
     const lat: number[] = [];
     let first = Infinity;
     let last = 0;
-    const job = await fetch(`${server.base}/api/v1/jobs`, { method: 'POST', headers: { cookie, origin: server.base, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'pipeline-selftest', params: { lines, ratePerSecond: rate } }) }).then((r) => r.json() as Promise<{ id: string }>);
+    const job = await fetch(`${server.base}/api/v1/jobs`, {
+      method: 'POST',
+      headers: { cookie, origin: server.base, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'pipeline-selftest', params: { lines, ratePerSecond: rate } }),
+    }).then((r) => r.json() as Promise<{ id: string }>);
     const tick = () => {
       const t = nowMs();
       if (t < first) first = t;
       last = t;
     };
     const counts = await Promise.all(Array.from({ length: followers }, () => followSse(server.base, cookie, job.id, lat, tick)));
-    return summarize(lat, lines, followers, first, last, counts.every((c) => c === lines));
+    return summarize(
+      lat,
+      lines,
+      followers,
+      first,
+      last,
+      counts.every((c) => c === lines),
+    );
   } finally {
     await server.stop();
   }
@@ -112,7 +130,14 @@ export async function fanoutTail(lines: number, followers: number, rate: number)
   fs.closeSync(out);
   const counts = await Promise.all(done);
   fs.rmSync(dir, { recursive: true, force: true });
-  return summarize(lat, lines, followers, first, last, counts.every((c) => c === lines));
+  return summarize(
+    lat,
+    lines,
+    followers,
+    first,
+    last,
+    counts.every((c) => c === lines),
+  );
 }
 
 export function describeFanout(r: FanoutResult): string {

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureRuntimeDir } from '../lib/runtime/dir';
 import { NPM_NAME } from '../lib/runtime/managers/npm/metadata';
-import { createNpmRegistryCache, npmOutdated, type NpmRegistryCache } from '../lib/runtime/managers/npm/registry';
+import { createNpmRegistryCache, type NpmRegistryCache, npmOutdated } from '../lib/runtime/managers/npm/registry';
 import type { ManagerContext } from '../lib/runtime/types';
 import { fmt, ROOT } from './common';
 
@@ -38,11 +38,17 @@ export interface NpmOutdatedBench {
 }
 
 // Packages whose packuments run to megabytes (canary streams, thousands of versions): not "small".
-const HUGE = /^(@next\/|@rolldown\/|@tailwindcss\/|@types\/node$|@electric-sql\/|caniuse-lite$|typescript$|react$|react-is$|scheduler$|playwright-core$|tailwindcss$|undici-types$|baseline-browser-mapping$|vue-component-type-helpers$|electron-to-chromium$)/;
+const HUGE =
+  /^(@next\/|@rolldown\/|@tailwindcss\/|@types\/node$|@electric-sql\/|caniuse-lite$|typescript$|react$|react-is$|scheduler$|playwright-core$|tailwindcss$|undici-types$|baseline-browser-mapping$|vue-component-type-helpers$|electron-to-chromium$)/;
 
 /** Real registry packages from package-lock.json: leaves (no dependencies), not aliases or links, sorted by name. */
 export function lockPackageNames(count: number): string[] {
-  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { link?: boolean; integrity?: string; name?: string; dependencies?: object; optionalDependencies?: object; peerDependencies?: object }> };
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<
+      string,
+      { link?: boolean; integrity?: string; name?: string; dependencies?: object; optionalDependencies?: object; peerDependencies?: object }
+    >;
+  };
   const names = new Set<string>();
   for (const [key, v] of Object.entries(lock.packages)) {
     const at = key.lastIndexOf('node_modules/');
@@ -57,7 +63,10 @@ export function lockPackageNames(count: number): string[] {
 }
 
 /** Records every answer (for the loopback server and the counts) and hands npmOutdated an equivalent Response. */
-function recordingFetch(saved: Map<string, { body: Buffer; contentType: string }> | null, tally: { bodyBytes: number; withEtag: number; status: Map<number, number> }): typeof fetch {
+function recordingFetch(
+  saved: Map<string, { body: Buffer; contentType: string }> | null,
+  tally: { bodyBytes: number; withEtag: number; status: Map<number, number> },
+): typeof fetch {
   return async (input, init) => {
     const res = await fetch(input, init);
     tally.status.set(res.status, (tally.status.get(res.status) ?? 0) + 1);
@@ -73,13 +82,24 @@ function recordingFetch(saved: Map<string, { body: Buffer; contentType: string }
   };
 }
 
-async function timedCheck(ctx: ManagerContext, cache: NpmRegistryCache, concurrency: number, saved: Map<string, { body: Buffer; contentType: string }> | null): Promise<OutdatedRun> {
+async function timedCheck(
+  ctx: ManagerContext,
+  cache: NpmRegistryCache,
+  concurrency: number,
+  saved: Map<string, { body: Buffer; contentType: string }> | null,
+): Promise<OutdatedRun> {
   const before = { ...cache.stats };
   const tally = { bodyBytes: 0, withEtag: 0, status: new Map<number, number>() };
   const t0 = performance.now();
   const r = await npmOutdated(ctx, undefined, { cache, concurrency, fetch: recordingFetch(saved, tally), timeoutMs: 30_000 });
   const ms = performance.now() - t0;
-  if (r.errors.length) console.log(`  ${r.errors.length} errors, e.g. ${r.errors.slice(0, 3).map((e) => `${e.name}: ${e.message}`).join('; ')}`);
+  if (r.errors.length)
+    console.log(
+      `  ${r.errors.length} errors, e.g. ${r.errors
+        .slice(0, 3)
+        .map((e) => `${e.name}: ${e.message}`)
+        .join('; ')}`,
+    );
   return {
     ms,
     requests: cache.stats.requests - before.requests,
@@ -104,7 +124,7 @@ async function startLoopbackRegistry(saved: Map<string, { body: Buffer; contentT
       return;
     }
     const inm = req.headers['if-none-match'];
-    if (inm && inm.split(',').some((t) => t.trim() === doc.etag)) {
+    if (inm?.split(',').some((t) => t.trim() === doc.etag)) {
       stats.notModified++;
       res.writeHead(304, { etag: doc.etag }).end();
       return;
@@ -149,7 +169,8 @@ export async function npmOutdatedBench(count = 200, concurrency = 8, loopbackRun
         const c = createNpmRegistryCache();
         const first = await timedCheck(lctx, c, concurrency, null);
         const second = await timedCheck(lctx, c, concurrency, null);
-        if (first.fetched !== count || second.notModified !== count) throw new Error(`loopback: ${first.fetched} fetched cold, ${second.notModified} 304s cached; expected ${count} each`);
+        if (first.fetched !== count || second.notModified !== count)
+          throw new Error(`loopback: ${first.fetched} fetched cold, ${second.notModified} 304s cached; expected ${count} each`);
         return [first, second] as const;
       };
       await pair(); // warm-up: connections, JIT

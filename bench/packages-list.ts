@@ -3,7 +3,7 @@
 // PATH; real leaf package.json files from node_modules), renamed bench-pkg-0001… with distinct
 // versions. Baselines in the same run: `python3 -m pip list --path <runtime pip dir>` and
 // `npm ls -g --depth=0 --prefix <runtime npm prefix>`.
-import { execFile, type ExecFileOptions } from 'node:child_process';
+import { type ExecFileOptions, execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -190,7 +190,8 @@ function realLeafPackageJsons(limit: number): { name: string; json: PackageJson 
     }
     const empty = (v: unknown) => v === undefined || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
     if (json.name !== n || typeof json.version !== 'string') continue;
-    if (![json.dependencies, json.peerDependencies, json.optionalDependencies, json.bundleDependencies, json.bundledDependencies, json.workspaces].every(empty)) continue;
+    if (![json.dependencies, json.peerDependencies, json.optionalDependencies, json.bundleDependencies, json.bundledDependencies, json.workspaces].every(empty))
+      continue;
     out.push({ name: n, json });
     if (out.length >= limit) break;
   }
@@ -260,12 +261,18 @@ export async function packagesList(count = 2000, runs = 5): Promise<PackagesList
 
     // npm: the npm next to this node (as Skilldock runs it), reading the runtime prefix.
     const npmBin = fs.existsSync(path.join(path.dirname(process.execPath), 'npm')) ? path.join(path.dirname(process.execPath), 'npm') : 'npm';
-    const npmEnv = cleanEnv({ npm_config_cache: path.join(root, 'npm-cache'), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
+    const npmEnv = cleanEnv({
+      npm_config_cache: path.join(root, 'npm-cache'),
+      npm_config_update_notifier: 'false',
+      npm_config_fund: 'false',
+      npm_config_audit: 'false',
+    });
     const npmArgs = ['ls', '-g', '--depth=0', '--json', '--prefix', layout.npmGlobal];
     const npmCount = async () => {
       const r = await run(npmBin, npmArgs, { env: npmEnv, cwd: root });
       const out = JSON.parse(r.stdout) as { dependencies?: Record<string, unknown>; problems?: string[] };
-      if (r.code !== 0 || out.problems?.length) throw new Error(`npm ls failed (${r.code}): ${(out.problems ?? []).slice(0, 3).join('; ')} ${r.stderr.slice(0, 300)}`);
+      if (r.code !== 0 || out.problems?.length)
+        throw new Error(`npm ls failed (${r.code}): ${(out.problems ?? []).slice(0, 3).join('; ')} ${r.stderr.slice(0, 300)}`);
       const names = Object.keys(out.dependencies ?? {});
       const stranger = names.find((n) => !isBench(n));
       if (stranger) throw new Error(`npm ls -g reported ${stranger}, which the bench did not create`);

@@ -17,9 +17,11 @@ const CONCURRENCY = 16;
 
 async function pool<T>(items: T[], fn: (x: T) => Promise<void>) {
   let i = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (i < items.length) await fn(items[i++]);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (i < items.length) await fn(items[i++]);
+    }),
+  );
 }
 
 async function walk(d: string, out: string[]) {
@@ -47,7 +49,15 @@ const opts = { allowSymlinkTargets: [], maxCandidatesPerRoot: 100_000, maxSkillF
 
 /** The catalog's own build (discover + hash + parse + scan every file + gate + index), minus the database reads. */
 async function index(scans = new Map<string, ScanResult>()) {
-  const { skills } = await buildCatalog({ roots: [root], discover: opts, config: {}, entries: new Map(), acks: new Map(), target: createHostTarget({}), scans });
+  const { skills } = await buildCatalog({
+    roots: [root],
+    discover: opts,
+    config: {},
+    entries: new Map(),
+    acks: new Map(),
+    target: createHostTarget({}),
+    scans,
+  });
   const counts = { ready: 0, needsSetup: 0, blocked: 0, invalid: 0, disabled: 0, findings: 0, files: 0, bytes: 0 };
   for (const s of skills) {
     counts.findings += s.scan.findings.length;
@@ -93,5 +103,14 @@ if (mode === 'read' || mode === 'index' || mode === 'rebuild') {
     lat.push(performance.now() - t0);
   }
   lat.sort((a, b) => a - b);
-  console.log(JSON.stringify({ indexMs, queries: queries.length, p50Ms: lat[Math.floor(lat.length * 0.5)], p99Ms: lat[Math.floor(lat.length * 0.99)], maxMs: lat[lat.length - 1], hitsPerQuery: hits / queries.length }));
+  console.log(
+    JSON.stringify({
+      indexMs,
+      queries: queries.length,
+      p50Ms: lat[Math.floor(lat.length * 0.5)],
+      p99Ms: lat[Math.floor(lat.length * 0.99)],
+      maxMs: lat[lat.length - 1],
+      hitsPerQuery: hits / queries.length,
+    }),
+  );
 }

@@ -35,7 +35,12 @@ export function generateSkills(dir: string, n: number): void {
   const sources = fs
     .readdirSync(CORPUS, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => fs.readdirSync(path.join(CORPUS, d.name), { withFileTypes: true }).filter((s) => s.isDirectory()).map((s) => path.join(CORPUS, d.name, s.name)))
+    .flatMap((d) =>
+      fs
+        .readdirSync(path.join(CORPUS, d.name), { withFileTypes: true })
+        .filter((s) => s.isDirectory())
+        .map((s) => path.join(CORPUS, d.name, s.name)),
+    )
     .filter((p) => fs.existsSync(path.join(p, 'SKILL.md')))
     .sort();
   for (let i = 0; i < n; i++) {
@@ -50,7 +55,11 @@ export function generateSkills(dir: string, n: number): void {
 }
 
 function child(mode: 'read' | 'index' | 'rebuild' | 'search', dir: string, runs: number): Record<string, unknown> {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/skills-child.ts'), mode, dir, String(runs)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/skills-child.ts'), mode, dir, String(runs)], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return JSON.parse(out.trim().split('\n').pop()!) as Record<string, unknown>;
 }
 

@@ -22,7 +22,6 @@ export function useViewer(): Viewer {
   return v;
 }
 
-
 /** Whether the viewer holds a permission, and the tooltip to show on a disabled control if not. */
 export function useCan(permission: string): { allowed: boolean; why?: string } {
   const v = useViewer();

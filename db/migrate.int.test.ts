@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { testDatabaseUrl, type TestDatabase } from '@/test/helpers/db';
-import { openDatabase, type Database } from './client';
+import { type TestDatabase, testDatabaseUrl } from '@/test/helpers/db';
+import { type Database, openDatabase } from './client';
 import { MIGRATIONS_DIR, migrateDatabase } from './migrate';
 
 let tdb: TestDatabase;
@@ -21,7 +21,10 @@ beforeAll(async () => {
   const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8'));
   journal.entries.push({ idx: journal.entries.length, version: '7', when: Date.now(), tag: '9999_broken', breakpoints: true });
   fs.writeFileSync(journalFile, JSON.stringify(journal));
-  fs.writeFileSync(path.join(broken, '9999_broken.sql'), 'CREATE TABLE half_done (id int);\n--> statement-breakpoint\nALTER TABLE no_such_table ADD COLUMN x int;');
+  fs.writeFileSync(
+    path.join(broken, '9999_broken.sql'),
+    'CREATE TABLE half_done (id int);\n--> statement-breakpoint\nALTER TABLE no_such_table ADD COLUMN x int;',
+  );
 });
 
 afterAll(async () => {
@@ -33,7 +36,9 @@ afterAll(async () => {
 it('applies the committed migrations, twice without effect', async () => {
   await migrateDatabase(database);
   await migrateDatabase(database);
-  const rows = await database.rows<{ n: number }>(sql`select count(*)::int as n from information_schema.tables where table_name in ('users','api_tokens','audit_log','jobs','job_logs','login_throttle')`);
+  const rows = await database.rows<{ n: number }>(
+    sql`select count(*)::int as n from information_schema.tables where table_name in ('users','api_tokens','audit_log','jobs','job_logs','login_throttle')`,
+  );
   expect(rows[0].n).toBe(6);
 });
 

@@ -4,10 +4,10 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { api } from '@/lib/api/contracts';
-import { ROLE_PERMISSIONS, ROLES, type Permission, type Role } from '@/lib/auth/permissions';
+import { type Permission, ROLE_PERMISSIONS, ROLES, type Role } from '@/lib/auth/permissions';
 import { freshPostgresDatabase, type TestDatabase } from '@/test/helpers/db';
 import { concrete, routeFiles } from './helpers/routes';
-import { ensureBuilt, startServer, type RunningServer } from './helpers/server';
+import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
 import { Client, seedUsers } from './helpers/session';
 
 let server: RunningServer;
@@ -30,7 +30,8 @@ afterAll(async () => {
 });
 
 const counts = async () => {
-  const [r] = await sql`select (select count(*) from users)::int as users, (select count(*) from api_tokens)::int as tokens, (select count(*) from jobs)::int as jobs, (select count(*) from audit_log)::int as audit`;
+  const [r] =
+    await sql`select (select count(*) from users)::int as users, (select count(*) from api_tokens)::int as tokens, (select count(*) from jobs)::int as jobs, (select count(*) from audit_log)::int as audit`;
   return r;
 };
 
@@ -56,7 +57,11 @@ describe('every /api/v1 route', () => {
     for (const f of files) {
       for (const m of f.methods) {
         for (const headers of [{}, { authorization: 'Bearer sdk_' + 'x'.repeat(43) }, { authorization: 'Basic YTpi' }] as Record<string, string>[]) {
-          const r = await fetch(server.base + concrete(f.pattern), { method: m, headers: { ...headers, 'content-type': 'application/json' }, body: m === 'GET' ? undefined : '{}' });
+          const r = await fetch(server.base + concrete(f.pattern), {
+            method: m,
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: m === 'GET' ? undefined : '{}',
+          });
           expect(r.status, `${m} ${f.pattern} ${JSON.stringify(headers)}`).toBe(401);
           expect((await r.json()).error.code).toBe('unauthenticated');
         }
@@ -96,7 +101,14 @@ describe('bad input', () => {
       ['POST', '/api/v1/users', '{"email": "a@b.c", ', {}, 400, 'invalid_json'],
       ['POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'viewer', password: 12345678901234 }, {}, 400, 'validation'],
       ['POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'root', password: 'long enough password' }, {}, 400, 'validation'],
-      ['POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'viewer', password: 'long enough password', isAdmin: true }, {}, 400, 'validation'],
+      [
+        'POST',
+        '/api/v1/users',
+        { email: 'new@example.com', name: 'N', role: 'viewer', password: 'long enough password', isAdmin: true },
+        {},
+        400,
+        'validation',
+      ],
       ['POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'viewer', password: 'x'.repeat(2 * 1024 * 1024) }, {}, 413, 'payload_too_large'],
       ['POST', '/api/v1/users', 'email=new@example.com', { 'content-type': 'application/x-www-form-urlencoded' }, 415, 'unsupported_media_type'],
       ['POST', '/api/v1/tokens', { name: 't', permissions: ['jobs.read', 'root.everything'], expiresInDays: 1 }, {}, 400, 'validation'],
@@ -116,7 +128,13 @@ describe('bad input', () => {
       expect(r.json.error.code).toBe(code);
       expect(r.json.error.message.length).toBeGreaterThan(10);
     }
-    const unknown = await owner.req('POST', '/api/v1/users', { email: 'new@example.com', name: 'N', role: 'viewer', password: 'long enough password', isAdmin: true });
+    const unknown = await owner.req('POST', '/api/v1/users', {
+      email: 'new@example.com',
+      name: 'N',
+      role: 'viewer',
+      password: 'long enough password',
+      isAdmin: true,
+    });
     expect(unknown.json.error.issues).toEqual([{ path: '(root)', message: 'Unknown field(s): isAdmin' }]);
     expect(await counts()).toEqual(before);
   });
@@ -182,7 +200,9 @@ describe('WebSocket upgrades', () => {
     expect(JSON.parse(ok.first!).type).toBe('hello');
     const narrow = await users.owner.req('POST', '/api/v1/tokens', { name: 'no jobs', permissions: ['instance.read'], expiresInDays: 1 });
     expect((await open({ authorization: `Bearer ${narrow.json.token}` })).status).toBe(403);
-    const r = await fetch(server.base.replace('http', 'http') + '/ws/nothing-here', { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } }).catch(() => null);
+    const r = await fetch(server.base.replace('http', 'http') + '/ws/nothing-here', {
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+    }).catch(() => null);
     expect(r === null || r.status === 404).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FakeGithub, sha256, tarGzWith } from '../test/helpers/github-server';
 import { openBrowser, signIn } from './helpers/browser';
-import { ensureBuilt, startServer, type RunningServer } from './helpers/server';
+import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
 import { PASSWORD } from './helpers/session';
 
 let server: RunningServer;
@@ -15,7 +15,8 @@ let browser: Awaited<ReturnType<typeof openBrowser>>;
 let gh: FakeGithub;
 const REPO = 'acme/hello-tool';
 const TRUE = fs.readFileSync('/usr/bin/true');
-const archive = (tag: string) => tarGzWith(`hello-tool_${tag}_linux_amd64`, { 'hello-tool': TRUE, 'README.md': `# hello-tool ${tag}\n` }, { exec: ['hello-tool'] });
+const archive = (tag: string) =>
+  tarGzWith(`hello-tool_${tag}_linux_amd64`, { 'hello-tool': TRUE, 'README.md': `# hello-tool ${tag}\n` }, { exec: ['hello-tool'] });
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -115,7 +116,13 @@ it('browses, installs, updates, rolls back and uninstalls a GitHub-release binar
   expect(await toggle.getAttribute('aria-pressed')).toBe('false');
   await toggle.click();
   await row.locator('button[aria-pressed="true"]').waitFor();
-  const channelOf = () => page.evaluate(async () => ((await (await fetch('/api/v1/packages/github')).json()) as { packages: { name: string; channel: string }[] }).packages.find((p) => p.name === 'hello-tool')?.channel);
+  const channelOf = () =>
+    page.evaluate(
+      async () =>
+        ((await (await fetch('/api/v1/packages/github')).json()) as { packages: { name: string; channel: string }[] }).packages.find(
+          (p) => p.name === 'hello-tool',
+        )?.channel,
+    );
   expect(await channelOf()).toBe('prerelease');
   await toggle.click();
   await row.locator('button[aria-label="Pre-releases for hello-tool"][aria-pressed="false"]').waitFor();

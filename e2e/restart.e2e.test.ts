@@ -2,7 +2,7 @@
 // the job does not stay "running": it ends failed with the reason, or runs again and finishes.
 import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ensureBuilt, startServer, tempDir, type RunningServer } from './helpers/server';
+import { ensureBuilt, type RunningServer, startServer, tempDir } from './helpers/server';
 import { login, PASSWORD } from './helpers/session';
 
 const LEASE_MS = 3000;

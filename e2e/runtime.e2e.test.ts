@@ -4,7 +4,7 @@
 // the package is then uninstalled.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openBrowser, signIn } from './helpers/browser';
-import { ensureBuilt, startServer, type RunningServer } from './helpers/server';
+import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
 import { PASSWORD } from './helpers/session';
 
 let server: RunningServer;

@@ -14,6 +14,8 @@ export async function instanceInfo(s: Services) {
     database: { kind: s.database.kind, location: s.database.location },
     dataDir: s.config.dataDir,
     docker: await dockerStatus(2000),
-    worker: s.worker ? { id: s.worker.id, running: s.worker.activeJobIds.length, concurrency: s.config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: s.config.SKILLDOCK_JOB_LEASE_MS } : null,
+    worker: s.worker
+      ? { id: s.worker.id, running: s.worker.activeJobIds.length, concurrency: s.config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: s.config.SKILLDOCK_JOB_LEASE_MS }
+      : null,
   };
 }

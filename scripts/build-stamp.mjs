@@ -3,7 +3,19 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const INPUTS = ['app', 'components', 'lib', 'db', 'drizzle', 'public', 'server.ts', 'next.config.ts', 'package-lock.json', 'postcss.config.mjs', 'tsconfig.json'];
+const INPUTS = [
+  'app',
+  'components',
+  'lib',
+  'db',
+  'drizzle',
+  'public',
+  'server.ts',
+  'next.config.ts',
+  'package-lock.json',
+  'postcss.config.mjs',
+  'tsconfig.json',
+];
 
 function walk(p, out) {
   let st;
@@ -20,5 +32,7 @@ function walk(p, out) {
 export function buildStamp(root) {
   const files = [];
   for (const i of INPUTS) walk(path.join(root, i), files);
-  return createHash('sha256').update(files.map((f) => path.relative(root, f.split(':')[0]) + f.slice(f.indexOf(':'))).join('\n')).digest('hex');
+  return createHash('sha256')
+    .update(files.map((f) => path.relative(root, f.split(':')[0]) + f.slice(f.indexOf(':'))).join('\n'))
+    .digest('hex');
 }

@@ -129,7 +129,7 @@ function pidsMentioning(marker) {
     const pid = Number(ent);
     if (pid === process.pid) continue;
     const c = cmdline(pid);
-    if (c && c.includes(marker)) out.push(pid);
+    if (c?.includes(marker)) out.push(pid);
   }
   return out;
 }
@@ -348,18 +348,30 @@ async function startPostgres(state) {
     const child = spawn(
       path.join(bin, 'postgres'),
       [
-        '-D', dataDir,
-        '-h', '127.0.0.1',
-        '-p', String(port),
-        '-k', sockDir,
-        '-c', 'fsync=off',
-        '-c', 'synchronous_commit=off',
-        '-c', 'full_page_writes=off',
-        '-c', 'max_connections=300',
-        '-c', 'shared_buffers=128MB',
-        '-c', 'logging_collector=off',
-        '-c', 'log_min_messages=warning',
-        '-c', 'TimeZone=UTC',
+        '-D',
+        dataDir,
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(port),
+        '-k',
+        sockDir,
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'max_connections=300',
+        '-c',
+        'shared_buffers=128MB',
+        '-c',
+        'logging_collector=off',
+        '-c',
+        'log_min_messages=warning',
+        '-c',
+        'TimeZone=UTC',
       ],
       { ...asUser, env: childEnv, cwd: pgDir, detached: true, stdio: ['ignore', logFd, logFd] },
     );

@@ -5,15 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dockerGet, dockerPing } from './test-env.mjs';
-import {
-  countReport,
-  formatSummaryLine,
-  phaseResult,
-  projectGlobs,
-  projectOfFile,
-  summarize,
-  testFilesOnDisk,
-} from './test-summary.mjs';
+import { countReport, formatSummaryLine, phaseResult, projectGlobs, projectOfFile, summarize, testFilesOnDisk } from './test-summary.mjs';
 
 // A trimmed real vitest 4 JSON report: one passing file, one file with a failed and a skipped
 // test, one file that failed to import (no test results at all).

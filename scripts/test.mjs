@@ -44,7 +44,7 @@ const phases = PHASES.filter((p) => SUBSETS[subset].includes(p.id));
 const vitestBin = path.join(REPO, 'node_modules', '.bin', 'vitest');
 const reportDir = path.join(STATE_DIR, 'reports');
 
-let envState = {}; // filled in place by setup(), so an interrupted setup can still be torn down
+const envState = {}; // filled in place by setup(), so an interrupted setup can still be torn down
 let setupDone = false;
 let child = null;
 let interrupted = null;
@@ -132,7 +132,15 @@ function runCheck(phase) {
       child = null;
       killGroup('SIGKILL', pid);
       const exitCode = code ?? (signal ? 128 : 1);
-      resolve({ name: phase.name, passed: exitCode === 0 ? 1 : 0, failed: exitCode === 0 ? 0 : 1, skipped: 0, files: 1, exitCode, errors: exitCode === 0 ? [] : [`${phase.name} failed (exit ${exitCode})`] });
+      resolve({
+        name: phase.name,
+        passed: exitCode === 0 ? 1 : 0,
+        failed: exitCode === 0 ? 0 : 1,
+        skipped: 0,
+        files: 1,
+        exitCode,
+        errors: exitCode === 0 ? [] : [`${phase.name} failed (exit ${exitCode})`],
+      });
     });
   });
 }

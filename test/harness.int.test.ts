@@ -2,11 +2,11 @@
 // database on the engine named by SKILLDOCK_TEST_DB, cleanup removes it, and the Docker engine
 // that `npm test` exported through DOCKER_HOST answers dockerode.
 import fs from 'node:fs';
-import Docker from 'dockerode';
 import { PGlite } from '@electric-sql/pglite';
+import Docker from 'dockerode';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbKind, testDatabaseUrl, type TestDatabase } from '@/test/helpers/db';
+import { dbKind, type TestDatabase, testDatabaseUrl } from '@/test/helpers/db';
 import { describeDocker } from '@/test/helpers/docker';
 
 describe(`test database helper (${dbKind})`, () => {

@@ -10,7 +10,10 @@ export const dynamic = 'force-dynamic';
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
   const h = await headers();
   const jar = await cookies();
-  const cookie = jar.getAll().map((c) => `${c.name}=${encodeURIComponent(c.value)}`).join('; ');
+  const cookie = jar
+    .getAll()
+    .map((c) => `${c.name}=${encodeURIComponent(c.value)}`)
+    .join('; ');
   const s = await pageSession(cookie, h.get(CLIENT_IP_HEADER));
   if (s.status === 'setup') redirect('/setup');
   if (s.status === 'anonymous') redirect('/login');

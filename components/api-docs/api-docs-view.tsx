@@ -10,7 +10,7 @@ import { OPENAPI_URL } from './openapi-url';
 
 function Loading() {
   return (
-    <div className="grid gap-4 p-6 md:grid-cols-[14rem_1fr]" aria-busy="true" aria-label="Loading the API reference">
+    <div className="grid gap-4 p-6 md:grid-cols-[14rem_1fr]" role="status" aria-busy="true" aria-label="Loading the API reference">
       <div className="hidden gap-2 md:grid md:content-start">
         {Array.from({ length: 10 }, (_, n) => (
           <Skeleton key={n} className="h-4" style={{ width: `${60 + ((n * 37) % 40)}%` }} />
@@ -58,7 +58,9 @@ export function ApiDocsView() {
             ; it carries only the permissions you give it. Each operation below names the permission it needs.
           </p>
           <p className="text-muted-foreground">
-            Errors share one shape: <code className="rounded bg-muted px-1 py-0.5 font-mono text-xs text-foreground">{'{ "error": { "code", "message", "issues"? } }'}</code>; long work answers 202 with a job to follow at{' '}
+            Errors share one shape:{' '}
+            <code className="rounded bg-muted px-1 py-0.5 font-mono text-xs text-foreground">{'{ "error": { "code", "message", "issues"? } }'}</code>; long work
+            answers 202 with a job to follow at{' '}
             <code className="rounded bg-muted px-1 py-0.5 font-mono text-xs text-foreground">/api/v1/jobs/{'{id}'}/events</code>.
           </p>
         </div>

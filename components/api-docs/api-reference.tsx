@@ -2,7 +2,7 @@
 
 import '@scalar/api-reference-react/style.css';
 import './scalar-overrides.css';
-import { ApiReferenceReact, type AnyApiReferenceConfiguration } from '@scalar/api-reference-react';
+import { type AnyApiReferenceConfiguration, ApiReferenceReact } from '@scalar/api-reference-react';
 import { useTheme } from 'next-themes';
 import { useMemo } from 'react';
 import { OPENAPI_URL } from './openapi-url';

@@ -1,7 +1,7 @@
 'use client';
 
 import { cn } from '../ui/cn';
-import { deepEqual, pretty, shallowDiff, type Change } from './diff';
+import { type Change, deepEqual, pretty, shallowDiff } from './diff';
 
 const LEFT: Record<Change, string> = { added: '', removed: 'bg-destructive/10', changed: 'bg-destructive/10', same: '' };
 const RIGHT: Record<Change, string> = { added: 'bg-success/15', removed: '', changed: 'bg-success/15', same: '' };
@@ -12,7 +12,17 @@ const MARK_AFTER: Record<Change, string> = { added: 'added', removed: '', change
 function Cell({ k, value, tint, dim, mark, side }: { k: string; value: unknown; tint: string; dim: boolean; mark: string; side: 'before' | 'after' }) {
   const text = pretty(value);
   return (
-    <div data-side={side} data-changed={mark ? 'true' : undefined} className={cn('relative min-w-0 border-l-2 border-transparent px-3 py-0.5', side === 'after' && 'shadow-[inset_1px_0_0_var(--border)]', tint, mark && (side === 'before' ? 'border-destructive/60' : 'border-success/70'), dim && 'text-muted-foreground')}>
+    <div
+      data-side={side}
+      data-changed={mark ? 'true' : undefined}
+      className={cn(
+        'relative min-w-0 border-l-2 border-transparent px-3 py-0.5',
+        side === 'after' && 'shadow-[inset_1px_0_0_var(--border)]',
+        tint,
+        mark && (side === 'before' ? 'border-destructive/60' : 'border-success/70'),
+        dim && 'text-muted-foreground',
+      )}
+    >
       {text === null ? null : (
         <pre className="font-mono text-xs whitespace-pre-wrap break-all">
           <span className="text-primary">{JSON.stringify(k)}</span>: {text.replace(/\n/g, '\n  ')}
@@ -27,7 +37,12 @@ function Whole({ label, value, changed }: { label: string; value: unknown; chang
   return (
     <div className="grid min-w-0 content-start gap-1.5">
       <p className="text-xs font-medium text-muted-foreground">{label}</p>
-      <pre className={cn('overflow-x-auto rounded-md border bg-background p-3 font-mono text-xs whitespace-pre-wrap break-all', changed && (label === 'Before' ? 'bg-destructive/10' : 'bg-success/15'))}>
+      <pre
+        className={cn(
+          'overflow-x-auto rounded-md border bg-background p-3 font-mono text-xs whitespace-pre-wrap break-all',
+          changed && (label === 'Before' ? 'bg-destructive/10' : 'bg-success/15'),
+        )}
+      >
         {pretty(value) ?? 'null'}
       </pre>
     </div>

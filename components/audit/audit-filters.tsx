@@ -6,11 +6,16 @@ import { useEffect, useRef, useState } from 'react';
 import { api } from '../api';
 import { Button } from '../ui/button';
 import { Input, Label } from '../ui/input';
-import type { AuditFilters } from './view';
 import { isoToLocal, localToIso } from './use-audit-filters';
+import type { AuditFilters } from './view';
 
 /** A text filter that writes to the URL a moment after typing stops, and follows the URL when it changes elsewhere. */
-function DebouncedInput({ id, value, onCommit, ...props }: { id: string; value: string; onCommit: (v: string) => void } & Omit<React.InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>) {
+function DebouncedInput({
+  id,
+  value,
+  onCommit,
+  ...props
+}: { id: string; value: string; onCommit: (v: string) => void } & Omit<React.InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>) {
   const [draft, setDraft] = useState(value);
   const committed = useRef(value);
   const commit = useRef(onCommit);
@@ -55,8 +60,24 @@ function prefixes(actions: string[]): string[] {
   return [...new Set(actions.filter((a) => a.includes('.')).map((a) => a.slice(0, a.indexOf('.') + 1)))];
 }
 
-export function AuditFiltersBar({ filters, setFilters, clear, active, hideClear }: { filters: AuditFilters; setFilters: (p: Partial<AuditFilters>) => void; clear: () => void; active: number; hideClear?: boolean }) {
-  const actions = useQuery({ queryKey: ['audit-actions'], queryFn: ({ signal }) => api<{ items: string[] }>('/api/v1/audit/actions', { signal }), staleTime: 60_000 });
+export function AuditFiltersBar({
+  filters,
+  setFilters,
+  clear,
+  active,
+  hideClear,
+}: {
+  filters: AuditFilters;
+  setFilters: (p: Partial<AuditFilters>) => void;
+  clear: () => void;
+  active: number;
+  hideClear?: boolean;
+}) {
+  const actions = useQuery({
+    queryKey: ['audit-actions'],
+    queryFn: ({ signal }) => api<{ items: string[] }>('/api/v1/audit/actions', { signal }),
+    staleTime: 60_000,
+  });
   const list = actions.data?.items ?? [];
   const badRange = !!filters.from && !!filters.to && new Date(filters.from) > new Date(filters.to);
   return (
@@ -64,11 +85,24 @@ export function AuditFiltersBar({ filters, setFilters, clear, active, hideClear 
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto_auto]">
         <div className="grid gap-1.5">
           <Label htmlFor="audit-actor">Actor</Label>
-          <DebouncedInput id="audit-actor" value={filters.actor} onCommit={(actor) => setFilters({ actor })} placeholder="Email or token name" autoComplete="off" />
+          <DebouncedInput
+            id="audit-actor"
+            value={filters.actor}
+            onCommit={(actor) => setFilters({ actor })}
+            placeholder="Email or token name"
+            autoComplete="off"
+          />
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor="audit-action">Action</Label>
-          <DebouncedInput id="audit-action" value={filters.action} onCommit={(action) => setFilters({ action })} placeholder="Any action" list="audit-action-options" autoComplete="off" />
+          <DebouncedInput
+            id="audit-action"
+            value={filters.action}
+            onCommit={(action) => setFilters({ action })}
+            placeholder="Any action"
+            list="audit-action-options"
+            autoComplete="off"
+          />
           <datalist id="audit-action-options">
             {prefixes(list).map((p) => (
               <option key={p} value={p}>
@@ -82,7 +116,13 @@ export function AuditFiltersBar({ filters, setFilters, clear, active, hideClear 
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor="audit-target">Target</Label>
-          <DebouncedInput id="audit-target" value={filters.target} onCommit={(target) => setFilters({ target })} placeholder="Type or id, e.g. user" autoComplete="off" />
+          <DebouncedInput
+            id="audit-target"
+            value={filters.target}
+            onCommit={(target) => setFilters({ target })}
+            placeholder="Type or id, e.g. user"
+            autoComplete="off"
+          />
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor="audit-from">From</Label>

@@ -16,7 +16,12 @@ function Target({ e }: { e: AuditEntry }) {
       <span className="text-muted-foreground">{e.targetType}</span>
       {id ? (
         e.targetType === 'job' ? (
-          <Link href={`/jobs/${id}`} className="truncate font-mono text-xs text-primary underline-offset-4 hover:underline" title={id} onClick={(ev) => ev.stopPropagation()}>
+          <Link
+            href={`/jobs/${id}`}
+            className="truncate font-mono text-xs text-primary underline-offset-4 hover:underline"
+            title={id}
+            onClick={(ev) => ev.stopPropagation()}
+          >
             {id}
           </Link>
         ) : (

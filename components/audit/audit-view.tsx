@@ -12,8 +12,8 @@ import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { useCan } from '../viewer';
 import { AuditFiltersBar } from './audit-filters';
 import { AuditRow } from './audit-row';
-import { PAGE_SIZE, type AuditPage } from './view';
 import { auditQueryString, useAuditFilters } from './use-audit-filters';
+import { type AuditPage, PAGE_SIZE } from './view';
 
 function SkeletonRows() {
   return Array.from({ length: 8 }, (_, n) => (
@@ -82,7 +82,15 @@ export function AuditView() {
           <ErrorNote error={q.error} />
         ) : empty ? (
           active ? (
-            <EmptyState icon={<SearchX />} title="No audit entries match these filters" action={<Button variant="outline" onClick={clear}>Clear filters</Button>}>
+            <EmptyState
+              icon={<SearchX />}
+              title="No audit entries match these filters"
+              action={
+                <Button variant="outline" onClick={clear}>
+                  Clear filters
+                </Button>
+              }
+            >
               Widen the time range, or look for part of an email, action or id.
             </EmptyState>
           ) : (
@@ -105,10 +113,14 @@ export function AuditView() {
                   <TH>IP</TH>
                 </TR>
               </THead>
-              <TBody>{q.isPending ? <SkeletonRows /> : items.map((e) => <AuditRow key={e.id} e={e} open={open.has(e.id)} onToggle={() => toggle(e.id)} />)}</TBody>
+              <TBody>
+                {q.isPending ? <SkeletonRows /> : items.map((e) => <AuditRow key={e.id} e={e} open={open.has(e.id)} onToggle={() => toggle(e.id)} />)}
+              </TBody>
             </Table>
             <div className="flex flex-wrap items-center justify-between gap-2 border-t px-4 py-3 text-xs text-muted-foreground">
-              <span aria-live="polite">{q.isPending ? 'Loading…' : `${items.length} ${items.length === 1 ? 'entry' : 'entries'} shown${q.hasNextPage ? '' : ' — that is all'}`}</span>
+              <span aria-live="polite">
+                {q.isPending ? 'Loading…' : `${items.length} ${items.length === 1 ? 'entry' : 'entries'} shown${q.hasNextPage ? '' : ' — that is all'}`}
+              </span>
               {q.error ? <ErrorNote error={q.error} className="py-1" /> : null}
               {q.hasNextPage ? (
                 <Button variant="outline" size="sm" onClick={() => void q.fetchNextPage()} disabled={q.isFetchingNextPage}>

@@ -18,7 +18,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (isPlainObject(a) && isPlainObject(b)) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
   }
   return false;
 }
@@ -32,10 +32,10 @@ export function shallowDiff(before: unknown, after: unknown): KeyDiff[] | null {
   const b = before ?? {};
   const a = after ?? {};
   if (!isPlainObject(b) || !isPlainObject(a)) return null;
-  const keys = [...Object.keys(b), ...Object.keys(a).filter((k) => !Object.prototype.hasOwnProperty.call(b, k))];
+  const keys = [...Object.keys(b), ...Object.keys(a).filter((k) => !Object.hasOwn(b, k))];
   return keys.map((key) => {
-    const inB = Object.prototype.hasOwnProperty.call(b, key);
-    const inA = Object.prototype.hasOwnProperty.call(a, key);
+    const inB = Object.hasOwn(b, key);
+    const inA = Object.hasOwn(a, key);
     const change: Change = !inB ? 'added' : !inA ? 'removed' : deepEqual(b[key], a[key]) ? 'same' : 'changed';
     return { key, change, before: b[key], after: a[key] };
   });

@@ -3,7 +3,7 @@
 import { format, formatISO, isValid } from 'date-fns';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo } from 'react';
-import { FILTER_KEYS, type AuditFilters } from './view';
+import { type AuditFilters, FILTER_KEYS } from './view';
 
 /** A datetime-local value ("2025-01-31T14:05") in the browser's zone → ISO 8601 with its offset. */
 export function localToIso(local: string): string {

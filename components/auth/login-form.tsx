@@ -1,8 +1,8 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { signIn } from 'next-auth/react';
 import { useRouter, useSearchParams } from 'next/navigation';
+import { signIn } from 'next-auth/react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { loginInput } from '@/lib/auth/schemas';
@@ -22,7 +22,7 @@ export function LoginForm() {
     const res = await signIn('credentials', { email: v.email, password: v.password, redirect: false });
     if (!res || res.error) return setError(res?.error && res.error !== 'CredentialsSignin' ? res.error : 'Wrong email or password.');
     const to = params.get('callbackUrl');
-    router.replace(to && to.startsWith('/') && !to.startsWith('//') ? to : '/jobs');
+    router.replace(to?.startsWith('/') && !to.startsWith('//') ? to : '/jobs');
     router.refresh();
   });
   const { errors, isSubmitting } = form.formState;

@@ -25,7 +25,12 @@ export const relativeTime = (iso: string) => formatDistanceToNowStrict(new Date(
 
 export const formatCount = (n: number) => n.toLocaleString('en');
 
-const FINAL_STAGE: Record<string, string> = { queued: 'Waiting to start', succeeded: 'Finished', failed: 'Ended with an error', canceled: 'Stopped on request' };
+const FINAL_STAGE: Record<string, string> = {
+  queued: 'Waiting to start',
+  succeeded: 'Finished',
+  failed: 'Ended with an error',
+  canceled: 'Stopped on request',
+};
 
 /**
  * What the job is doing, in words. The worker leaves the state word as the stage of an ended job;

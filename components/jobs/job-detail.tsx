@@ -1,6 +1,6 @@
 'use client';
 
-import { ArrowLeft, CircleX, Ban, RefreshCw } from 'lucide-react';
+import { ArrowLeft, Ban, CircleX, RefreshCw } from 'lucide-react';
 import Link from 'next/link';
 import { useEffect } from 'react';
 import { ApiError } from '../api';
@@ -12,8 +12,8 @@ import { JobHeader } from './job-header';
 import { JobLog } from './job-log';
 import { JobResult } from './job-result';
 import { useJob } from './queries';
-import type { Job } from './view';
 import { useJobStream } from './use-job-stream';
+import type { Job } from './view';
 
 /** /jobs/{id}: a job's state, result and live log. Remounts per id so each job gets a fresh log. */
 export function JobDetail({ id }: { id: string }) {
@@ -79,7 +79,12 @@ function Outcome({ job }: { job: Job }) {
   const failed = job.state === 'failed';
   const Icon = failed ? CircleX : Ban;
   return (
-    <div role="alert" className={failed ? 'flex gap-3 rounded-lg border border-destructive/40 bg-destructive/10 p-4' : 'flex gap-3 rounded-lg border border-warning/50 bg-warning/10 p-4'}>
+    <div
+      role="alert"
+      className={
+        failed ? 'flex gap-3 rounded-lg border border-destructive/40 bg-destructive/10 p-4' : 'flex gap-3 rounded-lg border border-warning/50 bg-warning/10 p-4'
+      }
+    >
       <Icon aria-hidden className={failed ? 'mt-0.5 size-5 shrink-0 text-destructive' : 'mt-0.5 size-5 shrink-0 text-muted-foreground'} />
       <div className="grid min-w-0 gap-1">
         <p className={failed ? 'font-medium text-destructive' : 'font-medium'}>{failed ? 'Error' : 'Stopped on request'}</p>
@@ -106,7 +111,7 @@ function Params({ params }: { params: unknown }) {
 
 function DetailSkeleton() {
   return (
-    <div className="grid gap-4" aria-busy="true" aria-label="Loading the job">
+    <div className="grid gap-4" role="status" aria-busy="true" aria-label="Loading the job">
       <Skeleton className="h-4 w-16" />
       <Skeleton className="h-8 w-2/3" />
       <Skeleton className="h-4 w-1/2" />

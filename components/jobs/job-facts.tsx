@@ -4,8 +4,8 @@ import { Card, CardContent } from '../ui/card';
 import { Progress } from '../ui/misc';
 import { fullTime, relativeTime, stageLabel } from './format';
 import { JobDuration } from './job-duration';
-import type { Job } from './view';
 import { useNow } from './use-now';
+import type { Job } from './view';
 
 function When({ at }: { at: string | null }) {
   if (!at) return <span className="text-muted-foreground">—</span>;
@@ -21,12 +21,22 @@ export function JobFacts({ job }: { job: Job }) {
   useNow(30_000);
   const stage = stageLabel(job);
   const facts: [string, React.ReactNode][] = [
-    ['Created by', <span key="by" className="[overflow-wrap:anywhere]">{job.createdByLabel}</span>],
+    [
+      'Created by',
+      <span key="by" className="[overflow-wrap:anywhere]">
+        {job.createdByLabel}
+      </span>,
+    ],
     ['Created', <When key="c" at={job.createdAt} />],
     ['Started', <When key="s" at={job.startedAt} />],
     ['Finished', <When key="f" at={job.finishedAt} />],
     ['Duration', <JobDuration key="d" job={job} />],
-    ['Attempts', <span key="a" style={{ fontVariantNumeric: 'tabular-nums' }}>{job.attempts} of {job.maxAttempts}</span>],
+    [
+      'Attempts',
+      <span key="a" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        {job.attempts} of {job.maxAttempts}
+      </span>,
+    ],
   ];
   return (
     <Card>
@@ -40,7 +50,19 @@ export function JobFacts({ job }: { job: Job }) {
               {job.progressPercent}%
             </span>
           </div>
-          <Progress value={job.progressPercent} label="Job progress" className={job.state === 'failed' ? '[&>div]:bg-destructive' : job.state === 'succeeded' ? '[&>div]:bg-success' : job.state === 'canceled' ? '[&>div]:bg-warning' : undefined} />
+          <Progress
+            value={job.progressPercent}
+            label="Job progress"
+            className={
+              job.state === 'failed'
+                ? '[&>div]:bg-destructive'
+                : job.state === 'succeeded'
+                  ? '[&>div]:bg-success'
+                  : job.state === 'canceled'
+                    ? '[&>div]:bg-warning'
+                    : undefined
+            }
+          />
         </div>
         <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-6">
           {facts.map(([k, v]) => (

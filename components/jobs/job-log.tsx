@@ -10,10 +10,10 @@ import { copyText } from '../ui/copy-button';
 import { Input } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { formatCount } from './format';
-import { MAX_LINES, type LogStore } from './log-store';
+import { type LogStore, MAX_LINES } from './log-store';
 import { LogView } from './log-view';
-import { isFinal, type JobState } from './view';
 import type { StreamStatus } from './use-job-stream';
+import { isFinal, type JobState } from './view';
 
 const STATUS_TEXT: Record<StreamStatus, string> = {
   connecting: 'Connecting…',
@@ -26,6 +26,7 @@ const STATUS_TEXT: Record<StreamStatus, string> = {
 /** Indexes of the lines that contain the filter text, extended as lines arrive. */
 function useFilterIndex(store: LogStore, filter: string, version: number): number[] | null {
   const cache = useRef<{ q: string; epoch: number; scanned: number; hits: number[] }>({ q: '', epoch: 0, scanned: 0, hits: [] });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the store is mutable; `version` is what says it grew
   return useMemo(() => {
     const q = filter.toLowerCase();
     if (!q) return null;
@@ -39,7 +40,15 @@ function useFilterIndex(store: LogStore, filter: string, version: number): numbe
 }
 
 /** The job's live log: filter, follow, copy, download; rendered virtualized so long logs stay smooth. */
-export function JobLog({ jobId, jobState, stream }: { jobId: string; jobState: JobState | undefined; stream: { store: LogStore; count: number; status: StreamStatus; error: string | null; reconnect: () => void } }) {
+export function JobLog({
+  jobId,
+  jobState,
+  stream,
+}: {
+  jobId: string;
+  jobState: JobState | undefined;
+  stream: { store: LogStore; count: number; status: StreamStatus; error: string | null; reconnect: () => void };
+}) {
   const { store, count, status, error, reconnect } = stream;
   const [filter, setFilter] = useState('');
   const [follow, setFollow] = useState(true);
@@ -74,7 +83,19 @@ export function JobLog({ jobId, jobState, stream }: { jobId: string; jobState: J
         <div className="flex items-center gap-3">
           <CardTitle>Log</CardTitle>
           <span className="inline-flex items-center gap-1.5 text-xs text-muted-foreground" role="status">
-            <span aria-hidden className={cn('size-2 rounded-full', status === 'live' ? 'bg-success' : status === 'ended' ? 'bg-muted-foreground' : status === 'error' ? 'bg-destructive' : 'animate-pulse bg-warning motion-reduce:animate-none')} />
+            <span
+              aria-hidden
+              className={cn(
+                'size-2 rounded-full',
+                status === 'live'
+                  ? 'bg-success'
+                  : status === 'ended'
+                    ? 'bg-muted-foreground'
+                    : status === 'error'
+                      ? 'bg-destructive'
+                      : 'animate-pulse bg-warning motion-reduce:animate-none',
+              )}
+            />
             {STATUS_TEXT[status]}
           </span>
           <span className="text-xs text-muted-foreground" style={{ fontVariantNumeric: 'tabular-nums' }} data-testid="log-line-count">
@@ -85,9 +106,22 @@ export function JobLog({ jobId, jobState, stream }: { jobId: string; jobState: J
         <div className="flex flex-wrap items-center gap-2">
           <div className="relative">
             <Search aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-            <Input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Show lines containing…" aria-label="Show only lines containing" className="h-8 w-56 pl-8" />
+            <Input
+              type="search"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+              placeholder="Show lines containing…"
+              aria-label="Show only lines containing"
+              className="h-8 w-56 pl-8"
+            />
           </div>
-          <Button variant={follow ? 'secondary' : 'outline'} size="sm" aria-pressed={follow} onClick={() => setFollow((f) => !f)} title="Keep the newest line in view">
+          <Button
+            variant={follow ? 'secondary' : 'outline'}
+            size="sm"
+            aria-pressed={follow}
+            onClick={() => setFollow((f) => !f)}
+            title="Keep the newest line in view"
+          >
             <ArrowDownToLine aria-hidden /> Follow
           </Button>
           <Button variant="outline" size="sm" onClick={() => void copy()} disabled={!held}>

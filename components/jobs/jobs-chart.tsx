@@ -5,7 +5,7 @@ import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { ErrorNote, Skeleton } from '../ui/misc';
 import { formatDuration, fullTime, jobElapsedMs } from './format';
-import { jobHref, type Job, type JobState } from './view';
+import { type Job, type JobState, jobHref } from './view';
 
 const MAX_BARS = 30;
 const COLOURS: Partial<Record<JobState, string>> = { succeeded: 'var(--success)', failed: 'var(--destructive)', canceled: 'var(--warning)' };
@@ -84,16 +84,33 @@ export function JobsChart({ jobs, loading, error }: { jobs: Job[] | undefined; l
         ) : loading ? (
           <Skeleton className="h-36 w-full" />
         ) : !data.length ? (
-          <p className="flex h-36 items-center justify-center rounded-md border border-dashed text-sm text-muted-foreground">Durations appear here once jobs finish.</p>
+          <p className="flex h-36 items-center justify-center rounded-md border border-dashed text-sm text-muted-foreground">
+            Durations appear here once jobs finish.
+          </p>
         ) : (
           <div className="h-36" role="img" aria-label={`Bar chart of the run time of the last ${data.length} finished jobs`}>
             <ResponsiveContainer width="100%" height="100%">
               <BarChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: 0 }} barCategoryGap="18%">
                 <CartesianGrid vertical={false} stroke="var(--border)" />
                 <XAxis dataKey="id" hide />
-                <YAxis width={44} tickLine={false} axisLine={false} fontSize={11} tick={{ fill: 'var(--muted-foreground)' }} tickFormatter={(v: number) => `${v}${unit.suffix}`} allowDecimals={false} />
+                <YAxis
+                  width={44}
+                  tickLine={false}
+                  axisLine={false}
+                  fontSize={11}
+                  tick={{ fill: 'var(--muted-foreground)' }}
+                  tickFormatter={(v: number) => `${v}${unit.suffix}`}
+                  allowDecimals={false}
+                />
                 <Tooltip cursor={{ fill: 'var(--muted)' }} content={(p) => <ChartTip active={p.active} payload={p.payload} />} isAnimationActive={false} />
-                <Bar dataKey="value" radius={[3, 3, 0, 0]} minPointSize={2} isAnimationActive={false} className="cursor-pointer" onClick={(d) => router.push(jobHref((d.payload as Point).id))}>
+                <Bar
+                  dataKey="value"
+                  radius={[3, 3, 0, 0]}
+                  minPointSize={2}
+                  isAnimationActive={false}
+                  className="cursor-pointer"
+                  onClick={(d) => router.push(jobHref((d.payload as Point).id))}
+                >
                   {data.map((d) => (
                     <Cell key={d.id} fill={COLOURS[d.state]} />
                   ))}

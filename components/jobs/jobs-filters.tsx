@@ -5,8 +5,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Button } from '../ui/button';
 import { Input, Label, Select } from '../ui/input';
 import { useJobKinds } from './queries';
-import { JOB_STATES, type JobFilters, type JobSort, type JobState } from './view';
 import { hasFilters } from './use-job-filters';
+import { JOB_STATES, type JobFilters, type JobSort, type JobState } from './view';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -42,7 +42,15 @@ export function JobsFilters({ filters, onChange }: { filters: JobFilters; onChan
         <Label htmlFor="jobs-q">Search</Label>
         <div className="relative">
           <Search aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input id="jobs-q" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Title, kind, person or job id" className="pl-8" maxLength={200} />
+          <Input
+            id="jobs-q"
+            type="search"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="Title, kind, person or job id"
+            className="pl-8"
+            maxLength={200}
+          />
         </div>
       </div>
       <div className="grid w-full gap-1.5 sm:w-36">

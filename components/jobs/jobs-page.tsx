@@ -28,7 +28,11 @@ export function JobsPage() {
 
   return (
     <>
-      <PageHeader title="Jobs" description="Installs, updates, checks and other work that takes a while, with progress and live logs." actions={<StartActions />} />
+      <PageHeader
+        title="Jobs"
+        description="Installs, updates, checks and other work that takes a while, with progress and live logs."
+        actions={<StartActions />}
+      />
       <div className="grid gap-4">
         <JobsChart jobs={recent.data?.items} loading={recent.isPending} error={recent.error} />
         <Card>
@@ -41,7 +45,15 @@ export function JobsPage() {
               <RetryableError error={list.error} onRetry={() => void list.refetch()} />
             ) : !list.isPending && !jobs.length ? (
               filtered ? (
-                <EmptyState icon={<SearchX />} title="No jobs match these filters" action={<Button variant="outline" onClick={() => setFilters({ state: '', kind: '', q: '' })}>Show all jobs</Button>}>
+                <EmptyState
+                  icon={<SearchX />}
+                  title="No jobs match these filters"
+                  action={
+                    <Button variant="outline" onClick={() => setFilters({ state: '', kind: '', q: '' })}>
+                      Show all jobs
+                    </Button>
+                  }
+                >
                   Try another state or kind, or search for part of a title.
                 </EmptyState>
               ) : (
@@ -58,7 +70,9 @@ export function JobsPage() {
                 </div>
                 {list.error ? <ErrorNote error={list.error} /> : null}
                 <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
-                  <span aria-live="polite">{list.isPending ? 'Loading jobs…' : `${jobs.length.toLocaleString('en')} ${jobs.length === 1 ? 'job' : 'jobs'} shown`}</span>
+                  <span aria-live="polite">
+                    {list.isPending ? 'Loading jobs…' : `${jobs.length.toLocaleString('en')} ${jobs.length === 1 ? 'job' : 'jobs'} shown`}
+                  </span>
                   {list.hasNextPage ? (
                     <Button variant="outline" size="sm" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
                       {list.isFetchingNextPage ? 'Loading…' : filters.sort === 'created_desc' ? 'Load older' : 'Load newer'}

@@ -7,8 +7,8 @@ import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { fullTime, relativeTime, stageLabel } from './format';
 import { JobDuration } from './job-duration';
 import { StateChip } from './state-chip';
-import { jobHref, type Job, type JobSort } from './view';
 import { useNow } from './use-now';
+import { type Job, type JobSort, jobHref } from './view';
 
 const COLUMNS = 8;
 
@@ -37,7 +37,9 @@ export function JobsTable({ jobs, sort, onSort, loading }: { jobs: Job[]; sort: 
             </button>
           </TH>
           <TH className="text-right">Duration</TH>
-          <TH className="text-right" title="Attempts so far, of the most allowed">Attempts</TH>
+          <TH className="text-right" title="Attempts so far, of the most allowed">
+            Attempts
+          </TH>
         </TR>
       </THead>
       <TBody>{loading ? <SkeletonRows /> : jobs.map((j) => <JobRow key={j.id} job={j} />)}</TBody>
@@ -97,7 +99,11 @@ function RowProgress({ job }: { job: Job }) {
       </div>
     );
   }
-  return <span className="block max-w-32 truncate text-xs text-muted-foreground" title={stageLabel(job)}>{stageLabel(job)}</span>;
+  return (
+    <span className="block max-w-32 truncate text-xs text-muted-foreground" title={stageLabel(job)}>
+      {stageLabel(job)}
+    </span>
+  );
 }
 
 function SkeletonRows() {

@@ -12,7 +12,13 @@ export function LiveIndicator({ status, className }: { status: LiveStatus; class
   const t = TEXT[status];
   return (
     <span className={cn('inline-flex items-center gap-1.5 text-xs text-muted-foreground', className)} role="status" title={t.title}>
-      <span aria-hidden className={cn('size-2 rounded-full', status === 'live' ? 'bg-success' : status === 'connecting' ? 'bg-muted-foreground' : 'animate-pulse bg-warning motion-reduce:animate-none')} />
+      <span
+        aria-hidden
+        className={cn(
+          'size-2 rounded-full',
+          status === 'live' ? 'bg-success' : status === 'connecting' ? 'bg-muted-foreground' : 'animate-pulse bg-warning motion-reduce:animate-none',
+        )}
+      />
       {t.label}
     </span>
   );

@@ -34,6 +34,7 @@ export function LogView({
   const lastTop = useRef(0);
   const v = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 30 });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follow the tail whenever rows arrive
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (follow && el) el.scrollTop = el.scrollHeight;

@@ -58,7 +58,10 @@ export function SelftestDialog({ open, onOpenChange }: { open: boolean; onOpenCh
     start.mutate({ kind: 'pipeline-selftest', params: data }, { onSuccess: () => onOpenChange(false) });
   };
 
-  const estimate = data && data.ratePerSecond > 0 ? `About ${formatDuration((data.lines / data.ratePerSecond) * 1000)} at this rate.` : 'Lines are written as fast as the pipe takes them.';
+  const estimate =
+    data && data.ratePerSecond > 0
+      ? `About ${formatDuration((data.lines / data.ratePerSecond) * 1000)} at this rate.`
+      : 'Lines are written as fast as the pipe takes them.';
   const apiError = start.error && !(start.error instanceof ApiError && start.error.issues.length) ? start.error : null;
 
   return (
@@ -74,10 +77,31 @@ export function SelftestDialog({ open, onOpenChange }: { open: boolean; onOpenCh
       <form onSubmit={submit} noValidate className="grid gap-4">
         <ErrorNote error={apiError} />
         <Field label="Lines" htmlFor={`${id}-lines`} error={shown('lines')} hint="1 to 1,000,000 lines.">
-          <Input id={`${id}-lines`} type="number" inputMode="numeric" min={1} max={1_000_000} step={1} value={values.lines} onChange={set('lines')} aria-invalid={!!shown('lines')} autoFocus />
+          <Input
+            id={`${id}-lines`}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={1_000_000}
+            step={1}
+            value={values.lines}
+            onChange={set('lines')}
+            aria-invalid={!!shown('lines')}
+            autoFocus
+          />
         </Field>
         <Field label="Lines per second" htmlFor={`${id}-rate`} error={shown('ratePerSecond')} hint={`0 means no limit. ${estimate}`}>
-          <Input id={`${id}-rate`} type="number" inputMode="numeric" min={0} max={1_000_000} step={1} value={values.ratePerSecond} onChange={set('ratePerSecond')} aria-invalid={!!shown('ratePerSecond')} />
+          <Input
+            id={`${id}-rate`}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={1_000_000}
+            step={1}
+            value={values.ratePerSecond}
+            onChange={set('ratePerSecond')}
+            aria-invalid={!!shown('ratePerSecond')}
+          />
         </Field>
         <div className="flex justify-end gap-2">
           <Button type="submit" disabled={!data || start.isPending}>

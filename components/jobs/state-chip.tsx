@@ -3,13 +3,14 @@ import { Badge } from '../ui/badge';
 import { cn } from '../ui/cn';
 import type { JobState } from './view';
 
-const LOOK: Record<JobState, { variant: 'secondary' | 'default' | 'success' | 'destructive' | 'warning'; icon: React.ComponentType<{ className?: string }> }> = {
-  queued: { variant: 'secondary', icon: Clock },
-  running: { variant: 'default', icon: LoaderCircle },
-  succeeded: { variant: 'success', icon: CircleCheck },
-  failed: { variant: 'destructive', icon: CircleX },
-  canceled: { variant: 'warning', icon: Ban },
-};
+const LOOK: Record<JobState, { variant: 'secondary' | 'default' | 'success' | 'destructive' | 'warning'; icon: React.ComponentType<{ className?: string }> }> =
+  {
+    queued: { variant: 'secondary', icon: Clock },
+    running: { variant: 'default', icon: LoaderCircle },
+    succeeded: { variant: 'success', icon: CircleCheck },
+    failed: { variant: 'destructive', icon: CircleX },
+    canceled: { variant: 'warning', icon: Ban },
+  };
 
 /** A job's state: colour and icon per state; the text is the plain state word. */
 export function StateChip({ state, className }: { state: JobState; className?: string }) {

@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo } from 'react';
-import { JOB_STATES, SORTS, type JobFilters, type JobSort, type JobState } from './view';
+import { JOB_STATES, type JobFilters, type JobSort, type JobState, SORTS } from './view';
 
 /** The list filters live in the URL so a filtered view can be shared and survives a reload. */
 export function useJobFilters(): [JobFilters, (patch: Partial<JobFilters>) => void] {

@@ -23,6 +23,7 @@ export function useJobStream(id: string) {
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt reconnects the stream
   useEffect(() => {
     let raf = 0;
     let done = false;
@@ -83,7 +84,8 @@ export function useJobStream(id: string) {
         }
         return stop('error', message);
       }
-      if (es.readyState === EventSource.CLOSED) return stop('error', 'The live log could not be opened: the job may be gone, or your session ended. Reload the page to sign in again.');
+      if (es.readyState === EventSource.CLOSED)
+        return stop('error', 'The live log could not be opened: the job may be gone, or your session ended. Reload the page to sign in again.');
       setStatus('reconnecting');
     });
 

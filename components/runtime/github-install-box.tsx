@@ -74,7 +74,10 @@ export function GithubInstallBox({ onBrowse, onInstall, busy }: { onBrowse: (rep
             {ok.tag ? '' : ' (the latest stable release)'}; Browse releases shows every release with the asset it would pick and why.
           </p>
         ) : (
-          <p className="text-muted-foreground">A release binary from GitHub, e.g. <code className="font-mono">cli/cli</code> or <code className="font-mono">BurntSushi/ripgrep@14.1.0</code>. It is checksum-verified, checked for this host’s architecture and libc, and smoke-tested before it goes on PATH.</p>
+          <p className="text-muted-foreground">
+            A release binary from GitHub, e.g. <code className="font-mono">cli/cli</code> or <code className="font-mono">BurntSushi/ripgrep@14.1.0</code>. It is
+            checksum-verified, checked for this host’s architecture and libc, and smoke-tested before it goes on PATH.
+          </p>
         )}
       </div>
     </form>

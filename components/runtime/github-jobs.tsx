@@ -6,10 +6,10 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { PACKAGE_JOB_NAMES } from '@/lib/packages/job-names';
 import { jobKey } from '../jobs/queries';
-import { isFinal, jobHref, type Job } from '../jobs/view';
+import { isFinal, type Job, jobHref } from '../jobs/view';
 import { Confirm } from '../ui/dialog';
 import { JobDrawer, JobEndWatcher } from './job-drawer';
-import { useGithubJob, type GithubJobInput } from './queries';
+import { type GithubJobInput, useGithubJob } from './queries';
 import type { GithubOverrides } from './view';
 
 interface Tracked {
@@ -87,7 +87,9 @@ export function useGithubJobs() {
       {tracked.map((t) => (
         <JobEndWatcher key={t.id} id={t.id} onDone={done} />
       ))}
-      {drawer ? <JobDrawer key={drawer.job.id} job={drawer.job} open={drawer.open} onOpenChange={(open) => setDrawer((d) => (d ? { ...d, open } : d))} /> : null}
+      {drawer ? (
+        <JobDrawer key={drawer.job.id} job={drawer.job} open={drawer.open} onOpenChange={(open) => setDrawer((d) => (d ? { ...d, open } : d))} />
+      ) : null}
       <Confirm
         open={!!takeover}
         onOpenChange={(o) => !o && setTakeover(null)}
@@ -96,15 +98,19 @@ export function useGithubJobs() {
           <div className="grid gap-2">
             <p>{takeover?.reason}</p>
             <p>
-              Installing <code className="font-mono">{takeover?.spec}</code> with takeover points those <code className="font-mono">bin/</code> names at the new package; the package that owns them now loses
-              them from PATH.
+              Installing <code className="font-mono">{takeover?.spec}</code> with takeover points those <code className="font-mono">bin/</code> names at the new
+              package; the package that owns them now loses them from PATH.
             </p>
           </div>
         }
         confirmLabel="Take over"
         busy={mutation.isPending}
         onConfirm={() => {
-          if (takeover) start({ action: 'install', spec: takeover.spec, ...(takeover.overrides ? { overrides: takeover.overrides } : {}), takeover: true }, `install ${takeover.spec}`);
+          if (takeover)
+            start(
+              { action: 'install', spec: takeover.spec, ...(takeover.overrides ? { overrides: takeover.overrides } : {}), takeover: true },
+              `install ${takeover.spec}`,
+            );
           setTakeover(null);
         }}
       />

@@ -33,7 +33,15 @@ function ReleaseItem({ release, busy, onInstall }: { release: GithubRelease; bus
         <Check aria-hidden className="size-3" /> selected
       </Badge>
     ) : (
-      <Button type="button" variant="ghost" size="sm" className="h-6 px-2 text-xs" disabled={!can.allowed} onClick={() => setPicked(name === chosen?.name ? null : name)} aria-label={`Use ${name}`}>
+      <Button
+        type="button"
+        variant="ghost"
+        size="sm"
+        className="h-6 px-2 text-xs"
+        disabled={!can.allowed}
+        onClick={() => setPicked(name === chosen?.name ? null : name)}
+        aria-label={`Use ${name}`}
+      >
         Use this
       </Button>
     );
@@ -62,7 +70,8 @@ function ReleaseItem({ release, busy, onInstall }: { release: GithubRelease; bus
       <p className="text-sm" data-testid="chosen-asset">
         {chosen ? (
           <>
-            Chosen for this host: <code className="font-mono text-xs">{chosen.name}</code> <span className="text-xs text-muted-foreground">score {chosen.score}</span>
+            Chosen for this host: <code className="font-mono text-xs">{chosen.name}</code>{' '}
+            <span className="text-xs text-muted-foreground">score {chosen.score}</span>
             {chosen.libc ? <span className="text-xs text-muted-foreground"> · {String(chosen.libc)}</span> : null}
             {!chosen.digest ? <span className="text-xs text-muted-foreground"> · no API digest (a checksum file or first-use hash is used)</span> : null}
           </>
@@ -72,7 +81,8 @@ function ReleaseItem({ release, busy, onInstall }: { release: GithubRelease; bus
       </p>
       {picked ? (
         <p className="text-xs">
-          Override: <code className="font-mono">{picked}</code>, saved as assetPattern <code className="font-mono">{assetPatternFor(picked, release.tag)}</code> and reused for updates.{' '}
+          Override: <code className="font-mono">{picked}</code>, saved as assetPattern <code className="font-mono">{assetPatternFor(picked, release.tag)}</code>{' '}
+          and reused for updates.{' '}
           <button type="button" className="text-primary hover:underline" onClick={() => setPicked(null)}>
             Use the chosen asset
           </button>
@@ -90,7 +100,9 @@ function ReleaseItem({ release, busy, onInstall }: { release: GithubRelease; bus
                   {chosen.name} <span className="text-muted-foreground">(score {chosen.score})</span>
                 </p>
                 <ul className="ml-4 list-disc text-muted-foreground">
-                  {chosen.reasons.map((r) => <li key={r}>{r}</li>)}
+                  {chosen.reasons.map((r) => (
+                    <li key={r}>{r}</li>
+                  ))}
                 </ul>
               </div>
               {pickButton(chosen.name)}
@@ -103,7 +115,10 @@ function ReleaseItem({ release, busy, onInstall }: { release: GithubRelease; bus
                 {others.map((o) => (
                   <li key={o.name} className="flex items-start justify-between gap-2">
                     <span>
-                      <code className="font-mono">{o.name}</code> <span className="text-muted-foreground">score {o.score}: {o.reasons.join('; ')}</span>
+                      <code className="font-mono">{o.name}</code>{' '}
+                      <span className="text-muted-foreground">
+                        score {o.score}: {o.reasons.join('; ')}
+                      </span>
                     </span>
                     {pickButton(o.name)}
                   </li>
@@ -133,7 +148,17 @@ function ReleaseItem({ release, busy, onInstall }: { release: GithubRelease; bus
 }
 
 /** The releases of a repository with the asset this host would install, why, and an override per release. */
-export function ReleasePicker({ repo, onOpenChange, busy, onInstall }: { repo: string | null; onOpenChange: (o: boolean) => void; busy: boolean; onInstall: (tag: string, overrides?: GithubOverrides) => void }) {
+export function ReleasePicker({
+  repo,
+  onOpenChange,
+  busy,
+  onInstall,
+}: {
+  repo: string | null;
+  onOpenChange: (o: boolean) => void;
+  busy: boolean;
+  onInstall: (tag: string, overrides?: GithubOverrides) => void;
+}) {
   const q = useGithubReleases(repo);
   const qc = useQueryClient();
   // The listing used the API: the tab's rate-limit line should show what it left.
@@ -143,10 +168,18 @@ export function ReleasePicker({ repo, onOpenChange, busy, onInstall }: { repo: s
   }, [listed, qc]);
   const notFound = q.error instanceof ApiError && q.error.status === 404;
   return (
-    <Dialog open={!!repo} onOpenChange={onOpenChange} title={`Releases of ${repo ?? ''}`} description="The asset each release would install on this host, and why the others were not chosen." className="max-h-[90dvh] max-w-3xl overflow-y-auto">
+    <Dialog
+      open={!!repo}
+      onOpenChange={onOpenChange}
+      title={`Releases of ${repo ?? ''}`}
+      description="The asset each release would install on this host, and why the others were not chosen."
+      className="max-h-[90dvh] max-w-3xl overflow-y-auto"
+    >
       {q.isPending ? (
-        <div className="grid gap-2" aria-busy="true" aria-label="Loading releases">
-          {[0, 1, 2].map((n) => <Skeleton key={n} className="h-20 w-full" />)}
+        <div className="grid gap-2" role="status" aria-busy="true" aria-label="Loading releases">
+          {[0, 1, 2].map((n) => (
+            <Skeleton key={n} className="h-20 w-full" />
+          ))}
         </div>
       ) : notFound ? (
         <EmptyState icon={<SearchX />} title="Repository not found (or not allowed)">
@@ -165,7 +198,9 @@ export function ReleasePicker({ repo, onOpenChange, busy, onInstall }: { repo: s
             {q.data.target.os === 'linux' ? ` (${q.data.target.libc})` : ''}. <RateLimitNote limits={q.data.rateLimits} />
           </p>
           <ul className="grid gap-2" aria-label="Releases">
-            {q.data.releases.map((r) => <ReleaseItem key={r.tag} release={r} busy={busy} onInstall={onInstall} />)}
+            {q.data.releases.map((r) => (
+              <ReleaseItem key={r.tag} release={r} busy={busy} onInstall={onInstall} />
+            ))}
           </ul>
         </div>
       )}

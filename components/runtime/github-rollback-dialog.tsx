@@ -10,7 +10,17 @@ import { VerificationBadge } from './github-verification';
 import type { GithubPackage } from './view';
 
 /** Switch a package back to a kept version (smoke-tested first, then the same atomic symlink swap). */
-export function RollbackDialog({ pkg, onOpenChange, onRollback, busy }: { pkg: GithubPackage | null; onOpenChange: (o: boolean) => void; onRollback: (version: string) => void; busy: boolean }) {
+export function RollbackDialog({
+  pkg,
+  onOpenChange,
+  onRollback,
+  busy,
+}: {
+  pkg: GithubPackage | null;
+  onOpenChange: (o: boolean) => void;
+  onRollback: (version: string) => void;
+  busy: boolean;
+}) {
   const [chosen, setChosen] = useState<string | null>(null);
   const retained = pkg?.retained ?? [];
   const selected = retained.find((r) => r.version === chosen) ?? retained[0];
@@ -22,7 +32,11 @@ export function RollbackDialog({ pkg, onOpenChange, onRollback, busy }: { pkg: G
         onOpenChange(o);
       }}
       title={pkg ? `Roll back ${pkg.name}` : 'Roll back'}
-      description={pkg ? `Now at ${pkg.tag}. The version you pick is smoke-tested, then ${pkg.binaries.map((b) => b.name).join(', ')} ${pkg.binaries.length === 1 ? 'points' : 'point'} at it again.` : undefined}
+      description={
+        pkg
+          ? `Now at ${pkg.tag}. The version you pick is smoke-tested, then ${pkg.binaries.map((b) => b.name).join(', ')} ${pkg.binaries.length === 1 ? 'points' : 'point'} at it again.`
+          : undefined
+      }
     >
       {!retained.length ? (
         <EmptyState icon={<History />} title="No earlier versions kept">
@@ -39,8 +53,19 @@ export function RollbackDialog({ pkg, onOpenChange, onRollback, busy }: { pkg: G
           <fieldset className="grid gap-2">
             <legend className="mb-1 text-sm font-medium">Kept versions</legend>
             {retained.map((r) => (
-              <label key={r.version} className="flex cursor-pointer items-center gap-3 rounded-md border px-3 py-2 text-sm has-[:checked]:border-primary" data-version={r.tag}>
-                <input type="radio" name="rollback-version" value={r.version} checked={selected?.version === r.version} onChange={() => setChosen(r.version)} className="size-4 accent-primary" />
+              <label
+                key={r.version}
+                className="flex cursor-pointer items-center gap-3 rounded-md border px-3 py-2 text-sm has-[:checked]:border-primary"
+                data-version={r.tag}
+              >
+                <input
+                  type="radio"
+                  name="rollback-version"
+                  value={r.version}
+                  checked={selected?.version === r.version}
+                  onChange={() => setChosen(r.version)}
+                  className="size-4 accent-primary"
+                />
                 <span className="font-mono font-medium">{r.tag}</span>
                 <span className="text-xs text-muted-foreground" title={exactTime(r.installedAt)}>
                   installed <RelativeTime iso={r.installedAt} />

@@ -20,15 +20,19 @@ export function RateLimitNote({ limits }: { limits: GithubRateLimit[] }) {
 
 /** The tab's header line: what this host installs for, the API in use, the rate limit and whether a token is set. */
 export function GithubStatusLine({ data }: { data: GithubOverview | undefined }) {
-  if (!data) return <p className="h-5 animate-pulse rounded bg-muted" aria-label="Loading GitHub status" />;
+  if (!data) return <p className="h-5 animate-pulse rounded bg-muted" role="status" aria-label="Loading GitHub status" />;
   const t = data.target;
   return (
     <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground" data-testid="github-status">
       <span>
-        This host: <span className="font-mono text-foreground">{t.os}/{t.arch}</span>
+        This host:{' '}
+        <span className="font-mono text-foreground">
+          {t.os}/{t.arch}
+        </span>
         {t.os === 'linux' ? (
           <>
-            {' '}· libc <span className="font-mono text-foreground">{t.libc}</span>
+            {' '}
+            · libc <span className="font-mono text-foreground">{t.libc}</span>
           </>
         ) : null}
       </span>

@@ -8,7 +8,7 @@ import { GithubInstallBox } from './github-install-box';
 import { useGithubJobs } from './github-jobs';
 import { ReleasePicker } from './github-release-picker';
 import { GithubStatusLine } from './github-status';
-import { GithubTable, type GithubRowAction } from './github-table';
+import { type GithubRowAction, GithubTable } from './github-table';
 import { useGithubOverview } from './queries';
 
 /** The GitHub tab of the packages card: host target and rate limit, install/browse, installed releases. */
@@ -35,16 +35,32 @@ export function GithubTab({ q, onClearSearch }: { q: string; onClearSearch: () =
         <RetryableError error={overview.error} onRetry={() => void overview.refetch()} />
       ) : !overview.isPending && !rows.length ? (
         q && all?.length ? (
-          <EmptyState icon={<SearchX />} title="No GitHub packages match" action={<Button variant="outline" onClick={onClearSearch}>Show all GitHub packages</Button>}>
+          <EmptyState
+            icon={<SearchX />}
+            title="No GitHub packages match"
+            action={
+              <Button variant="outline" onClick={onClearSearch}>
+                Show all GitHub packages
+              </Button>
+            }
+          >
             Try part of the name or the repository.
           </EmptyState>
         ) : (
           <EmptyState icon={<PackageSearch />} title="No GitHub-release packages installed">
-            Type a repository above, e.g. <code className="font-mono">BurntSushi/ripgrep</code>, then Browse releases to see which asset fits this host, or Install the latest release.
+            Type a repository above, e.g. <code className="font-mono">BurntSushi/ripgrep</code>, then Browse releases to see which asset fits this host, or
+            Install the latest release.
           </EmptyState>
         )
       ) : (
-        <GithubTable rows={rows} target={overview.data?.target} loading={overview.isPending} activeFor={jobs.activeFor} busy={jobs.pending} onAction={onAction} />
+        <GithubTable
+          rows={rows}
+          target={overview.data?.target}
+          loading={overview.isPending}
+          activeFor={jobs.activeFor}
+          busy={jobs.pending}
+          onAction={onAction}
+        />
       )}
       <ReleasePicker
         repo={browsing}

@@ -1,8 +1,8 @@
 'use client';
 
 import { ArrowUpCircle, FlaskConical, History, Trash2, Wrench } from 'lucide-react';
-import { toast } from 'sonner';
 import { useState } from 'react';
+import { toast } from 'sonner';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Confirm } from '../ui/dialog';
@@ -11,17 +11,24 @@ import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
 import { RollbackDialog } from './github-rollback-dialog';
-import { useGithubChannel } from './queries';
 import { BinariesCell, VerificationBadge } from './github-verification';
-import type { GithubPackage, GithubTarget } from './view';
+import { useGithubChannel } from './queries';
 import { JobProgressChip } from './updates-jobs';
+import type { GithubPackage, GithubTarget } from './view';
 
 /** Pre-releases on or off for one package's update checks. */
 function ChannelToggle({ pkg, disabled, why }: { pkg: GithubPackage; disabled: boolean; why?: string }) {
   const channel = useGithubChannel();
   const on = pkg.channel === 'prerelease';
   return (
-    <Tip content={why ?? (on ? 'Update checks offer pre-releases too. Click to follow stable releases only.' : 'Update checks offer stable releases only. Click to include pre-releases.')}>
+    <Tip
+      content={
+        why ??
+        (on
+          ? 'Update checks offer pre-releases too. Click to follow stable releases only.'
+          : 'Update checks offer stable releases only. Click to include pre-releases.')
+      }
+    >
       <Button
         variant="ghost"
         size="sm"
@@ -31,7 +38,10 @@ function ChannelToggle({ pkg, disabled, why }: { pkg: GithubPackage; disabled: b
         onClick={() =>
           channel.mutate(
             { name: pkg.name, channel: on ? 'stable' : 'prerelease' },
-            { onSuccess: (r) => toast.success(`${pkg.name} follows ${r.channel === 'prerelease' ? 'pre-releases too' : 'stable releases only'}`), onError: (e) => toast.error('Could not change the channel', { description: e instanceof Error ? e.message : String(e) }) },
+            {
+              onSuccess: (r) => toast.success(`${pkg.name} follows ${r.channel === 'prerelease' ? 'pre-releases too' : 'stable releases only'}`),
+              onError: (e) => toast.error('Could not change the channel', { description: e instanceof Error ? e.message : String(e) }),
+            },
           )
         }
       >
@@ -121,7 +131,13 @@ export function GithubTable({
                             {p.problem}
                           </span>
                           <Tip content={can.why}>
-                            <Button variant="outline" size="sm" disabled={!can.allowed || rowBusy} onClick={() => onAction({ action: 'repair', pkg: p })} aria-label={`Repair ${p.name}`}>
+                            <Button
+                              variant="outline"
+                              size="sm"
+                              disabled={!can.allowed || rowBusy}
+                              onClick={() => onAction({ action: 'repair', pkg: p })}
+                              aria-label={`Repair ${p.name}`}
+                            >
                               <Wrench aria-hidden /> Repair
                             </Button>
                           </Tip>
@@ -129,17 +145,37 @@ export function GithubTable({
                       ) : null}
                       <ChannelToggle pkg={p} disabled={!can.allowed || rowBusy} why={can.why} />
                       <Tip content={can.why}>
-                        <Button variant="outline" size="sm" disabled={!can.allowed || rowBusy} onClick={() => onAction({ action: 'update', pkg: p })} aria-label={`Update ${p.name}`} title={`Update ${p.name} to the latest ${p.channel === 'prerelease' ? 'release or pre-release' : 'release'}`}>
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          disabled={!can.allowed || rowBusy}
+                          onClick={() => onAction({ action: 'update', pkg: p })}
+                          aria-label={`Update ${p.name}`}
+                          title={`Update ${p.name} to the latest ${p.channel === 'prerelease' ? 'release or pre-release' : 'release'}`}
+                        >
                           <ArrowUpCircle aria-hidden /> Update
                         </Button>
                       </Tip>
                       <Tip content={can.why ?? (!p.retained.length ? 'No earlier version is kept.' : undefined)}>
-                        <Button variant="outline" size="sm" disabled={!can.allowed || rowBusy || !p.retained.length} onClick={() => setRollingBack(p)} aria-label={`Roll back ${p.name}`}>
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          disabled={!can.allowed || rowBusy || !p.retained.length}
+                          onClick={() => setRollingBack(p)}
+                          aria-label={`Roll back ${p.name}`}
+                        >
                           <History aria-hidden /> Roll back
                         </Button>
                       </Tip>
                       <Tip content={can.why}>
-                        <Button variant="outline" size="sm" disabled={!can.allowed || rowBusy} onClick={() => setUninstalling(p)} aria-label={`Uninstall ${p.name}`} className="text-destructive hover:text-destructive">
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          disabled={!can.allowed || rowBusy}
+                          onClick={() => setUninstalling(p)}
+                          aria-label={`Uninstall ${p.name}`}
+                          className="text-destructive hover:text-destructive"
+                        >
                           <Trash2 aria-hidden /> Uninstall
                         </Button>
                       </Tip>
@@ -159,10 +195,15 @@ export function GithubTable({
           uninstalling ? (
             <div className="grid gap-2">
               <p>
-                {uninstalling.name} {uninstalling.tag} and its {uninstalling.retained.length ? `${uninstalling.retained.length} kept version(s)` : 'files'} are deleted. These programs disappear from PATH:
+                {uninstalling.name} {uninstalling.tag} and its {uninstalling.retained.length ? `${uninstalling.retained.length} kept version(s)` : 'files'} are
+                deleted. These programs disappear from PATH:
               </p>
               <ul className="flex flex-wrap gap-1.5">
-                {uninstalling.binaries.map((b) => <li key={b.name}><code className="rounded bg-muted px-1.5 py-0.5 font-mono text-foreground">{b.name}</code></li>)}
+                {uninstalling.binaries.map((b) => (
+                  <li key={b.name}>
+                    <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-foreground">{b.name}</code>
+                  </li>
+                ))}
               </ul>
               <p>Skills that call them will fail until it is installed again.</p>
             </div>

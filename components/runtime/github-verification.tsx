@@ -42,7 +42,7 @@ export function VerificationBadge({ source, sha256, compact }: { source: string;
 
 /** A glibc binary on a musl host, or a musl one on glibc: shown only when it differs. */
 export function libcMismatch(libc: string, target: GithubTarget | undefined): boolean {
-  if (!target || target.os !== 'linux') return false;
+  if (target?.os !== 'linux') return false;
   return (libc === 'glibc' && target.libc === 'musl') || (libc === 'musl' && target.libc === 'glibc');
 }
 
@@ -57,7 +57,9 @@ export function BinariesCell({ pkg, target }: { pkg: GithubPackage; target: Gith
             {b.libc}
           </span>
           {libcMismatch(b.libc, target) ? (
-            <Tip content={`${b.name} is linked against ${b.libc} but this host uses ${target?.libc}; it may not start. Install a ${target?.libc === 'musl' ? 'musl or static' : 'glibc or static'} asset instead.`}>
+            <Tip
+              content={`${b.name} is linked against ${b.libc} but this host uses ${target?.libc}; it may not start. Install a ${target?.libc === 'musl' ? 'musl or static' : 'glibc or static'} asset instead.`}
+            >
               <TriangleAlert aria-label={`${b.name}: libc differs from the host`} className="size-3.5 text-warning" />
             </Tip>
           ) : null}

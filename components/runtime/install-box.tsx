@@ -108,8 +108,8 @@ export function InstallBox({ onInstall, busy, error }: { onInstall: (spec: strin
               </p>
             ) : null}
             <p className="text-muted-foreground">
-              Forms: <code className="font-mono">pip:requests==2.31.0</code>, <code className="font-mono">npm:@scope/name@1.2.3</code>, <code className="font-mono">system:ffmpeg</code> or a bare name (= system). Pick a
-              prefix on the left, or type it yourself.
+              Forms: <code className="font-mono">pip:requests==2.31.0</code>, <code className="font-mono">npm:@scope/name@1.2.3</code>,{' '}
+              <code className="font-mono">system:ffmpeg</code> or a bare name (= system). Pick a prefix on the left, or type it yourself.
             </p>
           </div>
           {error ? <ErrorNote error={error} /> : null}

@@ -9,7 +9,7 @@ import { PACKAGE_JOB_NAMES } from '@/lib/packages/job-names';
 import { api } from '../api';
 import { formatDuration, fullTime } from '../jobs/format';
 import { StateChip } from '../jobs/state-chip';
-import { isFinal, jobHref, type JobState } from '../jobs/view';
+import { isFinal, type JobState, jobHref } from '../jobs/view';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { EmptyState, RetryableError, Skeleton } from '../ui/misc';
 import { RelativeTime } from '../ui/time';
@@ -24,7 +24,13 @@ const LIMIT = 100;
 const MAX_BARS = 30;
 const LIST = 10;
 
-const COLOURS: Record<string, string> = { succeeded: 'var(--success)', failed: 'var(--destructive)', canceled: 'var(--warning)', running: 'var(--primary)', queued: 'var(--muted-foreground)' };
+const COLOURS: Record<string, string> = {
+  succeeded: 'var(--success)',
+  failed: 'var(--destructive)',
+  canceled: 'var(--warning)',
+  running: 'var(--primary)',
+  queued: 'var(--muted-foreground)',
+};
 const LEGEND = [
   { state: 'succeeded', label: 'Succeeded' },
   { state: 'failed', label: 'Failed' },
@@ -108,7 +114,7 @@ export function InstallHistoryCard() {
         {q.error && !q.data ? (
           <RetryableError error={q.error} onRetry={() => void q.refetch()} />
         ) : q.isPending ? (
-          <div className="grid gap-3" aria-busy="true" aria-label="Loading install history">
+          <div className="grid gap-3" role="status" aria-busy="true" aria-label="Loading install history">
             <Skeleton className="h-32 w-full" />
             {Array.from({ length: 3 }, (_, i) => (
               <Skeleton key={i} className="h-5 w-full" />
@@ -126,9 +132,25 @@ export function InstallHistoryCard() {
                   <BarChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: 0 }} barCategoryGap="18%">
                     <CartesianGrid vertical={false} stroke="var(--border)" />
                     <XAxis dataKey="id" hide />
-                    <YAxis width={44} tickLine={false} axisLine={false} fontSize={11} tick={{ fill: 'var(--muted-foreground)' }} tickFormatter={(v: number) => `${v}${unit.suffix}`} allowDecimals={false} />
+                    <YAxis
+                      width={44}
+                      tickLine={false}
+                      axisLine={false}
+                      fontSize={11}
+                      tick={{ fill: 'var(--muted-foreground)' }}
+                      tickFormatter={(v: number) => `${v}${unit.suffix}`}
+                      allowDecimals={false}
+                    />
                     <Tooltip cursor={{ fill: 'var(--muted)' }} content={(p) => <ChartTip active={p.active} payload={p.payload} />} isAnimationActive={false} />
-                    <Bar dataKey="value" radius={[3, 3, 0, 0]} minPointSize={2} maxBarSize={40} isAnimationActive={false} className="cursor-pointer" onClick={(d) => router.push(jobHref((d.payload as Point).id))}>
+                    <Bar
+                      dataKey="value"
+                      radius={[3, 3, 0, 0]}
+                      minPointSize={2}
+                      maxBarSize={40}
+                      isAnimationActive={false}
+                      className="cursor-pointer"
+                      onClick={(d) => router.push(jobHref((d.payload as Point).id))}
+                    >
                       {data.map((d) => (
                         <Cell key={d.id} fill={COLOURS[d.state] ?? 'var(--muted-foreground)'} />
                       ))}
@@ -137,7 +159,9 @@ export function InstallHistoryCard() {
                 </ResponsiveContainer>
               </div>
             ) : (
-              <p className="flex h-20 items-center justify-center rounded-md border border-dashed text-sm text-muted-foreground">Durations appear here once a package job finishes.</p>
+              <p className="flex h-20 items-center justify-center rounded-md border border-dashed text-sm text-muted-foreground">
+                Durations appear here once a package job finishes.
+              </p>
             )}
             <ul className="grid divide-y rounded-md border" aria-label="Recent package jobs">
               {items.slice(0, LIST).map((i) => (

@@ -10,8 +10,8 @@ import { EmptyState, ErrorNote, RetryableError } from '../ui/misc';
 import { GithubTab } from './github-tab';
 import { PackagesTable } from './packages-table';
 import { usePackages } from './queries';
-import { TABS, type InstalledPackage, type ManagerTabId, type PackageAction, type PackageSort, type Readiness } from './view';
 import type { RuntimeFilters } from './use-runtime-filters';
+import { type InstalledPackage, type ManagerTabId, type PackageAction, type PackageSort, type Readiness, TABS } from './view';
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
@@ -72,7 +72,14 @@ export function PackagesCard({
           <div className="flex flex-wrap items-center gap-3">
             <div className="relative">
               <Search aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-              <Input type="search" value={filters.q} onChange={(e) => setFilters({ q: e.target.value })} placeholder="Filter by name…" aria-label="Search packages" className="h-8 w-56 pl-8" />
+              <Input
+                type="search"
+                value={filters.q}
+                onChange={(e) => setFilters({ q: e.target.value })}
+                placeholder="Filter by name…"
+                aria-label="Search packages"
+                className="h-8 w-56 pl-8"
+              />
             </div>
             {github ? null : (
               <label className="inline-flex items-center gap-2 text-sm">
@@ -86,7 +93,16 @@ export function PackagesCard({
           {github ? (
             <GithubTab q={q} onClearSearch={() => setFilters({ q: '' })} />
           ) : (
-            <ManagerPanel tabId={current as ManagerTabId} q={q} filters={filters} setFilters={setFilters} readiness={readiness} onAction={onAction} busy={busy} active={active} />
+            <ManagerPanel
+              tabId={current as ManagerTabId}
+              q={q}
+              filters={filters}
+              setFilters={setFilters}
+              readiness={readiness}
+              onAction={onAction}
+              busy={busy}
+              active={active}
+            />
           )}
         </div>
       </CardContent>
@@ -131,22 +147,44 @@ function ManagerPanel({
           {tab.label} packages cannot be installed here: {ready.reason}.{ready.hint ? ` Fix: ${ready.hint}.` : ''}
         </p>
       ) : null}
-      {list.data?.errors.map((e) => <ErrorNote key={e.manager} error={`Could not list ${e.manager} packages: ${e.message}`} />)}
+      {list.data?.errors.map((e) => (
+        <ErrorNote key={e.manager} error={`Could not list ${e.manager} packages: ${e.message}`} />
+      ))}
       {list.error && !list.data ? (
         <RetryableError error={list.error} onRetry={() => void list.refetch()} />
       ) : !loading && !rows.length ? (
         filtered ? (
-          <EmptyState icon={<SearchX />} title="No packages match" action={<Button variant="outline" onClick={() => setFilters({ q: '', mine: false })}>Show all {tab.label} packages</Button>}>
-            {filters.mine ? 'Nothing matching was installed through Skilldock. Turn off “Only installed here” to include pre-installed packages.' : 'Try part of the name.'}
+          <EmptyState
+            icon={<SearchX />}
+            title="No packages match"
+            action={
+              <Button variant="outline" onClick={() => setFilters({ q: '', mine: false })}>
+                Show all {tab.label} packages
+              </Button>
+            }
+          >
+            {filters.mine
+              ? 'Nothing matching was installed through Skilldock. Turn off “Only installed here” to include pre-installed packages.'
+              : 'Try part of the name.'}
           </EmptyState>
         ) : (
           <EmptyState icon={<PackageOpen />} title={`No ${tab.label} packages found`}>
-            Install one with the box above, e.g. <code className="font-mono">{EXAMPLE[tab.id]}</code>. Skills that declare it in their deps get it on their path.
+            Install one with the box above, e.g. <code className="font-mono">{EXAMPLE[tab.id]}</code>. Skills that declare it in their deps get it on their
+            path.
           </EmptyState>
         )
       ) : (
         <div className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
-          <PackagesTable key={`${tab.id}|${q}|${filters.mine}|${filters.sort}`} rows={rows} loading={loading} sort={filters.sort} onSort={(sort) => setFilters({ sort })} onAction={onAction} busy={busy} active={active} />
+          <PackagesTable
+            key={`${tab.id}|${q}|${filters.mine}|${filters.sort}`}
+            rows={rows}
+            loading={loading}
+            sort={filters.sort}
+            onSort={(sort) => setFilters({ sort })}
+            onAction={onAction}
+            busy={busy}
+            active={active}
+          />
         </div>
       )}
     </>

@@ -1,6 +1,6 @@
 'use client';
 
-import { ArrowDown, ArrowUp, ArrowUpDown, ArrowUpCircle, Trash2 } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpCircle, ArrowUpDown, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -9,8 +9,8 @@ import { Tip } from '../ui/misc';
 import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
-import { pkgKey, type InstalledPackage, type PackageAction, type PackageSort } from './view';
 import { JobProgressChip } from './updates-jobs';
+import { type InstalledPackage, type PackageAction, type PackageSort, pkgKey } from './view';
 
 export const PAGE = 100;
 
@@ -79,59 +79,82 @@ export function PackagesTable({
               const jobId = p.managed ? active.get(pkgKey(p.manager, p.name)) : undefined;
               const rowBusy = busy || !!jobId;
               return (
-              <TR key={`${p.manager}:${p.name}:${p.location ?? ''}`} data-package={p.name} data-managed={p.managed}>
-                <TD className="max-w-72">
-                  <span className="block truncate font-mono text-xs font-medium" title={p.location ?? p.name}>
-                    {p.name}
-                  </span>
-                  {p.realPackage && p.realPackage !== p.name ? <span className="text-xs text-muted-foreground">provided by {p.realPackage}</span> : null}
-                </TD>
-                <TD className="max-w-40 truncate font-mono text-xs" title={p.version}>
-                  {p.version}
-                </TD>
-                <TD>
-                  <div className="flex flex-wrap items-center gap-1.5">
-                    {p.managed ? (
-                      <Badge variant="success" title="Installed through Skilldock into the runtime dir">Installed here</Badge>
-                    ) : (
-                      <Badge variant="secondary" title="Part of the host or image; read only">Pre-installed</Badge>
-                    )}
-                    {jobId ? <JobProgressChip id={jobId} label={p.name} /> : null}
-                  </div>
-                </TD>
-                <TD className="hidden text-xs md:table-cell">{p.managed ? <RelativeTime iso={p.installedAt} /> : <span className="text-muted-foreground">—</span>}</TD>
-                <TD className="hidden max-w-40 truncate text-xs md:table-cell" title={p.installedBy}>
-                  {p.managed && p.installedBy ? p.installedBy : <span className="text-muted-foreground">—</span>}
-                </TD>
-                <TD className="hidden max-w-96 truncate text-xs text-muted-foreground 2xl:table-cell" title={p.summary}>
-                  {p.summary ?? '—'}
-                </TD>
-                <TD className="text-right">
-                  {p.managed ? (
-                    <div className="inline-flex gap-1.5">
-                      <Tip content={can.why}>
-                        <Button variant="outline" size="sm" disabled={!can.allowed || rowBusy} onClick={() => onAction('update', p)} aria-label="Update" title={`Update ${p.name} to the newest version`}>
-                          <ArrowUpCircle aria-hidden /> Update
-                        </Button>
-                      </Tip>
-                      <Tip content={can.why}>
-                        <Button variant="outline" size="sm" disabled={!can.allowed || rowBusy} onClick={() => setConfirming(p)} aria-label="Uninstall" title={`Uninstall ${p.name}`} className="text-destructive hover:text-destructive">
-                          <Trash2 aria-hidden /> Uninstall
-                        </Button>
-                      </Tip>
+                <TR key={`${p.manager}:${p.name}:${p.location ?? ''}`} data-package={p.name} data-managed={p.managed}>
+                  <TD className="max-w-72">
+                    <span className="block truncate font-mono text-xs font-medium" title={p.location ?? p.name}>
+                      {p.name}
+                    </span>
+                    {p.realPackage && p.realPackage !== p.name ? <span className="text-xs text-muted-foreground">provided by {p.realPackage}</span> : null}
+                  </TD>
+                  <TD className="max-w-40 truncate font-mono text-xs" title={p.version}>
+                    {p.version}
+                  </TD>
+                  <TD>
+                    <div className="flex flex-wrap items-center gap-1.5">
+                      {p.managed ? (
+                        <Badge variant="success" title="Installed through Skilldock into the runtime dir">
+                          Installed here
+                        </Badge>
+                      ) : (
+                        <Badge variant="secondary" title="Part of the host or image; read only">
+                          Pre-installed
+                        </Badge>
+                      )}
+                      {jobId ? <JobProgressChip id={jobId} label={p.name} /> : null}
                     </div>
-                  ) : (
-                    <span className="text-xs text-muted-foreground">read only</span>
-                  )}
-                </TD>
-              </TR>
+                  </TD>
+                  <TD className="hidden text-xs md:table-cell">
+                    {p.managed ? <RelativeTime iso={p.installedAt} /> : <span className="text-muted-foreground">—</span>}
+                  </TD>
+                  <TD className="hidden max-w-40 truncate text-xs md:table-cell" title={p.installedBy}>
+                    {p.managed && p.installedBy ? p.installedBy : <span className="text-muted-foreground">—</span>}
+                  </TD>
+                  <TD className="hidden max-w-96 truncate text-xs text-muted-foreground 2xl:table-cell" title={p.summary}>
+                    {p.summary ?? '—'}
+                  </TD>
+                  <TD className="text-right">
+                    {p.managed ? (
+                      <div className="inline-flex gap-1.5">
+                        <Tip content={can.why}>
+                          <Button
+                            variant="outline"
+                            size="sm"
+                            disabled={!can.allowed || rowBusy}
+                            onClick={() => onAction('update', p)}
+                            aria-label="Update"
+                            title={`Update ${p.name} to the newest version`}
+                          >
+                            <ArrowUpCircle aria-hidden /> Update
+                          </Button>
+                        </Tip>
+                        <Tip content={can.why}>
+                          <Button
+                            variant="outline"
+                            size="sm"
+                            disabled={!can.allowed || rowBusy}
+                            onClick={() => setConfirming(p)}
+                            aria-label="Uninstall"
+                            title={`Uninstall ${p.name}`}
+                            className="text-destructive hover:text-destructive"
+                          >
+                            <Trash2 aria-hidden /> Uninstall
+                          </Button>
+                        </Tip>
+                      </div>
+                    ) : (
+                      <span className="text-xs text-muted-foreground">read only</span>
+                    )}
+                  </TD>
+                </TR>
               );
             })
           )}
         </TBody>
       </Table>
       <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
-        <span aria-live="polite">{loading ? 'Loading packages…' : `Showing ${visible.length.toLocaleString('en')} of ${rows.length.toLocaleString('en')}`}</span>
+        <span aria-live="polite">
+          {loading ? 'Loading packages…' : `Showing ${visible.length.toLocaleString('en')} of ${rows.length.toLocaleString('en')}`}
+        </span>
         {rows.length > shown ? (
           <Button variant="outline" size="sm" onClick={() => setShown((n) => n + PAGE)}>
             Show more

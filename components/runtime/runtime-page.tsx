@@ -3,9 +3,9 @@
 import { RefreshCw } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { toast } from 'sonner';
-import type { Job } from '../jobs/view';
-import { useJobStartedToast } from '../jobs/use-start-job';
 import { useJobsSocket } from '../jobs/use-jobs-socket';
+import { useJobStartedToast } from '../jobs/use-start-job';
+import type { Job } from '../jobs/view';
 import { PageHeader } from '../shell/shell';
 import { Button } from '../ui/button';
 import { DepsCheckCard } from './deps-check';
@@ -16,13 +16,13 @@ import { JobDrawer } from './job-drawer';
 import { PackagesCard } from './packages-card';
 import { usePackageJob, usePin, useRuntimes, useUpdates } from './queries';
 import { RuntimeStatus } from './runtime-status';
-import { packageSpec, type ApplyAllResponse, type InstalledPackage, type PackageAction } from './view';
 import { UpdateAllDialog } from './update-all-dialog';
 import { UpdatesBar } from './updates-bar';
 import { usePackageJobs } from './updates-jobs';
 import { PinDialog } from './updates-pin-dialog';
-import { UpdatesTable, type UpdateRow } from './updates-table';
+import { type UpdateRow, UpdatesTable } from './updates-table';
 import { useRuntimeFilters } from './use-runtime-filters';
+import { type ApplyAllResponse, type InstalledPackage, type PackageAction, packageSpec } from './view';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -53,7 +53,10 @@ export function RuntimePage() {
   const [allOpen, setAllOpen] = useState(false);
 
   const onAction = (action: PackageAction, p: InstalledPackage) =>
-    rowAction.mutate({ action, spec: packageSpec(p) }, { onError: (e) => toast.error(`Could not start the ${action} of ${p.name}`, { description: message(e) }) });
+    rowAction.mutate(
+      { action, spec: packageSpec(p) },
+      { onError: (e) => toast.error(`Could not start the ${action} of ${p.name}`, { description: message(e) }) },
+    );
 
   const onUpdate = (u: UpdateRow) =>
     rowUpdate.mutate(
@@ -62,7 +65,10 @@ export function RuntimePage() {
     );
 
   const onUnpin = (u: UpdateRow) =>
-    pin.mutate({ spec: u.spec, pinned: false }, { onSuccess: () => toast.success(`${u.name} unpinned`), onError: (e) => toast.error(`Could not unpin ${u.name}`, { description: message(e) }) });
+    pin.mutate(
+      { spec: u.spec, pinned: false },
+      { onSuccess: () => toast.success(`${u.name} unpinned`), onError: (e) => toast.error(`Could not unpin ${u.name}`, { description: message(e) }) },
+    );
 
   const onPin = (reason: string) => {
     const u = pinTarget;
@@ -92,16 +98,27 @@ export function RuntimePage() {
         actions={
           <Button
             variant="outline"
-            onClick={() => refresh.mutate(undefined, { onError: (e) => toast.error('Could not detect the runtimes again', { description: e instanceof Error ? e.message : String(e) }) })}
+            onClick={() =>
+              refresh.mutate(undefined, {
+                onError: (e) => toast.error('Could not detect the runtimes again', { description: e instanceof Error ? e.message : String(e) }),
+              })
+            }
             disabled={refresh.isPending}
           >
-            <RefreshCw aria-hidden className={refresh.isPending ? 'animate-spin motion-reduce:animate-none' : undefined} /> {refresh.isPending ? 'Detecting…' : 'Refresh'}
+            <RefreshCw aria-hidden className={refresh.isPending ? 'animate-spin motion-reduce:animate-none' : undefined} />{' '}
+            {refresh.isPending ? 'Detecting…' : 'Refresh'}
           </Button>
         }
       />
       <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
         <RuntimeStatus report={runtimes.data} loading={runtimes.isPending} error={runtimes.error} />
-        <UpdatesBar view={updates.data} loading={updates.isPending} error={updates.error} onRetry={() => void updates.refetch()} onUpdateAll={() => setAllOpen(true)} />
+        <UpdatesBar
+          view={updates.data}
+          loading={updates.isPending}
+          error={updates.error}
+          onRetry={() => void updates.refetch()}
+          onUpdateAll={() => setAllOpen(true)}
+        />
         {updates.data ? (
           <UpdatesTable
             view={updates.data}
@@ -118,7 +135,14 @@ export function RuntimePage() {
           />
         ) : null}
         <InstallBox onInstall={(spec) => install.mutateAsync({ action: 'install', spec })} busy={install.isPending} error={install.error} />
-        <PackagesCard filters={filters} setFilters={setFilters} readiness={runtimes.data?.managers} onAction={onAction} busy={rowAction.isPending} active={active} />
+        <PackagesCard
+          filters={filters}
+          setFilters={setFilters}
+          readiness={runtimes.data?.managers}
+          onAction={onAction}
+          busy={rowAction.isPending}
+          active={active}
+        />
         <InstallHistoryCard />
         <DepsCheckCard />
         <EnvCard env={runtimes.data?.env} loading={runtimes.isPending} />
@@ -126,7 +150,9 @@ export function RuntimePage() {
       {watchers}
       {allOpen ? <UpdateAllDialog open onOpenChange={setAllOpen} updates={updates.data?.updates ?? []} onStarted={onUpdateAllStarted} /> : null}
       <PinDialog target={pinTarget} onOpenChange={(o) => !o && setPinTarget(null)} onPin={onPin} busy={pin.isPending} error={pinTarget ? pin.error : null} />
-      {drawer ? <JobDrawer key={drawer.job.id} job={drawer.job} open={drawer.open} onOpenChange={(open) => setDrawer((d) => (d ? { ...d, open } : d))} /> : null}
+      {drawer ? (
+        <JobDrawer key={drawer.job.id} job={drawer.job} open={drawer.open} onOpenChange={(open) => setDrawer((d) => (d ? { ...d, open } : d))} />
+      ) : null}
     </>
   );
 }

@@ -75,8 +75,8 @@ export function RuntimeStatus({ report, loading, error }: { report: RuntimeRepor
         <CardDescription>
           {report ? (
             <>
-              {report.hostname} · {report.platform.os}/{report.platform.arch} ({report.platform.libc})
-              {report.system.osName ? ` · ${report.system.osName}` : ''} · detected <RelativeTime iso={report.checkedAt} />
+              {report.hostname} · {report.platform.os}/{report.platform.arch} ({report.platform.libc}){report.system.osName ? ` · ${report.system.osName}` : ''}{' '}
+              · detected <RelativeTime iso={report.checkedAt} />
             </>
           ) : (
             'What skill processes can run on this host.'

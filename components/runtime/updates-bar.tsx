@@ -1,15 +1,15 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ArrowUpCircle, CircleAlert, CircleCheck, RefreshCw } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { ArrowUpCircle, CircleAlert, CircleCheck, RefreshCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { api } from '../api';
 import { stageLabel } from '../jobs/format';
-import { POLL_MS, jobKey } from '../jobs/queries';
-import { isFinal, jobHref, type Job } from '../jobs/view';
+import { jobKey, POLL_MS } from '../jobs/queries';
+import { isFinal, type Job, jobHref } from '../jobs/view';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
@@ -17,8 +17,8 @@ import { Progress, RetryableError, Skeleton, Tip } from '../ui/misc';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
 import { updatesKey, useRefreshUpdates } from './queries';
-import type { UpdatesView } from './view';
 import { SourcePill } from './updates-source';
+import type { UpdatesView } from './view';
 
 /** Why the results are stale, short (for the badge) and in full (for its tooltip); null when fresh. */
 export function staleReason(v: UpdatesView): { short: string; full: string } | null {
@@ -26,7 +26,11 @@ export function staleReason(v: UpdatesView): { short: string; full: string } | n
   const failed = v.sources.filter((s) => s.error);
   if (failed.length) return { short: 'check failed', full: `${failed.map((s) => `${s.source}: ${s.error}`).join('; ')}. The earlier results are kept.` };
   const never = v.sources.filter((s) => !s.checkedAt);
-  if (never.length) return { short: 'never checked', full: `${never.map((s) => s.source).join(', ')} ${never.length === 1 ? 'has' : 'have'} never been checked. Refresh to check now.` };
+  if (never.length)
+    return {
+      short: 'never checked',
+      full: `${never.map((s) => s.source).join(', ')} ${never.length === 1 ? 'has' : 'have'} never been checked. Refresh to check now.`,
+    };
   const mins = Math.round(v.ttlSeconds / 60);
   return { short: `older than ${mins} min`, full: `The last check is older than ${mins} minutes; results may be out of date. Refresh to check now.` };
 }
@@ -42,7 +46,19 @@ function useCheckJob(id: string | null) {
 }
 
 /** "N updates available", per-source counts, freshness, Refresh (a check job) and Update All. */
-export function UpdatesBar({ view, loading, error, onRetry, onUpdateAll }: { view: UpdatesView | undefined; loading: boolean; error: unknown; onRetry: () => void; onUpdateAll: () => void }) {
+export function UpdatesBar({
+  view,
+  loading,
+  error,
+  onRetry,
+  onUpdateAll,
+}: {
+  view: UpdatesView | undefined;
+  loading: boolean;
+  error: unknown;
+  onRetry: () => void;
+  onUpdateAll: () => void;
+}) {
   const can = useCan('packages.write');
   const qc = useQueryClient();
   const router = useRouter();
@@ -61,7 +77,11 @@ export function UpdatesBar({ view, loading, error, onRetry, onUpdateAll }: { vie
     if (job.id === mine) {
       const opts = { id: `job-end-${job.id}`, action: { label: 'Open job', onClick: () => router.push(jobHref(job.id)) } };
       const pending = (job.result as { pending?: number } | null)?.pending;
-      if (job.state === 'succeeded') toast.success('Update check finished', { ...opts, description: pending !== undefined ? `${pending} pending update${pending === 1 ? '' : 's'}` : undefined });
+      if (job.state === 'succeeded')
+        toast.success('Update check finished', {
+          ...opts,
+          description: pending !== undefined ? `${pending} pending update${pending === 1 ? '' : 's'}` : undefined,
+        });
       else toast.error('The update check failed', { ...opts, description: job.error ?? 'See the job log for the reason.' });
       setMine(null);
     }
@@ -102,7 +122,13 @@ export function UpdatesBar({ view, loading, error, onRetry, onUpdateAll }: { vie
                 <li key={s.source} className="inline-flex items-center gap-1">
                   <SourcePill source={s.source} count={updates.filter((u) => u.source === s.source).length} />
                   {s.error || s.packageErrors ? (
-                    <Tip content={s.error ? `Last ${s.source} check failed: ${s.error}` : `${s.packageErrors} ${s.source} package(s) could not be checked; their earlier results are kept.`}>
+                    <Tip
+                      content={
+                        s.error
+                          ? `Last ${s.source} check failed: ${s.error}`
+                          : `${s.packageErrors} ${s.source} package(s) could not be checked; their earlier results are kept.`
+                      }
+                    >
                       <CircleAlert aria-label={`${s.source} check problem`} className="size-4 text-warning" />
                     </Tip>
                   ) : null}
@@ -121,7 +147,13 @@ export function UpdatesBar({ view, loading, error, onRetry, onUpdateAll }: { vie
             ) : null}
             <div className="ml-auto flex flex-wrap items-center gap-2">
               <Tip content={can.why}>
-                <Button variant="outline" size="sm" onClick={start} disabled={!can.allowed || busy} aria-label={busy ? 'Checking for updates' : 'Refresh updates'}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={start}
+                  disabled={!can.allowed || busy}
+                  aria-label={busy ? 'Checking for updates' : 'Refresh updates'}
+                >
                   <RefreshCw aria-hidden className={busy ? 'animate-spin motion-reduce:animate-none' : undefined} /> {busy ? 'Checking…' : 'Refresh'}
                 </Button>
               </Tip>

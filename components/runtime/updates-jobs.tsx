@@ -10,7 +10,7 @@ import { parsePackageSpec } from '@/lib/runtime/spec';
 import { stageLabel } from '../jobs/format';
 import { jobKey, useJob } from '../jobs/queries';
 import { StateChip } from '../jobs/state-chip';
-import { isFinal, jobHref, type Job } from '../jobs/view';
+import { isFinal, type Job, jobHref } from '../jobs/view';
 import { Progress } from '../ui/misc';
 import { JobEndWatcher } from './job-drawer';
 import { pkgKey, type UpdateAllRow } from './view';
@@ -43,7 +43,8 @@ function outcomeToast(job: Job, open: () => void) {
     const r = job.result as { succeeded?: number; failed?: number; items?: UpdateAllRow[] } | null;
     const total = r?.items?.length ?? 0;
     if (job.state === 'succeeded') toast.success(`Update All finished: ${r?.succeeded ?? total} updated`, opts);
-    else if (job.state === 'failed') toast.error(r ? `Update All: ${r.failed} of ${total} failed` : 'Update All failed', { ...opts, description: job.error ?? undefined });
+    else if (job.state === 'failed')
+      toast.error(r ? `Update All: ${r.failed} of ${total} failed` : 'Update All failed', { ...opts, description: job.error ?? undefined });
     else toast.warning('Update All was canceled', opts);
     return;
   }
@@ -96,7 +97,11 @@ export function JobProgressChip({ id, label }: { id: string; label: string }) {
   const pct = job.state === 'succeeded' ? 100 : Math.round(job.progressPercent);
   return (
     <span className="inline-flex items-center gap-2" title={stageLabel(job)} data-testid="row-job" data-state={job.state}>
-      <Link href={jobHref(id)} aria-label={`${job.state}: open the job of ${label}`} className="rounded-full focus-visible:outline-2 focus-visible:outline-ring">
+      <Link
+        href={jobHref(id)}
+        aria-label={`${job.state}: open the job of ${label}`}
+        className="rounded-full focus-visible:outline-2 focus-visible:outline-ring"
+      >
         <StateChip state={job.state} />
       </Link>
       {!isFinal(job.state) ? <Progress value={pct} label={`Progress of ${label}`} className="h-1.5 w-16" /> : null}

@@ -45,7 +45,14 @@ export function PinDialog({
       >
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-reason`}>Reason (optional)</Label>
-          <Input id={`${id}-reason`} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="e.g. 2.x breaks the report skill" aria-invalid={tooLong || undefined} autoFocus />
+          <Input
+            id={`${id}-reason`}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            placeholder="e.g. 2.x breaks the report skill"
+            aria-invalid={tooLong || undefined}
+            autoFocus
+          />
           {tooLong ? (
             <p role="alert" className="text-xs text-destructive">
               At most {MAX_REASON} characters.

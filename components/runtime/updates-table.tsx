@@ -1,7 +1,7 @@
 'use client';
 
-import Link from 'next/link';
 import { ArrowDown, ArrowUp, ArrowUpCircle, ArrowUpDown, CircleAlert, Lock, LockOpen, SearchX } from 'lucide-react';
+import Link from 'next/link';
 import { useMemo } from 'react';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -11,10 +11,10 @@ import { EmptyState, Tip } from '../ui/misc';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
-import { pkgKey, type UpdateItem, type UpdateSort, type UpdatesView } from './view';
 import { JobProgressChip } from './updates-jobs';
 import { SOURCE_LABEL, SourcePill } from './updates-source';
 import type { RuntimeFilters } from './use-runtime-filters';
+import { pkgKey, type UpdateItem, type UpdateSort, type UpdatesView } from './view';
 
 /** A row of the table: a pending update, or a pin on a package that has none pending. */
 export type UpdateRow = UpdateItem & { pendingUpdate: boolean };
@@ -26,8 +26,21 @@ function rowsOf(view: UpdatesView): UpdateRow[] {
   for (const p of view.pins) {
     if (rows.some((r) => r.source === p.source && r.name === p.name)) continue;
     rows.push({
-      source: p.source, name: p.name, spec: `${p.source}:${p.name}`, current: '', latest: '', prerelease: false, checkedAt: '', firstSeenAt: '',
-      checkError: null, pinned: true, pinReason: p.reason, lastJobId: null, lastError: null, lastAttemptAt: null, pendingUpdate: false,
+      source: p.source,
+      name: p.name,
+      spec: `${p.source}:${p.name}`,
+      current: '',
+      latest: '',
+      prerelease: false,
+      checkedAt: '',
+      firstSeenAt: '',
+      checkError: null,
+      pinned: true,
+      pinReason: p.reason,
+      lastJobId: null,
+      lastError: null,
+      lastAttemptAt: null,
+      pendingUpdate: false,
     });
   }
   return rows;
@@ -36,7 +49,10 @@ function rowsOf(view: UpdatesView): UpdateRow[] {
 function sortRows(rows: UpdateRow[], sort: UpdateSort): UpdateRow[] {
   const desc = sort.startsWith('-');
   const bySource = sort.endsWith('source');
-  const cmp = (a: UpdateRow, b: UpdateRow) => (bySource ? collator.compare(a.source, b.source) || collator.compare(a.name, b.name) : collator.compare(a.name, b.name) || collator.compare(a.source, b.source));
+  const cmp = (a: UpdateRow, b: UpdateRow) =>
+    bySource
+      ? collator.compare(a.source, b.source) || collator.compare(a.name, b.name)
+      : collator.compare(a.name, b.name) || collator.compare(a.source, b.source);
   return [...rows].sort((a, b) => (desc ? -cmp(a, b) : cmp(a, b)));
 }
 
@@ -46,7 +62,12 @@ function SortHeader({ label, field, sort, onSort }: { label: string; field: 'nam
   const Icon = !active ? ArrowUpDown : desc ? ArrowDown : ArrowUp;
   return (
     <TH aria-sort={active ? (desc ? 'descending' : 'ascending') : 'none'}>
-      <button type="button" onClick={() => onSort(active && !desc ? (`-${field}` as UpdateSort) : field)} className="-mx-1 inline-flex items-center gap-1 rounded px-1 hover:text-foreground" title={`Sort by ${label.toLowerCase()}`}>
+      <button
+        type="button"
+        onClick={() => onSort(active && !desc ? (`-${field}` as UpdateSort) : field)}
+        className="-mx-1 inline-flex items-center gap-1 rounded px-1 hover:text-foreground"
+        title={`Sort by ${label.toLowerCase()}`}
+      >
         {label} <Icon aria-hidden className="size-3.5" />
       </button>
     </TH>
@@ -77,7 +98,14 @@ export function UpdatesTable({
   const can = useCan('packages.write');
   const all = useMemo(() => rowsOf(view), [view]);
   const sources = useMemo(() => [...new Set([...view.sources.map((s) => s.source), ...all.map((r) => r.source)])], [view.sources, all]);
-  const rows = useMemo(() => sortRows(all.filter((r) => !filters.src || r.source === filters.src), filters.usort), [all, filters.src, filters.usort]);
+  const rows = useMemo(
+    () =>
+      sortRows(
+        all.filter((r) => !filters.src || r.source === filters.src),
+        filters.usort,
+      ),
+    [all, filters.src, filters.usort],
+  );
   if (!all.length) return null;
 
   return (
@@ -98,7 +126,15 @@ export function UpdatesTable({
       </CardHeader>
       <CardContent>
         {!rows.length ? (
-          <EmptyState icon={<SearchX />} title={`No ${SOURCE_LABEL[filters.src] ?? filters.src} updates`} action={<Button variant="outline" onClick={() => setFilters({ src: '' })}>Show all sources</Button>}>
+          <EmptyState
+            icon={<SearchX />}
+            title={`No ${SOURCE_LABEL[filters.src] ?? filters.src} updates`}
+            action={
+              <Button variant="outline" onClick={() => setFilters({ src: '' })}>
+                Show all sources
+              </Button>
+            }
+          >
             Other sources have updates or pins; show them all.
           </EmptyState>
         ) : (
@@ -131,7 +167,9 @@ export function UpdatesTable({
                       {u.pendingUpdate ? (
                         <span className="inline-flex flex-wrap items-center gap-1.5 font-mono text-xs">
                           <span>{u.current}</span>
-                          <span aria-label="to">→</span>
+                          <span role="img" aria-label="to">
+                            →
+                          </span>
                           <span className="font-semibold">{u.latest}</span>
                           {u.prerelease ? <Badge variant="warning">pre-release</Badge> : null}
                         </span>
@@ -175,7 +213,13 @@ export function UpdatesTable({
                       <div className="inline-flex gap-1.5">
                         {u.pendingUpdate ? (
                           <Tip content={can.why ?? (u.pinned ? 'Pinned: unpin it to update.' : undefined)}>
-                            <Button variant="outline" size="sm" disabled={!can.allowed || busy || u.pinned} onClick={() => onUpdate(u)} aria-label={`Update ${u.name}`}>
+                            <Button
+                              variant="outline"
+                              size="sm"
+                              disabled={!can.allowed || busy || u.pinned}
+                              onClick={() => onUpdate(u)}
+                              aria-label={`Update ${u.name}`}
+                            >
                               <ArrowUpCircle aria-hidden /> {busy ? 'Updating…' : 'Update'}
                             </Button>
                           </Tip>

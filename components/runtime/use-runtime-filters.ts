@@ -1,7 +1,7 @@
 'use client';
 
 import { useUrlFilters } from '../ui/use-url-filters';
-import { SORT_KEYS, TAB_IDS, UPDATE_SORTS, type PackageSort, type TabId, type UpdateSort } from './view';
+import { type PackageSort, SORT_KEYS, TAB_IDS, type TabId, UPDATE_SORTS, type UpdateSort } from './view';
 
 export interface RuntimeFilters {
   tab: TabId;

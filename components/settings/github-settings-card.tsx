@@ -146,7 +146,7 @@ export function GithubSettingsCard() {
         {q.error && !stored ? (
           <RetryableError error={q.error} onRetry={() => void q.refetch()} />
         ) : !stored || !form ? (
-          <div className="grid gap-4 sm:grid-cols-2" aria-busy="true" aria-label="Loading GitHub settings">
+          <div className="grid gap-4 sm:grid-cols-2" role="status" aria-busy="true" aria-label="Loading GitHub settings">
             {[0, 1, 2, 3].map((n) => (
               <Skeleton key={n} className="h-14 w-full" />
             ))}

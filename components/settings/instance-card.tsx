@@ -47,7 +47,7 @@ export function InstanceCard() {
         {q.error ? <ErrorNote error={q.error} className="mb-4" /> : null}
         {!i ? (
           q.isPending ? (
-            <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3" aria-busy="true" aria-label="Loading instance information">
+            <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3" role="status" aria-busy="true" aria-label="Loading instance information">
               {Array.from({ length: 9 }, (_, n) => (
                 <div key={n} className="grid gap-1.5">
                   <Skeleton className="h-3 w-20" />

@@ -198,7 +198,7 @@ export function RuntimeSettingsCard() {
         {q.error && !stored ? (
           <RetryableError error={q.error} onRetry={() => void q.refetch()} />
         ) : !stored ? (
-          <div className="grid gap-4 sm:grid-cols-2" aria-busy="true" aria-label="Loading package sources">
+          <div className="grid gap-4 sm:grid-cols-2" role="status" aria-busy="true" aria-label="Loading package sources">
             {Array.from({ length: 6 }, (_, n) => (
               <div key={n} className="grid gap-1.5">
                 <Skeleton className="h-3 w-28" />

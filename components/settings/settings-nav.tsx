@@ -1,6 +1,6 @@
 'use client';
 
-import { GitBranch, KeyRound, Package, Server, Users, Puzzle } from 'lucide-react';
+import { GitBranch, KeyRound, Package, Puzzle, Server, Users } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { cn } from '../ui/cn';
 

@@ -37,7 +37,12 @@ export function TokenSecretDialog({ created, onClose }: { created: CreatedToken 
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
   const curl = created ? `curl -H "Authorization: Bearer ${created.token}" ${origin}/api/v1/me` : '';
   return (
-    <Dialog open={!!created} onOpenChange={(o) => !o && onClose()} title={created ? `Token “${created.record.name}” created` : 'Token created'} className="max-w-xl">
+    <Dialog
+      open={!!created}
+      onOpenChange={(o) => !o && onClose()}
+      title={created ? `Token “${created.record.name}” created` : 'Token created'}
+      className="max-w-xl"
+    >
       {created ? (
         <div className="grid gap-4">
           <div role="note" className="flex gap-2 rounded-md border border-warning/50 bg-warning/15 px-3 py-2 text-sm">
@@ -47,7 +52,14 @@ export function TokenSecretDialog({ created, onClose }: { created: CreatedToken 
           <div className="grid gap-1.5">
             <Label htmlFor="new-token-secret">API token</Label>
             <div className="flex gap-2">
-              <Input id="new-token-secret" readOnly value={created.token} className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} data-testid="token-secret" />
+              <Input
+                id="new-token-secret"
+                readOnly
+                value={created.token}
+                className="font-mono text-xs"
+                onFocus={(e) => e.currentTarget.select()}
+                data-testid="token-secret"
+              />
               <CopySecret text={created.token} />
             </div>
           </div>
@@ -55,7 +67,12 @@ export function TokenSecretDialog({ created, onClose }: { created: CreatedToken 
             <p className="text-sm font-medium" id="token-curl-label">
               Try it
             </p>
-            <pre aria-labelledby="token-curl-label" tabIndex={0} className="overflow-x-auto rounded-md border bg-muted px-3 py-2 font-mono text-xs whitespace-pre-wrap break-all select-all">
+            <pre
+              role="region"
+              aria-labelledby="token-curl-label"
+              tabIndex={0}
+              className="overflow-x-auto rounded-md border bg-muted px-3 py-2 font-mono text-xs whitespace-pre-wrap break-all select-all"
+            >
               {curl}
             </pre>
             <p className="text-xs text-muted-foreground">Send it as a Bearer token on every request; /api/v1/me answers with the permissions it carries.</p>

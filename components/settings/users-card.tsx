@@ -6,13 +6,13 @@ import { useState } from 'react';
 import { api } from '../api';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
-import { EmptyState, ErrorNote, Skeleton, Tip } from '../ui/misc';
-import { Table, TBody, TD, TH, THead, TR, SkeletonRows } from '../ui/table';
+import { EmptyState, ErrorNote, Tip } from '../ui/misc';
+import { SkeletonRows, Table, TBody, TH, THead, TR } from '../ui/table';
 import { useCan, useViewer } from '../viewer';
 import { AddUserDialog } from './add-user-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
-import type { UserOut } from './view';
 import { UserRow } from './user-row';
+import type { UserOut } from './view';
 
 export function UsersCard() {
   const read = useCan('users.read');
@@ -62,9 +62,21 @@ export function UsersCard() {
               </TR>
             </THead>
             <TBody>
-              {q.isPending
-                ? <SkeletonRows rows={3} cols={6} className="h-4 w-full max-w-28" />
-                : q.data.items.map((u) => <UserRow key={u.id} user={u} isSelf={u.id === viewer.userId} canManage={manage.allowed} why={manage.why} onResetPassword={setResetFor} dialogOpen={adding || !!resetFor} />)}
+              {q.isPending ? (
+                <SkeletonRows rows={3} cols={6} className="h-4 w-full max-w-28" />
+              ) : (
+                q.data.items.map((u) => (
+                  <UserRow
+                    key={u.id}
+                    user={u}
+                    isSelf={u.id === viewer.userId}
+                    canManage={manage.allowed}
+                    why={manage.why}
+                    onResetPassword={setResetFor}
+                    dialogOpen={adding || !!resetFor}
+                  />
+                ))
+              )}
             </TBody>
           </Table>
         )}

@@ -1,12 +1,12 @@
 'use client';
 
 import { Command } from 'cmdk';
-import { Dialog } from 'radix-ui';
 import { useRouter } from 'next/navigation';
+import { Dialog } from 'radix-ui';
 import { useEffect, useState } from 'react';
+import { SkillJumps } from '../skills/skill-jumps';
 import { useViewer } from '../viewer';
 import { NAV } from './nav';
-import { SkillJumps } from '../skills/skill-jumps';
 
 /** ⌘K / Ctrl+K: jump to any section, or to a job by pasting its id. */
 export function CommandPalette() {
@@ -56,8 +56,16 @@ export function CommandPalette() {
         <Dialog.Content className="fixed left-1/2 top-[20%] z-50 w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 overflow-hidden rounded-lg border bg-card shadow-xl">
           <Dialog.Title className="sr-only">Command palette</Dialog.Title>
           <Dialog.Description className="sr-only">Type to jump to a page or a job</Dialog.Description>
-          <Command label="Command palette" className="[&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:text-muted-foreground">
-            <Command.Input value={query} onValueChange={setQuery} placeholder="Go to… (or paste a job id)" className="h-11 w-full border-b bg-transparent px-3 text-sm outline-none" />
+          <Command
+            label="Command palette"
+            className="[&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:text-muted-foreground"
+          >
+            <Command.Input
+              value={query}
+              onValueChange={setQuery}
+              placeholder="Go to… (or paste a job id)"
+              className="h-11 w-full border-b bg-transparent px-3 text-sm outline-none"
+            />
             <Command.List className="max-h-80 overflow-y-auto p-1">
               <Command.Empty className="p-4 text-sm text-muted-foreground">Nothing matches.</Command.Empty>
               {isId ? (
@@ -90,5 +98,10 @@ export function CommandPalette() {
 }
 
 function Item(props: React.ComponentProps<typeof Command.Item>) {
-  return <Command.Item {...props} className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm aria-selected:bg-accent aria-selected:text-accent-foreground" />;
+  return (
+    <Command.Item
+      {...props}
+      className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm aria-selected:bg-accent aria-selected:text-accent-foreground"
+    />
+  );
 }

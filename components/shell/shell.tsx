@@ -30,7 +30,10 @@ export function Shell({ children }: { children: React.ReactNode }) {
                 key={n.href}
                 href={n.href}
                 aria-current={active ? 'page' : undefined}
-                className={cn('flex items-center gap-2 rounded-md px-3 py-2 text-sm text-muted-foreground hover:bg-accent hover:text-accent-foreground', active && 'bg-accent font-medium text-accent-foreground')}
+                className={cn(
+                  'flex items-center gap-2 rounded-md px-3 py-2 text-sm text-muted-foreground hover:bg-accent hover:text-accent-foreground',
+                  active && 'bg-accent font-medium text-accent-foreground',
+                )}
               >
                 <n.icon className="size-4" /> {n.label}
               </Link>
@@ -50,7 +53,12 @@ export function Shell({ children }: { children: React.ReactNode }) {
               </Link>
             ))}
           </nav>
-          <Button variant="outline" size="sm" className="ml-auto w-48 justify-start text-muted-foreground" onClick={() => window.dispatchEvent(new Event('skilldock:palette'))}>
+          <Button
+            variant="outline"
+            size="sm"
+            className="ml-auto w-48 justify-start text-muted-foreground"
+            onClick={() => window.dispatchEvent(new Event('skilldock:palette'))}
+          >
             <Search /> Search…
           </Button>
           <ThemeToggle />

@@ -29,7 +29,10 @@ export function VerdictChip({ verdict, acknowledged, counts }: { verdict: ScanVe
       {n > 0 ? (
         <span className="text-xs tabular-nums text-muted-foreground" title={`${n} ${key === 'warn' ? 'warning' : 'critical'} finding${n === 1 ? '' : 's'}`}>
           {n}
-          <span className="sr-only"> {key === 'warn' ? 'warning' : 'critical'} finding{n === 1 ? '' : 's'}</span>
+          <span className="sr-only">
+            {' '}
+            {key === 'warn' ? 'warning' : 'critical'} finding{n === 1 ? '' : 's'}
+          </span>
         </span>
       ) : null}
     </span>

@@ -2,8 +2,8 @@
 
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { Switch } from '../ui/switch';
 import { Tip } from '../ui/misc';
+import { Switch } from '../ui/switch';
 import { useCan } from '../viewer';
 import { useUpdateEntry } from './queries';
 
@@ -27,7 +27,10 @@ export function EnableToggle({ name, skillKey, enabled, size = 'default' }: { na
     update.mutate(
       { skillKey, enabled: on },
       {
-        onSuccess: () => toast.success(`${name} ${on ? 'enabled' : 'disabled'}`, { description: on ? 'Agents can use it again once its requirements are met.' : 'Agents no longer see it.' }),
+        onSuccess: () =>
+          toast.success(`${name} ${on ? 'enabled' : 'disabled'}`, {
+            description: on ? 'Agents can use it again once its requirements are met.' : 'Agents no longer see it.',
+          }),
         onError: (e) => {
           setPending(null);
           toast.error(`Could not ${on ? 'enable' : 'disable'} ${name}`, { description: message(e) });

@@ -9,10 +9,19 @@ const LOOK: Record<ScanFinding['severity'], { variant: 'destructive' | 'warning'
   info: { variant: 'secondary', label: 'info' },
 };
 
-export const sortFindings = (fs: ScanFinding[]) => [...fs].sort((a, b) => RANK[a.severity] - RANK[b.severity] || a.file.localeCompare(b.file) || a.line - b.line);
+export const sortFindings = (fs: ScanFinding[]) =>
+  [...fs].sort((a, b) => RANK[a.severity] - RANK[b.severity] || a.file.localeCompare(b.file) || a.line - b.line);
 
 /** Scanner findings, most severe first: severity, file:line, rule, message and the offending excerpt. */
-export function FindingsTable({ findings, onOpenFile, compact }: { findings: ScanFinding[]; onOpenFile?: (file: string, line: number) => void; compact?: boolean }) {
+export function FindingsTable({
+  findings,
+  onOpenFile,
+  compact,
+}: {
+  findings: ScanFinding[];
+  onOpenFile?: (file: string, line: number) => void;
+  compact?: boolean;
+}) {
   return (
     <Table aria-label="Scanner findings" data-testid="findings-table">
       <THead>
@@ -31,7 +40,11 @@ export function FindingsTable({ findings, onOpenFile, compact }: { findings: Sca
             </TD>
             <TD className="align-top font-mono text-xs whitespace-nowrap">
               {onOpenFile ? (
-                <button type="button" className="text-left text-primary hover:underline focus-visible:outline-2 focus-visible:outline-ring" onClick={() => onOpenFile(f.file, f.line)}>
+                <button
+                  type="button"
+                  className="text-left text-primary hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+                  onClick={() => onOpenFile(f.file, f.line)}
+                >
                   {f.file}:{f.line}
                 </button>
               ) : (
@@ -44,7 +57,9 @@ export function FindingsTable({ findings, onOpenFile, compact }: { findings: Sca
             <TD className="align-top text-sm">
               <div className="grid gap-1">
                 <span>{f.message}</span>
-                {f.excerpt && !compact ? <code className="block max-w-xl overflow-x-auto whitespace-pre rounded bg-muted px-2 py-1 font-mono text-xs">{f.excerpt}</code> : null}
+                {f.excerpt && !compact ? (
+                  <code className="block max-w-xl overflow-x-auto whitespace-pre rounded bg-muted px-2 py-1 font-mono text-xs">{f.excerpt}</code>
+                ) : null}
               </div>
             </TD>
           </TR>

@@ -27,7 +27,9 @@ export function RootsCard({ roots, loading }: { roots: SkillRootView[] | undefin
           <ol className="grid gap-1.5">
             {roots.map((r) => (
               <li key={`${r.kind}:${r.path}`} className="flex items-center gap-2 text-sm" data-testid="root-row" data-kind={r.kind}>
-                <span className="flex size-5 shrink-0 items-center justify-center rounded-full bg-muted text-xs tabular-nums text-muted-foreground">{r.precedence + 1}</span>
+                <span className="flex size-5 shrink-0 items-center justify-center rounded-full bg-muted text-xs tabular-nums text-muted-foreground">
+                  {r.precedence + 1}
+                </span>
                 <div className="grid min-w-0 flex-1">
                   <span className="font-medium">{r.label}</span>
                   <span className="truncate font-mono text-xs text-muted-foreground" title={r.path}>

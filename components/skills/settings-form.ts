@@ -1,4 +1,4 @@
-import { skillsSettingsSchema, type SkillsSettings } from '@/lib/settings/skills-settings';
+import { type SkillsSettings, skillsSettingsSchema } from '@/lib/settings/skills-settings';
 
 export type SettingsKey = keyof SkillsSettings;
 export const SETTINGS_KEYS = Object.keys(skillsSettingsSchema.shape) as SettingsKey[];
@@ -43,7 +43,11 @@ export const LABELS: Record<SettingsKey, string> = {
   config: 'gateway config',
 };
 
-const lines = (s: string) => s.split(/[\n,]+/).map((x) => x.trim()).filter(Boolean);
+const lines = (s: string) =>
+  s
+    .split(/[\n,]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
 const num = (s: string): number | string => (/^\s*-?\d+\s*$/.test(s) ? Number(s) : s.trim());
 const NUMERIC = new Set<SettingsKey>(['maxCandidatesPerRoot', 'maxSkillFileBytes', 'watchDebounceMs', 'uploadMaxMb']);
 

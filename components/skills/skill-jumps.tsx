@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
 import { api } from '../api';
 import { listUrl, skillListKey } from './queries';
-import { skillHref, type SkillList } from './view';
+import { type SkillList, skillHref } from './view';
 
 const ALL = { status: 'all', q: '', source: '' };
 

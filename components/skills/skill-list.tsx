@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { Button } from '../ui/button';
 import { SkeletonRows, Table, TH, THead, TR } from '../ui/table';
 import { SkillRow } from './skill-row';
-import { SOURCE_LABELS, SOURCE_ORDER, type SkillRootView, type SkillSummary, type SourceKind } from './view';
+import { type SkillRootView, type SkillSummary, SOURCE_LABELS, SOURCE_ORDER, type SourceKind } from './view';
 
 /** Rows rendered at first and per "Show more": past this a long catalog pages instead of rendering everything. */
 export const PAGE_SIZE = 100;
@@ -72,7 +72,9 @@ export function SkillList({ skills, roots, loading, searching }: { skills: Skill
                   <th colSpan={COLS} scope="rowgroup" className="px-3 py-1.5 text-left text-xs font-medium">
                     <span className="text-foreground">{g.label}</span>
                     <span className="ml-2 tabular-nums text-muted-foreground">{g.skills.length}</span>
-                    {g.paths.length ? <span className="ml-3 hidden truncate font-mono font-normal text-muted-foreground sm:inline">{g.paths.join(' · ')}</span> : null}
+                    {g.paths.length ? (
+                      <span className="ml-3 hidden truncate font-mono font-normal text-muted-foreground sm:inline">{g.paths.join(' · ')}</span>
+                    ) : null}
                   </th>
                 </tr>
                 {g.rows.map((s) => (

@@ -6,7 +6,7 @@ import { TD, TR } from '../ui/table';
 import { SkillEmoji, StatusChip, VerdictChip } from './chips';
 import { EnableToggle } from './enable-toggle';
 import { highlightOf, Marked, truncate } from './highlight';
-import { skillHref, type SkillSummary } from './view';
+import { type SkillSummary, skillHref } from './view';
 
 /** One skill: emoji, name, description (or the search's matching snippet), readiness, verdict, shadowing and the enable switch. */
 export function SkillRow({ skill: s }: { skill: SkillSummary }) {
@@ -42,7 +42,11 @@ export function SkillRow({ skill: s }: { skill: SkillSummary }) {
       </TD>
       <TD className="hidden text-xs text-muted-foreground lg:table-cell">
         {s.shadowedCount ? (
-          <span className="inline-flex items-center gap-1 whitespace-nowrap" title={`This copy wins over ${s.shadowedCount} lower-precedence ${s.shadowedCount === 1 ? 'copy' : 'copies'} of the same name.`} data-testid="shadowed-hint">
+          <span
+            className="inline-flex items-center gap-1 whitespace-nowrap"
+            title={`This copy wins over ${s.shadowedCount} lower-precedence ${s.shadowedCount === 1 ? 'copy' : 'copies'} of the same name.`}
+            data-testid="shadowed-hint"
+          >
             <Layers aria-hidden className="size-3.5" /> shadows {s.shadowedCount}
           </span>
         ) : null}

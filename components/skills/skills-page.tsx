@@ -16,8 +16,8 @@ import { RootsCard, WarningsPanel } from './roots-card';
 import { SkillList } from './skill-list';
 import { SkillsToolbar } from './skills-toolbar';
 import { StatusTabs } from './status-tabs';
-import { STATUS_TABS } from './view';
 import { useDebounced, useSkillFilters } from './use-skill-filters';
+import { STATUS_TABS } from './view';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -54,7 +54,12 @@ export function SkillsPage() {
             <Button
               variant="outline"
               disabled={refresh.isPending}
-              onClick={() => refresh.mutate(undefined, { onSuccess: (r) => toast.success('Skill folders read again', { description: `${r.skills} skills in the catalog.` }), onError: (e) => toast.error('Could not read the skill folders', { description: message(e) }) })}
+              onClick={() =>
+                refresh.mutate(undefined, {
+                  onSuccess: (r) => toast.success('Skill folders read again', { description: `${r.skills} skills in the catalog.` }),
+                  onError: (e) => toast.error('Could not read the skill folders', { description: message(e) }),
+                })
+              }
             >
               <RefreshCw aria-hidden className={refresh.isPending ? 'animate-spin motion-reduce:animate-none' : undefined} /> Rescan
             </Button>
@@ -91,27 +96,46 @@ export function SkillsPage() {
                     }
                   >
                     Import one (an archive, a git repository, a URL or ClawHub), or add a folder with a SKILL.md under{' '}
-                    <code className="break-all rounded bg-muted px-1 font-mono text-foreground">{workspace ?? 'the workspace skills folder'}</code>. It shows up here within seconds.
+                    <code className="break-all rounded bg-muted px-1 font-mono text-foreground">{workspace ?? 'the workspace skills folder'}</code>. It shows up
+                    here within seconds.
                   </EmptyState>
                 ) : (
-                  <EmptyState icon={<SearchX />} title={filtered ? 'No skills match' : 'Nothing here'} action={<Button variant="outline" onClick={() => setFilters({ q: '', source: '', status: 'all' })}>Show all skills</Button>}>
+                  <EmptyState
+                    icon={<SearchX />}
+                    title={filtered ? 'No skills match' : 'Nothing here'}
+                    action={
+                      <Button variant="outline" onClick={() => setFilters({ q: '', source: '', status: 'all' })}>
+                        Show all skills
+                      </Button>
+                    }
+                  >
                     {q ? (
                       <>
-                        Nothing in {tabLabel === 'All' ? 'the catalog' : `“${tabLabel}”`} matches “{q}”. Try fewer or different words: search covers names, descriptions and SKILL.md text.
+                        Nothing in {tabLabel === 'All' ? 'the catalog' : `“${tabLabel}”`} matches “{q}”. Try fewer or different words: search covers names,
+                        descriptions and SKILL.md text.
                       </>
                     ) : (
-                      <>No {tabLabel.toLowerCase()} skills{filters.source ? ' from this source' : ''}.</>
+                      <>
+                        No {tabLabel.toLowerCase()} skills{filters.source ? ' from this source' : ''}.
+                      </>
                     )}
                   </EmptyState>
                 )
               ) : (
                 <div className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined} aria-busy={list.isFetching && list.isPlaceholderData}>
-                  <SkillList key={`${filters.status}|${q}|${filters.source}`} skills={data?.skills ?? []} roots={data?.roots ?? []} loading={!data} searching={!!q} />
+                  <SkillList
+                    key={`${filters.status}|${q}|${filters.source}`}
+                    skills={data?.skills ?? []}
+                    roots={data?.roots ?? []}
+                    loading={!data}
+                    searching={!!q}
+                  />
                 </div>
               )}
               {data ? (
                 <p className="text-xs text-muted-foreground" data-testid="catalog-facts">
-                  Requirements checked on <span className="text-foreground">{data.target.label}</span> · catalog v{data.version}, read <RelativeTime iso={data.builtAt} /> · updates by itself when a skill folder changes
+                  Requirements checked on <span className="text-foreground">{data.target.label}</span> · catalog v{data.version}, read{' '}
+                  <RelativeTime iso={data.builtAt} /> · updates by itself when a skill folder changes
                 </p>
               ) : null}
             </div>

@@ -4,8 +4,8 @@ import { Search, X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Button } from '../ui/button';
 import { Input, Select } from '../ui/input';
-import { SOURCE_LABELS, SOURCE_ORDER } from './view';
 import type { SkillFilters } from './use-skill-filters';
+import { SOURCE_LABELS, SOURCE_ORDER } from './view';
 
 /** Search (press "/" to focus) and the source filter. */
 export function SkillsToolbar({ filters, setFilters }: { filters: SkillFilters; setFilters: (p: Partial<SkillFilters>) => void }) {
@@ -44,7 +44,12 @@ export function SkillsToolbar({ filters, setFilters }: { filters: SkillFilters; 
           className="h-8 w-56 pl-8 pr-8"
         />
         {filters.q ? (
-          <button type="button" onClick={() => setFilters({ q: '' })} aria-label="Clear the search" className="absolute right-2 top-1/2 -translate-y-1/2 rounded text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring">
+          <button
+            type="button"
+            onClick={() => setFilters({ q: '' })}
+            aria-label="Clear the search"
+            className="absolute right-2 top-1/2 -translate-y-1/2 rounded text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+          >
             <X className="size-4" />
           </button>
         ) : (
@@ -53,7 +58,13 @@ export function SkillsToolbar({ filters, setFilters }: { filters: SkillFilters; 
           </kbd>
         )}
       </div>
-      <Select aria-label="Source" value={filters.source} onChange={(e) => setFilters({ source: e.target.value })} className="h-8 w-40" data-testid="source-filter">
+      <Select
+        aria-label="Source"
+        value={filters.source}
+        onChange={(e) => setFilters({ source: e.target.value })}
+        className="h-8 w-40"
+        data-testid="source-filter"
+      >
         <option value="">All sources</option>
         {SOURCE_ORDER.map((s) => (
           <option key={s} value={s}>

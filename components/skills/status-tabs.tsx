@@ -8,7 +8,17 @@ import { STATUS_TABS, type StatusTab } from './view';
  * All / Ready / Needs setup / Disabled / Invalid / Blocked with their counts (over the whole
  * catalog, whatever the search). Arrow keys, Home and End move between tabs.
  */
-export function StatusTabs({ value, counts, onChange, controls }: { value: StatusTab; counts: Record<StatusTab, number> | undefined; onChange: (t: StatusTab) => void; controls: string }) {
+export function StatusTabs({
+  value,
+  counts,
+  onChange,
+  controls,
+}: {
+  value: StatusTab;
+  counts: Record<StatusTab, number> | undefined;
+  onChange: (t: StatusTab) => void;
+  controls: string;
+}) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const onKey = (e: React.KeyboardEvent, i: number) => {
     const n = STATUS_TABS.length;
@@ -45,7 +55,14 @@ export function StatusTabs({ value, counts, onChange, controls }: { value: Statu
             )}
           >
             {t.label}{' '}
-            <span className={cn('min-w-5 rounded-full px-1.5 text-center text-xs tabular-nums', alert ? 'bg-destructive/15 text-destructive' : 'bg-muted text-muted-foreground')}>{n ?? '–'}</span>
+            <span
+              className={cn(
+                'min-w-5 rounded-full px-1.5 text-center text-xs tabular-nums',
+                alert ? 'bg-destructive/15 text-destructive' : 'bg-muted text-muted-foreground',
+              )}
+            >
+              {n ?? '–'}
+            </span>
           </button>
         );
       })}

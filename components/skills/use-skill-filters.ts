@@ -1,7 +1,7 @@
 'use client';
 
-import { useUrlFilters } from '../ui/use-url-filters';
 import { useEffect, useState } from 'react';
+import { useUrlFilters } from '../ui/use-url-filters';
 import { SOURCE_ORDER, STATUS_TABS, type StatusTab } from './view';
 
 export interface SkillFilters {

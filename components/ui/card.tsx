@@ -1,4 +1,4 @@
-import * as React from 'react';
+import type * as React from 'react';
 import { cn } from './cn';
 
 export function Card({ className, ...p }: React.HTMLAttributes<HTMLDivElement>) {

@@ -28,7 +28,13 @@ export async function copyText(text: string): Promise<void> {
  * An icon button that copies a value and briefly shows a check mark. `label` is its accessible
  * name; `tooltip` (the title) defaults to it.
  */
-export function CopyButton({ value, label, tooltip, className, ...props }: { value: string | (() => string); label: string; tooltip?: string } & Omit<ButtonProps, 'value' | 'onClick'>) {
+export function CopyButton({
+  value,
+  label,
+  tooltip,
+  className,
+  ...props
+}: { value: string | (() => string); label: string; tooltip?: string } & Omit<ButtonProps, 'value' | 'onClick'>) {
   const [done, setDone] = React.useState(false);
   React.useEffect(() => {
     if (!done) return;

@@ -1,15 +1,29 @@
 'use client';
 
-import { AlertDialog as AD, Dialog as D } from 'radix-ui';
 import { X } from 'lucide-react';
-import * as React from 'react';
+import { AlertDialog as AD, Dialog as D } from 'radix-ui';
+import type * as React from 'react';
 import { Button } from './button';
 import { cn } from './cn';
 
 const overlay = 'fixed inset-0 z-40 bg-black/50 data-[state=open]:animate-in';
 const panel = 'fixed left-1/2 top-1/2 z-50 grid w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 rounded-lg border bg-card p-6 shadow-lg';
 
-export function Dialog({ open, onOpenChange, title, description, children, className }: { open: boolean; onOpenChange: (o: boolean) => void; title: string; description?: string; children: React.ReactNode; className?: string }) {
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  className,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  title: string;
+  description?: string;
+  children: React.ReactNode;
+  className?: string;
+}) {
   return (
     <D.Root open={open} onOpenChange={onOpenChange}>
       <D.Portal>
@@ -17,7 +31,11 @@ export function Dialog({ open, onOpenChange, title, description, children, class
         <D.Content className={cn(panel, className)}>
           <div className="grid gap-1">
             <D.Title className="text-lg font-semibold">{title}</D.Title>
-            {description ? <D.Description className="text-sm text-muted-foreground">{description}</D.Description> : <D.Description className="sr-only">{title}</D.Description>}
+            {description ? (
+              <D.Description className="text-sm text-muted-foreground">{description}</D.Description>
+            ) : (
+              <D.Description className="sr-only">{title}</D.Description>
+            )}
           </div>
           {children}
           <D.Close className="absolute right-4 top-4 rounded-sm opacity-70 hover:opacity-100" aria-label="Close">
@@ -30,7 +48,25 @@ export function Dialog({ open, onOpenChange, title, description, children, class
 }
 
 /** Confirmation for destructive actions: names what will be lost; the confirm button says what it does. */
-export function Confirm({ open, onOpenChange, title, description, confirmLabel, onConfirm, destructive = true, busy }: { open: boolean; onOpenChange: (o: boolean) => void; title: string; description: React.ReactNode; confirmLabel: string; onConfirm: () => void; destructive?: boolean; busy?: boolean }) {
+export function Confirm({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  onConfirm,
+  destructive = true,
+  busy,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  title: string;
+  description: React.ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  destructive?: boolean;
+  busy?: boolean;
+}) {
   return (
     <AD.Root open={open} onOpenChange={onOpenChange}>
       <AD.Portal>

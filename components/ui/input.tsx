@@ -37,26 +37,30 @@ export function Field({ label, htmlFor, error, hint, children }: { label: string
 export const Select = React.forwardRef<HTMLSelectElement, React.SelectHTMLAttributes<HTMLSelectElement>>(({ className, ...props }, ref) => (
   <select
     ref={ref}
-    className={cn('flex h-9 w-full rounded-md border border-input bg-background px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-50', className)}
+    className={cn(
+      'flex h-9 w-full rounded-md border border-input bg-background px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring disabled:opacity-50',
+      className,
+    )}
     {...props}
   />
 ));
 Select.displayName = 'Select';
 
 /** A checkbox with its label and a hint underneath (the hint is the checkbox's description). */
-export const CheckField = React.forwardRef<HTMLInputElement, Omit<React.InputHTMLAttributes<HTMLInputElement>, 'type'> & { id: string; label: string; hint: string; wrapperClassName?: string }>(
-  ({ id, label, hint, wrapperClassName, ...props }, ref) => (
-    <div className={cn('flex items-start gap-2', wrapperClassName)}>
-      <input ref={ref} id={id} type="checkbox" className="mt-0.5 size-4 accent-primary" aria-describedby={`${id}-hint`} {...props} />
-      <div className="grid gap-1">
-        <label htmlFor={id} className="text-sm font-medium leading-none">
-          {label}
-        </label>
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      </div>
+export const CheckField = React.forwardRef<
+  HTMLInputElement,
+  Omit<React.InputHTMLAttributes<HTMLInputElement>, 'type'> & { id: string; label: string; hint: string; wrapperClassName?: string }
+>(({ id, label, hint, wrapperClassName, ...props }, ref) => (
+  <div className={cn('flex items-start gap-2', wrapperClassName)}>
+    <input ref={ref} id={id} type="checkbox" className="mt-0.5 size-4 accent-primary" aria-describedby={`${id}-hint`} {...props} />
+    <div className="grid gap-1">
+      <label htmlFor={id} className="text-sm font-medium leading-none">
+        {label}
+      </label>
+      <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+        {hint}
+      </p>
     </div>
-  ),
-);
+  </div>
+));
 CheckField.displayName = 'CheckField';

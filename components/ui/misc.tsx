@@ -1,8 +1,8 @@
 'use client';
 
-import { Progress as P, Tooltip as T } from 'radix-ui';
 import { RefreshCw } from 'lucide-react';
-import * as React from 'react';
+import { Progress as P, Tooltip as T } from 'radix-ui';
+import type * as React from 'react';
 import { Button } from './button';
 import { cn } from './cn';
 

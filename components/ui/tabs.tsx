@@ -1,7 +1,7 @@
 'use client';
 
 import { Tabs as T } from 'radix-ui';
-import * as React from 'react';
+import type * as React from 'react';
 import { cn } from './cn';
 
 /** Tabs (radix: arrow keys move between tabs, Home/End jump) styled like the console's segmented tab bars. */

@@ -27,7 +27,11 @@ function subscribe(fn: () => void) {
 
 /** The current time, refreshed every 30 s while anything shows a relative time. */
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, () => now, () => now);
+  return useSyncExternalStore(
+    subscribe,
+    () => now,
+    () => now,
+  );
 }
 
 export function exactTime(iso: string): string {

@@ -15,7 +15,13 @@ export const jobs = pgTable(
     result: jsonb('result'),
     error: text('error'),
     /** A failed job's error in the API's error shape: code, message, issues, details, hint. */
-    failure: jsonb('failure').$type<{ code: string; message: string; issues?: { path: string; message: string }[]; details?: Record<string, unknown>; hint?: string }>(),
+    failure: jsonb('failure').$type<{
+      code: string;
+      message: string;
+      issues?: { path: string; message: string }[];
+      details?: Record<string, unknown>;
+      hint?: string;
+    }>(),
     progressPercent: integer('progress_percent').notNull().default(0),
     progressStage: text('progress_stage').notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
@@ -50,7 +56,9 @@ export const jobLogs = pgTable(
       .references(() => jobs.id, { onDelete: 'cascade' }),
     seq: bigint('seq', { mode: 'number' }).notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-    stream: text('stream', { enum: ['stdout', 'stderr', 'info'] }).notNull().default('info'),
+    stream: text('stream', { enum: ['stdout', 'stderr', 'info'] })
+      .notNull()
+      .default('info'),
     line: text('line').notNull(),
   },
   (t) => [primaryKey({ columns: [t.jobId, t.seq] })],

@@ -1,13 +1,26 @@
 // Chromium through playwright-core, with the flags the machine needs (no network beyond loopback).
 import fs from 'node:fs';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { tempDir } from './server';
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
   const profile = tempDir('chromium-');
-  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS, viewport: { width: 1360, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ARGS,
+    viewport: { width: 1360, height: 900 },
+  });
   context.setDefaultTimeout(30_000);
   const page = context.pages()[0] ?? (await context.newPage());
   return {

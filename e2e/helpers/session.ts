@@ -60,7 +60,11 @@ export async function login(base: string, email: string, password = PASSWORD): P
 
 /** First-run setup, then an owner session, then one user per other role. */
 export async function seedUsers(base: string): Promise<Record<'owner' | 'admin' | 'operator' | 'viewer', Client>> {
-  const setup = await fetch(`${base}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@example.com', name: 'Owner', password: PASSWORD }) });
+  const setup = await fetch(`${base}/api/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'owner@example.com', name: 'Owner', password: PASSWORD }),
+  });
   if (setup.status !== 201) throw new Error(`setup failed: ${setup.status} ${await setup.text()}`);
   const owner = await login(base, 'owner@example.com');
   const out = { owner } as Record<'owner' | 'admin' | 'operator' | 'viewer', Client>;

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFormat, extractArchive, normalizeEntryName, stripCompressionSuffix, type ExtractResult } from './archive';
 import { AppError } from '@/lib/core/errors';
-import { ELF_SOURCE, PYTHON, README, SCRIPT, cleanupTmp, compress, hasTool, listTree, makeReleaseTree, run, tmpDir } from './archive.fixtures';
+import { detectFormat, type ExtractResult, extractArchive, normalizeEntryName, stripCompressionSuffix } from './archive';
+import { cleanupTmp, compress, ELF_SOURCE, hasTool, listTree, makeReleaseTree, PYTHON, README, run, SCRIPT, tmpDir } from './archive.fixtures';
 
 const HAS_ZSTD = hasTool('zstd');
 const HAS_ZIP = hasTool('zip');
@@ -85,20 +85,17 @@ describe('normalizeEntryName', () => {
     expect(normalizeEntryName('dir/')).toBe('dir');
     expect(normalizeEntryName('a..b/..c')).toBe('a..b/..c');
   });
-  it.each(['../evil', 'a/../../evil', 'a/..', '/etc/passwd', 'C:/evil', 'c:evil', 'a\\..\\evil', 'a\0b', 'x/' + 'n'.repeat(256)])(
-    'rejects %j',
-    (name) => {
-      let err: unknown;
-      try {
-        normalizeEntryName(name);
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(AppError);
-      expect((err as AppError).code).toBe('unsafe_archive');
-      expect((err as AppError).status).toBe(422);
-    },
-  );
+  it.each(['../evil', 'a/../../evil', 'a/..', '/etc/passwd', 'C:/evil', 'c:evil', 'a\\..\\evil', 'a\0b', 'x/' + 'n'.repeat(256)])('rejects %j', (name) => {
+    let err: unknown;
+    try {
+      normalizeEntryName(name);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('unsafe_archive');
+    expect((err as AppError).status).toBe(422);
+  });
   it('strips compression suffixes for single-file assets', () => {
     expect(stripCompressionSuffix('tool-linux-amd64.gz')).toBe('tool-linux-amd64');
     expect(stripCompressionSuffix('tool.XZ')).toBe('tool');
@@ -189,23 +186,21 @@ describe('extractArchive on archives made by the real tools', () => {
     expectReleaseTree(r, dest);
   });
 
-  it.each([
-    ['gzip', 'gz'],
-    ['xz', 'xz'],
-    ['bzip2', 'bz2'],
-    ...(HAS_ZSTD ? ([['zstd', 'zst']] as const) : []),
-  ] as const)('a single %s-compressed ELF becomes one executable named after the asset', async (tool, format) => {
-    const dir = tmpDir();
-    const raw = path.join(dir, 'tool-linux-amd64');
-    fs.copyFileSync(ELF_SOURCE, raw);
-    const file = await compress(tool, raw);
-    const dest = path.join(tmpDir(), 'out');
-    const r = await extractArchive(file, dest, { fileName: path.basename(file) });
-    expect(r.format).toBe(format);
-    expect(r.entries.map((e) => [e.path, e.type, e.mode, e.size])).toEqual([['tool-linux-amd64', 'file', 0o755, ELF.length]]);
-    expect(fs.readFileSync(path.join(dest, 'tool-linux-amd64')).equals(ELF)).toBe(true);
-    expect(fs.statSync(path.join(dest, 'tool-linux-amd64')).mode & 0o7777).toBe(0o755);
-  });
+  it.each([['gzip', 'gz'], ['xz', 'xz'], ['bzip2', 'bz2'], ...(HAS_ZSTD ? ([['zstd', 'zst']] as const) : [])] as const)(
+    'a single %s-compressed ELF becomes one executable named after the asset',
+    async (tool, format) => {
+      const dir = tmpDir();
+      const raw = path.join(dir, 'tool-linux-amd64');
+      fs.copyFileSync(ELF_SOURCE, raw);
+      const file = await compress(tool, raw);
+      const dest = path.join(tmpDir(), 'out');
+      const r = await extractArchive(file, dest, { fileName: path.basename(file) });
+      expect(r.format).toBe(format);
+      expect(r.entries.map((e) => [e.path, e.type, e.mode, e.size])).toEqual([['tool-linux-amd64', 'file', 0o755, ELF.length]]);
+      expect(fs.readFileSync(path.join(dest, 'tool-linux-amd64')).equals(ELF)).toBe(true);
+      expect(fs.statSync(path.join(dest, 'tool-linux-amd64')).mode & 0o7777).toBe(0o755);
+    },
+  );
 
   it('a single .gz of a text file is kept as 0644', async () => {
     const raw = path.join(tmpDir(), 'notes.txt');

@@ -11,37 +11,16 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { AppError } from '@/lib/core/errors';
-import {
-  COMPRESSION_SUFFIX,
-  DETECT_BYTES,
-  decompress,
-  detectFormat,
-  isCompression,
-  safeBaseName,
-  stripCompressionSuffix,
-  type Compression,
-} from './formats';
+import { COMPRESSION_SUFFIX, type Compression, DETECT_BYTES, decompress, detectFormat, isCompression, safeBaseName, stripCompressionSuffix } from './formats';
 import { toArchiveError } from './fs-errors';
-import { ExtractSink, type ExtractedEntry, type Limits, type SkippedEntry } from './sink';
+import { type ExtractedEntry, ExtractSink, type Limits, type SkippedEntry } from './sink';
 import { extractTar } from './tar';
 import { extractZip } from './zip';
 
-export { detectFormat, stripCompressionSuffix, type MagicFormat } from './formats';
-export { normalizeEntryName, type EntryType, type ExtractedEntry, type SkippedEntry } from './sink';
+export { detectFormat, type MagicFormat, stripCompressionSuffix } from './formats';
+export { type EntryType, type ExtractedEntry, normalizeEntryName, type SkippedEntry } from './sink';
 
-export type ArchiveFormat =
-  | 'tar.gz'
-  | 'tar.xz'
-  | 'tar.bz2'
-  | 'tar.zst'
-  | 'tar'
-  | 'zip'
-  | 'gz'
-  | 'xz'
-  | 'bz2'
-  | 'zst'
-  | 'elf'
-  | 'script';
+export type ArchiveFormat = 'tar.gz' | 'tar.xz' | 'tar.bz2' | 'tar.zst' | 'tar' | 'zip' | 'gz' | 'xz' | 'bz2' | 'zst' | 'elf' | 'script';
 
 export interface ExtractOptions {
   /** Default 10,000. */

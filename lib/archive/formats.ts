@@ -15,8 +15,7 @@ export type Compression = 'gzip' | 'xz' | 'bzip2' | 'zstd';
 /** Bytes needed to tell every format apart (`ustar` sits at offset 257). */
 export const DETECT_BYTES = 512;
 
-const startsWith = (head: Buffer, magic: readonly number[], at = 0): boolean =>
-  head.length >= at + magic.length && magic.every((b, i) => head[at + i] === b);
+const startsWith = (head: Buffer, magic: readonly number[], at = 0): boolean => head.length >= at + magic.length && magic.every((b, i) => head[at + i] === b);
 
 /** Detect a format by magic bytes, never by file name. Pass at least the first 262 bytes. */
 export function detectFormat(head: Buffer): MagicFormat {

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { extractArchive, type ExtractOptions } from './archive';
 import { AppError } from '@/lib/core/errors';
-import { cleanupTmp, compress, craftTar, craftZip, listTree, run, tmpDir, type CraftEntry } from './archive.fixtures';
+import { type ExtractOptions, extractArchive } from './archive';
+import { type CraftEntry, cleanupTmp, compress, craftTar, craftZip, listTree, run, tmpDir } from './archive.fixtures';
 
 afterAll(cleanupTmp);
 
@@ -99,12 +99,16 @@ describe('unsafe names fail the whole extraction', () => {
 
 describe('links and special files', () => {
   it('records a symlink to /etc/passwd and a hardlink without creating either', async () => {
-    const file = await craftTar(path.join(tmpDir(), 'x.tar.gz'), [
-      ...good,
-      { name: 'tool-1.0/passwd', type: 'sym', link: '/etc/passwd' },
-      { name: 'tool-1.0/bin/tool-hard', type: 'hard', link: 'tool-1.0/tool' },
-      { name: 'tool-1.0/tool-rel', type: 'sym', link: 'tool' },
-    ], { gzip: true });
+    const file = await craftTar(
+      path.join(tmpDir(), 'x.tar.gz'),
+      [
+        ...good,
+        { name: 'tool-1.0/passwd', type: 'sym', link: '/etc/passwd' },
+        { name: 'tool-1.0/bin/tool-hard', type: 'hard', link: 'tool-1.0/tool' },
+        { name: 'tool-1.0/tool-rel', type: 'sym', link: 'tool' },
+      ],
+      { gzip: true },
+    );
     const dest = path.join(tmpDir(), 'dest');
     const r = await extractArchive(file, dest);
     const m = new Map(r.entries.map((e) => [e.path, e]));
@@ -160,7 +164,12 @@ describe('links and special files', () => {
     for (const kind of ['tar', 'zip'] as const) {
       const dir = tmpDir();
       const file =
-        kind === 'tar' ? await craftTar(path.join(dir, 'x.tar'), entries) : await craftZip(path.join(dir, 'x.zip'), entries.map((e) => ({ ...e, mode: 0o100000 | e.mode })));
+        kind === 'tar'
+          ? await craftTar(path.join(dir, 'x.tar'), entries)
+          : await craftZip(
+              path.join(dir, 'x.zip'),
+              entries.map((e) => ({ ...e, mode: 0o100000 | e.mode })),
+            );
       const dest = path.join(tmpDir(), 'dest');
       await extractArchive(file, dest);
       const modes = Object.fromEntries(entries.map((e) => [e.name, fs.statSync(path.join(dest, e.name)).mode & 0o7777]));
@@ -217,7 +226,10 @@ describe('caps', () => {
   });
 
   it('maxEntryBytes caps a single entry', async () => {
-    const file = await craftTar(path.join(tmpDir(), 'big.tar'), [{ name: 'small', data: 'x' }, { name: 'big', zeros: 2 * MiB }]);
+    const file = await craftTar(path.join(tmpDir(), 'big.tar'), [
+      { name: 'small', data: 'x' },
+      { name: 'big', zeros: 2 * MiB },
+    ]);
     await expectFailure(file, 'archive_too_large', { maxEntryBytes: MiB }, /big/);
   });
 

@@ -27,19 +27,24 @@ export interface ExtractedEntry {
   written?: boolean;
 }
 
-export interface SkippedEntry { path: string; reason: string }
+export interface SkippedEntry {
+  path: string;
+  reason: string;
+}
 
-export interface Limits { maxEntries: number; maxTotalBytes: number; maxEntryBytes: number }
+export interface Limits {
+  maxEntries: number;
+  maxTotalBytes: number;
+  maxEntryBytes: number;
+}
 
 export const HEAD_BYTES = 256;
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const WRITE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | O_NOFOLLOW;
 
-export const unsafe = (message: string, name: string) =>
-  new AppError('unsafe_archive', message, { details: { entry: name } });
-export const tooLarge = (message: string, details: Record<string, unknown> = {}) =>
-  new AppError('archive_too_large', message, { details });
+export const unsafe = (message: string, name: string) => new AppError('unsafe_archive', message, { details: { entry: name } });
+export const tooLarge = (message: string, details: Record<string, unknown> = {}) => new AppError('archive_too_large', message, { details });
 
 /**
  * Validate a raw entry name and return its normalised relative path ('' for the archive root).
@@ -141,7 +146,8 @@ export class ExtractSink {
       const key = foldKey(parent);
       if (this.files.has(key)) throw unsafe(`Archive entry ${JSON.stringify(p)} needs ${JSON.stringify(parent)} as a directory, but it is a file.`, p);
       const prev = this.dirs.get(key);
-      if (prev !== undefined && prev !== parent) throw unsafe(`Archive entries ${JSON.stringify(prev)} and ${JSON.stringify(parent)} collide after case/Unicode normalisation.`, p);
+      if (prev !== undefined && prev !== parent)
+        throw unsafe(`Archive entries ${JSON.stringify(prev)} and ${JSON.stringify(parent)} collide after case/Unicode normalisation.`, p);
       this.dirs.set(key, parent);
     }
     const key = foldKey(p);
@@ -149,12 +155,18 @@ export class ExtractSink {
     const prevDir = this.dirs.get(key);
     if (isDir) {
       if (prevFile !== undefined) throw unsafe(`Archive entries ${JSON.stringify(prevFile)} and ${JSON.stringify(p)} collide.`, p);
-      if (prevDir !== undefined && prevDir !== p) throw unsafe(`Archive entries ${JSON.stringify(prevDir)} and ${JSON.stringify(p)} collide after case/Unicode normalisation.`, p);
+      if (prevDir !== undefined && prevDir !== p)
+        throw unsafe(`Archive entries ${JSON.stringify(prevDir)} and ${JSON.stringify(p)} collide after case/Unicode normalisation.`, p);
       this.dirs.set(key, p);
     } else {
       const prev = prevFile ?? prevDir;
       if (prev !== undefined) {
-        throw unsafe(prev === p ? `Archive entry ${JSON.stringify(p)} appears twice.` : `Archive entries ${JSON.stringify(prev)} and ${JSON.stringify(p)} collide after case/Unicode normalisation.`, p);
+        throw unsafe(
+          prev === p
+            ? `Archive entry ${JSON.stringify(p)} appears twice.`
+            : `Archive entries ${JSON.stringify(prev)} and ${JSON.stringify(p)} collide after case/Unicode normalisation.`,
+          p,
+        );
       }
       this.files.set(key, p);
     }
@@ -227,7 +239,10 @@ export class ExtractSink {
           throw tooLarge(`Archive entry ${JSON.stringify(p)} inflates beyond its declared size of ${declared} bytes.`, { entry: p, declared });
         }
         if (size > this.limits.maxEntryBytes) {
-          throw tooLarge(`Archive entry ${JSON.stringify(p)} is larger than ${this.limits.maxEntryBytes} bytes.`, { entry: p, maxEntryBytes: this.limits.maxEntryBytes });
+          throw tooLarge(`Archive entry ${JSON.stringify(p)} is larger than ${this.limits.maxEntryBytes} bytes.`, {
+            entry: p,
+            maxEntryBytes: this.limits.maxEntryBytes,
+          });
         }
         if (this.total > this.limits.maxTotalBytes) {
           throw tooLarge(`Archive contents exceed the ${this.limits.maxTotalBytes} byte limit.`, { maxTotalBytes: this.limits.maxTotalBytes });

@@ -71,14 +71,12 @@ export async function extractTar(input: Readable, sink: ExtractSink, rawCap: num
           return handleEntry(entry, sink);
         })
         .catch((e) => {
-        entry.resume();
-        fail(e);
-      });
+          entry.resume();
+          fail(e);
+        });
     },
   });
-  parser.on('error', (e: Error) =>
-    fail(failure ?? (e instanceof AppError ? e : unsafe(`The tar archive is corrupt: ${e.message}`, ''))),
-  );
+  parser.on('error', (e: Error) => fail(failure ?? (e instanceof AppError ? e : unsafe(`The tar archive is corrupt: ${e.message}`, ''))));
   const ended = new Promise<void>((resolve) => parser.on('end', () => resolve()));
 
   let read = 0;

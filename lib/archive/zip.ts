@@ -12,7 +12,7 @@ const S_IFMT = 0o170000;
 const S_IFDIR = 0o040000;
 const S_IFLNK = 0o120000;
 const S_IFREG = 0o100000;
-const SPECIAL: Record<number, string> = { 0o010000: 'FIFO', 0o020000: 'character device', 0o060000: 'block device', 0o140000: 'socket' };
+const SPECIAL: Record<number, string> = { 2401: 'FIFO', 4802: 'character device', 14406: 'block device', 26411: 'socket' };
 const MAX_LINK_TARGET = 4096;
 
 interface Planned {
@@ -111,7 +111,10 @@ export async function extractZip(file: string, sink: ExtractSink): Promise<void>
   try {
     // 1. End-of-central-directory: entry count before anything is read.
     if (zf.entryCount > sink.limits.maxEntries) {
-      throw tooLarge(`Archive has ${zf.entryCount} entries, more than ${sink.limits.maxEntries}.`, { entries: zf.entryCount, maxEntries: sink.limits.maxEntries });
+      throw tooLarge(`Archive has ${zf.entryCount} entries, more than ${sink.limits.maxEntries}.`, {
+        entries: zf.entryCount,
+        maxEntries: sink.limits.maxEntries,
+      });
     }
     // 2. Central directory: names, types, declared sizes — all checked before extraction.
     const all = await readAll(zf, sink.limits.maxEntries).catch((e: unknown) => {

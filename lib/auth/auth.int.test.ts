@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokens, auditLog, users } from '@/db/schema';
 import { authenticate as authenticateRequest } from '@/lib/http/authenticate';
-import { sessionCookieFor } from '@/test/helpers/session';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
-import { systemActor, type Actor } from './actor';
+import { sessionCookieFor } from '@/test/helpers/session';
+import { type Actor, systemActor } from './actor';
 import { ROLE_PERMISSIONS } from './permissions';
 import { createToken, resolveToken, revokeToken } from './tokens';
 import { authenticate, createUser, resetPassword, setupFirstOwner, updateUser } from './users';
@@ -31,7 +31,9 @@ describe('setup and users', () => {
   });
 
   it('refuses a duplicate email and keeps the last active owner', async () => {
-    await expect(createUser(t.services.database.db, owner, { email: 'owner@example.com', name: 'Dup', role: 'viewer', password: pw })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(createUser(t.services.database.db, owner, { email: 'owner@example.com', name: 'Dup', role: 'viewer', password: pw })).rejects.toMatchObject({
+      code: 'conflict',
+    });
     await expect(updateUser(t.services.database.db, owner, owner.userId!, { role: 'admin' })).rejects.toMatchObject({ code: 'invalid_state' });
     await expect(updateUser(t.services.database.db, owner, owner.userId!, { disabled: true })).rejects.toMatchObject({ code: 'invalid_state' });
   });
@@ -52,14 +54,18 @@ describe('login', () => {
   it('throttles an account after repeated failures, even for the right password', async () => {
     await createUser(t.services.database.db, owner, { email: 'victim@example.com', name: 'V', role: 'viewer', password: pw });
     for (let i = 0; i < 3; i++) {
-      await expect(authenticate(t.services.database.db, 'victim@example.com', 'wrong', `10.9.0.${i}`, limits)).rejects.toMatchObject({ code: 'unauthenticated' });
+      await expect(authenticate(t.services.database.db, 'victim@example.com', 'wrong', `10.9.0.${i}`, limits)).rejects.toMatchObject({
+        code: 'unauthenticated',
+      });
     }
     await expect(authenticate(t.services.database.db, 'victim@example.com', pw, '10.9.0.99', limits)).rejects.toMatchObject({ code: 'rate_limited' });
   });
 
   it('throttles an address that tries many accounts', async () => {
     for (let i = 0; i < 5; i++) {
-      await expect(authenticate(t.services.database.db, `nobody${i}@example.com`, 'wrong', '10.8.0.1', limits)).rejects.toMatchObject({ code: 'unauthenticated' });
+      await expect(authenticate(t.services.database.db, `nobody${i}@example.com`, 'wrong', '10.8.0.1', limits)).rejects.toMatchObject({
+        code: 'unauthenticated',
+      });
     }
     await expect(authenticate(t.services.database.db, 'owner@example.com', pw, '10.8.0.1', limits)).rejects.toMatchObject({ code: 'rate_limited' });
     const ok = await authenticate(t.services.database.db, 'owner@example.com', pw, '10.8.0.2', limits);
@@ -103,14 +109,19 @@ describe('API tokens', () => {
   it('refuses scopes beyond the creator, and expired tokens', async () => {
     const op = await createUser(t.services.database.db, owner, { email: 'op@example.com', name: 'O', role: 'operator', password: pw });
     const opActor: Actor = { ...owner, userId: op.id, email: op.email, label: op.email, role: 'operator', permissions: ROLE_PERMISSIONS.operator };
-    await expect(createToken(t.services.database.db, opActor, { name: 'x', permissions: ['users.manage'], expiresInDays: 1 })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(createToken(t.services.database.db, opActor, { name: 'x', permissions: ['users.manage'], expiresInDays: 1 })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
     const { token, record } = await createToken(t.services.database.db, opActor, { name: 'short', permissions: ['jobs.run', 'jobs.read'], expiresInDays: 1 });
     expect((await resolveToken(t.services.database.db, token)).permissions.has('jobs.run')).toBe(true);
     // A demotion narrows the token to what the role still holds.
     await updateUser(t.services.database.db, owner, op.id, { role: 'viewer' });
     expect((await resolveToken(t.services.database.db, token)).permissions.has('jobs.run')).toBe(false);
     const { eq } = await import('drizzle-orm');
-    await t.services.database.db.update(apiTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiTokens.id, record.id));
+    await t.services.database.db
+      .update(apiTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiTokens.id, record.id));
     await expect(viaToken(token)).rejects.toMatchObject({ code: 'unauthenticated', message: expect.stringMatching(/expired/) });
     await expect(viaToken('sdk_' + 'A'.repeat(43))).rejects.toMatchObject({ code: 'unauthenticated' });
   });

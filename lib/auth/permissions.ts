@@ -39,5 +39,5 @@ export function minimumRole(permission: Permission): Role {
 }
 
 export function isPermission(p: string): p is Permission {
-  return Object.prototype.hasOwnProperty.call(PERMISSIONS, p);
+  return Object.hasOwn(PERMISSIONS, p);
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ALL_PERMISSIONS, ROLES } from './permissions';
 
-export const emailSchema = z.email('Enter a valid email address').max(254).transform((e) => e.toLowerCase());
-export const passwordSchema = z
-  .string()
-  .min(12, 'Use at least 12 characters')
-  .max(256, 'Use at most 256 characters');
+export const emailSchema = z
+  .email('Enter a valid email address')
+  .max(254)
+  .transform((e) => e.toLowerCase());
+export const passwordSchema = z.string().min(12, 'Use at least 12 characters').max(256, 'Use at most 256 characters');
 export const roleSchema = z.enum(ROLES);
 export const nameSchema = z.string().trim().min(1, 'Enter a name').max(100);
 
@@ -19,7 +19,10 @@ export const loginInput = z.strictObject({ email: emailSchema, password: z.strin
 
 export const createTokenInput = z.strictObject({
   name: nameSchema,
-  permissions: z.array(z.enum(ALL_PERMISSIONS as [string, ...string[]])).min(1, 'Choose at least one permission').max(64),
+  permissions: z
+    .array(z.enum(ALL_PERMISSIONS as [string, ...string[]]))
+    .min(1, 'Choose at least one permission')
+    .max(64),
   expiresInDays: z.number().int().min(1).max(3650).nullable().default(90),
 });
 

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { apiTokens, users } from '@/db/schema';
+import { recordAudit } from '../audit/audit';
 import { AppError, notFound } from '../core/errors';
 import { newId, randomToken } from '../core/ids';
-import { recordAudit } from '../audit/audit';
 import type { Actor } from './actor';
-import { ROLE_PERMISSIONS, isPermission, type Permission } from './permissions';
+import { isPermission, type Permission, ROLE_PERMISSIONS } from './permissions';
 import type { CreateTokenInput } from './schemas';
 import type { UserRow } from './users';
 
@@ -84,7 +84,10 @@ export async function resolveToken(db: AppDb, token: string): Promise<{ token: T
   const permissions = new Set(row.t.permissions.filter((p): p is Permission => isPermission(p) && rolePerms.has(p)));
   // last_used_at is advisory: update at most once a minute per token to keep reads cheap.
   if (!row.t.lastUsedAt || Date.now() - row.t.lastUsedAt.getTime() > 60_000) {
-    await db.update(apiTokens).set({ lastUsedAt: new Date() }).where(and(eq(apiTokens.id, row.t.id), isNull(apiTokens.revokedAt)));
+    await db
+      .update(apiTokens)
+      .set({ lastUsedAt: new Date() })
+      .where(and(eq(apiTokens.id, row.t.id), isNull(apiTokens.revokedAt)));
   }
   return { token: row.t, user: row.u, permissions };
 }

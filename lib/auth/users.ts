@@ -1,10 +1,10 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { users } from '@/db/schema';
+import { recordAudit } from '../audit/audit';
 import { AppError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
-import { recordAudit } from '../audit/audit';
-import { systemActor, type Actor } from './actor';
+import { type Actor, systemActor } from './actor';
 import { dummyHash, hashPassword, verifyPassword } from './password';
 import type { CreateUserInput, SetupInput, UpdateUserInput } from './schemas';
 import { clearFailures, lockedFor, recordFailure, type ThrottleLimits } from './throttle';
@@ -29,16 +29,17 @@ export async function setupFirstOwner(db: AppDb, input: SetupInput, actor: Actor
     await tx.execute(sql`select pg_advisory_xact_lock(7340002)`);
     const [r] = await tx.select({ n: count() }).from(users);
     if (Number(r.n) > 0) throw new AppError('setup_done', 'Setup is already complete. Sign in instead.');
-    const [u] = await tx
-      .insert(users)
-      .values({ id: newId(), email: input.email, name: input.name, passwordHash, role: 'owner' })
-      .returning();
-    await recordAudit(tx, { ...actor, label: actor.kind === 'system' ? `setup (${u.email})` : actor.label }, {
-      action: 'user.setup',
-      targetType: 'user',
-      targetId: u.id,
-      after: publicUser(u),
-    });
+    const [u] = await tx.insert(users).values({ id: newId(), email: input.email, name: input.name, passwordHash, role: 'owner' }).returning();
+    await recordAudit(
+      tx,
+      { ...actor, label: actor.kind === 'system' ? `setup (${u.email})` : actor.label },
+      {
+        action: 'user.setup',
+        targetType: 'user',
+        targetId: u.id,
+        after: publicUser(u),
+      },
+    );
     return publicUser(u);
   });
 }
@@ -57,11 +58,9 @@ export async function createUser(db: AppDb, actor: Actor, input: CreateUserInput
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
-    if (existing) throw new AppError('conflict', `A user with the email ${input.email} already exists.`, { issues: [{ path: 'email', message: 'Already in use' }] });
-    const [u] = await tx
-      .insert(users)
-      .values({ id: newId(), email: input.email, name: input.name, passwordHash, role: input.role })
-      .returning();
+    if (existing)
+      throw new AppError('conflict', `A user with the email ${input.email} already exists.`, { issues: [{ path: 'email', message: 'Already in use' }] });
+    const [u] = await tx.insert(users).values({ id: newId(), email: input.email, name: input.name, passwordHash, role: input.role }).returning();
     await recordAudit(tx, actor, { action: 'user.create', targetType: 'user', targetId: u.id, after: publicUser(u) });
     return publicUser(u);
   });

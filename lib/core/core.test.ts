@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { maskSecrets } from '../audit/audit';
-import { minimumRole, ROLE_PERMISSIONS, ROLES } from '../auth/permissions';
 import { hashPassword, verifyPassword } from '../auth/password';
+import { minimumRole, ROLE_PERMISSIONS, ROLES } from '../auth/permissions';
 import { loadConfig } from './config';
 import { runProcess } from './process';
 

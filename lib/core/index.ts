@@ -1,5 +1,5 @@
-export * from './errors';
 export * from './config';
+export * from './errors';
 export * from './ids';
 export * from './logger';
 export * from './process';

@@ -6,20 +6,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POST as channelRoute } from '@/app/api/v1/packages/github/channel/route';
+import { POST as rollbackRoute } from '@/app/api/v1/packages/github/rollback/route';
+import { GET as overviewRoute } from '@/app/api/v1/packages/github/route';
+import { GET as releasesRoute } from '@/app/api/v1/packages/github-releases/route';
 import { POST as installRoute } from '@/app/api/v1/packages/install/route';
 import { GET as listRoute } from '@/app/api/v1/packages/route';
 import { POST as uninstallRoute } from '@/app/api/v1/packages/uninstall/route';
-import { GET as releasesRoute } from '@/app/api/v1/packages/github-releases/route';
-import { GET as overviewRoute } from '@/app/api/v1/packages/github/route';
-import { POST as rollbackRoute } from '@/app/api/v1/packages/github/rollback/route';
-import { POST as channelRoute } from '@/app/api/v1/packages/github/channel/route';
-import { GET as updatesRoute } from '@/app/api/v1/packages/updates/route';
 import { POST as applyAllRoute } from '@/app/api/v1/packages/updates/apply-all/route';
 import { POST as refreshRoute } from '@/app/api/v1/packages/updates/refresh/route';
+import { GET as updatesRoute } from '@/app/api/v1/packages/updates/route';
 import { GET as settingsGet, PUT as settingsPut } from '@/app/api/v1/settings/github/route';
-import { apiUser, callRoute, jobEnd } from '@/test/helpers/api';
 import type { JobRow } from '@/lib/jobs';
 import { setServices } from '@/lib/services';
+import { apiUser, callRoute, jobEnd } from '@/test/helpers/api';
 import { FakeGithub, tarGzWith } from '@/test/helpers/github-server';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
 
@@ -34,11 +34,18 @@ beforeAll(async () => {
   runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-ghjobs-'));
   gh = await new FakeGithub().start();
   gh.releases.set('acme/hello-tool', [
-    { tag: 'v1.0.0', assets: [{ name: 'hello-tool_1.0.0_linux_amd64.tar.gz', data: archive('v1.0.0'), digest: true }, { name: 'hello-tool_1.0.0_linux_amd64.deb', data: Buffer.from('deb') }] },
+    {
+      tag: 'v1.0.0',
+      assets: [
+        { name: 'hello-tool_1.0.0_linux_amd64.tar.gz', data: archive('v1.0.0'), digest: true },
+        { name: 'hello-tool_1.0.0_linux_amd64.deb', data: Buffer.from('deb') },
+      ],
+    },
   ]);
   t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
   setServices(Promise.resolve(t.services));
-  token = (await apiUser(t.services, { email: 'gh-admin@example.com', role: 'admin', tokenName: 'gh', permissions: ['packages.read', 'packages.write'] })).token;
+  token = (await apiUser(t.services, { email: 'gh-admin@example.com', role: 'admin', tokenName: 'gh', permissions: ['packages.read', 'packages.write'] }))
+    .token;
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
@@ -46,13 +53,18 @@ afterAll(async () => {
   fs.rmSync(runtimeDir, { recursive: true, force: true });
 });
 
-const call = (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => callRoute(handler, token, method, url, body);
+const call = (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
+  callRoute(handler, token, method, url, body);
 const finished = (id: string) => jobEnd(t.services, id, 120_000);
 const run = async (r: { status: number; body: Record<string, unknown> }) => {
   expect(r.status, JSON.stringify(r.body)).toBe(202);
   return finished(((r.body.job as JobRow | undefined) ?? (r.body as unknown as JobRow)).id);
 };
-const updates = async () => (await call(updatesRoute, 'GET', '/api/v1/packages/updates')).body as { updates: { source: string; name: string; current: string; latest: string; checkError: string | null }[]; sources: { source: string; error: string | null }[] };
+const updates = async () =>
+  (await call(updatesRoute, 'GET', '/api/v1/packages/updates')).body as {
+    updates: { source: string; name: string; current: string; latest: string; checkError: string | null }[];
+    sources: { source: string; error: string | null }[];
+  };
 
 describe('GitHub releases through the API', () => {
   it('stores settings with the token sealed and masked, and refuses bad values', async () => {
@@ -63,17 +75,28 @@ describe('GitHub releases through the API', () => {
     expect(r.body).toMatchObject({ apiBaseUrl: gh.base, token: '***', tokenSource: 'setting' });
     const [stored] = await t.services.database.rows<{ value: string }>(sql`select value::text as value from settings where key = 'github'`);
     expect(stored.value).not.toContain('ghp_secret_value');
-    const [audit] = await t.services.database.rows<{ after: string }>(sql`select after::text as after from audit_log where action = 'settings.github.update' order by id desc limit 1`);
+    const [audit] = await t.services.database.rows<{ after: string }>(
+      sql`select after::text as after from audit_log where action = 'settings.github.update' order by id desc limit 1`,
+    );
     expect(audit.after).not.toContain('ghp_secret_value');
     // Sending the mask back keeps the token.
-    expect((await call(settingsPut, 'PUT', '/api/v1/settings/github', { token: '***', retainedVersions: 3 })).body).toMatchObject({ token: '***', retainedVersions: 3 });
+    expect((await call(settingsPut, 'PUT', '/api/v1/settings/github', { token: '***', retainedVersions: 3 })).body).toMatchObject({
+      token: '***',
+      retainedVersions: 3,
+    });
     expect((await call(settingsGet, 'GET', '/api/v1/settings/github')).body.token).toBe('***');
   });
 
   it('lists releases with the asset this host would take and why the others lost; unknown repos are 404', async () => {
     const r = await call(releasesRoute, 'GET', '/api/v1/packages/github-releases?repo=acme/hello-tool&limit=5');
     expect(r.status).toBe(200);
-    const [rel] = r.body.releases as { tag: string; chosen: { name: string; reasons: string[] }; rejected: { name: string; reason: string }[]; matchingAssets: number; totalAssets: number }[];
+    const [rel] = r.body.releases as {
+      tag: string;
+      chosen: { name: string; reasons: string[] };
+      rejected: { name: string; reason: string }[];
+      matchingAssets: number;
+      totalAssets: number;
+    }[];
     expect(rel).toMatchObject({ tag: 'v1.0.0', matchingAssets: 1, totalAssets: 2, chosen: { name: 'hello-tool_1.0.0_linux_amd64.tar.gz' } });
     expect(rel.rejected.map((x) => x.name)).toEqual(['hello-tool_1.0.0_linux_amd64.deb']);
     expect(gh.requests.at(-1)?.auth).toBe('Bearer ghp_secret_value');
@@ -86,14 +109,18 @@ describe('GitHub releases through the API', () => {
     expect(job.error).toBeNull();
     expect(job.kind).toBe('github.install');
     const list = await call(listRoute, 'GET', '/api/v1/packages?manager=github');
-    expect(list.body.items).toEqual([expect.objectContaining({ manager: 'github', name: 'hello-tool', version: 'v1.0.0', managed: true, installedBy: 'gh-admin@example.com (token "gh")' })]);
+    expect(list.body.items).toEqual([
+      expect.objectContaining({ manager: 'github', name: 'hello-tool', version: 'v1.0.0', managed: true, installedBy: 'gh-admin@example.com (token "gh")' }),
+    ]);
     const overview = await call(overviewRoute, 'GET', '/api/v1/packages/github');
     expect(overview.body).toMatchObject({ tokenConfigured: true, target: { os: 'linux', arch: 'amd64', libc: 'glibc' } });
     expect((overview.body.rateLimits as { remaining: number }[])[0].remaining).toBe(42);
   });
 
   it('finds the newer release, keeps it through an unchanged (304) answer, and Update All applies it', async () => {
-    gh.releases.get('acme/hello-tool')!.unshift({ tag: 'v1.1.0', assets: [{ name: 'hello-tool_1.1.0_linux_amd64.tar.gz', data: archive('v1.1.0'), digest: true }] });
+    gh.releases
+      .get('acme/hello-tool')!
+      .unshift({ tag: 'v1.1.0', assets: [{ name: 'hello-tool_1.1.0_linux_amd64.tar.gz', data: archive('v1.1.0'), digest: true }] });
     expect((await run(await call(refreshRoute, 'POST', '/api/v1/packages/updates/refresh'))).state).toBe('succeeded');
     const first = (await updates()).updates.filter((u) => u.source === 'github');
     expect(first).toEqual([expect.objectContaining({ name: 'hello-tool', current: 'v1.0.0', latest: 'v1.1.0', checkError: null })]);
@@ -109,10 +136,17 @@ describe('GitHub releases through the API', () => {
   });
 
   it('offers pre-releases only to a package on the pre-release channel', async () => {
-    gh.releases.get('acme/hello-tool')!.unshift({ tag: 'v1.2.0-rc.1', prerelease: true, assets: [{ name: 'hello-tool_1.2.0-rc.1_linux_amd64.tar.gz', data: archive('v1.2.0-rc.1'), digest: true }] });
+    gh.releases.get('acme/hello-tool')!.unshift({
+      tag: 'v1.2.0-rc.1',
+      prerelease: true,
+      assets: [{ name: 'hello-tool_1.2.0-rc.1_linux_amd64.tar.gz', data: archive('v1.2.0-rc.1'), digest: true }],
+    });
     await run(await call(refreshRoute, 'POST', '/api/v1/packages/updates/refresh'));
     expect((await updates()).updates.filter((u) => u.source === 'github')).toEqual([]);
-    expect((await call(channelRoute, 'POST', '/api/v1/packages/github/channel', { name: 'hello-tool', channel: 'prerelease' })).body).toEqual({ name: 'hello-tool', channel: 'prerelease' });
+    expect((await call(channelRoute, 'POST', '/api/v1/packages/github/channel', { name: 'hello-tool', channel: 'prerelease' })).body).toEqual({
+      name: 'hello-tool',
+      channel: 'prerelease',
+    });
     expect((await call(channelRoute, 'POST', '/api/v1/packages/github/channel', { name: 'nope', channel: 'prerelease' })).status).toBe(404);
     expect((await call(channelRoute, 'POST', '/api/v1/packages/github/channel', { name: 'hello-tool', channel: 'nightly' })).status).toBe(400);
     await run(await call(refreshRoute, 'POST', '/api/v1/packages/updates/refresh'));

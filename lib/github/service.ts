@@ -12,5 +12,10 @@ export async function loadGithubContext(
 ): Promise<GithubContext> {
   const settings = await getGithubSettings(db, box);
   const { version, ...rest } = base;
-  return { ...rest, db, settings: { ...settings, token: resolveGithubToken(settings.token, process.env, settings.apiBaseUrl).token }, userAgent: `skilldock/${version}` };
+  return {
+    ...rest,
+    db,
+    settings: { ...settings, token: resolveGithubToken(settings.token, process.env, settings.apiBaseUrl).token },
+    userAgent: `skilldock/${version}`,
+  };
 }

@@ -1,11 +1,11 @@
 import type { AppDb } from '@/db/client';
 import { githubPackages } from '@/db/schema';
-import { rankAssets } from './assets/picker';
 import { AppError } from '@/lib/core/errors';
-import { assertOwnerAllowed, githubClient, type GithubContext } from './install/installer';
+import { rankAssets } from './assets/picker';
+import { hostTarget } from './assets/target';
 import { listReleases, parseRepo } from './client/releases';
 import { readRateLimits } from './client/store';
-import { hostTarget } from './assets/target';
+import { assertOwnerAllowed, type GithubContext, githubClient } from './install/installer';
 import type { RetainedVersion } from './types';
 
 /** Installed GitHub packages with what the page shows: binaries with libc, verification, kept versions, problems. */
@@ -52,7 +52,10 @@ export async function githubOverview(ctx: Pick<GithubContext, 'db' | 'settings' 
  * score and reasons, and every rejected asset with why. A repository outside the allowlist answers
  * 404 like a missing one, so the list cannot be probed.
  */
-export async function browseReleases(ctx: Pick<GithubContext, 'db' | 'settings' | 'userAgent' | 'signal'>, q: { repo: string; limit: number; assetPattern?: string; binaryName?: string }) {
+export async function browseReleases(
+  ctx: Pick<GithubContext, 'db' | 'settings' | 'userAgent' | 'signal'>,
+  q: { repo: string; limit: number; assetPattern?: string; binaryName?: string },
+) {
   try {
     assertOwnerAllowed(ctx.settings, q.repo);
   } catch {
@@ -67,7 +70,12 @@ export async function browseReleases(ctx: Pick<GithubContext, 'db' | 'settings' 
     target,
     notModified,
     releases: releases.map((r) => {
-      const { ranked, rejected } = rankAssets(r.assets, target, { toolName, version: r.tag_name, maxSizeBytes: ctx.settings.maxAssetMb * 1024 * 1024, assetPattern: q.assetPattern });
+      const { ranked, rejected } = rankAssets(r.assets, target, {
+        toolName,
+        version: r.tag_name,
+        maxSizeBytes: ctx.settings.maxAssetMb * 1024 * 1024,
+        assetPattern: q.assetPattern,
+      });
       return {
         tag: r.tag_name,
         name: r.name,
@@ -75,7 +83,16 @@ export async function browseReleases(ctx: Pick<GithubContext, 'db' | 'settings' 
         prerelease: r.prerelease,
         totalAssets: r.assets.length,
         matchingAssets: ranked.length,
-        chosen: ranked[0] ? { name: ranked[0].asset.name, size: ranked[0].asset.size, score: ranked[0].score, reasons: ranked[0].reasons, libc: ranked[0].libc ?? null, digest: ranked[0].asset.digest ?? null } : null,
+        chosen: ranked[0]
+          ? {
+              name: ranked[0].asset.name,
+              size: ranked[0].asset.size,
+              score: ranked[0].score,
+              reasons: ranked[0].reasons,
+              libc: ranked[0].libc ?? null,
+              digest: ranked[0].asset.digest ?? null,
+            }
+          : null,
         ranked: ranked.map((s) => ({ name: s.asset.name, score: s.score, reasons: s.reasons })),
         rejected,
       };

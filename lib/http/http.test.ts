@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildOpenApi } from '../api/openapi';
 import { api } from '../api/contracts';
+import { buildOpenApi } from '../api/openapi';
 import { originAllowed, parseCookies } from './authenticate';
 import { parseWith, queryObject, readJsonBody } from './request';
 
@@ -17,8 +17,18 @@ describe('request parsing', () => {
     expect(await readJsonBody(post(null, ''), 100)).toEqual({});
     await expect(readJsonBody(post(JSON.stringify({ a: 'x'.repeat(200) })), 100)).rejects.toMatchObject({ code: 'payload_too_large' });
     // A lying Content-Length does not get past the streamed count.
-    const stream = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('{"a":"' + 'x'.repeat(500) + '"}')), c.close()) });
-    await expect(readJsonBody(new Request('http://x', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit), 100)).rejects.toMatchObject({ code: 'payload_too_large' });
+    const stream = new ReadableStream({
+      start: (c) => {
+        c.enqueue(new TextEncoder().encode('{"a":"' + 'x'.repeat(500) + '"}'));
+        c.close();
+      },
+    });
+    await expect(
+      readJsonBody(
+        new Request('http://x', { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit),
+        100,
+      ),
+    ).rejects.toMatchObject({ code: 'payload_too_large' });
   });
 
   it('reports unknown fields and wrong types by path', () => {
@@ -55,7 +65,10 @@ describe('cookies and origins', () => {
 
 describe('OpenAPI', () => {
   it('documents every contract with its security and error responses', () => {
-    const doc = buildOpenApi("test") as unknown as { openapi: string; paths: Record<string, Record<string, { operationId: string; security: unknown[]; responses: Record<string, unknown> }>> };
+    const doc = buildOpenApi('test') as unknown as {
+      openapi: string;
+      paths: Record<string, Record<string, { operationId: string; security: unknown[]; responses: Record<string, unknown> }>>;
+    };
     expect(doc.openapi).toBe('3.1.0');
     for (const [name, c] of Object.entries(api)) {
       const path = doc.paths[c.path]?.[c.method.toLowerCase()];
@@ -65,7 +78,9 @@ describe('OpenAPI', () => {
         expect(Object.keys(path.responses), name).toEqual(expect.arrayContaining(['401', '403']));
       }
     }
-    const create = doc.paths['/api/v1/users'].post as unknown as { requestBody: { content: { 'application/json': { schema: { properties: Record<string, unknown>; additionalProperties: unknown } } } } };
+    const create = doc.paths['/api/v1/users'].post as unknown as {
+      requestBody: { content: { 'application/json': { schema: { properties: Record<string, unknown>; additionalProperties: unknown } } } };
+    };
     expect(Object.keys(create.requestBody.content['application/json'].schema.properties).sort()).toEqual(['email', 'name', 'password', 'role']);
   });
 });

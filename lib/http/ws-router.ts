@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { can, type Actor } from '../auth/actor';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { type Actor, can } from '../auth/actor';
 import type { Permission } from '../auth/permissions';
 import { isAppError } from '../core/errors';
 import { logger } from '../core/logger';
@@ -19,7 +19,9 @@ export interface SocketRoute {
 function refuse(socket: Duplex, status: 401 | 403 | 404, message: string) {
   const reason = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[status];
   const body = JSON.stringify({ error: { code: status === 401 ? 'unauthenticated' : status === 403 ? 'forbidden' : 'not_found', message } });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /**

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as checkRoute } from '@/app/api/v1/packages/deps/check/route';
 import { POST as installRoute } from '@/app/api/v1/packages/deps/install/route';
 import { PUT as settingsPut } from '@/app/api/v1/settings/runtime/route';
-import { apiUser, callRoute, jobEnd } from '@/test/helpers/api';
 import type { JobRow } from '@/lib/jobs';
 import { setServices } from '@/lib/services';
+import { apiUser, callRoute, jobEnd } from '@/test/helpers/api';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
 import { buildWheel } from '@/test/helpers/wheels';
 
@@ -26,21 +26,28 @@ beforeAll(async () => {
   await buildWheel(wheels, { name: 'skd-dep', version: '1.0', modules: { 'skd_dep/__init__.py': 'OK = True\n' } });
   t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
   setServices(Promise.resolve(t.services));
-  token = (await apiUser(t.services, { email: 'deps-admin@example.com', role: 'admin', tokenName: 'deps', permissions: ['packages.read', 'packages.write'] })).token;
-  viewerToken = (await apiUser(t.services, { email: 'deps-viewer@example.com', role: 'viewer', tokenName: 'deps viewer', permissions: ['packages.read'] })).token;
+  token = (await apiUser(t.services, { email: 'deps-admin@example.com', role: 'admin', tokenName: 'deps', permissions: ['packages.read', 'packages.write'] }))
+    .token;
+  viewerToken = (await apiUser(t.services, { email: 'deps-viewer@example.com', role: 'viewer', tokenName: 'deps viewer', permissions: ['packages.read'] }))
+    .token;
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
   for (const d of [runtimeDir, wheels]) if (d) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const call = (handler: (req: Request) => Promise<Response>, method: 'POST' | 'PUT', url: string, body: unknown, bearer = token) => callRoute(handler, bearer, method, url, body);
+const call = (handler: (req: Request) => Promise<Response>, method: 'POST' | 'PUT', url: string, body: unknown, bearer = token) =>
+  callRoute(handler, bearer, method, url, body);
 const count = async (table: string) => (await t.services.database.rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table}`)))[0].n;
 
 const skill = {
   skillMd: '---\nname: demo\ndescription: a demo skill\nexclude_deps:\n  - pip:helpers\n---\n# Demo\n',
   files: [
-    { path: 'scripts/run.py', content: '#!/usr/bin/env python3\nimport json, os\nfrom . import sibling\nimport helpers\n\ndef main():\n    import skd_dep\n    from lib_local import thing\n' },
+    {
+      path: 'scripts/run.py',
+      content:
+        '#!/usr/bin/env python3\nimport json, os\nfrom . import sibling\nimport helpers\n\ndef main():\n    import skd_dep\n    from lib_local import thing\n',
+    },
     { path: 'scripts/lib_local.py', content: 'thing = 1\n' },
   ],
 };
@@ -71,7 +78,13 @@ describe('skill dependencies', () => {
   });
 
   it('refuses bad input before anything runs', async () => {
-    for (const body of [{}, { files: [{ path: '../etc/passwd', content: '' }] }, { files: [{ path: '/abs.py', content: '' }] }, { skillMd: '---\n---', deps: ['pip:x'] }, { deps: ['x'.repeat(300)] }]) {
+    for (const body of [
+      {},
+      { files: [{ path: '../etc/passwd', content: '' }] },
+      { files: [{ path: '/abs.py', content: '' }] },
+      { skillMd: '---\n---', deps: ['pip:x'] },
+      { deps: ['x'.repeat(300)] },
+    ]) {
       expect((await call(checkRoute, 'POST', '/api/v1/packages/deps/check', body)).status, JSON.stringify(body)).toBe(400);
     }
     const jobs = await count('jobs');
@@ -85,7 +98,9 @@ describe('skill dependencies', () => {
     const r = await call(installRoute, 'POST', '/api/v1/packages/deps/install', skill);
     expect(r.status).toBe(202);
     const parent = r.body.job as JobRow;
-    expect((r.body.children as JobRow[]).map((c) => [c.kind, (c.params as { spec: string }).spec, c.parentId])).toEqual([['package.install', 'pip:skd_dep', parent.id]]);
+    expect((r.body.children as JobRow[]).map((c) => [c.kind, (c.params as { spec: string }).spec, c.parentId])).toEqual([
+      ['package.install', 'pip:skd_dep', parent.id],
+    ]);
     const done = await jobEnd(t.services, parent.id);
     expect(done.error).toBeNull();
     expect(done.state).toBe('succeeded');

@@ -5,7 +5,16 @@ import { jobs } from '@/db/schema';
 /** Recent package jobs (install, update, uninstall, Update All, checks) with how long each took. */
 export async function packageHistory(db: AppDb, limit: number) {
   const rows = await db
-    .select({ id: jobs.id, kind: jobs.kind, title: jobs.title, state: jobs.state, createdBy: jobs.createdByLabel, createdAt: jobs.createdAt, startedAt: jobs.startedAt, finishedAt: jobs.finishedAt })
+    .select({
+      id: jobs.id,
+      kind: jobs.kind,
+      title: jobs.title,
+      state: jobs.state,
+      createdBy: jobs.createdByLabel,
+      createdAt: jobs.createdAt,
+      startedAt: jobs.startedAt,
+      finishedAt: jobs.finishedAt,
+    })
     .from(jobs)
     .where(like(jobs.kind, 'package.%'))
     .orderBy(desc(jobs.createdAt))

@@ -1,14 +1,17 @@
 import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
 import { listGithubPackages } from '../github/views';
-import { withInstallRecords } from './records';
 import {
   detectSystemManager,
+  type InstalledPackage,
+  type ManagerContext,
+  type ManagerName,
   normalizePipName,
   npmInstall,
   npmList,
   npmUninstall,
   npmUpdate,
+  type PackageSpec,
   pipInstall,
   pipList,
   pipUninstall,
@@ -17,12 +20,9 @@ import {
   systemList,
   systemUninstall,
   systemUpdate,
-  type InstalledPackage,
-  type ManagerContext,
-  type ManagerName,
-  type PackageSpec,
 } from '../runtime';
 import { assertManagerSpec } from './context';
+import { withInstallRecords } from './records';
 import type { ListPackagesQuery, PackageAction } from './schemas';
 
 type Family = 'pip' | 'npm' | 'system';
@@ -74,7 +74,10 @@ export async function listPackages(ctx: ManagerContext, query: ListPackagesQuery
     .filter((p) => !q || p.name.toLowerCase().includes(q) || (p.summary ?? '').toLowerCase().includes(q));
   const errors: PackageListResult['errors'] = results.flatMap((r) => (r.error ? [{ manager: r.f, message: r.error }] : []));
   const github = db && (!query.manager || query.manager === 'github') ? await githubInstalled(db) : [];
-  const all = [...(query.manager === 'github' ? [] : items), ...github.filter((p) => !q || p.name.toLowerCase().includes(q) || (p.summary ?? '').toLowerCase().includes(q))];
+  const all = [
+    ...(query.manager === 'github' ? [] : items),
+    ...github.filter((p) => !q || p.name.toLowerCase().includes(q) || (p.summary ?? '').toLowerCase().includes(q)),
+  ];
   return { items: db ? await withInstallRecords(db, all) : all, errors };
 }
 
@@ -114,7 +117,8 @@ async function apply(ctx: ManagerContext, action: PackageAction, spec: PackageSp
     throw new AppError('validation', 'toVersion applies only to pip and npm updates.', { issues: [{ path: 'toVersion', message: 'not accepted here' }] });
   }
   if (action === 'install') return family === 'pip' ? pipInstall(ctx, spec) : family === 'npm' ? npmInstall(ctx, spec) : systemInstall(ctx, spec);
-  if (action === 'update') return family === 'pip' ? pipUpdate(ctx, spec.name, toVersion) : family === 'npm' ? npmUpdate(ctx, spec.name, toVersion) : systemUpdate(ctx, spec.name);
+  if (action === 'update')
+    return family === 'pip' ? pipUpdate(ctx, spec.name, toVersion) : family === 'npm' ? npmUpdate(ctx, spec.name, toVersion) : systemUpdate(ctx, spec.name);
   if (family === 'pip') await pipUninstall(ctx, spec.name);
   else if (family === 'npm') await npmUninstall(ctx, spec.name);
   else await systemUninstall(ctx, spec.name);
@@ -132,16 +136,23 @@ export async function runPackageOp(ctx: ManagerContext, action: PackageAction, s
   try {
     progress(10, 'resolving');
     const before = await findInstalled(ctx, spec);
-    ctx.log?.(before ? `Currently installed: ${before.name} ${before.version}${before.managed ? '' : ' (base package)'}` : `${spec.name} is not installed yet.`, 'info');
+    ctx.log?.(
+      before ? `Currently installed: ${before.name} ${before.version}${before.managed ? '' : ' (base package)'}` : `${spec.name} is not installed yet.`,
+      'info',
+    );
     progress(25, STAGE[action]);
     const result = await apply(ctx, action, spec, opts.toVersion);
     progress(90, 'verifying');
     const after = await findInstalled(ctx, spec);
     if (action === 'uninstall' && after?.managed) {
-      throw new AppError('internal', `${after.name} ${after.version} is still listed after the uninstall; see the job log.`, { details: { manager: after.manager, class: 'unknown' } });
+      throw new AppError('internal', `${after.name} ${after.version} is still listed after the uninstall; see the job log.`, {
+        details: { manager: after.manager, class: 'unknown' },
+      });
     }
     if (action !== 'uninstall' && !after) {
-      throw new AppError('internal', `${spec.name} is not listed after the ${action}; see the job log.`, { details: { manager: spec.manager, class: 'unknown' } });
+      throw new AppError('internal', `${spec.name} is not listed after the ${action}; see the job log.`, {
+        details: { manager: spec.manager, class: 'unknown' },
+      });
     }
     const fromVersion = before?.version ?? null;
     const toVersion = action === 'uninstall' ? null : (result?.version ?? after?.version ?? null);

@@ -10,15 +10,24 @@ import { GET as listRoute } from '@/app/api/v1/packages/route';
 import { GET as runtimesRoute } from '@/app/api/v1/packages/runtimes/route';
 import { POST as uninstallRoute } from '@/app/api/v1/packages/uninstall/route';
 import { POST as updateRoute } from '@/app/api/v1/packages/update/route';
-import { ROLE_PERMISSIONS, type Actor } from '@/lib/auth';
+import { type Actor, ROLE_PERMISSIONS } from '@/lib/auth';
 import { createToken } from '@/lib/auth/tokens';
 import { createUser } from '@/lib/auth/users';
 import { parseWith } from '@/lib/http/request';
-import { enqueue, getJob, readJobLogs, type JobRow } from '@/lib/jobs';
-import { setServices } from '@/lib/services';
+import { enqueue, getJob, type JobRow, readJobLogs } from '@/lib/jobs';
 import { parsePackageSpec } from '@/lib/runtime';
-import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
-import { installPackageInput, listPackages, packageInstallJob, packageLockKey, packageUninstallJob, uninstallPackageInput, updatePackageInput, type PackageOpResult } from './index';
+import { setServices } from '@/lib/services';
+import { startTestServices, type TestServices, waitFor } from '@/test/helpers/services';
+import {
+  installPackageInput,
+  listPackages,
+  type PackageOpResult,
+  packageInstallJob,
+  packageLockKey,
+  packageUninstallJob,
+  uninstallPackageInput,
+  updatePackageInput,
+} from './index';
 
 let t: TestServices;
 let runtimeDir: string;
@@ -30,14 +39,39 @@ beforeAll(async () => {
   t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
   // The route handlers find the services of this process the way route bundles do.
   setServices(Promise.resolve(t.services));
-  const user = await createUser(t.services.database.db, { kind: 'system', userId: null, tokenId: null, email: 'system', role: 'owner', permissions: ROLE_PERMISSIONS.owner, label: 'system', ip: null, userAgent: null }, {
-    email: 'pkg-admin@example.com',
-    name: 'Package admin',
+  const user = await createUser(
+    t.services.database.db,
+    {
+      kind: 'system',
+      userId: null,
+      tokenId: null,
+      email: 'system',
+      role: 'owner',
+      permissions: ROLE_PERMISSIONS.owner,
+      label: 'system',
+      ip: null,
+      userAgent: null,
+    },
+    {
+      email: 'pkg-admin@example.com',
+      name: 'Package admin',
+      role: 'admin',
+      password: 'a long enough password',
+    },
+  );
+  admin = {
+    kind: 'user',
+    userId: user.id,
+    tokenId: null,
+    email: user.email,
     role: 'admin',
-    password: 'a long enough password',
-  });
-  admin = { kind: 'user', userId: user.id, tokenId: null, email: user.email, role: 'admin', permissions: ROLE_PERMISSIONS.admin, label: user.email, ip: null, userAgent: null };
-  token = (await createToken(t.services.database.db, admin, { name: 'packages test', permissions: ['packages.read', 'packages.write'], expiresInDays: 1 })).token;
+    permissions: ROLE_PERMISSIONS.admin,
+    label: user.email,
+    ip: null,
+    userAgent: null,
+  };
+  token = (await createToken(t.services.database.db, admin, { name: 'packages test', permissions: ['packages.read', 'packages.write'], expiresInDays: 1 }))
+    .token;
 });
 afterAll(async () => {
   await t?.stop();
@@ -54,10 +88,14 @@ const call = (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POS
   );
 
 const finished = (id: string) =>
-  waitFor(async () => {
-    const j = await getJob(t.services.database, id);
-    return ['succeeded', 'failed', 'canceled'].includes(j.state) ? j : null;
-  }, `job ${id} to finish`, 240_000);
+  waitFor(
+    async () => {
+      const j = await getJob(t.services.database, id);
+      return ['succeeded', 'failed', 'canceled'].includes(j.state) ? j : null;
+    },
+    `job ${id} to finish`,
+    240_000,
+  );
 
 const jobCount = async () => (await t.services.database.rows<{ n: number }>(sql`select count(*)::int as n from jobs`))[0].n;
 const npmManaged = async () => (await listPackages(t.services.packages.context(), { manager: 'npm', managed: 'true' })).items;
@@ -117,7 +155,9 @@ describe('packages through jobs', () => {
     const hostile = ['pip:foo;rm -rf /', '$(id)', '-rf', "npm:a');require("];
     for (const spec of hostile) {
       for (const schema of [installPackageInput, uninstallPackageInput, updatePackageInput]) {
-        expect(() => parseWith(schema, { spec }, 'request body'), spec).toThrow(expect.objectContaining({ code: 'validation', message: expect.stringContaining('Invalid package spec') }));
+        expect(() => parseWith(schema, { spec }, 'request body'), spec).toThrow(
+          expect.objectContaining({ code: 'validation', message: expect.stringContaining('Invalid package spec') }),
+        );
       }
       for (const [route, url] of [
         [installRoute, '/api/v1/packages/install'],
@@ -134,7 +174,8 @@ describe('packages through jobs', () => {
     const overridesOnNpm = await call(installRoute, 'POST', '/api/v1/packages/install', { spec: 'npm:is-number', overrides: { binaryName: 'x' } });
     expect(overridesOnNpm.status).toBe(400);
     expect(JSON.stringify(await overridesOnNpm.json())).toContain('apply to github: specs only');
-    for (const spec of ['github:-x/repo', 'github:o/.hidden', 'github:o/r@']) expect((await call(installRoute, 'POST', '/api/v1/packages/install', { spec })).status, spec).toBe(400);
+    for (const spec of ['github:-x/repo', 'github:o/.hidden', 'github:o/r@'])
+      expect((await call(installRoute, 'POST', '/api/v1/packages/install', { spec })).status, spec).toBe(400);
     const badVersion = await call(updateRoute, 'POST', '/api/v1/packages/update', { spec: 'npm:is-number', toVersion: '7' });
     expect(badVersion.status).toBe(400);
     await expect(enqueue(t.services.database, admin, packageInstallJob, { spec: '$(id)' }, { trusted: true })).rejects.toMatchObject({ code: 'validation' });

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { packageRecords } from '@/db/schema';
-import { normalizePipName, type InstalledPackage, type ManagerName } from '../runtime';
+import { type InstalledPackage, type ManagerName, normalizePipName } from '../runtime';
 
 /** The key a package is recorded, pinned and tracked under: pip names normalised (PEP 503), others as given. */
 export const packageKey = (manager: string, name: string): string => (manager === 'pip' ? normalizePipName(name) : name);
@@ -13,10 +13,23 @@ export interface InstallRecord {
 }
 
 /** Remembers who installed (or last updated) a pip or npm package; system packages keep this in their own record file. */
-export async function recordInstalled(db: AppDb, p: { manager: ManagerName; name: string; version: string; actor: string; jobId?: string | null }): Promise<void> {
+export async function recordInstalled(
+  db: AppDb,
+  p: { manager: ManagerName; name: string; version: string; actor: string; jobId?: string | null },
+): Promise<void> {
   if (p.manager !== 'pip' && p.manager !== 'npm') return;
-  const row = { manager: p.manager, name: packageKey(p.manager, p.name), version: p.version, installedAt: new Date(), installedBy: p.actor, jobId: p.jobId ?? null };
-  await db.insert(packageRecords).values(row).onConflictDoUpdate({ target: [packageRecords.manager, packageRecords.name], set: row });
+  const row = {
+    manager: p.manager,
+    name: packageKey(p.manager, p.name),
+    version: p.version,
+    installedAt: new Date(),
+    installedBy: p.actor,
+    jobId: p.jobId ?? null,
+  };
+  await db
+    .insert(packageRecords)
+    .values(row)
+    .onConflictDoUpdate({ target: [packageRecords.manager, packageRecords.name], set: row });
 }
 
 export async function forgetInstalled(db: AppDb, manager: ManagerName, name: string): Promise<void> {

@@ -3,7 +3,7 @@ import { valid as semverValid } from 'semver';
 import { z } from 'zod';
 import { isAppError } from '../core/errors';
 import { githubOverridesInput } from '../github/schemas';
-import { parsePackageSpec, type PackageSpec, type SpecContext } from '../runtime';
+import { type PackageSpec, parsePackageSpec, type SpecContext } from '../runtime';
 
 export type PackageAction = 'install' | 'uninstall' | 'update';
 
@@ -57,13 +57,18 @@ export const installPackageInput = z
   })
   .superRefine((v, ctx) => {
     withSpec('install')(v, ctx);
-    if ((v.overrides || v.takeover !== undefined) && usable(v.spec) && !/^github:/i.test(v.spec.trim())) ctx.addIssue({ code: 'custom', path: ['overrides'], message: 'overrides and takeover apply to github: specs only' });
+    if ((v.overrides || v.takeover !== undefined) && usable(v.spec) && !/^github:/i.test(v.spec.trim()))
+      ctx.addIssue({ code: 'custom', path: ['overrides'], message: 'overrides and takeover apply to github: specs only' });
   });
 export const uninstallPackageInput = z.strictObject({ spec: specField }).superRefine(withSpec('uninstall'));
 export const updatePackageInput = z
   .strictObject({
     spec: specField,
-    toVersion: z.string().regex(EXACT_VERSION, 'An exact version: letters, digits and . + ! _ -').optional().describe('Exact target version; the newest when left out'),
+    toVersion: z
+      .string()
+      .regex(EXACT_VERSION, 'An exact version: letters, digits and . + ! _ -')
+      .optional()
+      .describe('Exact target version; the newest when left out'),
   })
   .superRefine((v, ctx) => {
     if (!usable(v.spec)) return;

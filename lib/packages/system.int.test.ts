@@ -1,20 +1,21 @@
 // A system package through the job system: real apt-get from the Debian archive, the worker, the
 // database, the routes with a real API token. Needs root on Debian/Ubuntu (CI runs as root).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as installRoute } from '@/app/api/v1/packages/install/route';
 import { GET as listRoute } from '@/app/api/v1/packages/route';
 import { POST as uninstallRoute } from '@/app/api/v1/packages/uninstall/route';
-import { GET as updatesRoute } from '@/app/api/v1/packages/updates/route';
 import { POST as refreshRoute } from '@/app/api/v1/packages/updates/refresh/route';
+import { GET as updatesRoute } from '@/app/api/v1/packages/updates/route';
 import { PUT as settingsPut } from '@/app/api/v1/settings/runtime/route';
-import { apiUser, callRoute, jobEnd } from '@/test/helpers/api';
 import { runProcess } from '@/lib/core/process';
-import { readJobLogs, type JobRow } from '@/lib/jobs';
+import { type JobRow, readJobLogs } from '@/lib/jobs';
 import { detectSystemManager } from '@/lib/runtime';
 import { setServices } from '@/lib/services';
+import { apiUser, callRoute, jobEnd } from '@/test/helpers/api';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
 
 const skipReason = process.getuid?.() !== 0 ? 'needs root' : detectSystemManager() !== 'apt' ? 'needs apt-get' : '';
@@ -31,16 +32,21 @@ describe.skipIf(!!skipReason)('apt through jobs', { timeout: 300_000 }, () => {
     runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-apt-jobs-'));
     t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
     setServices(Promise.resolve(t.services));
-    token = (await apiUser(t.services, { email: 'apt-admin@example.com', role: 'admin', tokenName: 'apt', permissions: ['packages.read', 'packages.write'] })).token;
+    token = (await apiUser(t.services, { email: 'apt-admin@example.com', role: 'admin', tokenName: 'apt', permissions: ['packages.read', 'packages.write'] }))
+      .token;
   }, 60_000);
   afterAll(async () => {
     await t?.stop();
     if (runtimeDir) fs.rmSync(runtimeDir, { recursive: true, force: true });
   });
 
-  const call = (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => callRoute(handler, token, method, url, body);
+  const call = (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
+    callRoute(handler, token, method, url, body);
   const finished = (id: string) => jobEnd(t.services, id, 280_000);
-  const managedHello = async () => ((await call(listRoute, 'GET', '/api/v1/packages?manager=system&managed=true&q=hello')).body.items as { name: string; installedBy?: string }[]).filter((p) => p.name === 'hello');
+  const managedHello = async () =>
+    ((await call(listRoute, 'GET', '/api/v1/packages?manager=system&managed=true&q=hello')).body.items as { name: string; installedBy?: string }[]).filter(
+      (p) => p.name === 'hello',
+    );
 
   it('installs hello as a job, with its apt output in the log, and lists it as installed here', async () => {
     // This host's apt sources also name hosts tests must not contact: never run apt-get update here.
@@ -60,7 +66,9 @@ describe.skipIf(!!skipReason)('apt through jobs', { timeout: 300_000 }, () => {
   it('checks apt for updates of the packages it recorded, without touching the package lists', async () => {
     const r = await call(refreshRoute, 'POST', '/api/v1/packages/updates/refresh');
     expect((await finished(((r.body.job ?? {}) as JobRow).id)).state).toBe('succeeded');
-    const view = (await call(updatesRoute, 'GET', '/api/v1/packages/updates')).body as { sources: { source: string; error: string | null; checkedAt: string | null }[] };
+    const view = (await call(updatesRoute, 'GET', '/api/v1/packages/updates')).body as {
+      sources: { source: string; error: string | null; checkedAt: string | null }[];
+    };
     expect(view.sources.find((s) => s.source === 'apt')).toMatchObject({ error: null, checkedAt: expect.any(String) });
   });
 

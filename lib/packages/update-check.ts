@@ -1,4 +1,4 @@
-import { detectSystemManager, npmOutdated, pipOutdated, systemOutdated, type ManagerContext, type NpmRegistryCache, type OutdatedPackage } from '../runtime';
+import { detectSystemManager, type ManagerContext, type NpmRegistryCache, npmOutdated, type OutdatedPackage, pipOutdated, systemOutdated } from '../runtime';
 import type { SourceCheck, UpdateSource } from './updates-merge';
 
 /** Each source gets its own budget, so a slow index never holds the others back. */

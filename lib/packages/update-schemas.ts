@@ -24,7 +24,11 @@ const refineTarget = (raw: unknown, ctx: z.RefinementCtx, path: (string | number
 
 export const applyAllInput = z
   .strictObject({
-    packages: z.array(SPEC).max(500, 'At most 500 packages per Update All').optional().describe('Update specs (e.g. npm:is-number); empty or absent = every pending update that is not pinned'),
+    packages: z
+      .array(SPEC)
+      .max(500, 'At most 500 packages per Update All')
+      .optional()
+      .describe('Update specs (e.g. npm:is-number); empty or absent = every pending update that is not pinned'),
   })
   .superRefine((v, ctx) => (v.packages ?? []).forEach((p, i) => refineTarget(p, ctx, ['packages', i])));
 export type ApplyAllInput = z.infer<typeof applyAllInput>;

@@ -26,7 +26,11 @@ describe('planMerge (merge, never replace)', () => {
   });
 
   it('keeps a package whose own check failed, marking it, and drops only packages checked and no longer outdated', () => {
-    const plan = planMerge(previous, { source: 'npm', ok: true, outdated: [{ manager: 'npm', name: 'a', current: '1.0.0', latest: '2.1.0' }], errors: [{ name: 'b', message: 'timed out' }] }, t1);
+    const plan = planMerge(
+      previous,
+      { source: 'npm', ok: true, outdated: [{ manager: 'npm', name: 'a', current: '1.0.0', latest: '2.1.0' }], errors: [{ name: 'b', message: 'timed out' }] },
+      t1,
+    );
     expect(plan.deletes).toEqual(['c']);
     const a = plan.upserts.find((u) => u.name === 'a')!;
     expect(a).toMatchObject({ latest: '2.1.0', checkedAt: t1, firstSeenAt: t0, checkError: null });
@@ -54,7 +58,11 @@ describe('planMerge (merge, never replace)', () => {
   });
 
   it('normalises pip names so one package is one row', () => {
-    const plan = planMerge([{ ...row('typing-extensions', '4.0', '4.1'), source: 'pip' }], { source: 'pip', ok: true, outdated: [{ manager: 'pip', name: 'Typing_Extensions', current: '4.0', latest: '4.2' }], errors: [] }, t1);
+    const plan = planMerge(
+      [{ ...row('typing-extensions', '4.0', '4.1'), source: 'pip' }],
+      { source: 'pip', ok: true, outdated: [{ manager: 'pip', name: 'Typing_Extensions', current: '4.0', latest: '4.2' }], errors: [] },
+      t1,
+    );
     expect(plan.deletes).toEqual([]);
     expect(plan.upserts).toHaveLength(1);
     expect(plan.upserts[0]).toMatchObject({ name: 'typing-extensions', latest: '4.2', firstSeenAt: t0 });

@@ -20,7 +20,9 @@ export interface UpdateRow {
 }
 
 /** One source's check: its outdated packages and the packages whose own check failed, or a failure of the whole source. */
-export type SourceCheck = { source: UpdateSource; ok: true; outdated: OutdatedPackage[]; errors: { name: string; message: string }[] } | { source: UpdateSource; ok: false; error: string };
+export type SourceCheck =
+  | { source: UpdateSource; ok: true; outdated: OutdatedPackage[]; errors: { name: string; message: string }[] }
+  | { source: UpdateSource; ok: false; error: string };
 
 export interface MergePlan {
   upserts: UpdateRow[];

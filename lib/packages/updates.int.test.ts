@@ -6,17 +6,17 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as installRoute } from '@/app/api/v1/packages/install/route';
+import { POST as pinRoute } from '@/app/api/v1/packages/pins/route';
 import { GET as listRoute } from '@/app/api/v1/packages/route';
 import { POST as uninstallRoute } from '@/app/api/v1/packages/uninstall/route';
-import { POST as pinRoute } from '@/app/api/v1/packages/pins/route';
-import { GET as updatesRoute } from '@/app/api/v1/packages/updates/route';
 import { POST as applyAllRoute } from '@/app/api/v1/packages/updates/apply-all/route';
 import { POST as refreshRoute } from '@/app/api/v1/packages/updates/refresh/route';
+import { GET as updatesRoute } from '@/app/api/v1/packages/updates/route';
 import { GET as settingsGet, PUT as settingsPut } from '@/app/api/v1/settings/runtime/route';
 import type { JobRow } from '@/lib/jobs';
-import { apiUser, callRoute, jobEnd } from '@/test/helpers/api';
 import { setServices } from '@/lib/services';
-import { startTestServices, waitFor, type TestServices } from '@/test/helpers/services';
+import { apiUser, callRoute, jobEnd } from '@/test/helpers/api';
+import { startTestServices, type TestServices, waitFor } from '@/test/helpers/services';
 import { buildWheel } from '@/test/helpers/wheels';
 import { startUpdateScheduler } from './update-requests';
 import type { UpdatesView } from './updates';
@@ -29,17 +29,21 @@ let token: string;
 beforeAll(async () => {
   runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-upd-runtime-'));
   wheels = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-upd-wheels-'));
-  for (const name of ['skd-good', 'skd-bad', 'skd-held']) await buildWheel(wheels, { name, version: '1.0', modules: { [`${name.replace('-', '_')}.py`]: 'X = 1\n' } });
+  for (const name of ['skd-good', 'skd-bad', 'skd-held'])
+    await buildWheel(wheels, { name, version: '1.0', modules: { [`${name.replace('-', '_')}.py`]: 'X = 1\n' } });
   t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
   setServices(Promise.resolve(t.services));
-  token = (await apiUser(t.services, { email: 'upd-admin@example.com', role: 'admin', tokenName: 'updates test', permissions: ['packages.read', 'packages.write'] })).token;
+  token = (
+    await apiUser(t.services, { email: 'upd-admin@example.com', role: 'admin', tokenName: 'updates test', permissions: ['packages.read', 'packages.write'] })
+  ).token;
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
   for (const d of [runtimeDir, wheels]) if (d) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const call = (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => callRoute(handler, token, method, url, body);
+const call = (handler: (req: Request) => Promise<Response>, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
+  callRoute(handler, token, method, url, body);
 const finished = (id: string) => jobEnd(t.services, id);
 const count = async (table: string) => (await t.services.database.rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table}`)))[0].n;
 const updates = async () => (await call(updatesRoute, 'GET', '/api/v1/packages/updates')).body as unknown as UpdatesView & { refreshJobId: string | null };
@@ -53,7 +57,13 @@ describe('runtime settings', () => {
   it('rejects bad values with the field named and changes nothing', async () => {
     const before = await call(settingsGet, 'GET', '/api/v1/settings/runtime');
     const audits = await count('audit_log');
-    for (const body of [{ pipIndexUrl: 'ftp://mirror.example/simple' }, { binaries: ['../bin/sh'] }, { pipFindLinks: ['relative/dir'] }, { npmRegistry: 'https://user:pw@registry.example/' }, { nope: 1 }]) {
+    for (const body of [
+      { pipIndexUrl: 'ftp://mirror.example/simple' },
+      { binaries: ['../bin/sh'] },
+      { pipFindLinks: ['relative/dir'] },
+      { npmRegistry: 'https://user:pw@registry.example/' },
+      { nope: 1 },
+    ]) {
       const r = await call(settingsPut, 'PUT', '/api/v1/settings/runtime', body);
       expect(r.status, JSON.stringify(body)).toBe(400);
     }
@@ -65,13 +75,18 @@ describe('runtime settings', () => {
     const r = await call(settingsPut, 'PUT', '/api/v1/settings/runtime', { pipFindLinks: [wheels], pipNoIndex: true, binaries: ['git', 'sh'] });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ pipFindLinks: [wheels], pipNoIndex: true, binaries: ['git', 'sh'], aptAutoUpdate: true, npmRegistry: '' });
-    const [audit] = await t.services.database.rows<{ action: string; after: Record<string, unknown> }>(sql`select action, after from audit_log where action = 'settings.runtime.update' order by id desc limit 1`);
+    const [audit] = await t.services.database.rows<{ action: string; after: Record<string, unknown> }>(
+      sql`select action, after from audit_log where action = 'settings.runtime.update' order by id desc limit 1`,
+    );
     expect(audit.after).toEqual({ pipFindLinks: [wheels], pipNoIndex: true, binaries: ['git', 'sh'] });
   });
 });
 
 describe('stale-while-revalidate and the schedule', () => {
-  const checkJobs = async () => t.services.database.rows<{ id: string; state: string; created_by_label: string }>(sql`select id, state, created_by_label from jobs where kind = 'package.updates.check' order by created_at`);
+  const checkJobs = async () =>
+    t.services.database.rows<{ id: string; state: string; created_by_label: string }>(
+      sql`select id, state, created_by_label from jobs where kind = 'package.updates.check' order by created_at`,
+    );
 
   it('a read of never-checked results starts one background check, and later reads wait for it', async () => {
     const first = await updates();

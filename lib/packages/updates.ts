@@ -4,11 +4,11 @@ import { packagePins, packageUpdateSources, packageUpdates } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
 import type { Actor } from '../auth/actor';
 import { AppError } from '../core/errors';
-import { comparePep440, compareSemver, compareDebian, type ManagerContext } from '../runtime';
-import { checkSource, hostUpdateSources, type CheckOptions } from './update-check';
-import { planMerge, type SourceCheck, type UpdateRow, type UpdateSource } from './updates-merge';
+import { compareDebian, comparePep440, compareSemver, type ManagerContext } from '../runtime';
 import { packageKey } from './records';
-import { updateTarget, type PinInput } from './update-schemas';
+import { type CheckOptions, checkSource, hostUpdateSources } from './update-check';
+import { type PinInput, updateTarget } from './update-schemas';
+import { planMerge, type SourceCheck, type UpdateSource } from './updates-merge';
 
 export const updateSpec = (source: string, name: string): string => `${source}:${name}`;
 
@@ -24,7 +24,10 @@ async function applyCheck(db: AppDb, check: SourceCheck, now: Date): Promise<voi
     const plan = planMerge(previous, check, now);
     for (const name of plan.deletes) await tx.delete(packageUpdates).where(and(eq(packageUpdates.source, check.source), eq(packageUpdates.name, name)));
     for (const row of plan.upserts) {
-      await tx.insert(packageUpdates).values(row).onConflictDoUpdate({ target: [packageUpdates.source, packageUpdates.name], set: row });
+      await tx
+        .insert(packageUpdates)
+        .values(row)
+        .onConflictDoUpdate({ target: [packageUpdates.source, packageUpdates.name], set: row });
     }
     const state = check.ok
       ? { checkedAt: now, attemptedAt: now, error: null, details: check.errors.length ? { packageErrors: check.errors } : null }
@@ -53,7 +56,11 @@ export async function refreshUpdates(
   );
   const pending = (await database.db.select({ name: packageUpdates.name }).from(packageUpdates)).length;
   return {
-    sources: checks.map((c) => (c.ok ? { source: c.source, ok: true, outdated: c.outdated.length, errors: c.errors.length } : { source: c.source, ok: false, outdated: 0, errors: 0, error: c.error })),
+    sources: checks.map((c) =>
+      c.ok
+        ? { source: c.source, ok: true, outdated: c.outdated.length, errors: c.errors.length }
+        : { source: c.source, ok: false, outdated: 0, errors: 0, error: c.error },
+    ),
     pending,
   };
 }
@@ -102,7 +109,7 @@ export async function listUpdates(db: AppDb, ttlMinutes: number, now = new Date(
     return { source, checkedAt: iso(checkedAt), attemptedAt: iso(s?.attemptedAt ?? null), error: s?.error ?? null, stale, packageErrors };
   });
   const times = sources.map((s) => s.checkedAt);
-  const oldest = times.includes(null) ? null : (times as string[]).sort()[0] ?? null;
+  const oldest = times.includes(null) ? null : ((times as string[]).sort()[0] ?? null);
   return {
     updates: rows
       .map((r) => {
@@ -167,14 +174,21 @@ export async function dropUpdates(db: AppDb, source: string, name: string): Prom
   await db.delete(packageUpdates).where(and(eq(packageUpdates.source, source), eq(packageUpdates.name, packageKey(source, name))));
 }
 
-export async function setPin(db: AppDb, actor: Actor, p: { source: UpdateSource; name: string; pinned: boolean; reason?: string }): Promise<{ pinned: boolean }> {
+export async function setPin(
+  db: AppDb,
+  actor: Actor,
+  p: { source: UpdateSource; name: string; pinned: boolean; reason?: string },
+): Promise<{ pinned: boolean }> {
   const name = packageKey(p.source, p.name);
   return db.transaction(async (tx) => {
     const where = and(eq(packagePins.source, p.source), eq(packagePins.name, name));
     const [before] = await tx.select().from(packagePins).where(where);
     if (p.pinned) {
       const row = { source: p.source, name, reason: p.reason ?? null, pinnedBy: actor.label, pinnedAt: new Date() };
-      await tx.insert(packagePins).values(row).onConflictDoUpdate({ target: [packagePins.source, packagePins.name], set: row });
+      await tx
+        .insert(packagePins)
+        .values(row)
+        .onConflictDoUpdate({ target: [packagePins.source, packagePins.name], set: row });
     } else if (!before) {
       throw new AppError('not_found', `${updateSpec(p.source, name)} is not pinned.`);
     } else await tx.delete(packagePins).where(where);

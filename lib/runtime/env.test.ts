@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../core/process';
+import { joinPathList, splitPathList, which } from '../core/which';
 import { ensureRuntimeDir, runtimeLayout } from './dir';
 import { describeRuntimeEnv, runtimeEnv, systemNodeModules } from './env';
-import { joinPathList, splitPathList, which } from '../core/which';
 
 let tmp: string;
 let fakePrefix: string;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RuntimeLayout } from './dir';
 import { joinPathList, splitPathList, which } from '../core/which';
+import type { RuntimeLayout } from './dir';
 
 /** Any environment map, process.env included (NodeJS.ProcessEnv insists on NODE_ENV under Next's types). */
 export type BaseEnv = Readonly<Record<string, string | undefined>>;

@@ -1,5 +1,5 @@
-import semver from 'semver';
 import { valid as pep440Valid } from '@renovatebot/pep440';
+import semver from 'semver';
 import { AppError } from '../core/errors';
 import type { PackageSpec, SystemManager } from './types';
 
@@ -11,8 +11,7 @@ import type { PackageSpec, SystemManager } from './types';
 export type SpecContext = 'install' | 'deps' | 'uninstall';
 
 const MAX_SPEC = 256;
-const ALL_FORMS =
-  'pip:name[extras]==1.2.3, npm:[@scope/]name[@version], system:name (or a bare name), apt:name, apk:name, github:owner/repo[@tag]';
+const ALL_FORMS = 'pip:name[extras]==1.2.3, npm:[@scope/]name[@version], system:name (or a bare name), apt:name, apk:name, github:owner/repo[@tag]';
 const FORMS = {
   pip: 'pip:name, pip:name==1.2.3, pip:name[extra1,extra2]>=1.2,<2',
   npm: 'npm:name, npm:@scope/name, npm:name@1.2.3, npm:name@^1.2, npm:name@latest',
@@ -22,8 +21,7 @@ const FORMS = {
 } as const;
 
 const PEP508_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/;
-const PEP440_VERSION =
-  /^(?:\d+!)?\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?(?:\+[a-z0-9]+(?:\.[a-z0-9]+)*)?$/i;
+const PEP440_VERSION = /^(?:\d+!)?\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?(?:\+[a-z0-9]+(?:\.[a-z0-9]+)*)?$/i;
 const PEP440_PREFIX = /^(?:\d+!)?\d+(?:\.\d+)*\.\*$/;
 const PEP440_CLAUSE = /^(===|==|!=|<=|>=|~=|<|>)(.*)$/;
 const NPM_PART = /^[a-z0-9._-]+$/;
@@ -120,7 +118,13 @@ function parsePep440Specifier(raw: string, specifier: string): string {
     if (v.includes('+') && !['==', '!=', '==='].includes(op)) {
       fail(raw, `a local version (+…) is only allowed with ==, != and === (got "${clause}")`, accepted);
     }
-    if (op === '~=' && v.replace(/^\d+!/, '').split(/[^0-9.]/)[0].split('.').length < 2) {
+    if (
+      op === '~=' &&
+      v
+        .replace(/^\d+!/, '')
+        .split(/[^0-9.]/)[0]
+        .split('.').length < 2
+    ) {
       fail(raw, `~= needs at least two release segments, e.g. ~=1.4 (got "${clause}")`, accepted);
     }
   }
@@ -153,7 +157,8 @@ function parseNpm(raw: string, body: string): PackageSpec {
     checkNpmPart(raw, scope, 'scope');
     checkNpmPart(raw, pkg, 'name');
   } else {
-    if (name.includes('/')) fail(raw, `"${name}" is not an npm name (owner/repo shorthands are not accepted; use github:owner/repo for GitHub releases)`, accepted);
+    if (name.includes('/'))
+      fail(raw, `"${name}" is not an npm name (owner/repo shorthands are not accepted; use github:owner/repo for GitHub releases)`, accepted);
     checkNpmPart(raw, name, 'name');
     if (NPM_RESERVED.has(name)) fail(raw, `"${name}" is a reserved npm name`, accepted);
   }
@@ -175,7 +180,11 @@ function parseSystem(raw: string, body: string, systemManager?: SystemManager): 
   if (body.includes('=')) fail(raw, 'system packages take no version', accepted);
   if (/[A-Z]/.test(body)) fail(raw, `"${body}" has uppercase letters; Debian and Alpine package names are lowercase`, accepted);
   if (!SYSTEM_NAME.test(body)) {
-    fail(raw, `"${body.slice(0, 120)}" is not a valid system package name (lowercase letters, digits, '+', '.', '-'; starting with a letter or digit; at most 100 characters)`, accepted);
+    fail(
+      raw,
+      `"${body.slice(0, 120)}" is not a valid system package name (lowercase letters, digits, '+', '.', '-'; starting with a letter or digit; at most 100 characters)`,
+      accepted,
+    );
   }
   return { raw, manager: 'system', name: body, ...(systemManager ? { systemManager } : {}) };
 }

@@ -84,17 +84,21 @@ async function dpkgOrder(a: string, b: string): Promise<number> {
 }
 
 describe('compareDebian', () => {
-  it.skipIf(!DPKG)(`agrees with dpkg --compare-versions on ${DEBIAN_PAIRS.length} pairs`, async () => {
-    const mismatches: string[] = [];
-    await Promise.all(
-      DEBIAN_PAIRS.map(async ([a, b]) => {
-        const expected = await dpkgOrder(a, b);
-        if (compareDebian(a, b) !== expected) mismatches.push(`${a} vs ${b}: ours ${compareDebian(a, b)}, dpkg ${expected}`);
-        if (compareDebian(b, a) !== -expected) mismatches.push(`${b} vs ${a}: ours ${compareDebian(b, a)}, dpkg ${-expected}`);
-      }),
-    );
-    expect(mismatches).toEqual([]);
-  }, 60_000);
+  it.skipIf(!DPKG)(
+    `agrees with dpkg --compare-versions on ${DEBIAN_PAIRS.length} pairs`,
+    async () => {
+      const mismatches: string[] = [];
+      await Promise.all(
+        DEBIAN_PAIRS.map(async ([a, b]) => {
+          const expected = await dpkgOrder(a, b);
+          if (compareDebian(a, b) !== expected) mismatches.push(`${a} vs ${b}: ours ${compareDebian(a, b)}, dpkg ${expected}`);
+          if (compareDebian(b, a) !== -expected) mismatches.push(`${b} vs ${a}: ours ${compareDebian(b, a)}, dpkg ${-expected}`);
+        }),
+      );
+      expect(mismatches).toEqual([]);
+    },
+    60_000,
+  );
 
   it('orders the well-known cases', () => {
     expect(compareDebian('1.0~rc1', '1.0')).toBe(-1);

@@ -1,5 +1,5 @@
-import semver from 'semver';
 import { compare as pep440Compare, explain as pep440Explain } from '@renovatebot/pep440';
+import semver from 'semver';
 import { AppError } from '../core/errors';
 
 /** Version ordering per manager: never compare version strings as strings. */

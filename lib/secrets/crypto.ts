@@ -31,7 +31,11 @@ export function secretBox(key: Buffer): SecretBox {
     open(sealed, context) {
       const [v, kid, iv, body, tag] = sealed.split('.');
       if (v !== VERSION || !iv || body === undefined || !tag) throw new AppError('validation', 'Not a sealed secret.');
-      if (kid !== keyId) throw new AppError('invalid_state', `This secret was sealed with another key (${kid}); start with the key it was written with, or enter the secret again.`);
+      if (kid !== keyId)
+        throw new AppError(
+          'invalid_state',
+          `This secret was sealed with another key (${kid}); start with the key it was written with, or enter the secret again.`,
+        );
       try {
         const d = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
         d.setAAD(Buffer.from(context));

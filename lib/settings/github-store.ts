@@ -4,11 +4,11 @@ import { settings } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
 import type { Actor } from '../auth/actor';
 import { AppError } from '../core/errors';
-import { secretMayTravelTo } from '../core/loopback';
 import { logger } from '../core/logger';
-import { changedFields } from './diff';
+import { secretMayTravelTo } from '../core/loopback';
 import { MASK, resolveSecretUpdate, type SecretBox } from '../secrets/crypto';
-import { GITHUB_SETTINGS_DEFAULTS, githubSettingsSchema, type GithubSettings, type GithubSettingsPatch } from './github-settings';
+import { changedFields } from './diff';
+import { GITHUB_SETTINGS_DEFAULTS, type GithubSettings, type GithubSettingsPatch, githubSettingsSchema } from './github-settings';
 
 const KEY = 'github';
 const TOKEN_CONTEXT = 'setting:github.token';
@@ -67,7 +67,10 @@ export async function updateGithubSettings(db: AppDb, box: SecretBox, actor: Act
     const sealedToken = keep ? before.sealedToken : plain === null || plain === MASK ? null : box.seal(plain, TOKEN_CONTEXT);
     const value: Stored = { ...after, sealedToken, tokenOrigin: sealedToken ? origin : null };
     const now = new Date();
-    await tx.insert(settings).values({ key: KEY, value, updatedAt: now, updatedBy: actor.label }).onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now, updatedBy: actor.label } });
+    await tx
+      .insert(settings)
+      .values({ key: KEY, value, updatedAt: now, updatedBy: actor.label })
+      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now, updatedBy: actor.label } });
     const diff = changedFields(Object.keys(fields), before.settings, after);
     const tokenChanged = sealedToken !== before.sealedToken;
     await recordAudit(tx, actor, {

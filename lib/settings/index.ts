@@ -1,5 +1,5 @@
-export * from './runtime-settings';
-export * from './store';
 export * from './github-settings';
 export * from './github-store';
+export * from './runtime-settings';
 export * from './skills-settings';
+export * from './store';

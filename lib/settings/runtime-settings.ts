@@ -40,13 +40,27 @@ const binaryName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/, 'a pro
 /** Where packages come from and what the runtime checks: pip indexes, npm registry, detected binaries, update checks. */
 export const runtimeSettingsSchema = z.strictObject({
   pipIndexUrl: httpUrl('The pip index URL').default('').describe('pip --index-url; empty = pip’s own configuration (PyPI)'),
-  pipExtraIndexUrls: z.array(httpUrl('An extra index URL').refine((v) => v !== '', 'an http(s) URL')).max(10).default([]).describe('pip --extra-index-url, in order'),
+  pipExtraIndexUrls: z
+    .array(httpUrl('An extra index URL').refine((v) => v !== '', 'an http(s) URL'))
+    .max(10)
+    .default([])
+    .describe('pip --extra-index-url, in order'),
   pipFindLinks: z.array(urlOrPath).max(10).default([]).describe('pip --find-links: local wheel folders or pages of links'),
   pipNoIndex: z.boolean().default(false).describe('pip --no-index: install only from the find-links (air-gapped hosts)'),
   npmRegistry: httpUrl('The npm registry').default('').describe('npm registry URL; empty = https://registry.npmjs.org/'),
-  binaries: z.array(binaryName).max(64).default([...DEFAULT_BINARIES]).describe('Programs the runtime check looks for (skills commonly need them)'),
+  binaries: z
+    .array(binaryName)
+    .max(64)
+    .default([...DEFAULT_BINARIES])
+    .describe('Programs the runtime check looks for (skills commonly need them)'),
   aptAutoUpdate: z.boolean().default(true).describe('Run apt-get update before an install when the package lists are stale and the package is not found'),
-  updateTtlMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60).describe('Update results older than this are stale and re-checked when the updates list is read'),
+  updateTtlMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(60)
+    .describe('Update results older than this are stale and re-checked when the updates list is read'),
   updateCheckIntervalHours: z.number().int().min(0).max(168).default(6).describe('Scheduled update check; 0 turns it off'),
 });
 export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;
@@ -58,7 +72,15 @@ type Shape = typeof runtimeSettingsSchema.shape;
  * their defaults: zod 4 applies a default even inside .partial(), which would reset every absent field.
  */
 export const runtimeSettingsPatch = z.strictObject(
-  Object.fromEntries(Object.entries(runtimeSettingsSchema.shape).map(([k, v]) => [k, v.unwrap().optional().describe(v.description ?? k)])) as {
+  Object.fromEntries(
+    Object.entries(runtimeSettingsSchema.shape).map(([k, v]) => [
+      k,
+      v
+        .unwrap()
+        .optional()
+        .describe(v.description ?? k),
+    ]),
+  ) as {
     [K in keyof Shape]: z.ZodOptional<ReturnType<Shape[K]['unwrap']>>;
   },
 );

@@ -1,8 +1,13 @@
 // No Node imports: the Settings form validates with this same schema in the browser.
 import { z } from 'zod';
 
-const absPath = z.string().trim().max(4096).refine((v) => v === '' || v.startsWith('/'), 'an absolute path (or empty for the default)');
-const HOST = /^(?=.{1,253}(?::\d{1,5})?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$|^\[[0-9a-f:.]+\](?::\d{1,5})?$/i;
+const absPath = z
+  .string()
+  .trim()
+  .max(4096)
+  .refine((v) => v === '' || v.startsWith('/'), 'an absolute path (or empty for the default)');
+const HOST =
+  /^(?=.{1,253}(?::\d{1,5})?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$|^\[[0-9a-f:.]+\](?::\d{1,5})?$/i;
 const host = z.string().trim().regex(HOST, 'a host name or address, optionally with :port (no scheme or path)');
 const httpUrl = z
   .string()
@@ -22,19 +27,35 @@ export const skillsSettingsSchema = z.strictObject({
   workspaceDir: absPath.default('').describe('Workspace folder: its skills/ (precedence 1) and .agents/skills (2); default <data dir>/workspace'),
   personalDir: absPath.default('').describe('Personal skills folder (precedence 3); default ~/.agents/skills'),
   bundledDir: absPath.default('').describe('Bundled skills folder (precedence 5); default <data dir>/skills/bundled'),
-  extraDirs: z.array(absPath.refine((v) => v !== '', 'an absolute path')).max(20).default([]).describe('Extra skill folders, lowest precedence, in this order'),
-  allowSymlinkTargets: z.array(absPath.refine((v) => v !== '', 'an absolute path')).max(20).default([]).describe('Folders a workspace, project or extra skill may be a symlink into'),
+  extraDirs: z
+    .array(absPath.refine((v) => v !== '', 'an absolute path'))
+    .max(20)
+    .default([])
+    .describe('Extra skill folders, lowest precedence, in this order'),
+  allowSymlinkTargets: z
+    .array(absPath.refine((v) => v !== '', 'an absolute path'))
+    .max(20)
+    .default([])
+    .describe('Folders a workspace, project or extra skill may be a symlink into'),
   maxCandidatesPerRoot: z.number().int().min(1).max(10_000).default(300).describe('Skill folders read per root; the rest are ignored with a warning'),
   maxSkillFileBytes: z.number().int().min(1024).max(1_000_000).default(256_000).describe('Largest SKILL.md accepted, in bytes'),
   watch: z.boolean().default(true).describe('Pick up changes in skill folders without a restart'),
   watchDebounceMs: z.number().int().min(50).max(10_000).default(250).describe('Quiet time before a change is picked up, in ms'),
-  allowBundled: z.array(z.string().trim().min(1).max(64)).max(500).nullable().default(null).describe('Bundled skills allowed (by key or name); null allows all'),
+  allowBundled: z
+    .array(z.string().trim().min(1).max(64))
+    .max(500)
+    .nullable()
+    .default(null)
+    .describe('Bundled skills allowed (by key or name); null allows all'),
   uploadMaxMb: z.number().int().min(1).max(512).default(256).describe('Largest skill archive accepted, in MiB (at most 512)'),
   urlHostAllowlist: z.array(host).max(100).default([]).describe('Only these hosts may be imported from by URL; empty allows any public host'),
   urlPrivateHosts: z.array(host).max(20).default([]).describe('Hosts an admin allows even though they resolve to loopback or private addresses'),
   gitAllowLocal: z.boolean().default(false).describe('Allow git imports from local paths and file:// URLs'),
   clawhubBaseUrl: httpUrl.default('https://clawhub.ai').describe('ClawHub registry base URL'),
-  config: z.record(z.string(), z.unknown()).default({}).describe('Gateway config that requires.config paths are checked against (e.g. {"browser": {"enabled": true}})'),
+  config: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .describe('Gateway config that requires.config paths are checked against (e.g. {"browser": {"enabled": true}})'),
 });
 export type SkillsSettings = z.infer<typeof skillsSettingsSchema>;
 export const SKILLS_SETTINGS_DEFAULTS: SkillsSettings = skillsSettingsSchema.parse({});
@@ -42,7 +63,15 @@ export const SKILLS_SETTINGS_DEFAULTS: SkillsSettings = skillsSettingsSchema.par
 type Shape = typeof skillsSettingsSchema.shape;
 /** PATCH body: any subset (built without the defaults, which zod 4 would otherwise apply inside .partial()). */
 export const skillsSettingsPatch = z.strictObject(
-  Object.fromEntries(Object.entries(skillsSettingsSchema.shape).map(([k, v]) => [k, v.unwrap().optional().describe(v.description ?? k)])) as {
+  Object.fromEntries(
+    Object.entries(skillsSettingsSchema.shape).map(([k, v]) => [
+      k,
+      v
+        .unwrap()
+        .optional()
+        .describe(v.description ?? k),
+    ]),
+  ) as {
     [K in keyof Shape]: z.ZodOptional<ReturnType<Shape[K]['unwrap']>>;
   },
 );

@@ -6,8 +6,8 @@ import { recordAudit } from '../audit/audit';
 import type { Actor } from '../auth/actor';
 import { logger } from '../core/logger';
 import { changedFields } from './diff';
-import { RUNTIME_SETTINGS_DEFAULTS, runtimeSettingsSchema, type RuntimeSettings, type RuntimeSettingsPatch } from './runtime-settings';
-import { SKILLS_SETTINGS_DEFAULTS, skillsSettingsSchema, type SkillsSettings, type SkillsSettingsPatch } from './skills-settings';
+import { RUNTIME_SETTINGS_DEFAULTS, type RuntimeSettings, type RuntimeSettingsPatch, runtimeSettingsSchema } from './runtime-settings';
+import { SKILLS_SETTINGS_DEFAULTS, type SkillsSettings, type SkillsSettingsPatch, skillsSettingsSchema } from './skills-settings';
 
 /**
  * One settings area: a JSON document in the settings table under `key`, validated by its schema on
@@ -32,7 +32,12 @@ function settingsArea<T extends Record<string, unknown>, P extends Partial<T>>(k
         .insert(settings)
         .values({ key, value: after, updatedAt: now, updatedBy: actor.label })
         .onConflictDoUpdate({ target: settings.key, set: { value: after, updatedAt: now, updatedBy: actor.label } });
-      await recordAudit(tx, actor, { action: `settings.${key}.update`, targetType: 'settings', targetId: key, ...changedFields(Object.keys(patch), before, after) });
+      await recordAudit(tx, actor, {
+        action: `settings.${key}.update`,
+        targetType: 'settings',
+        targetId: key,
+        ...changedFields(Object.keys(patch), before, after),
+      });
       return after;
     });
   }

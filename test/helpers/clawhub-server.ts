@@ -109,7 +109,14 @@ export async function startFakeClawhub(opts: FakeClawhubOptions): Promise<FakeCl
 
   const moderationOf = (v: FakeSkillVersion | null) => {
     const m = v?.moderation ?? { verdict: 'clean' as const };
-    return { isSuspicious: m.verdict === 'suspicious', isMalwareBlocked: m.verdict === 'malicious', verdict: m.verdict, reasonCodes: m.reasonCodes ?? [], summary: null, evidence: [] };
+    return {
+      isSuspicious: m.verdict === 'suspicious',
+      isMalwareBlocked: m.verdict === 'malicious',
+      verdict: m.verdict,
+      reasonCodes: m.reasonCodes ?? [],
+      summary: null,
+      evidence: [],
+    };
   };
 
   function route(url: URL): unknown {
@@ -168,12 +175,21 @@ export async function startFakeClawhub(opts: FakeClawhubOptions): Promise<FakeCl
       };
     }
     if (action === 'versions' && !extra) {
-      return { items: skill.versions.filter((v) => !v.deleted).reverse().map((v) => ({ version: v.version, createdAt: 1_700_000_000_000, changelog: v.changelog ?? '' })), nextCursor: null };
+      return {
+        items: skill.versions
+          .filter((v) => !v.deleted)
+          .reverse()
+          .map((v) => ({ version: v.version, createdAt: 1_700_000_000_000, changelog: v.changelog ?? '' })),
+        nextCursor: null,
+      };
     }
     if (action === 'versions' && extra) {
       const v = versionOf(skill, decodeURIComponent(extra));
       const files = Object.entries(v.files).map(([path, c]) => ({ path, size: Buffer.byteLength(c), sha256: sha256(c) }));
-      return { skill: { slug: skill.slug, displayName: skill.displayName ?? skill.slug }, version: { version: v.version, files, security: { status: v.moderation?.verdict ?? 'clean' } } };
+      return {
+        skill: { slug: skill.slug, displayName: skill.displayName ?? skill.slug },
+        version: { version: v.version, files, security: { status: v.moderation?.verdict ?? 'clean' } },
+      };
     }
     if (action === 'install') {
       const v = versionOf(skill, q('version'));
@@ -185,7 +201,16 @@ export async function startFakeClawhub(opts: FakeClawhubOptions): Promise<FakeCl
       const v = versionOf(skill, q('version'));
       const verdict = v.moderation?.verdict ?? 'clean';
       const reasons = verdict === 'malicious' ? ['malware.blocked'] : verdict === 'suspicious' ? ['security.suspicious'] : [];
-      return { schema: 'clawhub.skill.verify.v1', ok: reasons.length === 0, decision: reasons.length === 0 ? 'pass' : 'fail', reasons, slug: skill.slug, version: v.version, publisherHandle: skill.owner, security: { status: verdict, signals: [] } };
+      return {
+        schema: 'clawhub.skill.verify.v1',
+        ok: reasons.length === 0,
+        decision: reasons.length === 0 ? 'pass' : 'fail',
+        reasons,
+        slug: skill.slug,
+        version: v.version,
+        publisherHandle: skill.owner,
+        security: { status: verdict, signals: [] },
+      };
     }
     if (action === 'moderation') {
       const v = q('version') ? versionOf(skill, q('version')) : latest;
@@ -206,7 +231,12 @@ export async function startFakeClawhub(opts: FakeClawhubOptions): Promise<FakeCl
     };
     if (limited.count > 0) {
       limited.count--;
-      return send(429, 'Rate limit exceeded', { 'retry-after': limited.retryAfter, 'ratelimit-limit': 3000, 'ratelimit-remaining': 0, 'ratelimit-reset': limited.retryAfter });
+      return send(429, 'Rate limit exceeded', {
+        'retry-after': limited.retryAfter,
+        'ratelimit-limit': 3000,
+        'ratelimit-remaining': 0,
+        'ratelimit-reset': limited.retryAfter,
+      });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'Method not allowed');
     try {

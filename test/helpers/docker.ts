@@ -8,8 +8,7 @@ export const dockerHost: string | undefined = process.env.DOCKER_HOST || undefin
 
 /** Why Docker tests cannot run here, or undefined when an engine is available. */
 export const dockerUnavailable: string | undefined =
-  process.env.SKILLDOCK_TEST_DOCKER_ERROR ||
-  (dockerHost ? undefined : 'DOCKER_HOST is not set: run the tests with `npm test`, which starts an engine');
+  process.env.SKILLDOCK_TEST_DOCKER_ERROR || (dockerHost ? undefined : 'DOCKER_HOST is not set: run the tests with `npm test`, which starts an engine');
 
 let warned = false;
 

@@ -93,7 +93,8 @@ export function buildHello(kind: ElfBuildKind, opts: ElfBuildOptions): string {
   const exit = opts.versionExit ?? 0;
   if (!VERSION_RE.test(opts.version)) throw new Error(`Invalid test build version ${JSON.stringify(opts.version)}`);
   if (!Number.isInteger(exit) || exit < 0 || exit > 255) throw new Error(`Invalid exit code ${exit}`);
-  if (opts.interp !== undefined && (!INTERP_RE.test(opts.interp) || kind === 'static')) throw new Error(`Invalid interpreter ${JSON.stringify(opts.interp)} for a ${kind} build`);
+  if (opts.interp !== undefined && (!INTERP_RE.test(opts.interp) || kind === 'static'))
+    throw new Error(`Invalid interpreter ${JSON.stringify(opts.interp)} for a ${kind} build`);
   const key = `${kind}-${opts.version}-${exit}${opts.interp ? `-${opts.interp.replace(/\//g, '_')}` : ''}`;
   const hit = cache.get(key);
   if (hit) return hit;
@@ -107,7 +108,9 @@ export function buildHello(kind: ElfBuildKind, opts: ElfBuildOptions): string {
   const got = readelfSummary(out);
   const wantInterp = opts.interp ?? EXPECTED_INTERP[kind];
   if (got.interp !== wantInterp || !EXPECTED_MACHINE[kind].test(got.machine)) {
-    throw new Error(`The ${kind} build is not what the tests expect: readelf says interpreter ${got.interp ?? 'none'}, machine ${got.machine}; expected ${wantInterp ?? 'none'}, ${EXPECTED_MACHINE[kind]}`);
+    throw new Error(
+      `The ${kind} build is not what the tests expect: readelf says interpreter ${got.interp ?? 'none'}, machine ${got.machine}; expected ${wantInterp ?? 'none'}, ${EXPECTED_MACHINE[kind]}`,
+    );
   }
   cache.set(key, out);
   return out;

@@ -3,10 +3,19 @@
 import fs from 'node:fs';
 import { openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import { installGithubPackage, type InstallStep } from '@/lib/github/install/installer';
+import { type InstallStep, installGithubPackage } from '@/lib/github/install/installer';
 import { GITHUB_SETTINGS_DEFAULTS } from '@/lib/settings/github-settings';
 
-const cfg = JSON.parse(process.argv[2]) as { databaseUrl?: string; pgliteDir?: string; runtimeDir: string; apiBase: string; repo: string; tag: string; pauseAt: InstallStep | 'never'; marker: string };
+const cfg = JSON.parse(process.argv[2]) as {
+  databaseUrl?: string;
+  pgliteDir?: string;
+  runtimeDir: string;
+  apiBase: string;
+  repo: string;
+  tag: string;
+  pauseAt: InstallStep | 'never';
+  marker: string;
+};
 const database = await openDatabase({ databaseUrl: cfg.databaseUrl, pgliteDir: cfg.pgliteDir ?? '' });
 await migrateDatabase(database);
 await installGithubPackage(

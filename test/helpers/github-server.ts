@@ -88,16 +88,28 @@ export class FakeGithub {
     return this;
   }
   stop(): Promise<void> {
-    const close = (s: http.Server) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())));
+    const close = (s: http.Server) =>
+      new Promise<void>((r) => {
+        s.closeAllConnections();
+        s.close(() => r());
+      });
     return Promise.all([close(this.server), ...(this.downloadServer ? [close(this.downloadServer)] : [])]).then(() => undefined);
   }
 
   private record(req: http.IncomingMessage, url: URL): void {
-    this.requests.push({ path: url.pathname + url.search, auth: req.headers.authorization, ifNoneMatch: req.headers['if-none-match'] as string | undefined, host: req.headers.host });
+    this.requests.push({
+      path: url.pathname + url.search,
+      auth: req.headers.authorization,
+      ifNoneMatch: req.headers['if-none-match'] as string | undefined,
+      host: req.headers.host,
+    });
   }
 
   private findAsset(repo: string, tag: string, name: string): FakeAsset | undefined {
-    return this.releases.get(repo)?.find((r) => r.tag === tag)?.assets.find((a) => a.name === name);
+    return this.releases
+      .get(repo)
+      ?.find((r) => r.tag === tag)
+      ?.assets.find((a) => a.name === name);
   }
 
   private findAssetById(repo: string, id: number): { tag: string; asset: FakeAsset } | undefined {
@@ -110,7 +122,8 @@ export class FakeGithub {
   /** Sends an asset's bytes, or its fault. */
   private serveAsset(asset: FakeAsset, res: http.ServerResponse): void {
     const half = asset.data.subarray(0, Math.floor(asset.data.length / 2));
-    if (asset.fault === 'short-body') return void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(half.length) }).end(half);
+    if (asset.fault === 'short-body')
+      return void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(half.length) }).end(half);
     if (asset.fault === 'stall') {
       // Half the bytes, then nothing: the client's stall timeout has to end it.
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(asset.data.length) });
@@ -170,13 +183,31 @@ export class FakeGithub {
       const text = JSON.stringify(body);
       const etag = `"${sha256(text).slice(0, 16)}"`;
       if (status === 200 && req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
-      res.writeHead(status, { 'content-type': 'application/json', etag, 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '42', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600), 'x-ratelimit-resource': 'core' }).end(text);
+      res
+        .writeHead(status, {
+          'content-type': 'application/json',
+          etag,
+          'x-ratelimit-limit': '60',
+          'x-ratelimit-remaining': '42',
+          'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
+          'x-ratelimit-resource': 'core',
+        })
+        .end(text);
     };
     if (this.rateLimit && url.pathname.startsWith('/repos/')) {
       const reset = String(Math.floor(Date.now() / 1000) + 3600);
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-used': '60', 'x-ratelimit-reset': reset, 'x-ratelimit-resource': 'core' };
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'x-ratelimit-limit': '60',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-used': '60',
+        'x-ratelimit-reset': reset,
+        'x-ratelimit-resource': 'core',
+      };
       if (this.rateLimit === 'retry-after') Object.assign(headers, { 'retry-after': '3600', 'x-ratelimit-remaining': '4000', 'x-ratelimit-limit': '5000' });
-      return void res.writeHead(403, headers).end(JSON.stringify({ message: this.rateLimit === 'reset' ? 'API rate limit exceeded' : 'You have exceeded a secondary rate limit.' }));
+      return void res
+        .writeHead(403, headers)
+        .end(JSON.stringify({ message: this.rateLimit === 'reset' ? 'API rate limit exceeded' : 'You have exceeded a secondary rate limit.' }));
     }
     let m = /^\/repos\/([^/]+\/[^/]+)\/releases\/assets\/(\d+)$/.exec(url.pathname);
     if (m) {
@@ -199,7 +230,10 @@ export class FakeGithub {
         const found = list.find(([r]) => r.tag === decodeURIComponent(m![3]));
         return found ? json(200, this.releaseJson(repo, found[0], found[1])) : json(404, { message: 'Not Found' });
       }
-      return json(200, list.map(([r, i]) => this.releaseJson(repo, r, i)));
+      return json(
+        200,
+        list.map(([r, i]) => this.releaseJson(repo, r, i)),
+      );
     }
     m = /^\/([^/]+\/[^/]+)\/releases\/download\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     if (m) {

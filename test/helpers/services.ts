@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@/lib/core/config';
-import { startServices, stopServices, type Services } from '@/lib/services';
+import { type Services, startServices, stopServices } from '@/lib/services';
 import { testDatabaseUrl } from './db';
 
 export interface TestServices {

@@ -3,11 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { GET as listRoute } from '@/app/api/v1/skills/route';
+import { PUT as settingsPut } from '@/app/api/v1/settings/skills/route';
 import { GET as detailRoute } from '@/app/api/v1/skills/[id]/route';
 import { POST as importRoute } from '@/app/api/v1/skills/import/route';
+import { GET as listRoute } from '@/app/api/v1/skills/route';
 import { POST as uploadRoute } from '@/app/api/v1/skills/uploads/route';
-import { PUT as settingsPut } from '@/app/api/v1/settings/skills/route';
 import type { JobRow } from '@/lib/jobs';
 import type { Services } from '@/lib/services';
 import type { SkillSummary } from '@/lib/skills/service';
@@ -49,7 +49,10 @@ export function skillsClient(services: Services, token: string) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(o.body);
     }
-    const res = await handler(new Request(`http://localhost${url}`, { method, headers, body, ...(body ? { duplex: 'half' } : {}) } as RequestInit), o.params ? { params: Promise.resolve(o.params) } : undefined);
+    const res = await handler(
+      new Request(`http://localhost${url}`, { method, headers, body, ...(body ? { duplex: 'half' } : {}) } as RequestInit),
+      o.params ? { params: Promise.resolve(o.params) } : undefined,
+    );
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   }
@@ -77,7 +80,10 @@ export function skillsClient(services: Services, token: string) {
 
     /** POST /skills/uploads with the archive's sha256 declared (or the one given). */
     upload: (archive: Buffer, declaredSha256: string | null = sha256(archive), filename = 'skill.zip') =>
-      send(uploadRoute, 'POST', '/api/v1/skills/uploads', { raw: archive, headers: { 'x-filename': filename, ...(declaredSha256 ? { 'x-content-sha256': declaredSha256 } : {}) } }),
+      send(uploadRoute, 'POST', '/api/v1/skills/uploads', {
+        raw: archive,
+        headers: { 'x-filename': filename, ...(declaredSha256 ? { 'x-content-sha256': declaredSha256 } : {}) },
+      }),
 
     startImport: (body: unknown) => send(importRoute, 'POST', '/api/v1/skills/import', { body }),
 

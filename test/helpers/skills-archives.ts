@@ -13,10 +13,10 @@ export function zipSkill(dir: string, files: Record<string, string | Buffer>): B
 }
 
 /** A zip of a valid skill plus one entry that climbs out of the extraction folder. */
-export function traversalZip(dir: string, skillMd: string, escape = '../../../../skilldock-evil.txt'): Buffer {
+export function traversalZip(dir: string, skillMd: string, outside = '../../../../skilldock-evil.txt'): Buffer {
   return buildZip([
     { name: `${dir}/SKILL.md`, data: skillMd },
-    { name: `${dir}/${escape}`, data: 'written outside staging' },
+    { name: `${dir}/${outside}`, data: 'written outside staging' },
   ]);
 }
 

@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { GithubSettingsCard } from '@/components/settings/github-settings-card';
 import { InstanceCard } from '@/components/settings/instance-card';
 import { RuntimeSettingsCard } from '@/components/settings/runtime-settings-card';
-import { SkillsSettingsCard } from '@/components/settings/skills-settings-card';
 import { SettingsNav } from '@/components/settings/settings-nav';
+import { SkillsSettingsCard } from '@/components/settings/skills-settings-card';
 import { TokensCard } from '@/components/settings/tokens-card';
 import { UsersCard } from '@/components/settings/users-card';
 import { PageHeader } from '@/components/shell/shell';
@@ -13,7 +13,10 @@ export const metadata: Metadata = { title: 'Settings' };
 export default function SettingsPage() {
   return (
     <>
-      <PageHeader title="Settings" description="This instance, where packages and GitHub releases come from, the people who can sign in, and your API tokens." />
+      <PageHeader
+        title="Settings"
+        description="This instance, where packages and GitHub releases come from, the people who can sign in, and your API tokens."
+      />
       <SettingsNav />
       <div className="grid grid-cols-1 gap-8">
         <section id="instance" aria-label="Instance" className="scroll-mt-28">

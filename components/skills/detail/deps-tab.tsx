@@ -34,7 +34,9 @@ export function DepsTab({ skill: s }: { skill: SkillDetailView }) {
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3">
         <div className="grid gap-1">
           <CardTitle>Dependencies</CardTitle>
-          <CardDescription>Packages the skill declares (deps:) and those its scripts import, checked against what is installed for skills here.</CardDescription>
+          <CardDescription>
+            Packages the skill declares (deps:) and those its scripts import, checked against what is installed for skills here.
+          </CardDescription>
         </div>
         <div className="flex gap-2">
           <Button variant="outline" size="sm" onClick={() => void deps.refetch()} disabled={deps.isFetching}>

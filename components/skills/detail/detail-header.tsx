@@ -6,7 +6,7 @@ import { Badge } from '../../ui/badge';
 import { buttonVariants } from '../../ui/button';
 import { SkillEmoji, SourceChip, StatusChip, VerdictChip } from '../chips';
 import { EnableToggle } from '../enable-toggle';
-import { skillHref, type SkillDetailView } from '../view';
+import { type SkillDetailView, skillHref } from '../view';
 
 /** Emoji, name and chips (source, readiness, disabled, verdict), the enable switch, and a note when this is a shadowed copy. */
 export function DetailHeader({ skill: s }: { skill: SkillDetailView }) {

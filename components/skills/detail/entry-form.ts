@@ -1,4 +1,4 @@
-import { skillEntryInput, type SkillEntryInput } from '@/lib/skills/service/schemas';
+import { type SkillEntryInput, skillEntryInput } from '@/lib/skills/service/schemas';
 import type { SkillEntryView } from '../view';
 
 export interface EnvRow {

@@ -18,12 +18,27 @@ export function CodeView({ text, line, label }: { text: string; line?: number | 
   const box = useRef<HTMLDivElement>(null);
   const count = useMemo(() => (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n').length, [text]);
   const gutter = useMemo(() => Array.from({ length: count }, (_, i) => i + 1).join('\n'), [count]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll again when another file is shown at the same line
   useEffect(() => {
     if (line && box.current) box.current.scrollTop = Math.max(0, (line - 4) * LINE_PX);
   }, [line, text]);
   return (
-    <div ref={box} className="relative max-h-[70vh] overflow-auto rounded-md border bg-muted/30" role="region" aria-label={label} tabIndex={0} data-testid="code-view">
-      {line && line <= count ? <div aria-hidden className="pointer-events-none absolute inset-x-0 bg-warning/25" style={{ top: PAD_PX + (line - 1) * LINE_PX, height: LINE_PX }} data-testid="marked-line" /> : null}
+    <div
+      ref={box}
+      className="relative max-h-[70vh] overflow-auto rounded-md border bg-muted/30"
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      data-testid="code-view"
+    >
+      {line && line <= count ? (
+        <div
+          aria-hidden
+          className="pointer-events-none absolute inset-x-0 bg-warning/25"
+          style={{ top: PAD_PX + (line - 1) * LINE_PX, height: LINE_PX }}
+          data-testid="marked-line"
+        />
+      ) : null}
       <div className="relative flex min-w-fit font-mono text-xs leading-5">
         <pre aria-hidden className="select-none border-r px-3 text-right text-muted-foreground" style={{ paddingTop: PAD_PX, paddingBottom: PAD_PX }}>
           {gutter}

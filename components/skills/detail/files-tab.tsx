@@ -19,7 +19,17 @@ const byPath = (a: string, b: string) => {
 };
 
 /** Every file of the skill (size, executable bit) and a viewer for the one chosen; the choice is in the URL. */
-export function FilesTab({ skill: s, path, line, onSelect }: { skill: SkillDetailView; path: string | null; line: number | null; onSelect: (path: string) => void }) {
+export function FilesTab({
+  skill: s,
+  path,
+  line,
+  onSelect,
+}: {
+  skill: SkillDetailView;
+  path: string | null;
+  line: number | null;
+  onSelect: (path: string) => void;
+}) {
   const [filter, setFilter] = useState('');
   const files = useMemo(() => [...s.files].sort((a, b) => byPath(a.path, b.path)), [s.files]);
   const shown = filter.trim() ? files.filter((f) => f.path.toLowerCase().includes(filter.trim().toLowerCase())) : files;
@@ -30,7 +40,14 @@ export function FilesTab({ skill: s, path, line, onSelect }: { skill: SkillDetai
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[18rem_minmax(0,1fr)]">
       <Card className="h-fit">
         <CardContent className="grid gap-2 p-3">
-          <Input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Filter files…" aria-label="Filter files" className="h-8" />
+          <Input
+            type="search"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            placeholder="Filter files…"
+            aria-label="Filter files"
+            className="h-8"
+          />
           <p className="px-1 text-xs text-muted-foreground">
             {files.length} files · {formatBytes(total)}
           </p>
@@ -47,7 +64,10 @@ export function FilesTab({ skill: s, path, line, onSelect }: { skill: SkillDetai
                     type="button"
                     aria-current={sel ? 'true' : undefined}
                     onClick={() => onSelect(f.path)}
-                    className={cn('flex w-full items-center gap-2 rounded px-2 py-1 text-left text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring', sel && 'bg-accent text-accent-foreground')}
+                    className={cn(
+                      'flex w-full items-center gap-2 rounded px-2 py-1 text-left text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring',
+                      sel && 'bg-accent text-accent-foreground',
+                    )}
                     data-testid="file-item"
                     data-path={f.path}
                   >
@@ -56,7 +76,11 @@ export function FilesTab({ skill: s, path, line, onSelect }: { skill: SkillDetai
                       <span className="text-muted-foreground">{dir}</span>
                       {name}
                     </span>
-                    {f.mode & 0o111 ? <span className="text-[10px] text-muted-foreground" title="Executable">x</span> : null}
+                    {f.mode & 0o111 ? (
+                      <span className="text-[10px] text-muted-foreground" title="Executable">
+                        x
+                      </span>
+                    ) : null}
                     <span className="shrink-0 text-[11px] tabular-nums text-muted-foreground">{formatBytes(f.size)}</span>
                   </button>
                 </li>
@@ -66,7 +90,11 @@ export function FilesTab({ skill: s, path, line, onSelect }: { skill: SkillDetai
           </ul>
         </CardContent>
       </Card>
-      {current && meta ? <FileViewer skillId={s.copy.id} file={meta} line={path === current ? line : null} /> : <p className="text-sm text-muted-foreground">This skill has no files.</p>}
+      {current && meta ? (
+        <FileViewer skillId={s.copy.id} file={meta} line={path === current ? line : null} />
+      ) : (
+        <p className="text-sm text-muted-foreground">This skill has no files.</p>
+      )}
     </div>
   );
 }

@@ -22,7 +22,12 @@ function AcknowledgeDialog({ skill: s, open, onOpenChange }: { skill: SkillDetai
   const ack = useAcknowledge();
   const critical = s.findingCounts.critical;
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={`Acknowledge the findings of ${s.name}`} description={`${critical || 'Its'} critical finding${critical === 1 ? '' : 's'} stop agents from loading this skill. Acknowledging unblocks this exact content; any change to its files blocks it again.`}>
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Acknowledge the findings of ${s.name}`}
+      description={`${critical || 'Its'} critical finding${critical === 1 ? '' : 's'} stop agents from loading this skill. Acknowledging unblocks this exact content; any change to its files blocks it again.`}
+    >
       <form
         className="grid gap-3"
         onSubmit={(e) => {
@@ -76,7 +81,12 @@ export function FindingsTab({ skill: s, onOpenFile }: { skill: SkillDetailView; 
           </CardDescription>
         </div>
         <div className="flex flex-wrap gap-2">
-          <a href={`/api/v1/skills/${encodeURIComponent(s.id)}/sarif`} download={`${s.name}.sarif.json`} className={buttonVariants({ variant: 'outline', size: 'sm' })} data-testid="sarif-download">
+          <a
+            href={`/api/v1/skills/${encodeURIComponent(s.id)}/sarif`}
+            download={`${s.name}.sarif.json`}
+            className={buttonVariants({ variant: 'outline', size: 'sm' })}
+            data-testid="sarif-download"
+          >
             <FileDown aria-hidden /> SARIF
           </a>
           {blocking && !s.ack ? (
@@ -97,7 +107,9 @@ export function FindingsTab({ skill: s, onOpenFile }: { skill: SkillDetailView; 
             </span>
           </p>
         ) : blocking ? (
-          <p className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">Blocked: agents will not load this skill until the critical findings are fixed or an admin acknowledges them.</p>
+          <p className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
+            Blocked: agents will not load this skill until the critical findings are fixed or an admin acknowledges them.
+          </p>
         ) : null}
         {s.scan.findings.length ? (
           <FindingsTable findings={s.scan.findings} onOpenFile={(f, l) => onOpenFile(f, l)} />

@@ -49,7 +49,10 @@ export function SkillMarkdown({ source, onOpenFile, className }: { source: strin
       return <a href={href}>{children}</a>;
     },
     img: ({ src, alt }) => (
-      <span className="inline-flex items-center gap-1 rounded border px-1.5 py-0.5 text-xs text-muted-foreground" title={typeof src === 'string' ? src : undefined}>
+      <span
+        className="inline-flex items-center gap-1 rounded border px-1.5 py-0.5 text-xs text-muted-foreground"
+        title={typeof src === 'string' ? src : undefined}
+      >
         <ImageOff aria-hidden className="size-3" /> {alt || 'image'} (not loaded)
       </span>
     ),

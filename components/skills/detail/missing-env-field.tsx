@@ -37,7 +37,16 @@ export function MissingEnvField({ skill: s, name }: { skill: SkillDetailView; na
         {name}
       </Label>
       <div className="flex gap-2">
-        <Input id={id} type="password" value={value} onChange={(e) => setValue(e.target.value)} autoComplete="new-password" spellCheck={false} disabled={!can.allowed || update.isPending} placeholder={isApiKey ? 'API key' : 'value'} />
+        <Input
+          id={id}
+          type="password"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          autoComplete="new-password"
+          spellCheck={false}
+          disabled={!can.allowed || update.isPending}
+          placeholder={isApiKey ? 'API key' : 'value'}
+        />
         <Tip content={can.why}>
           <Button type="submit" variant="outline" disabled={!can.allowed || !value || update.isPending}>
             <Save aria-hidden /> Save
@@ -45,7 +54,8 @@ export function MissingEnvField({ skill: s, name }: { skill: SkillDetailView; na
         </Tip>
       </div>
       <p className="text-xs text-muted-foreground">
-        {isApiKey ? 'The skill’s API key (its primaryEnv). ' : ''}Stored encrypted in the skill’s config entry{s.homepage && isApiKey ? '; get one from the skill’s homepage.' : '.'}
+        {isApiKey ? 'The skill’s API key (its primaryEnv). ' : ''}Stored encrypted in the skill’s config entry
+        {s.homepage && isApiKey ? '; get one from the skill’s homepage.' : '.'}
       </p>
     </form>
   );

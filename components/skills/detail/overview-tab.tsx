@@ -27,7 +27,8 @@ export function DiagnosticsList({ skill: s, onOpenFile }: { skill: SkillDetailVi
     <Card className="border-warning/40" data-testid="skill-diagnostics">
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
-          <TriangleAlert aria-hidden className="size-4 text-warning" /> {s.diagnostics.length === 1 ? '1 problem in SKILL.md' : `${s.diagnostics.length} problems in SKILL.md`}
+          <TriangleAlert aria-hidden className="size-4 text-warning" />{' '}
+          {s.diagnostics.length === 1 ? '1 problem in SKILL.md' : `${s.diagnostics.length} problems in SKILL.md`}
         </CardTitle>
       </CardHeader>
       <CardContent>
@@ -35,7 +36,11 @@ export function DiagnosticsList({ skill: s, onOpenFile }: { skill: SkillDetailVi
           {s.diagnostics.map((d, i) => (
             <li key={`${d.code}:${d.line ?? ''}:${i}`} className="grid gap-0.5 text-sm" data-testid="diagnostic" data-severity={d.severity}>
               <span className="flex flex-wrap items-center gap-2">
-                {d.severity === 'error' ? <CircleX aria-label="error" className="size-4 text-destructive" /> : <TriangleAlert aria-label="warning" className="size-4 text-warning" />}
+                {d.severity === 'error' ? (
+                  <CircleX aria-label="error" className="size-4 text-destructive" />
+                ) : (
+                  <TriangleAlert aria-label="warning" className="size-4 text-warning" />
+                )}
                 <button type="button" className="font-mono text-xs text-primary hover:underline" onClick={() => onOpenFile(d.file, d.line)}>
                   {d.file}
                   {d.line ? `:${d.line}` : ''}
@@ -64,7 +69,13 @@ export function OverviewTab({ skill: s, onOpenFile }: { skill: SkillDetailView; 
             <CardDescription>What the agent reads when it loads the skill (sanitised; remote images are not loaded).</CardDescription>
           </CardHeader>
           <CardContent>
-            {m.body.trim() ? <SkillMarkdown source={m.body} onOpenFile={(p) => onOpenFile(p)} /> : <EmptyState icon={<FileText />} title="SKILL.md has no body">Only the front matter is there; agents see the description alone.</EmptyState>}
+            {m.body.trim() ? (
+              <SkillMarkdown source={m.body} onOpenFile={(p) => onOpenFile(p)} />
+            ) : (
+              <EmptyState icon={<FileText />} title="SKILL.md has no body">
+                Only the front matter is there; agents see the description alone.
+              </EmptyState>
+            )}
           </CardContent>
         </Card>
       </div>
@@ -93,7 +104,9 @@ export function OverviewTab({ skill: s, onOpenFile }: { skill: SkillDetailView; 
             {m.license ? <Fact label="License">{m.license}</Fact> : null}
             {m.compatibility ? <Fact label="Compatibility">{m.compatibility}</Fact> : null}
             <Fact label="Platforms">{m.os.length ? m.os.join(', ') : 'any'}</Fact>
-            <Fact label="Invocation">{[m.userInvocable ? 'by users (slash command)' : null, m.disableModelInvocation ? null : 'by the model'].filter(Boolean).join(', ') || 'none'}</Fact>
+            <Fact label="Invocation">
+              {[m.userInvocable ? 'by users (slash command)' : null, m.disableModelInvocation ? null : 'by the model'].filter(Boolean).join(', ') || 'none'}
+            </Fact>
             {m.allowedTools.length ? (
               <Fact label="Allowed tools">
                 <span className="flex flex-wrap gap-1">

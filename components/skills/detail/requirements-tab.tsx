@@ -31,7 +31,16 @@ function TraceChecklist({ skill: s }: { skill: SkillDetailView }) {
         const Icon = t.skipped ? CircleMinus : t.pass ? CircleCheck : CircleX;
         return (
           <li key={`${t.step}:${i}`} className="flex items-start gap-2 text-sm" data-step={t.step} data-pass={t.pass} data-skipped={!!t.skipped}>
-            <Icon aria-label={t.skipped ? 'skipped' : t.pass ? 'passed' : 'failed'} className={t.skipped ? 'mt-0.5 size-4 shrink-0 text-muted-foreground' : t.pass ? 'mt-0.5 size-4 shrink-0 text-success' : 'mt-0.5 size-4 shrink-0 text-destructive'} />
+            <Icon
+              aria-label={t.skipped ? 'skipped' : t.pass ? 'passed' : 'failed'}
+              className={
+                t.skipped
+                  ? 'mt-0.5 size-4 shrink-0 text-muted-foreground'
+                  : t.pass
+                    ? 'mt-0.5 size-4 shrink-0 text-success'
+                    : 'mt-0.5 size-4 shrink-0 text-destructive'
+              }
+            />
             <span className="grid">
               <span className={t.skipped ? 'text-muted-foreground' : 'font-medium'}>{STEP_LABEL[t.step] ?? t.step}</span>
               {t.detail ? <span className="text-xs text-muted-foreground">{t.detail}</span> : null}
@@ -60,7 +69,9 @@ function MissingBins({ skill: s }: { skill: SkillDetailView }) {
           return (
             <li key={bin} className="flex flex-wrap items-center gap-2 rounded-md border px-3 py-2 text-sm" data-testid="missing-bin" data-bin={bin}>
               <code className="font-mono">{bin}</code>
-              {s.gating.missing.anyBins.includes(bin) ? <span className="text-xs text-muted-foreground">(any one of {s.gating.missing.anyBins.join(', ')})</span> : null}
+              {s.gating.missing.anyBins.includes(bin) ? (
+                <span className="text-xs text-muted-foreground">(any one of {s.gating.missing.anyBins.join(', ')})</span>
+              ) : null}
               <span className="ml-auto flex flex-wrap gap-2">
                 {specs.length ? (
                   specs.map((i) => (
@@ -69,7 +80,15 @@ function MissingBins({ skill: s }: { skill: SkillDetailView }) {
                         size="sm"
                         variant="outline"
                         disabled={!can.allowed || install.isPending}
-                        onClick={() => install.mutate({ action: 'install', spec: i.packageSpec! }, { onError: (e) => toast.error(`Could not start installing ${i.packageSpec}`, { description: e instanceof Error ? e.message : String(e) }) })}
+                        onClick={() =>
+                          install.mutate(
+                            { action: 'install', spec: i.packageSpec! },
+                            {
+                              onError: (e) =>
+                                toast.error(`Could not start installing ${i.packageSpec}`, { description: e instanceof Error ? e.message : String(e) }),
+                            },
+                          )
+                        }
                       >
                         <Download aria-hidden /> Install {i.packageSpec}
                       </Button>
@@ -103,7 +122,9 @@ export function RequirementsTab({ skill: s }: { skill: SkillDetailView }) {
       <Card>
         <CardHeader>
           <CardTitle>Eligibility checks</CardTitle>
-          <CardDescription>{s.eligible ? 'Every check passes: agents can load this skill.' : `Not eligible: ${s.reasons.join('; ') || 'see the checks below'}.`}</CardDescription>
+          <CardDescription>
+            {s.eligible ? 'Every check passes: agents can load this skill.' : `Not eligible: ${s.reasons.join('; ') || 'see the checks below'}.`}
+          </CardDescription>
         </CardHeader>
         <CardContent>
           <TraceChecklist skill={s} />
@@ -112,7 +133,9 @@ export function RequirementsTab({ skill: s }: { skill: SkillDetailView }) {
       <Card>
         <CardHeader>
           <CardTitle>What is missing</CardTitle>
-          <CardDescription>{nothingMissing ? 'Nothing: every declared requirement is met.' : 'Fix these and the skill becomes ready within seconds.'}</CardDescription>
+          <CardDescription>
+            {nothingMissing ? 'Nothing: every declared requirement is met.' : 'Fix these and the skill becomes ready within seconds.'}
+          </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
           <MissingBins skill={s} />
@@ -132,11 +155,18 @@ export function RequirementsTab({ skill: s }: { skill: SkillDetailView }) {
                 <Link href="/settings#skills" className="text-primary hover:underline">
                   Settings → Skills
                 </Link>{' '}
-                ): {missing.config.map((c) => <code key={c} className="mx-0.5 rounded bg-muted px-1 font-mono text-xs text-foreground">{c}</code>)}
+                ):{' '}
+                {missing.config.map((c) => (
+                  <code key={c} className="mx-0.5 rounded bg-muted px-1 font-mono text-xs text-foreground">
+                    {c}
+                  </code>
+                ))}
               </p>
             </div>
           ) : null}
-          {missing.os.length ? <p className="text-sm text-muted-foreground">Runs only on {missing.os.join(', ')}; the target where skills run here is another platform.</p> : null}
+          {missing.os.length ? (
+            <p className="text-sm text-muted-foreground">Runs only on {missing.os.join(', ')}; the target where skills run here is another platform.</p>
+          ) : null}
         </CardContent>
       </Card>
     </div>

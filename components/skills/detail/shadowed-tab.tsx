@@ -5,7 +5,7 @@ import { Badge } from '../../ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/card';
 import { Table, TBody, TD, TH, THead, TR } from '../../ui/table';
 import { SourceChip } from '../chips';
-import { skillHref, type ShadowedCopy, type SkillDetailView } from '../view';
+import { type ShadowedCopy, type SkillDetailView, skillHref } from '../view';
 
 function Changes({ c }: { c: ShadowedCopy }) {
   if (c.sameContent) return <Badge variant="success">same content</Badge>;
@@ -24,7 +24,10 @@ function Changes({ c }: { c: ShadowedCopy }) {
           <span className={p.cls}>
             {p.files.length} {p.label}
           </span>
-          <span className="text-muted-foreground">: {p.files.slice(0, 3).join(', ')}{p.files.length > 3 ? ', …' : ''}</span>
+          <span className="text-muted-foreground">
+            : {p.files.slice(0, 3).join(', ')}
+            {p.files.length > 3 ? ', …' : ''}
+          </span>
         </span>
       ))}
     </div>
@@ -38,7 +41,8 @@ export function ShadowedTab({ skill: s }: { skill: SkillDetailView }) {
       <CardHeader>
         <CardTitle>Shadowed copies</CardTitle>
         <CardDescription>
-          Other roots hold a skill named {s.name}. The {s.winner.sourceLabel} copy wins by precedence; these are ignored. Changes are relative to the active copy (“added” = only in the shadowed one).
+          Other roots hold a skill named {s.name}. The {s.winner.sourceLabel} copy wins by precedence; these are ignored. Changes are relative to the active
+          copy (“added” = only in the shadowed one).
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -74,7 +78,11 @@ export function ShadowedTab({ skill: s }: { skill: SkillDetailView }) {
                   <Link href={skillHref(c.id)} className="break-all hover:underline">
                     {c.dir}
                   </Link>
-                  {!c.valid ? <Badge variant="destructive" className="ml-2">invalid</Badge> : null}
+                  {!c.valid ? (
+                    <Badge variant="destructive" className="ml-2">
+                      invalid
+                    </Badge>
+                  ) : null}
                 </TD>
                 <TD className="align-top font-mono text-xs" title={c.contentHash}>
                   {c.contentHash.slice(0, 12)}…

@@ -27,7 +27,14 @@ type TabId = (typeof TAB_IDS)[number];
 function useDetailParams() {
   const params = useSearchParams();
   const pathname = usePathname();
-  const read = useCallback((p: URLSearchParams) => ({ tab: ((TAB_IDS as readonly string[]).includes(p.get('tab') ?? '') ? p.get('tab') : 'overview') as TabId, file: p.get('file'), line: Number(p.get('line')) || null }), []);
+  const read = useCallback(
+    (p: URLSearchParams) => ({
+      tab: ((TAB_IDS as readonly string[]).includes(p.get('tab') ?? '') ? p.get('tab') : 'overview') as TabId,
+      file: p.get('file'),
+      line: Number(p.get('line')) || null,
+    }),
+    [],
+  );
   const [state, setState] = useState(() => read(new URLSearchParams(params.toString())));
   const qs = params.toString();
   useEffect(() => setState(read(new URLSearchParams(qs))), [qs, read]);
@@ -49,7 +56,7 @@ function useDetailParams() {
 
 function Loading() {
   return (
-    <div className="grid gap-4" aria-busy="true" aria-label="Loading the skill">
+    <div className="grid gap-4" role="status" aria-busy="true" aria-label="Loading the skill">
       <Skeleton className="h-4 w-20" />
       <div className="flex gap-4">
         <Skeleton className="size-12" />
@@ -71,7 +78,15 @@ export function SkillDetailPage({ id }: { id: string }) {
   if (q.error && !q.data) {
     if (q.error instanceof ApiError && (q.error.status === 404 || q.error.status === 400)) {
       return (
-        <EmptyState icon={<SearchX />} title="No such skill" action={<Link href="/skills" className={buttonVariants({ variant: 'outline' })}>Back to the skills</Link>}>
+        <EmptyState
+          icon={<SearchX />}
+          title="No such skill"
+          action={
+            <Link href="/skills" className={buttonVariants({ variant: 'outline' })}>
+              Back to the skills
+            </Link>
+          }
+        >
           It may have been removed, or its folder moved (a skill’s id comes from where it lives). Find it again in the list.
         </EmptyState>
       );

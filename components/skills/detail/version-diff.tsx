@@ -14,9 +14,17 @@ const STATUS_VARIANT = { added: 'success', removed: 'destructive', modified: 'wa
 
 /** A unified diff with added and removed lines coloured; file headers (Index, ===, ---, +++) are dropped. */
 export function PatchView({ patch, path }: { patch: string; path: string }) {
-  const lines = patch.replace(/\n$/, '').split('\n').filter((l, i) => !(i < 4 && /^(Index:|={10,}|--- |\+\+\+ )/.test(l)));
+  const lines = patch
+    .replace(/\n$/, '')
+    .split('\n')
+    .filter((l, i) => !(i < 4 && /^(Index:|={10,}|--- |\+\+\+ )/.test(l)));
   return (
-    <pre className="overflow-x-auto rounded-md border bg-muted/30 py-2 font-mono text-xs leading-5" aria-label={`Changes in ${path}`} data-testid="patch">
+    <pre
+      className="overflow-x-auto rounded-md border bg-muted/30 py-2 font-mono text-xs leading-5"
+      role="region"
+      aria-label={`Changes in ${path}`}
+      data-testid="patch"
+    >
       {lines.map((l, i) => {
         const kind = l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('\\') ? 'meta' : 'ctx';
         return (
@@ -41,7 +49,12 @@ export function PatchView({ patch, path }: { patch: string; path: string }) {
 
 function DiffBody({ diff }: { diff: VersionDiffView }) {
   const changed = diff.files.filter((f) => f.status !== 'unchanged');
-  if (!changed.length) return <p className="text-sm text-muted-foreground">{diff.a} and {diff.b} have the same files and content.</p>;
+  if (!changed.length)
+    return (
+      <p className="text-sm text-muted-foreground">
+        {diff.a} and {diff.b} have the same files and content.
+      </p>
+    );
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
       <ul className="grid gap-1" aria-label="Changed files" data-testid="diff-files">
@@ -59,7 +72,11 @@ function DiffBody({ diff }: { diff: VersionDiffView }) {
       {diff.textDiffs.map((t) => (
         <section key={t.path} id={`diff-${encodeURIComponent(t.path)}`} className="grid grid-cols-[minmax(0,1fr)] gap-1.5" aria-label={t.path}>
           <h4 className="font-mono text-xs font-medium">{t.path}</h4>
-          {'patch' in t ? <PatchView patch={t.patch} path={t.path} /> : <p className="text-xs text-muted-foreground">{'binary' in t ? 'Binary file: contents differ.' : 'Too large to show a line diff.'}</p>}
+          {'patch' in t ? (
+            <PatchView patch={t.patch} path={t.path} />
+          ) : (
+            <p className="text-xs text-muted-foreground">{'binary' in t ? 'Binary file: contents differ.' : 'Too large to show a line diff.'}</p>
+          )}
         </section>
       ))}
     </div>
@@ -91,7 +108,15 @@ export function VersionDiff({ slug, versions, active }: { slug: string; versions
           <Select aria-label="From version" value={a} onChange={(e) => setA(e.target.value)} className="w-40" data-testid="diff-from">
             {opts}
           </Select>
-          <button type="button" aria-label="Swap the versions" onClick={() => (setA(b), setB(a))} className="rounded p-1.5 text-muted-foreground hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring">
+          <button
+            type="button"
+            aria-label="Swap the versions"
+            onClick={() => {
+              setA(b);
+              setB(a);
+            }}
+            className="rounded p-1.5 text-muted-foreground hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+          >
             <ArrowLeftRight aria-hidden className="size-4" />
           </button>
           <Select aria-label="To version" value={b} onChange={(e) => setB(e.target.value)} className="w-40" data-testid="diff-to">

@@ -20,7 +20,8 @@ import { VersionDiff } from './version-diff';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const iso = (ms: number) => new Date(ms).toISOString();
-const sourceOf = (v: VersionInfo) => v.lock.sourceRef ?? (v.lock.registry ? `ClawHub ${v.lock.ownerHandle ? `@${v.lock.ownerHandle}/` : ''}${v.lock.version}` : '—');
+const sourceOf = (v: VersionInfo) =>
+  v.lock.sourceRef ?? (v.lock.registry ? `ClawHub ${v.lock.ownerHandle ? `@${v.lock.ownerHandle}/` : ''}${v.lock.version}` : '—');
 
 /** Versions of a managed skill: the active one marked, drift, rollback to any stored version, diff, history and uninstall. */
 export function VersionsTab({ skill: s, managed: m }: { skill: SkillDetailView; managed: ManagedView }) {
@@ -36,7 +37,13 @@ export function VersionsTab({ skill: s, managed: m }: { skill: SkillDetailView; 
     if (!v) return;
     rollback.mutate(
       { slug: m.slug, version: v.version },
-      { onSuccess: () => (setTarget(null), toast.success(`${m.slug} is now at ${v.version}`, { description: `Was ${m.active ?? 'unknown'}.` })), onError: (e) => toast.error(`Could not roll back to ${v.version}`, { description: message(e) }) },
+      {
+        onSuccess: () => {
+          setTarget(null);
+          toast.success(`${m.slug} is now at ${v.version}`, { description: `Was ${m.active ?? 'unknown'}.` });
+        },
+        onError: (e) => toast.error(`Could not roll back to ${v.version}`, { description: message(e) }),
+      },
     );
   };
   const doUninstall = () =>
@@ -56,7 +63,11 @@ export function VersionsTab({ skill: s, managed: m }: { skill: SkillDetailView; 
         <div role="alert" className="flex items-start gap-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-2 text-sm" data-testid="drift-warning">
           <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-warning" />
           <span>
-            The files of {m.drift.version} changed on disk since it was installed{m.drift.changed.length ? `: ${m.drift.changed.slice(0, 8).join(', ')}${m.drift.changed.length > 8 ? ` and ${m.drift.changed.length - 8} more` : ''}` : ''}. Roll back to the same version to restore them, or import again.
+            The files of {m.drift.version} changed on disk since it was installed
+            {m.drift.changed.length
+              ? `: ${m.drift.changed.slice(0, 8).join(', ')}${m.drift.changed.length > 8 ? ` and ${m.drift.changed.length - 8} more` : ''}`
+              : ''}
+            . Roll back to the same version to restore them, or import again.
           </span>
         </div>
       ) : null}
@@ -107,7 +118,14 @@ export function VersionsTab({ skill: s, managed: m }: { skill: SkillDetailView; 
                   <TD className="text-right">
                     {!v.active ? (
                       <Tip content={can.why ?? (!v.present ? 'This version’s files are gone from the store.' : undefined)}>
-                        <Button size="sm" variant="outline" onClick={() => setTarget(v)} disabled={!can.allowed || !v.present || rollback.isPending} aria-label={`Roll back to ${v.version}`} data-testid="rollback">
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          onClick={() => setTarget(v)}
+                          disabled={!can.allowed || !v.present || rollback.isPending}
+                          aria-label={`Roll back to ${v.version}`}
+                          data-testid="rollback"
+                        >
                           <RotateCcw aria-hidden /> Roll back
                         </Button>
                       </Tip>
@@ -151,7 +169,12 @@ export function VersionsTab({ skill: s, managed: m }: { skill: SkillDetailView; 
         open={!!target}
         onOpenChange={(o) => !o && setTarget(null)}
         title={`Roll ${m.slug} back to ${target?.version ?? ''}?`}
-        description={<>Agents load {target?.version} instead of {m.active ?? 'the current version'} from now on. Nothing is deleted: you can switch back to {m.active} at any time.</>}
+        description={
+          <>
+            Agents load {target?.version} instead of {m.active ?? 'the current version'} from now on. Nothing is deleted: you can switch back to {m.active} at
+            any time.
+          </>
+        }
         confirmLabel={`Roll back to ${target?.version ?? ''}`}
         destructive={false}
         busy={rollback.isPending}
@@ -163,7 +186,9 @@ export function VersionsTab({ skill: s, managed: m }: { skill: SkillDetailView; 
         title={`Uninstall ${s.name}?`}
         description={
           <>
-            This removes the managed skill <code className="font-mono">{m.slug}</code> and all {versions.length} stored version{versions.length === 1 ? '' : 's'} ({versions.map((v) => v.version).join(', ')}). Rollback will no longer be possible. Its config entry (env values, API key) is kept.
+            This removes the managed skill <code className="font-mono">{m.slug}</code> and all {versions.length} stored version
+            {versions.length === 1 ? '' : 's'} ({versions.map((v) => v.version).join(', ')}). Rollback will no longer be possible. Its config entry (env values,
+            API key) is kept.
           </>
         }
         confirmLabel={`Uninstall ${m.slug}`}

@@ -23,26 +23,40 @@ export function ClawhubFields({ form, set, errors, disabled }: { form: ImportFor
       <div className="grid gap-1.5">
         <div className="relative">
           <Search aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Search ClawHub…" aria-label="Search ClawHub" className="pl-8" disabled={disabled} autoFocus data-testid="clawhub-search" />
+          <Input
+            type="search"
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+            placeholder="Search ClawHub…"
+            aria-label="Search ClawHub"
+            className="pl-8"
+            disabled={disabled}
+            autoFocus
+            data-testid="clawhub-search"
+          />
         </div>
         {search.error ? <ErrorNote error={search.error} /> : null}
         {query.length >= 2 ? (
-          <ul role="listbox" aria-label="ClawHub results" className="grid max-h-56 gap-1 overflow-y-auto rounded-md border p-1" data-testid="clawhub-results">
+          <ul aria-label="ClawHub results" className="grid max-h-56 gap-1 overflow-y-auto rounded-md border p-1" data-testid="clawhub-results">
             {search.isPending ? (
               [0, 1, 2].map((n) => <Skeleton key={n} className="h-12 w-full" />)
             ) : hits.length ? (
               hits.map((h) => {
                 const sel = picked(h.slug, h.ownerHandle);
                 return (
-                  <li key={`${h.ownerHandle ?? ''}/${h.slug}`} role="option" aria-selected={sel}>
+                  <li key={`${h.ownerHandle ?? ''}/${h.slug}`}>
                     <button
                       type="button"
+                      aria-pressed={sel}
                       disabled={disabled}
                       onClick={() => {
                         set('clawhubRef', h.slug);
                         set('ownerHandle', h.ownerHandle ?? '');
                       }}
-                      className={cn('flex w-full items-start gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring', sel && 'bg-accent')}
+                      className={cn(
+                        'flex w-full items-start gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring',
+                        sel && 'bg-accent',
+                      )}
                     >
                       <Check aria-hidden className={cn('mt-0.5 size-4 shrink-0 text-primary', !sel && 'invisible')} />
                       <span className="grid min-w-0 flex-1">
@@ -68,13 +82,43 @@ export function ClawhubFields({ form, set, errors, disabled }: { form: ImportFor
       </div>
       <div className="grid gap-3 sm:grid-cols-[1fr_8rem_10rem]">
         <Field label="Skill" htmlFor="imp-ch-ref" error={errors.clawhubRef} hint="slug or @owner/slug">
-          <Input id="imp-ch-ref" value={form.clawhubRef} onChange={(e) => set('clawhubRef', e.target.value)} placeholder="weather" autoComplete="off" spellCheck={false} aria-invalid={!!errors.clawhubRef} disabled={disabled} className="font-mono" />
+          <Input
+            id="imp-ch-ref"
+            value={form.clawhubRef}
+            onChange={(e) => set('clawhubRef', e.target.value)}
+            placeholder="weather"
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={!!errors.clawhubRef}
+            disabled={disabled}
+            className="font-mono"
+          />
         </Field>
         <Field label="Version" htmlFor="imp-ch-version" error={errors.clawhubVersion} hint="Latest if empty">
-          <Input id="imp-ch-version" value={form.clawhubVersion} onChange={(e) => set('clawhubVersion', e.target.value)} placeholder="1.2.3" autoComplete="off" spellCheck={false} aria-invalid={!!errors.clawhubVersion} disabled={disabled} className="font-mono" />
+          <Input
+            id="imp-ch-version"
+            value={form.clawhubVersion}
+            onChange={(e) => set('clawhubVersion', e.target.value)}
+            placeholder="1.2.3"
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={!!errors.clawhubVersion}
+            disabled={disabled}
+            className="font-mono"
+          />
         </Field>
         <Field label="Publisher" htmlFor="imp-ch-owner" error={errors.ownerHandle} hint="When several share the slug">
-          <Input id="imp-ch-owner" value={form.ownerHandle} onChange={(e) => set('ownerHandle', e.target.value)} placeholder="owner" autoComplete="off" spellCheck={false} aria-invalid={!!errors.ownerHandle} disabled={disabled} className="font-mono" />
+          <Input
+            id="imp-ch-owner"
+            value={form.ownerHandle}
+            onChange={(e) => set('ownerHandle', e.target.value)}
+            placeholder="owner"
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={!!errors.ownerHandle}
+            disabled={disabled}
+            className="font-mono"
+          />
         </Field>
       </div>
     </div>

@@ -1,4 +1,4 @@
-import { importInput, type ImportInput } from '@/lib/skills/service/schemas';
+import { type ImportInput, importInput } from '@/lib/skills/service/schemas';
 import { ARCHIVE_RE, formatBytes } from './upload';
 
 export type SourceKindTab = 'upload' | 'git' | 'url' | 'clawhub';
@@ -17,7 +17,19 @@ export interface ImportForm {
   force: boolean;
 }
 
-export const EMPTY_FORM: ImportForm = { kind: 'upload', file: null, gitUrl: '', gitRef: '', gitSubdir: '', url: '', clawhubRef: '', clawhubVersion: '', ownerHandle: '', slug: '', force: false };
+export const EMPTY_FORM: ImportForm = {
+  kind: 'upload',
+  file: null,
+  gitUrl: '',
+  gitRef: '',
+  gitSubdir: '',
+  url: '',
+  clawhubRef: '',
+  clawhubVersion: '',
+  ownerHandle: '',
+  slug: '',
+  force: false,
+};
 
 /** A placeholder upload id that passes the schema, so the other fields validate before the upload exists. */
 const PENDING_UPLOAD = 'pending-upload-0000';
@@ -72,11 +84,14 @@ export function validate(f: ImportForm, opts: { uploadMaxMb?: number; touched: b
   if (f.kind === 'upload') {
     if (!f.file) errors.file = 'Choose a .zip or .tar.gz archive.';
     else if (!ARCHIVE_RE.test(f.file.name)) errors.file = `${f.file.name} is not a .zip or .tar.gz archive.`;
-    else if (opts.uploadMaxMb && f.file.size > opts.uploadMaxMb * 1024 * 1024) errors.file = `${formatBytes(f.file.size)} is over the ${opts.uploadMaxMb} MiB upload limit (Settings → Skills).`;
+    else if (opts.uploadMaxMb && f.file.size > opts.uploadMaxMb * 1024 * 1024)
+      errors.file = `${formatBytes(f.file.size)} is over the ${opts.uploadMaxMb} MiB upload limit (Settings → Skills).`;
   }
-  if (f.kind === 'git' && f.gitUrl.trim() && !/^(https?:\/\/|ssh:\/\/|git@|file:\/\/|\/)/.test(f.gitUrl.trim())) errors.gitUrl ??= 'A repository URL such as https://github.com/owner/repo.git';
+  if (f.kind === 'git' && f.gitUrl.trim() && !/^(https?:\/\/|ssh:\/\/|git@|file:\/\/|\/)/.test(f.gitUrl.trim()))
+    errors.gitUrl ??= 'A repository URL such as https://github.com/owner/repo.git';
   if (f.kind === 'url' && f.url.trim() && !/^https?:\/\/[^\s]+$/i.test(f.url.trim())) errors.url ??= 'An http(s) URL of a .zip, .tar.gz or SKILL.md';
-  if (f.kind === 'clawhub' && f.clawhubVersion.trim() && !/^v?\d+\.\d+\.\d+\S*$/.test(f.clawhubVersion.trim())) errors.clawhubVersion = 'A version such as 1.2.3';
+  if (f.kind === 'clawhub' && f.clawhubVersion.trim() && !/^v?\d+\.\d+\.\d+\S*$/.test(f.clawhubVersion.trim()))
+    errors.clawhubVersion = 'A version such as 1.2.3';
   if (!opts.touched) {
     const empty: Record<string, boolean> = { file: !f.file, gitUrl: !f.gitUrl.trim(), url: !f.url.trim(), clawhubRef: !f.clawhubRef.trim() };
     for (const k of Object.keys(errors)) if (empty[k]) delete errors[k];
@@ -87,7 +102,8 @@ export function validate(f: ImportForm, opts: { uploadMaxMb?: number; touched: b
 /** What the chosen source will fetch, in words, for the submit button's neighbour. */
 export function describeSource(f: ImportForm): string {
   if (f.kind === 'upload') return f.file ? `${f.file.name} (${formatBytes(f.file.size)})` : 'an archive';
-  if (f.kind === 'git') return `${f.gitUrl.trim() || 'a git repository'}${f.gitRef.trim() ? `@${f.gitRef.trim()}` : ''}${f.gitSubdir.trim() ? ` / ${f.gitSubdir.trim()}` : ''}`;
+  if (f.kind === 'git')
+    return `${f.gitUrl.trim() || 'a git repository'}${f.gitRef.trim() ? `@${f.gitRef.trim()}` : ''}${f.gitSubdir.trim() ? ` / ${f.gitSubdir.trim()}` : ''}`;
   if (f.kind === 'url') return f.url.trim() || 'a URL';
   return f.clawhubRef.trim() ? `ClawHub ${clawhubRef(f.clawhubRef, f.ownerHandle, f.clawhubVersion)}` : 'ClawHub';
 }

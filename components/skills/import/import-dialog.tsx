@@ -3,9 +3,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useState } from 'react';
-import type { ImportInput } from '@/lib/skills/service/schemas';
 import type { SkillsSettings } from '@/lib/settings/skills-settings';
-import { api, ApiError } from '../../api';
+import type { ImportInput } from '@/lib/skills/service/schemas';
+import { ApiError, api } from '../../api';
 import type { Job } from '../../jobs/view';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
@@ -15,7 +15,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { useCan } from '../../viewer';
 import { skillsSettingsKey, useImportSkill } from '../queries';
 import { ClawhubFields } from './clawhub-picker';
-import { clawhubRef, describeSource, EMPTY_FORM, toInput, validate, type ImportForm, type SourceKindTab } from './form';
+import { clawhubRef, describeSource, EMPTY_FORM, type ImportForm, type SourceKindTab, toInput, validate } from './form';
 import { ImportRun } from './import-run';
 import { GitFields, UrlFields } from './source-fields';
 import { sha256Hex, uploadArchive } from './upload';
@@ -32,13 +32,27 @@ const TABS: { id: SourceKindTab; label: string }[] = [
 function issueField(kind: SourceKindTab, path: string): string {
   const [head, key] = path.split('.');
   if (head !== 'source') return head;
-  return kind === 'git' ? (key === 'ref' ? 'gitRef' : key === 'subdir' ? 'gitSubdir' : 'gitUrl') : kind === 'clawhub' ? 'clawhubRef' : kind === 'url' ? 'url' : 'file';
+  return kind === 'git'
+    ? key === 'ref'
+      ? 'gitRef'
+      : key === 'subdir'
+        ? 'gitSubdir'
+        : 'gitUrl'
+    : kind === 'clawhub'
+      ? 'clawhubRef'
+      : kind === 'url'
+        ? 'url'
+        : 'file';
 }
 
 /** Import a skill from an upload, git, a URL or ClawHub; then follow the job in the same dialog. */
 export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
   const can = useCan('skills.write');
-  const settings = useQuery({ queryKey: skillsSettingsKey, queryFn: ({ signal }) => api<SkillsSettings>('/api/v1/settings/skills', { signal }), staleTime: 60_000 });
+  const settings = useQuery({
+    queryKey: skillsSettingsKey,
+    queryFn: ({ signal }) => api<SkillsSettings>('/api/v1/settings/skills', { signal }),
+    staleTime: 60_000,
+  });
   const maxMb = settings.data?.uploadMaxMb;
   const [form, setForm] = useState<ImportForm>(EMPTY_FORM);
   const [touched, setTouched] = useState(false);
@@ -89,7 +103,8 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   const retry = (extra: { acknowledge?: { reason: string }; ownerHandle?: string }) => {
     if (!run) return;
     const input: ImportInput = { ...run.input, ...(extra.acknowledge ? { acknowledge: extra.acknowledge } : {}) };
-    if (extra.ownerHandle && input.source.kind === 'clawhub') input.source = { kind: 'clawhub', ref: clawhubRef(input.source.ref.replace(/^@[^/]+\//, ''), extra.ownerHandle) };
+    if (extra.ownerHandle && input.source.kind === 'clawhub')
+      input.source = { kind: 'clawhub', ref: clawhubRef(input.source.ref.replace(/^@[^/]+\//, ''), extra.ownerHandle) };
     launch(input);
   };
 
@@ -103,7 +118,17 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   };
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={run ? run.job.title : 'Import skill'} description={run ? 'The import runs as a job: closing this window does not stop it.' : 'Fetched into private staging, checked, scanned, then installed as a new version of a managed skill.'} className="max-h-[90dvh] max-w-2xl overflow-y-auto">
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={run ? run.job.title : 'Import skill'}
+      description={
+        run
+          ? 'The import runs as a job: closing this window does not stop it.'
+          : 'Fetched into private staging, checked, scanned, then installed as a new version of a managed skill.'
+      }
+      className="max-h-[90dvh] max-w-2xl overflow-y-auto"
+    >
       {run ? (
         <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
           <ImportRun key={run.job.id} job={run.job} onRetry={retry} retrying={start.isPending} canAcknowledge={can.allowed} />
@@ -140,7 +165,17 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
           </Tabs>
           <div className="grid gap-3 border-t pt-4 sm:grid-cols-2">
             <Field label="Install as (slug)" htmlFor="imp-slug" error={errors.slug} hint="Optional; the skill’s own name if empty.">
-              <Input id="imp-slug" value={form.slug} onChange={(e) => set('slug', e.target.value)} placeholder="weather" autoComplete="off" spellCheck={false} aria-invalid={!!errors.slug} disabled={busy} className="font-mono" />
+              <Input
+                id="imp-slug"
+                value={form.slug}
+                onChange={(e) => set('slug', e.target.value)}
+                placeholder="weather"
+                autoComplete="off"
+                spellCheck={false}
+                aria-invalid={!!errors.slug}
+                disabled={busy}
+                className="font-mono"
+              />
             </Field>
             <CheckField
               id="imp-force"

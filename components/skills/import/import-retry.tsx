@@ -18,11 +18,32 @@ export function useReason() {
   const [touched, setTouched] = useState(false);
   const check = reasonSchema.safeParse(reason);
   const error = touched && !check.success ? check.error.issues[0]?.message : undefined;
-  return { reason, setReason: (v: string) => (setReason(v), setTouched(true)), error, valid: check.success, touch: () => setTouched(true) };
+  return {
+    reason,
+    setReason: (v: string) => {
+      setReason(v);
+      setTouched(true);
+    },
+    error,
+    valid: check.success,
+    touch: () => setTouched(true),
+  };
 }
 
 /** The scanner blocked the import: its findings, and for admins a reasoned "Acknowledge and import". */
-export function AcknowledgeRetry({ error, findings, allowed, busy, onRetry }: { error: string | null; findings: ScanFinding[]; allowed: boolean; busy: boolean; onRetry: (reason: string) => void }) {
+export function AcknowledgeRetry({
+  error,
+  findings,
+  allowed,
+  busy,
+  onRetry,
+}: {
+  error: string | null;
+  findings: ScanFinding[];
+  allowed: boolean;
+  busy: boolean;
+  onRetry: (reason: string) => void;
+}) {
   const id = useId();
   const r = useReason();
   return (
@@ -45,8 +66,20 @@ export function AcknowledgeRetry({ error, findings, allowed, busy, onRetry }: { 
             if (r.valid) onRetry(r.reason.trim());
           }}
         >
-          <Field label="Why is it safe to import anyway?" htmlFor={`${id}-reason`} error={r.error} hint="Recorded in the audit log with your name; the skill shows as Acknowledged.">
-            <Textarea id={`${id}-reason`} value={r.reason} onChange={(e) => r.setReason(e.target.value)} rows={2} aria-invalid={!!r.error} placeholder="Reviewed the flagged lines: the curl call downloads our own release." />
+          <Field
+            label="Why is it safe to import anyway?"
+            htmlFor={`${id}-reason`}
+            error={r.error}
+            hint="Recorded in the audit log with your name; the skill shows as Acknowledged."
+          >
+            <Textarea
+              id={`${id}-reason`}
+              value={r.reason}
+              onChange={(e) => r.setReason(e.target.value)}
+              rows={2}
+              aria-invalid={!!r.error}
+              placeholder="Reviewed the flagged lines: the curl call downloads our own release."
+            />
           </Field>
           <div className="flex justify-end">
             <Button type="submit" variant="destructive" disabled={busy || !r.valid} data-testid="acknowledge-import">
@@ -88,14 +121,22 @@ export function OwnerRetry({ error, owners, busy, onRetry }: { error: string | n
               role="radio"
               aria-checked={owner === o}
               onClick={() => setOwner(o)}
-              className={cn('rounded-md border px-3 py-1.5 font-mono text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring', owner === o && 'border-primary bg-primary/10 text-primary')}
+              className={cn(
+                'rounded-md border px-3 py-1.5 font-mono text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring',
+                owner === o && 'border-primary bg-primary/10 text-primary',
+              )}
             >
               @{o}
             </button>
           ))}
         </div>
       ) : (
-        <Field label="Publisher" htmlFor={`${id}-owner`} error={owner && !valid ? 'A ClawHub handle: letters, digits, _ and -' : undefined} hint="The owner handle shown on ClawHub, e.g. @steipete.">
+        <Field
+          label="Publisher"
+          htmlFor={`${id}-owner`}
+          error={owner && !valid ? 'A ClawHub handle: letters, digits, _ and -' : undefined}
+          hint="The owner handle shown on ClawHub, e.g. @steipete."
+        >
           <Input id={`${id}-owner`} value={owner} onChange={(e) => setOwner(e.target.value)} className="font-mono" autoComplete="off" spellCheck={false} />
         </Field>
       )}

@@ -10,12 +10,12 @@ import { stageLabel } from '../../jobs/format';
 import { JobLog } from '../../jobs/job-log';
 import { useJob } from '../../jobs/queries';
 import { StateChip } from '../../jobs/state-chip';
-import { isFinal, jobHref, type Job } from '../../jobs/view';
 import { useJobStream } from '../../jobs/use-job-stream';
+import { isFinal, type Job, jobHref } from '../../jobs/view';
 import { buttonVariants } from '../../ui/button';
 import { ErrorNote, Progress } from '../../ui/misc';
 import { invalidateSkills } from '../queries';
-import { skillHref, type ImportJobResult, type SkillList } from '../view';
+import { type ImportJobResult, type SkillList, skillHref } from '../view';
 import { AcknowledgeRetry, OwnerRetry } from './import-retry';
 
 /** The catalog id of a managed slug once the import landed (the list answers within a rescan). */
@@ -38,7 +38,17 @@ const AMBIGUOUS = /several publishers|pick an owner|ambiguous/i;
  * to the skill. On a scanner block: the findings and "Acknowledge and import". On an ambiguous
  * ClawHub slug: a publisher picker. Both retry through `onRetry` with the extra input.
  */
-export function ImportRun({ job: initial, onRetry, retrying, canAcknowledge }: { job: Job; onRetry: (extra: { acknowledge?: { reason: string }; ownerHandle?: string }) => void; retrying: boolean; canAcknowledge: boolean }) {
+export function ImportRun({
+  job: initial,
+  onRetry,
+  retrying,
+  canAcknowledge,
+}: {
+  job: Job;
+  onRetry: (extra: { acknowledge?: { reason: string }; ownerHandle?: string }) => void;
+  retrying: boolean;
+  canAcknowledge: boolean;
+}) {
   const { data } = useJob(initial.id, { poll: true });
   const job = data ?? initial;
   const stream = useJobStream(initial.id);
@@ -52,7 +62,10 @@ export function ImportRun({ job: initial, onRetry, retrying, canAcknowledge }: {
     if (!final || announced.current) return;
     announced.current = true;
     invalidateSkills(qc);
-    if (ok) toast.success(result?.unchanged ? `${result.slug} is already installed with this content` : `Imported ${result?.slug ?? 'the skill'} ${result?.version ?? ''}`.trim());
+    if (ok)
+      toast.success(
+        result?.unchanged ? `${result.slug} is already installed with this content` : `Imported ${result?.slug ?? 'the skill'} ${result?.version ?? ''}`.trim(),
+      );
   }, [final, ok, qc, result]);
 
   const blocked = job.state === 'failed' && !!result?.blocked;
@@ -72,7 +85,11 @@ export function ImportRun({ job: initial, onRetry, retrying, canAcknowledge }: {
         <span className="w-10 text-right text-xs tabular-nums text-muted-foreground">{ok ? 100 : Math.round(job.progressPercent)}%</span>
       </div>
       {ok ? (
-        <div role="status" className="flex flex-wrap items-center gap-3 rounded-md border border-success/40 bg-success/10 px-3 py-2 text-sm" data-testid="import-success">
+        <div
+          role="status"
+          className="flex flex-wrap items-center gap-3 rounded-md border border-success/40 bg-success/10 px-3 py-2 text-sm"
+          data-testid="import-success"
+        >
           <span className="text-success">
             {result?.unchanged
               ? `${result.slug} is already at this content (${result.version}); nothing changed.`
@@ -83,7 +100,10 @@ export function ImportRun({ job: initial, onRetry, retrying, canAcknowledge }: {
               Open the skill <ArrowRight aria-hidden />
             </Link>
           ) : result?.slug ? (
-            <Link href={`/skills?source=managed&q=${encodeURIComponent(result.slug)}`} className={buttonVariants({ size: 'sm', variant: 'outline', className: 'ml-auto' })}>
+            <Link
+              href={`/skills?source=managed&q=${encodeURIComponent(result.slug)}`}
+              className={buttonVariants({ size: 'sm', variant: 'outline', className: 'ml-auto' })}
+            >
               Find it in the list
             </Link>
           ) : null}
@@ -95,7 +115,15 @@ export function ImportRun({ job: initial, onRetry, retrying, canAcknowledge }: {
           {result?.hint ? <p className="text-sm text-muted-foreground">{result.hint}</p> : null}
         </div>
       ) : null}
-      {blocked ? <AcknowledgeRetry error={job.error} findings={result?.findings ?? []} allowed={canAcknowledge} busy={retrying} onRetry={(reason) => onRetry({ acknowledge: { reason } })} /> : null}
+      {blocked ? (
+        <AcknowledgeRetry
+          error={job.error}
+          findings={result?.findings ?? []}
+          allowed={canAcknowledge}
+          busy={retrying}
+          onRetry={(reason) => onRetry({ acknowledge: { reason } })}
+        />
+      ) : null}
       {ambiguous ? <OwnerRetry error={job.error} owners={owners} busy={retrying} onRetry={(ownerHandle) => onRetry({ ownerHandle })} /> : null}
       {job.state === 'canceled' ? <p className="text-sm text-muted-foreground">The import was stopped before it finished; nothing was installed.</p> : null}
       <details open={!final || (job.state === 'failed' && !blocked && !ambiguous)} className="group">

@@ -122,7 +122,8 @@ export function UploadField({
         </p>
       ) : (
         <p id={`${id}-help`} className="text-xs text-muted-foreground">
-          A .zip or .tar.gz with SKILL.md at its root (or in one top folder){maxMb ? `, up to ${maxMb} MiB` : ''}. Checked and scanned before anything is installed.
+          A .zip or .tar.gz with SKILL.md at its root (or in one top folder){maxMb ? `, up to ${maxMb} MiB` : ''}. Checked and scanned before anything is
+          installed.
         </p>
       )}
     </div>

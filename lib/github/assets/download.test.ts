@@ -6,8 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGithub, sha256 } from '@/test/helpers/github-server';
 import { GithubClient } from '../client/client';
-import { downloadAsset } from './download';
 import { latestRelease } from '../client/releases';
+import { downloadAsset } from './download';
 
 let gh: FakeGithub;
 let dir: string;
@@ -36,14 +36,20 @@ describe('downloadAsset', () => {
 
   it('refuses an asset over the cap before downloading anything', async () => {
     const before = gh.requests.length;
-    await expect(downloadAsset(await assetOf('acme/ok'), path.join(dir, 'big'), { ...opts(), maxBytes: 1000 })).rejects.toMatchObject({ code: 'asset_too_large', status: 413 });
+    await expect(downloadAsset(await assetOf('acme/ok'), path.join(dir, 'big'), { ...opts(), maxBytes: 1000 })).rejects.toMatchObject({
+      code: 'asset_too_large',
+      status: 413,
+    });
     expect(gh.requests.length).toBe(before + 1); // only the release look-up
   });
 
   it('abandons a transfer that stalls, tries once more, then fails as download_failed', async () => {
     const asset = await assetOf('acme/stall');
     const before = gh.requests.filter((r) => r.path.includes('/releases/download/')).length;
-    await expect(downloadAsset(asset, path.join(dir, 'stall'), opts())).rejects.toMatchObject({ code: 'download_failed', message: expect.stringContaining('stalled') });
+    await expect(downloadAsset(asset, path.join(dir, 'stall'), opts())).rejects.toMatchObject({
+      code: 'download_failed',
+      message: expect.stringContaining('stalled'),
+    });
     expect(gh.requests.filter((r) => r.path.includes('/releases/download/')).length - before).toBe(2);
   });
 });

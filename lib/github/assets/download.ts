@@ -1,8 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
-import type { HashAlgorithm } from '../checksums/checksums';
 import { AppError } from '@/lib/core/errors';
-import { fetchWithHops, readCapped, type HopPolicy } from '../client/http';
+import type { HashAlgorithm } from '../checksums/checksums';
+import { fetchWithHops, type HopPolicy, readCapped } from '../client/http';
 import type { GithubAsset } from '../client/releases';
 
 export const CHECKSUM_FILE_CAP = 1024 * 1024;
@@ -37,7 +37,12 @@ async function open(asset: GithubAsset, opts: DownloadOptions, accept: string): 
   const pub = await fetchWithHops(new URL(asset.browser_download_url), opts.policy, { headers, token: null, signal: opts.signal, fetch: opts.fetch });
   if (pub.res.ok || !opts.token || (pub.res.status !== 404 && pub.res.status !== 403)) return pub.res;
   await pub.res.body?.cancel();
-  const api = await fetchWithHops(new URL(asset.url), opts.policy, { headers: { ...headers, accept: 'application/octet-stream' }, token: opts.token, signal: opts.signal, fetch: opts.fetch });
+  const api = await fetchWithHops(new URL(asset.url), opts.policy, {
+    headers: { ...headers, accept: 'application/octet-stream' },
+    token: opts.token,
+    signal: opts.signal,
+    fetch: opts.fetch,
+  });
   return api.res;
 }
 
@@ -63,7 +68,9 @@ async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: n
 /** Streams an asset to `file` (created exclusively, mode 0600), hashing while it streams, within the size cap. */
 export async function downloadAsset(asset: GithubAsset, file: string, opts: DownloadOptions): Promise<Downloaded> {
   if (asset.size > opts.maxBytes) {
-    throw new AppError('asset_too_large', `${asset.name} is ${asset.size} bytes; the limit is ${opts.maxBytes}.`, { hint: 'Raise "Largest release asset" in Settings → GitHub if this is expected.' });
+    throw new AppError('asset_too_large', `${asset.name} is ${asset.size} bytes; the limit is ${opts.maxBytes}.`, {
+      hint: 'Raise "Largest release asset" in Settings → GitHub if this is expected.',
+    });
   }
   for (let attempt = 1; ; attempt++) {
     try {
@@ -104,7 +111,8 @@ async function downloadOnce(asset: GithubAsset, file: string, opts: DownloadOpti
     fs.fsyncSync(fd);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw new AppError('disk_full', `The disk filled up while downloading ${asset.name}.`);
-    if (!(e instanceof AppError) && !(e as NodeJS.ErrnoException).syscall && !opts.signal?.aborted) throw new AppError('download_failed', `${asset.name} broke off after ${size} of ${asset.size} bytes: ${(e as Error).message}.`, { cause: e });
+    if (!(e instanceof AppError) && !(e as NodeJS.ErrnoException).syscall && !opts.signal?.aborted)
+      throw new AppError('download_failed', `${asset.name} broke off after ${size} of ${asset.size} bytes: ${(e as Error).message}.`, { cause: e });
     throw e;
   } finally {
     fs.closeSync(fd);

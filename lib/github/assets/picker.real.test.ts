@@ -4,10 +4,10 @@
 // follow the picker's rules (hard filters, then score, then shortest name, then code-point order);
 // they were written from those rules, not copied from the picker's output.
 import { describe, expect, it } from 'vitest';
-import { NoMatchingAssetError, pickAsset, rankAssets, type ReleaseAsset } from './picker';
+import { NoMatchingAssetError, pickAsset, type ReleaseAsset, rankAssets } from './picker';
+import { TARGETS, type TargetKey } from './real-releases.fixtures';
 import { PROJECTS_1 } from './real-releases-1.fixtures';
 import { PROJECTS_2 } from './real-releases-2.fixtures';
-import { TARGETS, type TargetKey } from './real-releases.fixtures';
 
 const PROJECTS = [...PROJECTS_1, ...PROJECTS_2];
 
@@ -105,9 +105,11 @@ describe('notable decisions, with their scores', () => {
   });
 
   it('mise: gnu build without a libc token beats musl on glibc; tar.gz/tar.xz/tar.zst/bare tie-break by length then code point', () => {
-    expect(rank('jdx/mise', 'amd64Glibc').map(([n]) => n).slice(0, 4)).toEqual([
-      'mise-v2024.12.14-linux-x64.tar.gz', 'mise-v2024.12.14-linux-x64.tar.xz', 'mise-v2024.12.14-linux-x64.tar.zst', 'mise-v2024.12.14-linux-x64',
-    ]);
+    expect(
+      rank('jdx/mise', 'amd64Glibc')
+        .map(([n]) => n)
+        .slice(0, 4),
+    ).toEqual(['mise-v2024.12.14-linux-x64.tar.gz', 'mise-v2024.12.14-linux-x64.tar.xz', 'mise-v2024.12.14-linux-x64.tar.zst', 'mise-v2024.12.14-linux-x64']);
   });
 
   it('nushell: assets named nu-… get no stem bonus under the repo name', () => {

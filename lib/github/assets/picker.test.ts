@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../core/errors';
-import { SCORES, assetFormat, pickAsset, rankAssets, type ReleaseAsset } from './picker';
-import { assets, chosen, gh, GLIBC, jq, lazygit, MUSL, noMatch, pick, reasonOf, ripgrep, T } from './picker.fixtures';
+import { assetFormat, pickAsset, type ReleaseAsset, rankAssets, SCORES } from './picker';
+import { assets, chosen, GLIBC, gh, jq, lazygit, MUSL, noMatch, pick, reasonOf, ripgrep, T } from './picker.fixtures';
 
 describe('worked examples (linux/amd64)', () => {
   const rg = ['rg-x86_64-unknown-linux-gnu.tar.gz', 'rg-x86_64-unknown-linux-musl.tar.gz', 'rg-x86_64-apple-darwin.tar.gz'];
@@ -194,7 +194,10 @@ describe('libc and format scores', () => {
 describe('ranking is deterministic', () => {
   it('equal scores: shortest name first, then code-point order', () => {
     const r = pick(jq, T('linux', 'amd64', 'glibc'), 'jq');
-    expect(r.ranked.map((s) => [s.asset.name, s.score])).toEqual([['jq-linux64', 50], ['jq-linux-amd64', 50]]);
+    expect(r.ranked.map((s) => [s.asset.name, s.score])).toEqual([
+      ['jq-linux64', 50],
+      ['jq-linux-amd64', 50],
+    ]);
     const arm = pick(jq, T('linux', 'arm', 'glibc'), 'jq');
     expect(arm.ranked.map((s) => s.asset.name)).toEqual(['jq-linux-armel', 'jq-linux-armhf']);
   });
@@ -272,13 +275,22 @@ describe('no match', () => {
 
   it('examples of reasons', () => {
     const err = noMatch(() => pick(['tool-darwin-arm64.tar.gz', 'tool.deb'], GLIBC, 'tool'));
-    expect(err.message).toBe('No release asset fits linux/amd64/glibc. Candidates:\n  tool-darwin-arm64.tar.gz: other OS (darwin)\n  tool.deb: denied extension .deb');
+    expect(err.message).toBe(
+      'No release asset fits linux/amd64/glibc. Candidates:\n  tool-darwin-arm64.tar.gz: other OS (darwin)\n  tool.deb: denied extension .deb',
+    );
   });
 });
 
 describe('checksum files named only after their digest', () => {
   it.each(['SHASUMS256', 'sha256', 'sha256.sum', 'MD5', 'SHA512SUMS'])('%s is refused as a checksum file even when nothing else names the OS', (name) => {
-    const { ranked, rejected } = rankAssets([{ name: 'tool', size: 10 }, { name, size: 10 }], { os: 'linux', arch: 'amd64', libc: 'glibc' }, { toolName: 'tool' });
+    const { ranked, rejected } = rankAssets(
+      [
+        { name: 'tool', size: 10 },
+        { name, size: 10 },
+      ],
+      { os: 'linux', arch: 'amd64', libc: 'glibc' },
+      { toolName: 'tool' },
+    );
     expect(ranked.map((r) => r.asset.name)).toEqual(['tool']);
     expect(rejected).toEqual([{ name, reason: 'checksum file' }]);
   });

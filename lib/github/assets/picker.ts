@@ -1,12 +1,33 @@
 import { AppError } from '../../core/errors';
-import {
-  ALL_ARCH, ALL_OS, ANDROID_TOKENS, ARCH_STRONG, ARCH_WEAK, DARWIN_UNIVERSAL, DEBUG_TEST_TOKENS, DEFAULT_MAX_ASSET_BYTES, FOREIGN_ARCH_TOKENS,
-  FOREIGN_OS_TOKENS, LIBC_TOKENS, OS_TOKENS, PLATFORM_SOURCES, SCORES, VERSION_TOKEN, assetFormat, compileAssetPattern, escapeRe, matchAny,
-  platformPart, tokenRegex, type AssetLibc, type AssetPatternMatcher, type Format,
-} from './tokens';
 import type { Target } from './target';
+import {
+  ALL_ARCH,
+  ALL_OS,
+  ANDROID_TOKENS,
+  ARCH_STRONG,
+  ARCH_WEAK,
+  type AssetLibc,
+  type AssetPatternMatcher,
+  assetFormat,
+  compileAssetPattern,
+  DARWIN_UNIVERSAL,
+  DEBUG_TEST_TOKENS,
+  DEFAULT_MAX_ASSET_BYTES,
+  escapeRe,
+  FOREIGN_ARCH_TOKENS,
+  FOREIGN_OS_TOKENS,
+  type Format,
+  LIBC_TOKENS,
+  matchAny,
+  OS_TOKENS,
+  PLATFORM_SOURCES,
+  platformPart,
+  SCORES,
+  tokenRegex,
+  VERSION_TOKEN,
+} from './tokens';
 
-export { SCORES, assetFormat, compileAssetPattern, platformPart };
+export { assetFormat, compileAssetPattern, platformPart, SCORES };
 
 /** Release-asset selection. Pure: no I/O. */
 
@@ -163,19 +184,34 @@ export function rankAssets<A extends ReleaseAsset>(assets: readonly A[], target:
 
   let cands: Cand<A>[] = [];
   for (const asset of assets) {
-    if (asset.state !== undefined && asset.state !== 'uploaded') { reject(asset.name, `state is ${asset.state}, not uploaded`); continue; }
-    if (asset.size > max) { reject(asset.name, `size ${mib(asset.size)} is over the ${mib(max)} cap`); continue; }
+    if (asset.state !== undefined && asset.state !== 'uploaded') {
+      reject(asset.name, `state is ${asset.state}, not uploaded`);
+      continue;
+    }
+    if (asset.size > max) {
+      reject(asset.name, `size ${mib(asset.size)} is over the ${mib(max)} cap`);
+      continue;
+    }
     const fmt = assetFormat(asset.name);
-    if ('reason' in fmt) { reject(asset.name, fmt.reason); continue; }
+    if ('reason' in fmt) {
+      reject(asset.name, fmt.reason);
+      continue;
+    }
     const overridden = overrides.test(asset.name);
-    if (overridden) { reject(asset.name, overridden); continue; }
+    if (overridden) {
+      reject(asset.name, overridden);
+      continue;
+    }
     const { rest, stripped } = platformPart(asset.name, opts.toolName);
     cands.push({ asset, rest, stripped, ...fmt, os: osOf(rest, fmt.format, target), arch: archOf(rest, target), reasons: [] });
   }
 
   // A platform verdict removes the asset, or with an assetPattern is only noted (the admin named the asset).
   const gate = (c: Cand<A>, reason: string) => {
-    if (relaxed) { c.reasons.push(`${reason} (kept: assetPattern)`); return true; }
+    if (relaxed) {
+      c.reasons.push(`${reason} (kept: assetPattern)`);
+      return true;
+    }
     reject(c.asset.name, reason);
     return false;
   };
@@ -189,7 +225,10 @@ export function rankAssets<A extends ReleaseAsset>(assets: readonly A[], target:
   const ranked: Scored<A>[] = [];
   for (const c of cands) {
     let score = 0;
-    const add = (label: string, n: number) => { score += n; c.reasons.push(`${label} (${pts(n)})`); };
+    const add = (label: string, n: number) => {
+      score += n;
+      c.reasons.push(`${label} (${pts(n)})`);
+    };
     if (c.arch === 'strong') add(`arch ${target.arch}`, SCORES.archStrong);
     else if (c.arch === 'weak') add(`arch ${target.arch}, weak token`, SCORES.archWeak);
     else if (c.arch === 'none') {

@@ -42,7 +42,10 @@ export async function detectTarget(opts: DetectTargetOptions = {}): Promise<Host
   const os = OS_OF[platform];
   const targetArch = ARCH_OF[arch];
   if (!os || !targetArch) {
-    throw new AppError('unavailable', `GitHub release installs are not supported on ${platform}/${arch}: supported are ${TARGET_OSES.join(', ')} on ${TARGET_ARCHES.join(', ')}.`);
+    throw new AppError(
+      'unavailable',
+      `GitHub release installs are not supported on ${platform}/${arch}: supported are ${TARGET_OSES.join(', ')} on ${TARGET_ARCHES.join(', ')}.`,
+    );
   }
   if (os !== 'linux') return { os, arch: targetArch, libc: 'unknown' };
   const info = await detectLibc({ binary: opts.shell ?? '/bin/sh' }).catch(() => ({ libc: 'unknown' as const, interpreter: undefined }));

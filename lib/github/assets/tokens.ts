@@ -60,7 +60,20 @@ export const OS_TOKENS: Record<TargetOs, readonly string[]> = {
 export const ANDROID_TOKENS = ['android', 'androideabi'] as const;
 
 /** Operating systems we never target; an asset naming one is "other OS". */
-export const FOREIGN_OS_TOKENS = ['freebsd', 'netbsd', 'openbsd', 'dragonfly(?:bsd)?', 'solaris', 'illumos', 'sunos', 'aix', 'plan9', 'ios', 'wasi', 'wasm(?:32)?'] as const;
+export const FOREIGN_OS_TOKENS = [
+  'freebsd',
+  'netbsd',
+  'openbsd',
+  'dragonfly(?:bsd)?',
+  'solaris',
+  'illumos',
+  'sunos',
+  'aix',
+  'plan9',
+  'ios',
+  'wasi',
+  'wasm(?:32)?',
+] as const;
 
 /** Strong arch tokens. `x86` and bare `arm` must not match inside `x86_64` / `arm_64`. */
 export const ARCH_STRONG: Record<TargetArch, readonly string[]> = {
@@ -81,7 +94,15 @@ export const ARCH_WEAK: Partial<Record<TargetArch, readonly string[]>> = {
 export const DARWIN_UNIVERSAL = ['universal2?', 'fat'] as const;
 
 /** Architectures we never target; an asset naming one is "other arch". */
-export const FOREIGN_ARCH_TOKENS = ['riscv64(?:gc)?', 's390x', 'ppc64(?:le)?', 'powerpc(?:64)?(?:le)?', 'mips(?:64)?(?:le|el)?', 'loong(?:arch)?64', 'sparc(?:v9|64)'] as const;
+export const FOREIGN_ARCH_TOKENS = [
+  'riscv64(?:gc)?',
+  's390x',
+  'ppc64(?:le)?',
+  'powerpc(?:64)?(?:le)?',
+  'mips(?:64)?(?:le|el)?',
+  'loong(?:arch)?64',
+  'sparc(?:v9|64)',
+] as const;
 
 /** libc tokens, Linux only. */
 export const LIBC_TOKENS: Record<AssetLibc, readonly string[]> = {
@@ -106,9 +127,41 @@ export const WINDOWS_ONLY_EXTS = ['.exe'] as const;
 
 /** Always rejected: checksums, signatures, SBOMs, metadata, OS packages. */
 export const DENIED_EXTS = [
-  '.sha256', '.sha256sum', '.sha512', '.sha512sum', '.sha1', '.md5', '.asc', '.sig', '.sign', '.pem', '.crt', '.cert', '.key', '.pub',
-  '.sbom', '.spdx', '.intoto.jsonl', '.jsonl', '.attestation', '.sigstore', '.sigstore.json', '.bundle', '.json', '.txt', '.xml', '.manifest',
-  '.deb', '.rpm', '.apk', '.msi', '.msix', '.appx', '.pkg', '.dmg', '.vsix',
+  '.sha256',
+  '.sha256sum',
+  '.sha512',
+  '.sha512sum',
+  '.sha1',
+  '.md5',
+  '.asc',
+  '.sig',
+  '.sign',
+  '.pem',
+  '.crt',
+  '.cert',
+  '.key',
+  '.pub',
+  '.sbom',
+  '.spdx',
+  '.intoto.jsonl',
+  '.jsonl',
+  '.attestation',
+  '.sigstore',
+  '.sigstore.json',
+  '.bundle',
+  '.json',
+  '.txt',
+  '.xml',
+  '.manifest',
+  '.deb',
+  '.rpm',
+  '.apk',
+  '.msi',
+  '.msix',
+  '.appx',
+  '.pkg',
+  '.dmg',
+  '.vsix',
 ] as const;
 
 /** Rejected names: docs, checksum files without an extension, GitHub-style source archives. */
@@ -153,9 +206,16 @@ export function assetFormat(name: string): { format: Format; ext: string } | { r
 }
 
 export const PLATFORM_SOURCES: readonly string[] = [
-  ...ALL_OS.flatMap((o) => OS_TOKENS[o]), ...ANDROID_TOKENS, ...FOREIGN_OS_TOKENS,
-  ...ALL_ARCH.flatMap((a) => [...ARCH_STRONG[a], ...(ARCH_WEAK[a] ?? [])]), ...DARWIN_UNIVERSAL, ...FOREIGN_ARCH_TOKENS,
-  ...LIBC_TOKENS.gnu, ...LIBC_TOKENS.musl, ...LIBC_TOKENS.static, ...VENDOR_TOKENS,
+  ...ALL_OS.flatMap((o) => OS_TOKENS[o]),
+  ...ANDROID_TOKENS,
+  ...FOREIGN_OS_TOKENS,
+  ...ALL_ARCH.flatMap((a) => [...ARCH_STRONG[a], ...(ARCH_WEAK[a] ?? [])]),
+  ...DARWIN_UNIVERSAL,
+  ...FOREIGN_ARCH_TOKENS,
+  ...LIBC_TOKENS.gnu,
+  ...LIBC_TOKENS.musl,
+  ...LIBC_TOKENS.static,
+  ...VENDOR_TOKENS,
 ];
 const PLATFORM_RE = tokenRegex(PLATFORM_SOURCES);
 

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { canonicalName, chooseBinaries, compileGlob, globMatch, normalizeArchivePath, type ArchiveEntry } from './binaries';
-import { AppError } from '@/lib/core/errors';
+import type { AppError } from '@/lib/core/errors';
+import { type ArchiveEntry, canonicalName, chooseBinaries, compileGlob, globMatch, normalizeArchivePath } from './binaries';
 
 /** First 64 bytes of a real ELF executable on this machine (node itself). */
 function realElfHead(): Buffer {
@@ -167,7 +167,10 @@ describe('links inside the archive', () => {
   });
 
   it('link loops, dangling links and links to directories are rejected cleanly', () => {
-    const r = chooseBinaries([l('a', 'b'), l('b', 'a'), l('c', 'missing'), d('dir'), l('tool', 'dir'), f('real', ELF, 0o755)], { toolName: 'tool', os: 'linux' });
+    const r = chooseBinaries([l('a', 'b'), l('b', 'a'), l('c', 'missing'), d('dir'), l('tool', 'dir'), f('real', ELF, 0o755)], {
+      toolName: 'tool',
+      os: 'linux',
+    });
     expect(r.chosen.map((c) => c.path)).toEqual(['real']);
     const reasons = Object.fromEntries(r.skipped.map((s) => [s.path, s.reason]));
     expect(reasons.a).toMatch(/too many link hops/);

@@ -2,11 +2,12 @@
  * Choosing which archive entries are the binaries to install. Pure: works on an entry listing
  * (with the first bytes of each file) produced by the extractor; never touches the disk.
  */
-import { baseName, compileGlob, dirSegments, normalizeArchivePath } from './glob';
-import { resolveLinks, type Resolved } from './links';
-import type { ArchiveEntry, BinaryKind, ChooseBinariesOptions, ChooseBinariesResult, ChosenBinary } from './types';
+
 import { AppError } from '@/lib/core/errors';
 import { hasShebang, isElf } from '../elf/elf';
+import { baseName, compileGlob, dirSegments, normalizeArchivePath } from './glob';
+import { type Resolved, resolveLinks } from './links';
+import type { ArchiveEntry, BinaryKind, ChooseBinariesOptions, ChooseBinariesResult, ChosenBinary } from './types';
 
 export { compileGlob, globMatch, normalizeArchivePath } from './glob';
 export type {
@@ -21,8 +22,21 @@ export type {
 
 /** Directories whose files are never binary candidates (rule 3). */
 const NON_BINARY_DIRS = new Set([
-  'man', 'docs', 'doc', 'contrib', 'completions', 'completion', 'complete', 'autocomplete',
-  'examples', 'example', 'tests', 'test', 'licenses', 'license', 'licences',
+  'man',
+  'docs',
+  'doc',
+  'contrib',
+  'completions',
+  'completion',
+  'complete',
+  'autocomplete',
+  'examples',
+  'example',
+  'tests',
+  'test',
+  'licenses',
+  'license',
+  'licences',
 ]);
 /** Extensions that are never executables even with +x. */
 const NEVER_BINARY = /\.(so(\.\d+)*|a|o|ko|dylib|dll|deb|rpm|apk|txt|md|1|5|8|gz|zip|json|yaml|yml|toml|html|ps1|bat|cmd|bash|zsh|fish|sha256|sig|pem|asc)$/i;
@@ -72,10 +86,14 @@ export function chooseBinaries<E extends ArchiveEntry>(entries: readonly E[], op
   };
   const fail = (why: string): never => {
     const files = items.map((i) => i.path);
-    throw new AppError('no_binary', `${why} Files in the archive: ${files.slice(0, 20).join(', ')}${files.length > 20 ? `, … (${files.length} in all)` : ''}.`, {
-      details: { files: files.slice(0, 500), fileCount: files.length, skipped: skipped.slice(0, 500) },
-      hint: 'Set binaryPath (a glob such as "*/bin/tool") or binaryName for this package.',
-    });
+    throw new AppError(
+      'no_binary',
+      `${why} Files in the archive: ${files.slice(0, 20).join(', ')}${files.length > 20 ? `, … (${files.length} in all)` : ''}.`,
+      {
+        details: { files: files.slice(0, 500), fileCount: files.length, skipped: skipped.slice(0, 500) },
+        hint: 'Set binaryPath (a glob such as "*/bin/tool") or binaryName for this package.',
+      },
+    );
   };
   const finish = (): ChooseBinariesResult<E> => {
     // One install name → one file: keep the shallowest (then lexicographically first).
@@ -98,7 +116,11 @@ export function chooseBinaries<E extends ArchiveEntry>(entries: readonly E[], op
       if (!keptPaths.has(it.path) && !skippedPaths.has(it.path)) skipped.push({ path: it.path, reason: it.reason ?? reasonFor(it) });
     }
     const seen = new Set<string>();
-    const uniqueSkipped = skipped.filter((s) => !seen.has(s.path) && (seen.add(s.path), true));
+    const uniqueSkipped = skipped.filter((s) => {
+      if (seen.has(s.path)) return false;
+      seen.add(s.path);
+      return true;
+    });
     return { chosen: chosen.filter((c) => keptSet.has(c)), skipped: uniqueSkipped };
   };
   const reasonFor = (it: Resolved<E>): string => {

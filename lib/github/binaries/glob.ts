@@ -41,7 +41,10 @@ export function compileGlob(glob: string): (path: string) => boolean {
   if (g === '' || g.startsWith('/') || g.split('/').includes('..') || g.includes('\0')) {
     throw new AppError('invalid_spec', `binaryPath "${glob}" must be relative to the archive root without "..".`);
   }
-  const pat = g.split('/').filter((x) => x !== '').map((x) => (x.includes('**') && x !== '**' ? x.replace(/\*+/g, '*') : x));
+  const pat = g
+    .split('/')
+    .filter((x) => x !== '')
+    .map((x) => (x.includes('**') && x !== '**' ? x.replace(/\*+/g, '*') : x));
   const atoms = pat.map(globAtoms);
   return (path: string) => {
     const segs = path.split('/').filter((x) => x !== '' && x !== '.');

@@ -33,7 +33,8 @@ export function resolveLinks<E extends ArchiveEntry>(entries: readonly E[]): { i
     let curPath = startPath;
     for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
       if (cur.type === 'file') return { file: cur };
-      if (cur.type !== 'symlink' && cur.type !== 'hardlink') return { file: null, reason: `link target is a ${cur.type === 'dir' ? 'directory' : 'special file'}` };
+      if (cur.type !== 'symlink' && cur.type !== 'hardlink')
+        return { file: null, reason: `link target is a ${cur.type === 'dir' ? 'directory' : 'special file'}` };
       const t = cur.linkTarget ?? '';
       if (t === '' || t.startsWith('/')) return { file: null, reason: `link points outside the archive (${t || 'empty target'})` };
       const dir = dirSegments(curPath);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { AppError } from '@/lib/core/errors';
 import {
   algorithmsNeeded,
   checkRecordedDigest,
@@ -16,7 +17,6 @@ import {
   stripArchiveSuffix,
   verifyDigest,
 } from './checksums';
-import { AppError } from '@/lib/core/errors';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -225,7 +225,9 @@ describe('hashing and verification', () => {
     expect(codeOf(() => verifyDigest({ algorithm: 'sha512', hex: H('a', 128) }, { sha256: SHA_A }))).toBe('checksum_mismatch');
     expect(codeOf(() => verifyDigest({ algorithm: 'sha256', hex: SHA_A }, { algorithm: 'md5', hex: H('a', 32) }))).toBe('checksum_mismatch');
     expect(codeOf(() => verifyDigest({ algorithm: 'sha256', hex: SHA_A }, { algorithm: 'sha256', hex: SHA_A.slice(2) }))).toBe('checksum_mismatch');
-    expect(codeOf(() => verifyDigest({ algorithm: 'sha256', hex: 'zz' + SHA_A.slice(2) }, { algorithm: 'sha256', hex: 'zz' + SHA_A.slice(2) }))).toBe('checksum_mismatch');
+    expect(codeOf(() => verifyDigest({ algorithm: 'sha256', hex: 'zz' + SHA_A.slice(2) }, { algorithm: 'sha256', hex: 'zz' + SHA_A.slice(2) }))).toBe(
+      'checksum_mismatch',
+    );
     expect(codeOf(() => verifyDigest({ algorithm: 'sha256', hex: SHA_A }, { algorithm: 'sha256', hex: SHA_A }))).toBeUndefined();
   });
 

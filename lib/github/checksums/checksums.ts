@@ -5,18 +5,18 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '@/lib/core/errors';
-import { ALGORITHM_HEX_LENGTH, MAX_CHECKSUM_FILE_BYTES, parseApiDigest, type Digest, type HashAlgorithm } from './parse';
+import { ALGORITHM_HEX_LENGTH, type Digest, type HashAlgorithm, MAX_CHECKSUM_FILE_BYTES, parseApiDigest } from './parse';
 
+export { createMultiHasher, hashFile, type MultiHasher } from './hash';
 export {
-  MAX_CHECKSUM_FILE_BYTES,
-  parseApiDigest,
-  parseChecksumFile,
   type Digest,
   type HashAlgorithm,
+  MAX_CHECKSUM_FILE_BYTES,
   type ParseChecksumOptions,
   type ParsedChecksum,
+  parseApiDigest,
+  parseChecksumFile,
 } from './parse';
-export { createMultiHasher, hashFile, type MultiHasher } from './hash';
 
 export type ChecksumSourceKind = 'api_digest' | 'sidecar' | 'checksums_file';
 /** What is recorded per installed version. */
@@ -84,10 +84,7 @@ export function findChecksumSources<A extends ChecksumAssetLike>(assetName: stri
   if (self && expected) out.push({ kind: 'api_digest', asset: self, algorithm: expected.algorithm, expected });
 
   const usable = releaseAssets.filter(
-    (a) =>
-      a.name !== assetName &&
-      (a.state === undefined || a.state === 'uploaded') &&
-      (a.size === undefined || a.size <= MAX_CHECKSUM_FILE_BYTES),
+    (a) => a.name !== assetName && (a.state === undefined || a.state === 'uploaded') && (a.size === undefined || a.size <= MAX_CHECKSUM_FILE_BYTES),
   );
   const byLower = new Map<string, A>();
   for (const a of usable) if (!byLower.has(a.name.toLowerCase())) byLower.set(a.name.toLowerCase(), a);
@@ -129,9 +126,12 @@ export interface VerifyContext {
  * the map from `MultiHasher.digests()`. Throws `checksum_mismatch` naming both.
  */
 export function verifyDigest(expected: Digest, actual: Digest | Partial<Record<HashAlgorithm, string>>, ctx: VerifyContext = {}): void {
-  const actualHex = 'algorithm' in actual && typeof actual.algorithm === 'string' && 'hex' in actual
-    ? (actual.algorithm === expected.algorithm ? (actual as Digest).hex : undefined)
-    : (actual as Partial<Record<HashAlgorithm, string>>)[expected.algorithm];
+  const actualHex =
+    'algorithm' in actual && typeof actual.algorithm === 'string' && 'hex' in actual
+      ? actual.algorithm === expected.algorithm
+        ? (actual as Digest).hex
+        : undefined
+      : (actual as Partial<Record<HashAlgorithm, string>>)[expected.algorithm];
   if (actualHex === undefined) {
     throw new AppError('checksum_mismatch', `No ${expected.algorithm} hash was computed for ${ctx.assetName ?? 'the download'}; cannot verify.`, {
       details: { expected: describe(expected), source: ctx.source },
@@ -185,16 +185,24 @@ export function decideVerification(input: { sources: readonly unknown[]; require
  * The API digest recorded for a tag must not change. Throws `digest_changed` when a
  * different digest is now reported for the same tag and asset.
  */
-export function checkRecordedDigest(recorded: Digest | string | null | undefined, current: Digest | string | null | undefined, ctx: { tag: string; assetName: string }): void {
+export function checkRecordedDigest(
+  recorded: Digest | string | null | undefined,
+  current: Digest | string | null | undefined,
+  ctx: { tag: string; assetName: string },
+): void {
   const norm = (d: Digest | string | null | undefined) => (typeof d === 'string' ? parseApiDigest(d) : (d ?? null));
   const a = norm(recorded);
   const b = norm(current);
   if (!a || !b) return;
   if (a.algorithm !== b.algorithm) return;
   if (a.hex.toLowerCase() !== b.hex.toLowerCase()) {
-    throw new AppError('digest_changed', `The digest of ${ctx.assetName} in ${ctx.tag} changed from ${describe(a)} to ${describe(b)}; updates from this tag are blocked.`, {
-      details: { tag: ctx.tag, asset: ctx.assetName, recorded: describe(a), current: describe(b) },
-      hint: 'A published release asset was replaced. Check the upstream project before installing it.',
-    });
+    throw new AppError(
+      'digest_changed',
+      `The digest of ${ctx.assetName} in ${ctx.tag} changed from ${describe(a)} to ${describe(b)}; updates from this tag are blocked.`,
+      {
+        details: { tag: ctx.tag, asset: ctx.assetName, recorded: describe(a), current: describe(b) },
+        hint: 'A published release asset was replaced. Check the upstream project before installing it.',
+      },
+    );
   }
 }

@@ -51,7 +51,10 @@ export function createMultiHasher(algorithms: Iterable<HashAlgorithm> = []): Mul
 }
 
 /** Hash a file on disk (streamed) for the given algorithms plus sha256. */
-export async function hashFile(path: string, algorithms: Iterable<HashAlgorithm> = []): Promise<Record<HashAlgorithm, string> & { sha256: string; bytes: number }> {
+export async function hashFile(
+  path: string,
+  algorithms: Iterable<HashAlgorithm> = [],
+): Promise<Record<HashAlgorithm, string> & { sha256: string; bytes: number }> {
   const h = createMultiHasher(algorithms);
   for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
   return { ...h.digests(), bytes: h.bytes };

@@ -81,7 +81,10 @@ export function parseChecksumFile(input: string | Buffer, assetName: string, opt
   };
 
   const trimmed = text.trim();
-  if (trimmed === '') throw new AppError('checksum_missing_entry', `The checksum file is empty; it has no entry for ${assetName}.`, { details: { asset: assetName, listed: [] } });
+  if (trimmed === '')
+    throw new AppError('checksum_missing_entry', `The checksum file is empty; it has no entry for ${assetName}.`, {
+      details: { asset: assetName, listed: [] },
+    });
   // A single token with no whitespace is the hash itself (optionally "sha256:<hex>").
   if (!/\s/.test(trimmed)) return check(trimmed.replace(/^(?:md5|sha1|sha256|sha512):/i, ''));
 

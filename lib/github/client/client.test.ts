@@ -3,9 +3,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GithubClient, nextLink, resolveGithubToken, tokenIdentity, type CachedResponse, type EtagStore, type RateLimit } from './client';
+import { type CachedResponse, type EtagStore, GithubClient, nextLink, type RateLimit, resolveGithubToken, tokenIdentity } from './client';
 import { checkHop } from './http';
-import { latestRelease, listReleases, parseRepo, releaseByTag, type GithubRelease } from './releases';
+import { type GithubRelease, latestRelease, listReleases, parseRepo, releaseByTag } from './releases';
 
 const release = (n: number, extra: Partial<GithubRelease> = {}): GithubRelease => ({
   id: 1000 + n,
@@ -16,7 +16,16 @@ const release = (n: number, extra: Partial<GithubRelease> = {}): GithubRelease =
   created_at: `2026-0${1 + (n % 9)}-01T00:00:00Z`,
   published_at: `2026-0${1 + (n % 9)}-02T00:00:00Z`,
   assets: [
-    { id: 5000 + n, name: `tool_1.${n}.0_linux_amd64.tar.gz`, size: 1234, state: 'uploaded', content_type: 'application/gzip', browser_download_url: `https://github.com/o/tool/releases/download/v1.${n}.0/tool_1.${n}.0_linux_amd64.tar.gz`, url: `https://api.github.com/repos/o/tool/releases/assets/${5000 + n}`, digest: `sha256:${'ab'.repeat(32)}` },
+    {
+      id: 5000 + n,
+      name: `tool_1.${n}.0_linux_amd64.tar.gz`,
+      size: 1234,
+      state: 'uploaded',
+      content_type: 'application/gzip',
+      browser_download_url: `https://github.com/o/tool/releases/download/v1.${n}.0/tool_1.${n}.0_linux_amd64.tar.gz`,
+      url: `https://api.github.com/repos/o/tool/releases/assets/${5000 + n}`,
+      digest: `sha256:${'ab'.repeat(32)}`,
+    },
     { id: 6000 + n, name: 'checksums.txt', size: 99, state: 'starter', browser_download_url: 'x', url: 'y', digest: null },
   ],
   ...extra,
@@ -35,10 +44,22 @@ let script: (req: http.IncomingMessage, res: http.ServerResponse) => boolean = (
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    seen.push({ path: req.url ?? '', auth: req.headers.authorization, ifNoneMatch: req.headers['if-none-match'] as string | undefined, host: req.headers.host });
+    seen.push({
+      path: req.url ?? '',
+      auth: req.headers.authorization,
+      ifNoneMatch: req.headers['if-none-match'] as string | undefined,
+      host: req.headers.host,
+    });
     if (script(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://x');
-    const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-used': '1', 'x-ratelimit-reset': '1900000000', 'x-ratelimit-resource': 'core' };
+    const headers = {
+      'content-type': 'application/json',
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': '59',
+      'x-ratelimit-used': '1',
+      'x-ratelimit-reset': '1900000000',
+      'x-ratelimit-resource': 'core',
+    };
     if (url.pathname === '/repos/o/tool/releases/latest') {
       const etag = '"latest-v1.9.0"';
       if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { ...headers, etag }).end();
@@ -50,7 +71,10 @@ beforeAll(async () => {
       const page = Number(url.searchParams.get('page') ?? 1);
       const all = [release(9), release(8, { draft: true }), release(7, { prerelease: true }), ...[6, 5, 4, 3, 2, 1].map((n) => release(n))];
       const slice = all.slice((page - 1) * 3, page * 3);
-      const link = page * 3 < all.length ? `<${base}/repositories/42/releases?per_page=3&page=${page + 1}>; rel="next", <${base}/repositories/42/releases?page=3>; rel="last"` : '';
+      const link =
+        page * 3 < all.length
+          ? `<${base}/repositories/42/releases?per_page=3&page=${page + 1}>; rel="next", <${base}/repositories/42/releases?page=3>; rel="last"`
+          : '';
       return void res.writeHead(200, { ...headers, ...(link ? { link } : {}) }).end(JSON.stringify(slice));
     }
     res.writeHead(404, headers).end(JSON.stringify({ message: 'Not Found', documentation_url: 'https://docs.github.com/rest' }));
@@ -129,7 +153,7 @@ describe('GitHub client', () => {
     sleeps.length = 0;
     calls = 0;
     const now = 1_900_000_000_000 - 20_000;
-    script = (req, res) => {
+    script = (_req, res) => {
       if (calls++ > 0) return false;
       res.writeHead(429, { 'x-ratelimit-remaining': '0', 'x-ratelimit-limit': '60', 'x-ratelimit-reset': '1900000000' }).end('{}');
       return true;
@@ -138,18 +162,32 @@ describe('GitHub client', () => {
     expect(sleeps).toEqual([20_000]);
 
     calls = 0;
-    await expect(latestRelease(client({ now: () => now - 3_600_000 }), 'o/tool')).rejects.toMatchObject({ code: 'rate_limited', status: 429, details: { kind: 'reset', retryAfterSeconds: 3620 } });
+    await expect(latestRelease(client({ now: () => now - 3_600_000 }), 'o/tool')).rejects.toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+      details: { kind: 'reset', retryAfterSeconds: 3620 },
+    });
   });
 
   it('treats a 403 with no rate-limit headers as a refusal, and retries 5xx with backoff', async () => {
-    script = (_req, res) => (res.writeHead(403).end('{}'), true);
+    script = (_req, res) => {
+      res.writeHead(403).end('{}');
+      return true;
+    };
     await expect(latestRelease(client(), 'o/tool')).rejects.toMatchObject({ code: 'not_allowed' });
     sleeps.length = 0;
     let calls = 0;
-    script = (_req, res) => (calls++ < 2 ? (res.writeHead(502).end('bad gateway'), true) : false);
+    script = (_req, res) => {
+      if (calls++ >= 2) return false;
+      res.writeHead(502).end('bad gateway');
+      return true;
+    };
     expect((await latestRelease(client(), 'o/tool')).release.tag_name).toBe('v1.9.0');
     expect(sleeps).toEqual([500, 1000]);
-    script = (_req, res) => (res.writeHead(500).end(), true);
+    script = (_req, res) => {
+      res.writeHead(500).end();
+      return true;
+    };
     await expect(latestRelease(client(), 'o/tool')).rejects.toMatchObject({ code: 'upstream_error', status: 502 });
   });
 
@@ -164,7 +202,10 @@ describe('GitHub client', () => {
     };
     // localhost is another host than the API base: the redirect is followed without the token...
     expect((await latestRelease(client({ token: 'ghp_secret', extraHosts: ['localhost'] }), 'o/tool')).release.tag_name).toBe('v1.9.0');
-    expect(seen.map((s) => [s.host?.split(':')[0], s.auth])).toEqual([['127.0.0.1', 'Bearer ghp_secret'], ['localhost', undefined]]);
+    expect(seen.map((s) => [s.host?.split(':')[0], s.auth])).toEqual([
+      ['127.0.0.1', 'Bearer ghp_secret'],
+      ['localhost', undefined],
+    ]);
     // ...and a host that is not allowed is never contacted.
     seen.length = 0;
     await expect(latestRelease(client({ token: 'ghp_secret' }), 'o/tool')).rejects.toMatchObject({ code: 'insecure_redirect' });
@@ -181,8 +222,14 @@ describe('GitHub client', () => {
   });
 
   it('follows at most 5 redirects', async () => {
-    script = (req, res) => (res.writeHead(302, { location: `${base}/loop${seen.length}` }).end(), true);
-    await expect(latestRelease(client(), 'o/tool')).rejects.toMatchObject({ code: 'insecure_redirect', message: expect.stringContaining('More than 5 redirects') });
+    script = (_req, res) => {
+      res.writeHead(302, { location: `${base}/loop${seen.length}` }).end();
+      return true;
+    };
+    await expect(latestRelease(client(), 'o/tool')).rejects.toMatchObject({
+      code: 'insecure_redirect',
+      message: expect.stringContaining('More than 5 redirects'),
+    });
     expect(seen).toHaveLength(6);
   });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@/lib/core/errors';
-import { fetchWithHops, readCapped, type HopPolicy } from './http';
+import { fetchWithHops, type HopPolicy, readCapped } from './http';
 
 export const DEFAULT_GITHUB_API = 'https://api.github.com';
 export const API_BODY_CAP = 8 * 1024 * 1024;
@@ -30,7 +30,8 @@ export function resolveGithubToken(
 }
 
 /** Cache key part that tells tokens apart without storing them. */
-export const tokenIdentity = (token: string | null | undefined): string => (token ? `sha256:${createHash('sha256').update(token).digest('hex').slice(0, 16)}` : 'anonymous');
+export const tokenIdentity = (token: string | null | undefined): string =>
+  token ? `sha256:${createHash('sha256').update(token).digest('hex').slice(0, 16)}` : 'anonymous';
 
 export interface CachedResponse {
   etag: string;
@@ -81,7 +82,14 @@ export interface JsonResponse<T> {
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 
 export function parseRateLimit(h: Headers): RateLimit | null {
@@ -132,7 +140,11 @@ export class GithubClient {
     const key = url.href;
     const cached = (await this.opts.etags?.get(key, this.tokenId)) ?? null;
     for (let attempt = 1; ; attempt++) {
-      const headers: Record<string, string> = { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', 'user-agent': this.opts.userAgent };
+      const headers: Record<string, string> = {
+        accept: 'application/vnd.github+json',
+        'x-github-api-version': '2022-11-28',
+        'user-agent': this.opts.userAgent,
+      };
       if (cached) headers['if-none-match'] = cached.etag;
       let res: Response;
       try {
@@ -166,12 +178,19 @@ export class GithubClient {
       }
       await res.body?.cancel();
       if (res.status === 404) throw new AppError('release_not_found', `${notFound} (${url.pathname}).`, { details: { path: url.pathname } });
-      if (res.status === 401) throw new AppError('upstream_error', 'GitHub rejected the token (401).', { hint: 'Check the GitHub token in Settings, or remove it to use anonymous access.' });
+      if (res.status === 401)
+        throw new AppError('upstream_error', 'GitHub rejected the token (401).', {
+          hint: 'Check the GitHub token in Settings, or remove it to use anonymous access.',
+        });
       if (res.status === 403 || res.status === 429) {
         const wait = this.rateLimitWait(res, rate, attempt);
         if (wait.ms > (this.opts.maxWaitMs ?? 60_000) || attempt >= RETRIES) {
           throw new AppError('rate_limited', `GitHub's rate limit is exhausted; try again in ${Math.ceil(wait.ms / 1000)} s.`, {
-            details: { retryAfterSeconds: Math.ceil(wait.ms / 1000), kind: wait.kind, ...(rate ? { remaining: rate.remaining, resetAt: rate.resetAt.toISOString() } : {}) },
+            details: {
+              retryAfterSeconds: Math.ceil(wait.ms / 1000),
+              kind: wait.kind,
+              ...(rate ? { remaining: rate.remaining, resetAt: rate.resetAt.toISOString() } : {}),
+            },
             hint: this.opts.token ? undefined : 'Add a GitHub token in Settings: authenticated requests get 5,000 per hour instead of 60.',
           });
         }
@@ -194,7 +213,8 @@ export class GithubClient {
     const retryAfter = Number(res.headers.get('retry-after'));
     if (res.headers.get('retry-after') !== null && Number.isFinite(retryAfter)) return { ms: Math.max(0, retryAfter) * 1000, kind: 'retry-after' };
     if (rate && rate.remaining === 0) return { ms: Math.max(0, rate.resetAt.getTime() - this.now()), kind: 'reset' };
-    if (res.status === 403 && !rate) throw new AppError('not_allowed', 'GitHub refused the request (403).', { hint: 'The token may lack access to this repository.' });
+    if (res.status === 403 && !rate)
+      throw new AppError('not_allowed', 'GitHub refused the request (403).', { hint: 'The token may lack access to this repository.' });
     return { ms: 60_000 * 2 ** (attempt - 1), kind: 'secondary' };
   }
 }

@@ -3,7 +3,14 @@ import { AppError } from '@/lib/core/errors';
 import { secretMayTravelTo } from '@/lib/core/loopback';
 
 /** Hosts a GitHub download may redirect to, besides the API host and configured extras. */
-export const GITHUB_HOSTS = ['github.com', 'api.github.com', 'objects.githubusercontent.com', 'objects-origin.githubusercontent.com', 'release-assets.githubusercontent.com', 'codeload.github.com'];
+export const GITHUB_HOSTS = [
+  'github.com',
+  'api.github.com',
+  'objects.githubusercontent.com',
+  'objects-origin.githubusercontent.com',
+  'release-assets.githubusercontent.com',
+  'codeload.github.com',
+];
 export const MAX_REDIRECTS = 5;
 
 export interface HopPolicy {

@@ -1,6 +1,6 @@
+import { AppError } from '@/lib/core/errors';
 import type { GithubClient } from './client';
 import { nextLink } from './client';
-import { AppError } from '@/lib/core/errors';
 
 /** The fields of a release asset Skilldock uses. */
 export interface GithubAsset {

@@ -14,7 +14,10 @@ export function dbEtagStore(db: AppDb): EtagStore {
     async put(url, tokenId, entry: CachedResponse) {
       const now = new Date();
       const row = { url, tokenId, etag: entry.etag, body: entry.body as object, link: entry.link, fetchedAt: now, validatedAt: now };
-      await db.insert(githubHttpCache).values(row).onConflictDoUpdate({ target: [githubHttpCache.url, githubHttpCache.tokenId], set: row });
+      await db
+        .insert(githubHttpCache)
+        .values(row)
+        .onConflictDoUpdate({ target: [githubHttpCache.url, githubHttpCache.tokenId], set: row });
     },
     async touch(url, tokenId) {
       await db.update(githubHttpCache).set({ validatedAt: new Date() }).where(where(url, tokenId));
@@ -26,7 +29,10 @@ export function dbRateLimitSink(db: AppDb): RateLimitSink {
   return {
     async record(tokenId, r: RateLimit) {
       const row = { tokenId, resource: r.resource, limit: r.limit, remaining: r.remaining, used: r.used, resetAt: r.resetAt, seenAt: new Date() };
-      await db.insert(githubRateLimits).values(row).onConflictDoUpdate({ target: [githubRateLimits.tokenId, githubRateLimits.resource], set: row });
+      await db
+        .insert(githubRateLimits)
+        .values(row)
+        .onConflictDoUpdate({ target: [githubRateLimits.tokenId, githubRateLimits.resource], set: row });
     },
   };
 }
@@ -34,5 +40,12 @@ export function dbRateLimitSink(db: AppDb): RateLimitSink {
 /** The latest rate-limit state per resource for a token identity (shown on the page). */
 export async function readRateLimits(db: AppDb, tokenId: string) {
   const rows = await db.select().from(githubRateLimits).where(eq(githubRateLimits.tokenId, tokenId));
-  return rows.map((r) => ({ resource: r.resource, limit: r.limit, remaining: r.remaining, used: r.used, resetAt: r.resetAt.toISOString(), seenAt: r.seenAt.toISOString() }));
+  return rows.map((r) => ({
+    resource: r.resource,
+    limit: r.limit,
+    remaining: r.remaining,
+    used: r.used,
+    resetAt: r.resetAt.toISOString(),
+    seenAt: r.seenAt.toISOString(),
+  }));
 }

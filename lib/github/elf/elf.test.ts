@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync, openSync, closeSync, ftruncateSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hasShebang, isElf, libcFromInterp, parseShebang, readElfFile, readElfInfo, validateElf, type ElfInfo } from './elf';
+import { type ElfInfo, hasShebang, isElf, libcFromInterp, parseShebang, readElfFile, readElfInfo, validateElf } from './elf';
 import { expectCode } from './elf.fixtures';
 
 // ---- crafted ELF files --------------------------------------------------------------------
@@ -83,7 +83,6 @@ function craftElf(c: Craft = {}): Buffer {
   return buf;
 }
 
-
 describe('readElfInfo on crafted headers', () => {
   it('musl x86_64 PIE', () => {
     const info = readElfInfo(craftElf({ interp: '/lib/ld-musl-x86_64.so.1' }));
@@ -130,7 +129,11 @@ describe('readElfInfo on crafted headers', () => {
 
   it('x32 (ELF32 with EM_X86_64) is the wrong class for amd64', () => {
     const info = readElfInfo(craftElf({ cls: 32, machine: 62 }));
-    expect(expectCode(() => validateElf(info, { arch: 'amd64', libc: 'glibc' }), 'wrong_architecture').details).toMatchObject({ field: 'class', expected: 64, found: 32 });
+    expect(expectCode(() => validateElf(info, { arch: 'amd64', libc: 'glibc' }), 'wrong_architecture').details).toMatchObject({
+      field: 'class',
+      expected: 64,
+      found: 32,
+    });
   });
 
   it('unknown machine names and non-executables', () => {
@@ -164,9 +167,30 @@ describe('hostile or truncated headers throw clean errors', () => {
     ['not ELF (PE)', () => Buffer.from('MZ\x90\x00' + '\0'.repeat(100), 'latin1')],
     ['truncated ELF64 header', () => craftElf().subarray(0, 40)],
     ['truncated ELF32 header', () => craftElf({ cls: 32 }).subarray(0, 50)],
-    ['bad class', () => { const b = craftElf(); b[4] = 3; return b; }],
-    ['bad data', () => { const b = craftElf(); b[5] = 0; return b; }],
-    ['bad version', () => { const b = craftElf(); b[6] = 2; return b; }],
+    [
+      'bad class',
+      () => {
+        const b = craftElf();
+        b[4] = 3;
+        return b;
+      },
+    ],
+    [
+      'bad data',
+      () => {
+        const b = craftElf();
+        b[5] = 0;
+        return b;
+      },
+    ],
+    [
+      'bad version',
+      () => {
+        const b = craftElf();
+        b[6] = 2;
+        return b;
+      },
+    ],
     ['phdr table past the end', () => craftElf({ phoffOverride: 1_000_000n })],
     ['phdr table offset beyond 2^53', () => craftElf({ phoffOverride: 0xffff_ffff_ffff_fff0n })],
     ['phdr table overlapping the header', () => craftElf({ phoffOverride: 8n })],
@@ -235,8 +259,10 @@ describe('isElf / shebang / libcFromInterp', () => {
   });
 
   it('libcFromInterp covers every known loader', () => {
-    for (const p of ['/lib/ld-musl-x86_64.so.1', '/lib/ld-musl-aarch64.so.1', '/lib/ld-musl-armhf.so.1', '/lib/ld-musl-i386.so.1']) expect(libcFromInterp(p)).toBe('musl');
-    for (const p of ['/lib64/ld-linux-x86-64.so.2', '/lib/ld-linux-aarch64.so.1', '/lib/ld-linux-armhf.so.3', '/lib/ld-linux.so.2']) expect(libcFromInterp(p)).toBe('glibc');
+    for (const p of ['/lib/ld-musl-x86_64.so.1', '/lib/ld-musl-aarch64.so.1', '/lib/ld-musl-armhf.so.1', '/lib/ld-musl-i386.so.1'])
+      expect(libcFromInterp(p)).toBe('musl');
+    for (const p of ['/lib64/ld-linux-x86-64.so.2', '/lib/ld-linux-aarch64.so.1', '/lib/ld-linux-armhf.so.3', '/lib/ld-linux.so.2'])
+      expect(libcFromInterp(p)).toBe('glibc');
     expect(libcFromInterp(null)).toBe('static');
     expect(libcFromInterp('/system/bin/linker64')).toBe('unknown');
   });

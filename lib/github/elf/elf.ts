@@ -5,18 +5,18 @@ import { AppError } from '@/lib/core/errors';
 import type { ElfClass, ElfInfo, ElfLibc } from './parse';
 
 export {
-  ElfFormatError,
-  MAX_PHNUM,
-  isElf,
-  libcFromInterp,
-  machineName,
-  readElfFile,
-  readElfInfo,
   type ElfClass,
   type ElfEndian,
+  ElfFormatError,
   type ElfInfo,
   type ElfLibc,
   type ElfType,
+  isElf,
+  libcFromInterp,
+  MAX_PHNUM,
+  machineName,
+  readElfFile,
+  readElfInfo,
 } from './parse';
 
 export type ElfArch = 'amd64' | 'arm64' | '386' | 'arm';
@@ -53,7 +53,7 @@ export function parseShebang(buf: Uint8Array): { interpreter: string; arg: strin
   const line = Buffer.from(buf.subarray(2, end)).toString('utf8').replace(/\r$/, '').trim();
   if (!line || /[\x00-\x08\x0b-\x1f\x7f]/.test(line)) return null;
   const m = /^(\S+)(?:[ \t]+(.*))?$/.exec(line);
-  if (!m || !m[1].startsWith('/')) return null;
+  if (!m?.[1].startsWith('/')) return null;
   return { interpreter: m[1], arg: m[2]?.trim() || null };
 }
 
@@ -88,10 +88,14 @@ export function validateElf(info: ElfInfo, target: ElfTarget, opts: ValidateElfO
   if (info.class !== expectedClass) throw wrong('class', expectedClass, info.class);
   if (info.endian !== 'le') throw wrong('endian', 'le', info.endian);
   if ((info.type !== 'exec' && info.type !== 'dyn') || info.entry === BigInt(0)) {
-    throw new AppError('wrong_architecture', `The file is an ELF ${info.type === 'dyn' ? 'shared object' : info.type} without an entry point, not an executable.`, {
-      details: { field: 'type', expected: ['exec', 'dyn'], found: info.type, entry: info.entry.toString() },
-      hint: 'Choose the executable with binaryPath.',
-    });
+    throw new AppError(
+      'wrong_architecture',
+      `The file is an ELF ${info.type === 'dyn' ? 'shared object' : info.type} without an entry point, not an executable.`,
+      {
+        details: { field: 'type', expected: ['exec', 'dyn'], found: info.type, entry: info.entry.toString() },
+        hint: 'Choose the executable with binaryPath.',
+      },
+    );
   }
   const suggest = 'Choose a musl or statically linked asset (e.g. a *-linux-musl or *_static build).';
   if (info.interp !== null && opts.interpreterExists && !opts.interpreterExists(info.interp)) {

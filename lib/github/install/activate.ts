@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isAppError } from '../../core/errors';
-import { runProcess } from '../../core/process';
+import type { githubPackages } from '@/db/schema';
 import { AppError } from '@/lib/core/errors';
 import { fsyncDirSync, swapSymlinkSync, writeFileAtomicSync } from '../../core/atomic-fs';
-import { binOwner, binTarget, packageDir, type GithubLayout } from './layout';
-import type { githubPackages } from '@/db/schema';
+import { isAppError } from '../../core/errors';
+import { runProcess } from '../../core/process';
 import type { InstallManifest, RetainedVersion } from '../types';
+import { binOwner, binTarget, type GithubLayout, packageDir } from './layout';
 
 export const MANIFEST_FILE = '.install.json';
 
@@ -56,7 +56,9 @@ export async function smokeTest(binary: string, args: readonly string[], timeout
   } catch (e) {
     // exec fails with ENOENT when the file exists but its loader (PT_INTERP) does not.
     if (isAppError(e) && e.code === 'not_found') {
-      throw new AppError('libc_mismatch', `${path.basename(binary)} cannot start here: its loader is missing.`, { hint: 'Choose a musl or static asset for this system.' });
+      throw new AppError('libc_mismatch', `${path.basename(binary)} cannot start here: its loader is missing.`, {
+        hint: 'Choose a musl or static asset for this system.',
+      });
     }
     throw e;
   }
@@ -64,9 +66,15 @@ export async function smokeTest(binary: string, args: readonly string[], timeout
   if (res.code === 0 && !res.timedOut) return output;
   const loaderError = res.code === 127 || res.code === 126 || /not found|No such file|cannot execute/i.test(res.stderr);
   const what = res.timedOut ? `did not finish within ${Math.round(timeoutMs / 1000)} s` : `exited with ${res.code ?? res.signal}`;
-  throw new AppError(loaderError ? 'libc_mismatch' : 'smoke_test_failed', `The smoke test \`${path.basename(binary)} ${args.join(' ')}\` ${what}: ${(res.stderr || res.stdout).trim().slice(0, 500)}`, {
-    hint: loaderError ? 'The binary cannot start on this system (wrong libc or loader): choose a musl or static asset.' : 'Set other smoke-test arguments for this package, or turn the smoke test off if the tool has no --version.',
-  });
+  throw new AppError(
+    loaderError ? 'libc_mismatch' : 'smoke_test_failed',
+    `The smoke test \`${path.basename(binary)} ${args.join(' ')}\` ${what}: ${(res.stderr || res.stdout).trim().slice(0, 500)}`,
+    {
+      hint: loaderError
+        ? 'The binary cannot start on this system (wrong libc or loader): choose a musl or static asset.'
+        : 'Set other smoke-test arguments for this package, or turn the smoke test off if the tool has no --version.',
+    },
+  );
 }
 
 /** Binaries this install would take from another package or from a file that is not ours. */
@@ -100,13 +108,37 @@ export function activateVersion(l: GithubLayout, name: string, version: string, 
 }
 
 /** The rollback entry of an installed version. */
-export const retainedOf = (m: InstallManifest): RetainedVersion => ({ version: m.version, tag: m.tag, installedAt: m.installedAt, sha256: m.sha256, checksumSource: m.checksumSource });
+export const retainedOf = (m: InstallManifest): RetainedVersion => ({
+  version: m.version,
+  tag: m.tag,
+  installedAt: m.installedAt,
+  sha256: m.sha256,
+  checksumSource: m.checksumSource,
+});
 
 /** The database record of a version's manifest (the record mirrors `.install.json`). */
 export function manifestRow(m: InstallManifest, retained: RetainedVersion[]): typeof githubPackages.$inferInsert {
   return {
-    name: m.name, repo: m.repo, tag: m.tag, version: m.version, channel: m.channel, releaseId: m.releaseId, publishedAt: m.publishedAt ? new Date(m.publishedAt) : null,
-    prerelease: m.prerelease, assetId: m.assetId, assetName: m.assetName, assetUrl: m.assetUrl, assetSize: m.assetSize, sha256: m.sha256, checksumSource: m.checksumSource,
-    binaries: m.binaries, retained, overrides: m.overrides, smokeOutput: m.smokeOutput, installedAt: new Date(m.installedAt), installedBy: m.installedBy, problem: null,
+    name: m.name,
+    repo: m.repo,
+    tag: m.tag,
+    version: m.version,
+    channel: m.channel,
+    releaseId: m.releaseId,
+    publishedAt: m.publishedAt ? new Date(m.publishedAt) : null,
+    prerelease: m.prerelease,
+    assetId: m.assetId,
+    assetName: m.assetName,
+    assetUrl: m.assetUrl,
+    assetSize: m.assetSize,
+    sha256: m.sha256,
+    checksumSource: m.checksumSource,
+    binaries: m.binaries,
+    retained,
+    overrides: m.overrides,
+    smokeOutput: m.smokeOutput,
+    installedAt: new Date(m.installedAt),
+    installedBy: m.installedBy,
+    problem: null,
   };
 }

@@ -2,19 +2,19 @@
 // step; after the boot-time recovery the binary is the old or the new version, runs, the record
 // agrees with the disk, and nothing is left over. And a loop running the binary through updates
 // and rollbacks never finds it missing.
-import { spawn, execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
+import { type Database, openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { GITHUB_SETTINGS_DEFAULTS } from '@/lib/settings/github-settings';
-import { testDatabaseUrl, type TestDatabase } from '@/test/helpers/db';
+import { type TestDatabase, testDatabaseUrl } from '@/test/helpers/db';
 import { FakeGithub, tarGzWith } from '@/test/helpers/github-server';
-import { getGithubPackage, installGithubPackage, rollbackGithubPackage, type GithubContext, type InstallStep } from './installer';
 import { readManifest } from './activate';
+import { type GithubContext, getGithubPackage, type InstallStep, installGithubPackage, rollbackGithubPackage } from './installer';
 import { recoverGithubInstalls } from './recovery';
 
 const run = promisify(execFile);
@@ -28,7 +28,19 @@ beforeAll(async () => {
   gh = await new FakeGithub().start();
   // Both versions run /usr/bin/true: which one is live is read from the current link and the record.
   const TRUE = fs.readFileSync('/usr/bin/true');
-  gh.releases.set(REPO, ['v2.0.0', 'v1.0.0'].map((tag) => ({ tag, assets: [{ name: `hello-tool_${tag}_linux_amd64.tar.gz`, data: tarGzWith(`hello-tool_${tag}`, { 'hello-tool': TRUE, 'VERSION': tag }, { exec: ['hello-tool'] }), digest: true }] })));
+  gh.releases.set(
+    REPO,
+    ['v2.0.0', 'v1.0.0'].map((tag) => ({
+      tag,
+      assets: [
+        {
+          name: `hello-tool_${tag}_linux_amd64.tar.gz`,
+          data: tarGzWith(`hello-tool_${tag}`, { 'hello-tool': TRUE, VERSION: tag }, { exec: ['hello-tool'] }),
+          digest: true,
+        },
+      ],
+    })),
+  );
   tdb = await testDatabaseUrl();
 }, 60_000);
 afterAll(async () => {
@@ -38,7 +50,10 @@ afterAll(async () => {
 
 function childRun(cfg: Record<string, unknown>, marker: string): Promise<{ paused: string | null; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/server-only-hook.mjs', CHILD, JSON.stringify({ ...cfg, marker })], { stdio: ['ignore', 'ignore', 'pipe'], cwd: process.cwd() });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/server-only-hook.mjs', CHILD, JSON.stringify({ ...cfg, marker })], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      cwd: process.cwd(),
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setInterval(() => {
@@ -69,7 +84,17 @@ describe('crash consistency of GitHub updates', () => {
         const setup = await openDatabase({ databaseUrl: tdb.url, pgliteDir: pgliteDir ?? '' });
         await migrateDatabase(setup);
         await setup.db.execute('delete from github_packages');
-        await installGithubPackage({ db: setup.db, runtimeDir, settings: { ...GITHUB_SETTINGS_DEFAULTS, apiBaseUrl: gh.base, token: null }, userAgent: 'crash-test', actor: 'crash-test', target: { os: 'linux', arch: 'amd64', libc: 'glibc' } }, { repo: REPO, tag: 'v1.0.0' });
+        await installGithubPackage(
+          {
+            db: setup.db,
+            runtimeDir,
+            settings: { ...GITHUB_SETTINGS_DEFAULTS, apiBaseUrl: gh.base, token: null },
+            userAgent: 'crash-test',
+            actor: 'crash-test',
+            target: { os: 'linux', arch: 'amd64', libc: 'glibc' },
+          },
+          { repo: REPO, tag: 'v1.0.0' },
+        );
         await setup.close();
         expect(await childRun({ ...cfg, tag: 'v2.0.0', pauseAt: step }, path.join(runtimeDir, 'm2'))).toMatchObject({ paused: step });
 
@@ -85,10 +110,17 @@ describe('crash consistency of GitHub updates', () => {
           expect(readManifest(path.join(pkgDir, current))?.tag).toBe(expected);
           expect((await getGithubPackage(database.db, 'hello-tool'))?.tag).toBe(expected);
           expect(fs.readdirSync(path.join(runtimeDir, 'github', '.tmp'))).toEqual([]);
-          const left = fs.readdirSync(pkgDir).filter((e) => e.startsWith('current.') || e.startsWith('.tmp-') || (e !== 'current' && !fs.existsSync(path.join(pkgDir, e, '.install.json'))));
+          const left = fs
+            .readdirSync(pkgDir)
+            .filter((e) => e.startsWith('current.') || e.startsWith('.tmp-') || (e !== 'current' && !fs.existsSync(path.join(pkgDir, e, '.install.json'))));
           expect(left).toEqual([]);
           // Only the live version and the kept one remain; nothing half-made in bin/.
-          expect(fs.readdirSync(pkgDir).filter((e) => e !== 'current').sort()).toEqual(expected === 'v2.0.0' ? ['v1.0.0', 'v2.0.0'] : ['v1.0.0']);
+          expect(
+            fs
+              .readdirSync(pkgDir)
+              .filter((e) => e !== 'current')
+              .sort(),
+          ).toEqual(expected === 'v2.0.0' ? ['v1.0.0', 'v2.0.0'] : ['v1.0.0']);
           expect(fs.readdirSync(path.join(runtimeDir, 'bin'))).toEqual(['hello-tool']);
           expect(await recoverGithubInstalls(database.db, runtimeDir)).toEqual([]);
         } finally {
@@ -108,7 +140,14 @@ describe('crash consistency of GitHub updates', () => {
     try {
       await migrateDatabase(database);
       await database.db.execute('delete from github_packages');
-      const ctx: GithubContext = { db: database.db, runtimeDir, settings: { ...GITHUB_SETTINGS_DEFAULTS, apiBaseUrl: gh.base, token: null }, userAgent: 'loop-test', actor: 'loop', target: { os: 'linux', arch: 'amd64', libc: 'glibc' } };
+      const ctx: GithubContext = {
+        db: database.db,
+        runtimeDir,
+        settings: { ...GITHUB_SETTINGS_DEFAULTS, apiBaseUrl: gh.base, token: null },
+        userAgent: 'loop-test',
+        actor: 'loop',
+        target: { os: 'linux', arch: 'amd64', libc: 'glibc' },
+      };
       await installGithubPackage(ctx, { repo: REPO, tag: 'v1.0.0' });
       const bin = path.join(runtimeDir, 'bin', 'hello-tool');
       let runs = 0;

@@ -8,11 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GITHUB_SETTINGS_DEFAULTS } from '@/lib/settings/github-settings';
-import { startTestServices, type TestServices } from '@/test/helpers/services';
-import { FakeGithub, sha256, tarGzWith, type FakeAsset, type FakeRelease } from '@/test/helpers/github-server';
 import { buildHello, cleanupElfBuilds, EXPECTED_INTERP } from '@/test/helpers/elf-builds';
-import { getGithubPackage, installGithubPackage, type GithubContext } from './installer';
+import { type FakeAsset, FakeGithub, type FakeRelease, sha256, tarGzWith } from '@/test/helpers/github-server';
+import { startTestServices, type TestServices } from '@/test/helpers/services';
 import type { HostTarget } from '../assets/target';
+import { type GithubContext, getGithubPackage, installGithubPackage } from './installer';
 
 const REPO = 'acme/hello-tool';
 const TOKEN = 'ghp_fault_test_token';
@@ -57,8 +57,16 @@ function pythonTar(entries: PyEntry[]): Buffer {
 const assetName = (v: string) => `hello-tool_${v}_linux_amd64.tar.gz`;
 const dirName = (v: string) => `hello-tool_${v}_linux_amd64`;
 /** The usual archive: `<dir>/hello-tool` (+x) and a README, made by the real tar. */
-const archive = (v: string, binary: string | Buffer) => tarGzWith(dirName(v), { 'hello-tool': typeof binary === 'string' ? fs.readFileSync(binary) : binary, 'README.md': `# hello-tool ${v}\n` }, { exec: ['hello-tool'] });
-const release = (tag: string, data: Buffer, extra: Partial<FakeAsset> = {}, more: FakeAsset[] = []): FakeRelease => ({ tag, assets: [{ name: assetName(tag.slice(1)), data, digest: true, ...extra }, ...more] });
+const archive = (v: string, binary: string | Buffer) =>
+  tarGzWith(
+    dirName(v),
+    { 'hello-tool': typeof binary === 'string' ? fs.readFileSync(binary) : binary, 'README.md': `# hello-tool ${v}\n` },
+    { exec: ['hello-tool'] },
+  );
+const release = (tag: string, data: Buffer, extra: Partial<FakeAsset> = {}, more: FakeAsset[] = []): FakeRelease => ({
+  tag,
+  assets: [{ name: assetName(tag.slice(1)), data, digest: true, ...extra }, ...more],
+});
 
 beforeAll(async () => {
   runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-gh-faults-'));
@@ -67,11 +75,27 @@ beforeAll(async () => {
 
   const v1 = archive('1.0.0', buildHello('glibc', { version: '1.0.0' }));
   const badSum = archive('2.0.0', buildHello('glibc', { version: '2.0.0' }));
-  const script = tarGzWith(dirName('2.0.3'), { 'hello-tool': '#!/bin/sh\necho hello-tool 2.0.3\n', 'install.sh': '#!/bin/sh\necho install\n', 'README.md': 'no binary here\n' }, { exec: ['hello-tool', 'install.sh'] });
+  const script = tarGzWith(
+    dirName('2.0.3'),
+    { 'hello-tool': '#!/bin/sh\necho hello-tool 2.0.3\n', 'install.sh': '#!/bin/sh\necho install\n', 'README.md': 'no binary here\n' },
+    { exec: ['hello-tool', 'install.sh'] },
+  );
   const glibc205 = buildHello('glibc', { version: '2.0.5' });
   gh.releases.set(REPO, [
-    { tag: 'v1.0.0', assets: [{ name: assetName('1.0.0'), data: v1 }, { name: 'checksums.txt', data: Buffer.from(`${sha256(v1)}  ${assetName('1.0.0')}\n`) }] },
-    { tag: 'v2.0.0', assets: [{ name: assetName('2.0.0'), data: badSum }, { name: 'checksums.txt', data: Buffer.from(`${sha256(Buffer.from('something else'))}  ${assetName('2.0.0')}\n`) }] },
+    {
+      tag: 'v1.0.0',
+      assets: [
+        { name: assetName('1.0.0'), data: v1 },
+        { name: 'checksums.txt', data: Buffer.from(`${sha256(v1)}  ${assetName('1.0.0')}\n`) },
+      ],
+    },
+    {
+      tag: 'v2.0.0',
+      assets: [
+        { name: assetName('2.0.0'), data: badSum },
+        { name: 'checksums.txt', data: Buffer.from(`${sha256(Buffer.from('something else'))}  ${assetName('2.0.0')}\n`) },
+      ],
+    },
     release('v2.0.1', archive('2.0.1', buildHello('glibc', { version: '2.0.1' })), { fault: 'short-body' }),
     release('v2.0.2', archive('2.0.2', buildHello('glibc', { version: '2.0.2' })), { fault: 'close-early' }),
     release('v2.0.3', script),
@@ -129,7 +153,11 @@ const ctx = (target: HostTarget = GLIBC): GithubContext => ({
 const bin = () => path.join(runtimeDir, 'bin', 'hello-tool');
 const pkgDir = () => path.join(runtimeDir, 'github', 'hello-tool');
 const current = () => fs.readlinkSync(path.join(pkgDir(), 'current'));
-const versions = () => fs.readdirSync(pkgDir()).filter((d) => !d.startsWith('current')).sort();
+const versions = () =>
+  fs
+    .readdirSync(pkgDir())
+    .filter((d) => !d.startsWith('current'))
+    .sort();
 const scratchLeft = () => fs.readdirSync(path.join(runtimeDir, 'github', '.tmp'));
 const runVersion = () => execFileSync(bin(), ['--version'], { encoding: 'utf8', timeout: 10_000 });
 const downloadsOf = (name: string) => gh.requests.filter((r) => r.path.startsWith('/dl/') && r.path.includes(`/${encodeURIComponent(name)}?`));
@@ -157,7 +185,10 @@ async function expectV1Intact(): Promise<void> {
 }
 
 /** Attempts the update and returns the typed error it must fail with. */
-async function failingUpdate(tag: string, target: HostTarget = GLIBC): Promise<{ code: string; status: number; message: string; details?: Record<string, unknown> }> {
+async function failingUpdate(
+  tag: string,
+  target: HostTarget = GLIBC,
+): Promise<{ code: string; status: number; message: string; details?: Record<string, unknown> }> {
   const err = await installGithubPackage(ctx(target), { repo: REPO, tag }).then(
     () => null,
     (e: unknown) => e,
@@ -220,13 +251,19 @@ describe('GitHub-release install faults on real ELF builds', () => {
   it('not an ELF (the archive holds only shell scripts and text): no_binary, v1 untouched', async () => {
     const e = await failingUpdate('v2.0.3');
     expect(e).toMatchObject({ code: 'no_binary', status: 422 });
-    expect(e.details?.skipped).toEqual(expect.arrayContaining([expect.objectContaining({ path: `${dirName('2.0.3')}/hello-tool`, reason: 'script, not an ELF binary' })]));
+    expect(e.details?.skipped).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: `${dirName('2.0.3')}/hello-tool`, reason: 'script, not an ELF binary' })]),
+    );
     await expectV1Intact();
   });
 
   it('wrong architecture (a real aarch64 build in an amd64-named asset): wrong_architecture, v1 untouched', async () => {
     const e = await failingUpdate('v2.0.4');
-    expect(e).toMatchObject({ code: 'wrong_architecture', status: 422, details: expect.objectContaining({ field: 'machine', expected: 62, found: 183, expectedArch: 'amd64', foundArch: 'arm64' }) });
+    expect(e).toMatchObject({
+      code: 'wrong_architecture',
+      status: 422,
+      details: expect.objectContaining({ field: 'machine', expected: 62, found: 183, expectedArch: 'amd64', foundArch: 'arm64' }),
+    });
     await expectV1Intact();
   });
 

@@ -1,17 +1,18 @@
 // GitHub-release installs end to end on real parts: a loopback GitHub serving release JSON and real
 // tar.gz archives of real ELF programs, the database (PGlite and PostgreSQL), real extraction,
 // ELF checks, a real smoke test, and the symlink swap in a real runtime dir.
+
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GITHUB_SETTINGS_DEFAULTS } from '@/lib/settings/github-settings';
-import { startTestServices, type TestServices } from '@/test/helpers/services';
 import { FakeGithub, sha256, tarGzWith } from '@/test/helpers/github-server';
-import { sql } from 'drizzle-orm';
+import { startTestServices, type TestServices } from '@/test/helpers/services';
+import { type GithubContext, getGithubPackage, installGithubPackage, rollbackGithubPackage, uninstallGithubPackage } from './installer';
 import { recoverGithubInstalls } from './recovery';
-import { getGithubPackage, installGithubPackage, rollbackGithubPackage, uninstallGithubPackage, type GithubContext } from './installer';
 
 let t: TestServices;
 let gh: FakeGithub;
@@ -21,7 +22,12 @@ const FALSE = fs.readFileSync('/usr/bin/false');
 const lines: string[] = [];
 const REPO = 'acme/hello-tool';
 
-const archive = (tag: string, binary: Buffer, extra = '') => tarGzWith(`hello-tool_${tag}_linux_amd64`, { 'hello-tool': binary, 'README.md': `# hello-tool ${tag}\n${extra}`, 'install.sh': '#!/bin/sh\necho install\n' }, { exec: ['hello-tool', 'install.sh'] });
+const archive = (tag: string, binary: Buffer, extra = '') =>
+  tarGzWith(
+    `hello-tool_${tag}_linux_amd64`,
+    { 'hello-tool': binary, 'README.md': `# hello-tool ${tag}\n${extra}`, 'install.sh': '#!/bin/sh\necho install\n' },
+    { exec: ['hello-tool', 'install.sh'] },
+  );
 
 beforeAll(async () => {
   runtimeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-gh-runtime-'));
@@ -32,15 +38,31 @@ beforeAll(async () => {
   const tampered = archive('v4.0.0', TRUE);
   gh.releases.set(REPO, [
     { tag: 'v3.0.0', prerelease: true, assets: [{ name: 'hello-tool_3.0.0_linux_amd64.tar.gz', data: bad, digest: true }] },
-    { tag: 'v2.0.0', assets: [{ name: 'hello-tool_2.0.0_linux_amd64.tar.gz', data: v2, digest: true }, { name: 'hello-tool_2.0.0_darwin_arm64.tar.gz', data: Buffer.from('not for us') }, { name: 'hello-tool_2.0.0_linux_amd64.deb', data: Buffer.from('deb') }] },
+    {
+      tag: 'v2.0.0',
+      assets: [
+        { name: 'hello-tool_2.0.0_linux_amd64.tar.gz', data: v2, digest: true },
+        { name: 'hello-tool_2.0.0_darwin_arm64.tar.gz', data: Buffer.from('not for us') },
+        { name: 'hello-tool_2.0.0_linux_amd64.deb', data: Buffer.from('deb') },
+      ],
+    },
     {
       tag: 'v1.0.0',
       assets: [
         { name: 'hello-tool_1.0.0_linux_amd64.tar.gz', data: v1 },
-        { name: 'checksums.txt', data: Buffer.from(`${sha256(v1)}  hello-tool_1.0.0_linux_amd64.tar.gz\n${'0'.repeat(64)}  hello-tool_1.0.0_darwin_arm64.tar.gz\n`) },
+        {
+          name: 'checksums.txt',
+          data: Buffer.from(`${sha256(v1)}  hello-tool_1.0.0_linux_amd64.tar.gz\n${'0'.repeat(64)}  hello-tool_1.0.0_darwin_arm64.tar.gz\n`),
+        },
       ],
     },
-    { tag: 'v4.0.0', assets: [{ name: 'hello-tool_4.0.0_linux_amd64.tar.gz', data: tampered }, { name: 'checksums.txt', data: Buffer.from(`${'a'.repeat(64)}  hello-tool_4.0.0_linux_amd64.tar.gz\n`) }] },
+    {
+      tag: 'v4.0.0',
+      assets: [
+        { name: 'hello-tool_4.0.0_linux_amd64.tar.gz', data: tampered },
+        { name: 'checksums.txt', data: Buffer.from(`${'a'.repeat(64)}  hello-tool_4.0.0_linux_amd64.tar.gz\n`) },
+      ],
+    },
   ]);
   t = await startTestServices({ worker: false });
 }, 60_000);
@@ -61,12 +83,22 @@ const ctx = (over: Partial<GithubContext['settings']> = {}): GithubContext => ({
 });
 const bin = () => path.join(runtimeDir, 'bin', 'hello-tool');
 const current = () => fs.readlinkSync(path.join(runtimeDir, 'github', 'hello-tool', 'current'));
-const versions = () => fs.readdirSync(path.join(runtimeDir, 'github', 'hello-tool')).filter((d) => !d.startsWith('current')).sort();
+const versions = () =>
+  fs
+    .readdirSync(path.join(runtimeDir, 'github', 'hello-tool'))
+    .filter((d) => !d.startsWith('current'))
+    .sort();
 
 describe('GitHub-release installs', () => {
   it('installs the latest stable release: asset chosen, digest verified, binary validated, smoke-tested, linked on PATH', async () => {
     const m = await installGithubPackage(ctx(), { repo: REPO });
-    expect(m).toMatchObject({ name: 'hello-tool', tag: 'v2.0.0', assetName: 'hello-tool_2.0.0_linux_amd64.tar.gz', checksumSource: 'api_digest', installedBy: 'admin@example.com' });
+    expect(m).toMatchObject({
+      name: 'hello-tool',
+      tag: 'v2.0.0',
+      assetName: 'hello-tool_2.0.0_linux_amd64.tar.gz',
+      checksumSource: 'api_digest',
+      installedBy: 'admin@example.com',
+    });
     expect(m.binaries).toEqual([expect.objectContaining({ name: 'hello-tool', libc: 'glibc', machine: 'amd64', interp: '/lib64/ld-linux-x86-64.so.2' })]);
     expect(m.smokeOutput).toMatch(/^true \(GNU coreutils\)/);
     expect(lines.some((l) => /Skipped .*install\.sh/.test(l))).toBe(true);
@@ -127,7 +159,12 @@ describe('GitHub-release installs', () => {
     await expect(installGithubPackage(ctx({ allowedOwners: ['someone-else'] }), { repo: REPO })).rejects.toMatchObject({ code: 'not_allowed' });
     await expect(installGithubPackage(ctx(), { repo: REPO, tag: 'v9.9.9' })).rejects.toMatchObject({ code: 'release_not_found', status: 404 });
     const foreign = path.join(runtimeDir, 'bin', 'other-tool');
-    gh.releases.set('acme/other-tool', [{ tag: 'v1.0.0', assets: [{ name: 'other-tool-linux-amd64.tar.gz', data: tarGzWith('other', { 'other-tool': TRUE }, { exec: ['other-tool'] }), digest: true }] }]);
+    gh.releases.set('acme/other-tool', [
+      {
+        tag: 'v1.0.0',
+        assets: [{ name: 'other-tool-linux-amd64.tar.gz', data: tarGzWith('other', { 'other-tool': TRUE }, { exec: ['other-tool'] }), digest: true }],
+      },
+    ]);
     fs.writeFileSync(foreign, '#!/bin/sh\n', { mode: 0o755 });
     await expect(installGithubPackage(ctx(), { repo: 'acme/other-tool' })).rejects.toMatchObject({ code: 'binary_conflict' });
     expect(fs.readFileSync(foreign, 'utf8')).toBe('#!/bin/sh\n');
@@ -169,7 +206,14 @@ describe('GitHub-release installs', () => {
 
   it('installs a shell-script tool only when the package declares it with binaryPath', async () => {
     const script = '#!/bin/sh\necho "hello-script 1.0"\n';
-    gh.releases.set('acme/hello-script', [{ tag: 'v1.0', assets: [{ name: 'hello-script-1.0.tar.gz', data: tarGzWith('hello-script-1.0', { 'hello-script': script }, { exec: ['hello-script'] }), digest: true }] }]);
+    gh.releases.set('acme/hello-script', [
+      {
+        tag: 'v1.0',
+        assets: [
+          { name: 'hello-script-1.0.tar.gz', data: tarGzWith('hello-script-1.0', { 'hello-script': script }, { exec: ['hello-script'] }), digest: true },
+        ],
+      },
+    ]);
     await expect(installGithubPackage(ctx(), { repo: 'acme/hello-script' })).rejects.toMatchObject({ code: 'no_binary' });
     const m = await installGithubPackage(ctx(), { repo: 'acme/hello-script', overrides: { binaryPath: 'hello-script' } });
     expect(m.binaries).toEqual([expect.objectContaining({ name: 'hello-script', libc: 'script', interp: '/bin/sh' })]);

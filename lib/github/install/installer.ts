@@ -3,16 +3,16 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { githubDigests, githubPackages } from '@/db/schema';
-import type { GithubSettings } from '../../settings/github-settings';
-import { activateVersion, binaryConflicts, commitVersion, manifestRow, readManifest, retainedOf, smokeTest } from './activate';
-import { GithubClient } from '../client/client';
 import { AppError } from '@/lib/core/errors';
-import { binOwner, currentVersion, ensureGithubLayout, githubLayout, packageDir, scratchDir, versionDirName, type GithubLayout } from './layout';
+import type { GithubSettings } from '../../settings/github-settings';
+import { type HostTarget, hostTarget } from '../assets/target';
+import { GithubClient } from '../client/client';
 import { latestRelease, parseRepo, releaseByTag } from '../client/releases';
-import { stageRelease } from './stage';
 import { dbEtagStore, dbRateLimitSink } from '../client/store';
-import { hostTarget, type HostTarget } from '../assets/target';
 import type { GithubOverrides, InstallManifest, RetainedVersion } from '../types';
+import { activateVersion, binaryConflicts, commitVersion, manifestRow, readManifest, retainedOf, smokeTest } from './activate';
+import { binOwner, currentVersion, ensureGithubLayout, type GithubLayout, githubLayout, packageDir, scratchDir, versionDirName } from './layout';
+import { stageRelease } from './stage';
 
 export interface GithubContext {
   db: AppDb;
@@ -33,7 +33,15 @@ export interface GithubContext {
 export type InstallStep = 'staged' | 'committed' | 'smoke-tested' | 'current-switched' | 'recorded';
 
 export function githubClient(ctx: Pick<GithubContext, 'db' | 'settings' | 'userAgent' | 'fetch'>): GithubClient {
-  return new GithubClient({ apiBase: ctx.settings.apiBaseUrl, token: ctx.settings.token, userAgent: ctx.userAgent, extraHosts: ctx.settings.downloadHosts, etags: dbEtagStore(ctx.db), rateLimits: dbRateLimitSink(ctx.db), fetch: ctx.fetch });
+  return new GithubClient({
+    apiBase: ctx.settings.apiBaseUrl,
+    token: ctx.settings.token,
+    userAgent: ctx.userAgent,
+    extraHosts: ctx.settings.downloadHosts,
+    etags: dbEtagStore(ctx.db),
+    rateLimits: dbRateLimitSink(ctx.db),
+    fetch: ctx.fetch,
+  });
 }
 
 /** The owner allowlist; an empty list allows every owner. */
@@ -49,9 +57,13 @@ async function checkDigest(db: AppDb, repo: string, tag: string, assetName: stri
   const key = and(eq(githubDigests.repo, repo.toLowerCase()), eq(githubDigests.tag, tag), eq(githubDigests.assetName, assetName));
   const [seen] = await db.select().from(githubDigests).where(key);
   if (seen && seen.sha256 !== sha256) {
-    throw new AppError('digest_changed', `${assetName} of ${repo} ${tag} changed since ${seen.firstSeenAt.toISOString()}: sha256 was ${seen.sha256}, now ${sha256}.`, {
-      hint: 'A release asset was replaced after publication. Check with the publisher before trusting it.',
-    });
+    throw new AppError(
+      'digest_changed',
+      `${assetName} of ${repo} ${tag} changed since ${seen.firstSeenAt.toISOString()}: sha256 was ${seen.sha256}, now ${sha256}.`,
+      {
+        hint: 'A release asset was replaced after publication. Check with the publisher before trusting it.',
+      },
+    );
   }
   if (!seen) await db.insert(githubDigests).values({ repo: repo.toLowerCase(), tag, assetName, sha256, firstSeenAt: new Date() });
 }
@@ -79,7 +91,10 @@ async function writeRecord(db: AppDb, m: InstallManifest, retained: RetainedVers
 
 /** Keeps the newest `keep` earlier versions and removes the other version folders. */
 function retain(l: GithubLayout, name: string, current: string, previous: RetainedVersion | null, old: RetainedVersion[], keep: number): RetainedVersion[] {
-  const list = [...(previous && previous.version !== current ? [previous] : []), ...old.filter((r) => r.version !== current && r.version !== previous?.version)].slice(0, keep);
+  const list = [
+    ...(previous && previous.version !== current ? [previous] : []),
+    ...old.filter((r) => r.version !== current && r.version !== previous?.version),
+  ].slice(0, keep);
   const alive = new Set([current, ...list.map((r) => r.version)]);
   const dir = packageDir(l, name);
   for (const entry of fs.readdirSync(dir)) {
@@ -107,30 +122,69 @@ export async function installGithubPackage(ctx: GithubContext, req: InstallReque
   const client = githubClient(ctx);
   progress(5, 'resolving the release');
   const { release } = req.tag ? await releaseByTag(client, req.repo, req.tag, ctx.signal) : await latestRelease(client, req.repo, ctx.signal);
-  log(`Release ${release.tag_name}${release.prerelease ? ' (pre-release)' : ''}, published ${release.published_at ?? 'unknown'}, ${release.assets.length} assets.`);
+  log(
+    `Release ${release.tag_name}${release.prerelease ? ' (pre-release)' : ''}, published ${release.published_at ?? 'unknown'}, ${release.assets.length} assets.`,
+  );
   const scratch = scratchDir(l);
   try {
     const staged = await stageRelease(scratch, {
-      repo: req.repo, release, target, overrides: req.overrides ?? {}, maxAssetBytes: ctx.settings.maxAssetMb * 1024 * 1024, requireChecksum: ctx.settings.requireChecksum,
-      download: { policy: { apiBase: client.apiBase, extraHosts: ctx.settings.downloadHosts }, token: ctx.settings.token, userAgent: ctx.userAgent, signal: ctx.signal, fetch: ctx.fetch },
-      log, progress, signal: ctx.signal,
+      repo: req.repo,
+      release,
+      target,
+      overrides: req.overrides ?? {},
+      maxAssetBytes: ctx.settings.maxAssetMb * 1024 * 1024,
+      requireChecksum: ctx.settings.requireChecksum,
+      download: {
+        policy: { apiBase: client.apiBase, extraHosts: ctx.settings.downloadHosts },
+        token: ctx.settings.token,
+        userAgent: ctx.userAgent,
+        signal: ctx.signal,
+        fetch: ctx.fetch,
+      },
+      log,
+      progress,
+      signal: ctx.signal,
     });
     await checkDigest(ctx.db, req.repo, release.tag_name, staged.pick.chosen.asset.name, staged.sha256);
     const step = ctx.onStep ?? (async () => undefined);
     await step('staged');
     const existing = await getGithubPackage(ctx.db, staged.name);
     if (existing && existing.repo.toLowerCase() !== req.repo.toLowerCase()) {
-      throw new AppError('conflict', `The package name ${staged.name} is taken by ${existing.repo}.`, { hint: 'Set a different binary name for this package.' });
+      throw new AppError('conflict', `The package name ${staged.name} is taken by ${existing.repo}.`, {
+        hint: 'Set a different binary name for this package.',
+      });
     }
-    const conflicts = binaryConflicts(l, staged.name, staged.binaries.map((b) => b.name));
+    const conflicts = binaryConflicts(
+      l,
+      staged.name,
+      staged.binaries.map((b) => b.name),
+    );
     if (conflicts.length && !req.takeover) {
-      throw new AppError('binary_conflict', `bin/ names already in use: ${conflicts.map((c) => `${c.binary} (${c.owner})`).join(', ')}.`, { details: { conflicts }, hint: 'Confirm the takeover to replace them.' });
+      throw new AppError('binary_conflict', `bin/ names already in use: ${conflicts.map((c) => `${c.binary} (${c.owner})`).join(', ')}.`, {
+        details: { conflicts },
+        hint: 'Confirm the takeover to replace them.',
+      });
     }
     const manifest: InstallManifest = {
-      name: staged.name, repo: req.repo, tag: release.tag_name, version: versionDirName(release.tag_name), channel: (existing?.channel as InstallManifest['channel'] | undefined) ?? (release.prerelease ? 'prerelease' : 'stable'), releaseId: release.id,
-      publishedAt: release.published_at, prerelease: release.prerelease, assetId: staged.pick.chosen.asset.id ?? null, assetName: staged.pick.chosen.asset.name,
-      assetUrl: staged.pick.chosen.asset.browser_download_url, assetSize: staged.pick.chosen.asset.size, sha256: staged.sha256, checksumSource: staged.checksumSource,
-      binaries: staged.binaries, overrides: req.overrides ?? {}, smokeOutput: null, installedAt: new Date().toISOString(), installedBy: ctx.actor,
+      name: staged.name,
+      repo: req.repo,
+      tag: release.tag_name,
+      version: versionDirName(release.tag_name),
+      channel: (existing?.channel as InstallManifest['channel'] | undefined) ?? (release.prerelease ? 'prerelease' : 'stable'),
+      releaseId: release.id,
+      publishedAt: release.published_at,
+      prerelease: release.prerelease,
+      assetId: staged.pick.chosen.asset.id ?? null,
+      assetName: staged.pick.chosen.asset.name,
+      assetUrl: staged.pick.chosen.asset.browser_download_url,
+      assetSize: staged.pick.chosen.asset.size,
+      sha256: staged.sha256,
+      checksumSource: staged.checksumSource,
+      binaries: staged.binaries,
+      overrides: req.overrides ?? {},
+      smokeOutput: null,
+      installedAt: new Date().toISOString(),
+      installedBy: ctx.actor,
     };
     progress(75, 'smoke test');
     const { dir, created } = commitVersion(l, staged.dir, manifest);
@@ -138,7 +192,12 @@ export async function installGithubPackage(ctx: GithubContext, req: InstallReque
     const overrides = req.overrides ?? {};
     if (overrides.smokeTest !== false) {
       try {
-        manifest.smokeOutput = await smokeTest(path.join(dir, staged.binaries[0].name), overrides.smokeArgs ?? ['--version'], ctx.settings.smokeTimeoutSeconds * 1000, ctx.signal);
+        manifest.smokeOutput = await smokeTest(
+          path.join(dir, staged.binaries[0].name),
+          overrides.smokeArgs ?? ['--version'],
+          ctx.settings.smokeTimeoutSeconds * 1000,
+          ctx.signal,
+        );
         log(`Smoke test passed: ${manifest.smokeOutput}`);
       } catch (e) {
         if (created) fs.rmSync(dir, { recursive: true, force: true });
@@ -149,12 +208,27 @@ export async function installGithubPackage(ctx: GithubContext, req: InstallReque
     const previous = currentVersion(l, staged.name);
     const previousManifest = previous ? readManifest(path.join(packageDir(l, staged.name), previous)) : null;
     progress(90, 'switching');
-    activateVersion(l, staged.name, manifest.version, manifest.binaries.map((b) => b.name), previousManifest?.binaries.map((b) => b.name) ?? []);
+    activateVersion(
+      l,
+      staged.name,
+      manifest.version,
+      manifest.binaries.map((b) => b.name),
+      previousManifest?.binaries.map((b) => b.name) ?? [],
+    );
     await step('current-switched');
-    const retained = retain(l, staged.name, manifest.version, previousManifest ? retainedOf(previousManifest) : null, (existing?.retained as RetainedVersion[]) ?? [], ctx.settings.retainedVersions);
+    const retained = retain(
+      l,
+      staged.name,
+      manifest.version,
+      previousManifest ? retainedOf(previousManifest) : null,
+      (existing?.retained as RetainedVersion[]) ?? [],
+      ctx.settings.retainedVersions,
+    );
     await writeRecord(ctx.db, manifest, retained);
     await step('recorded');
-    log(`${staged.name} ${previousManifest ? `${previousManifest.tag} → ` : ''}${manifest.tag} is current; bin/: ${manifest.binaries.map((b) => b.name).join(', ')}.`);
+    log(
+      `${staged.name} ${previousManifest ? `${previousManifest.tag} → ` : ''}${manifest.tag} is current; bin/: ${manifest.binaries.map((b) => b.name).join(', ')}.`,
+    );
     progress(100, 'done');
     return { ...manifest, retained };
   } finally {
@@ -167,15 +241,31 @@ export async function rollbackGithubPackage(ctx: GithubContext, name: string, ve
   const row = await getGithubPackage(ctx.db, name);
   if (!row) throw new AppError('release_not_found', `${name} is not installed.`);
   const retainedList = row.retained as RetainedVersion[];
-  if (!retainedList.some((r) => r.version === version)) throw new AppError('conflict', `${name} keeps no version ${version}; kept: ${retainedList.map((r) => r.tag).join(', ') || 'none'}.`);
+  if (!retainedList.some((r) => r.version === version))
+    throw new AppError('conflict', `${name} keeps no version ${version}; kept: ${retainedList.map((r) => r.tag).join(', ') || 'none'}.`);
   const l = githubLayout(ctx.runtimeDir);
   const dir = path.join(packageDir(l, name), version);
   const m = readManifest(dir);
   if (!m) throw new AppError('conflict', `The folder of ${name} ${version} is missing or incomplete; reinstall that tag instead.`);
-  if (m.overrides.smokeTest !== false) m.smokeOutput = await smokeTest(path.join(dir, m.binaries[0].name), m.overrides.smokeArgs ?? ['--version'], ctx.settings.smokeTimeoutSeconds * 1000, ctx.signal);
+  if (m.overrides.smokeTest !== false)
+    m.smokeOutput = await smokeTest(
+      path.join(dir, m.binaries[0].name),
+      m.overrides.smokeArgs ?? ['--version'],
+      ctx.settings.smokeTimeoutSeconds * 1000,
+      ctx.signal,
+    );
   const currentManifest = readManifest(path.join(packageDir(l, name), row.version));
-  activateVersion(l, name, version, m.binaries.map((b) => b.name), currentManifest?.binaries.map((b) => b.name) ?? []);
-  const retained = [...(currentManifest ? [retainedOf(currentManifest)] : []), ...retainedList.filter((r) => r.version !== version)].slice(0, Math.max(ctx.settings.retainedVersions, 1));
+  activateVersion(
+    l,
+    name,
+    version,
+    m.binaries.map((b) => b.name),
+    currentManifest?.binaries.map((b) => b.name) ?? [],
+  );
+  const retained = [...(currentManifest ? [retainedOf(currentManifest)] : []), ...retainedList.filter((r) => r.version !== version)].slice(
+    0,
+    Math.max(ctx.settings.retainedVersions, 1),
+  );
   await writeRecord(ctx.db, m, retained);
   ctx.log?.(`${name} rolled back from ${row.tag} to ${m.tag}.`);
   return { ...m, retained };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { runtimeLayout } from '../../runtime/dir';
 import { AppError } from '@/lib/core/errors';
+import { runtimeLayout } from '../../runtime/dir';
 
 /** {runtimeDir}/github: `<pkg>/<version>/` immutable folders, `<pkg>/current` → version, `.tmp/` scratch. */
 export interface GithubLayout {
@@ -24,7 +24,10 @@ export function ensureGithubLayout(l: GithubLayout): void {
 
 /** A tag as a folder name: letters, digits and `._+-`, never `.`/`..` or hidden. */
 export function versionDirName(tag: string): string {
-  const safe = tag.replace(/[^A-Za-z0-9._+-]/g, '_').replace(/^\.+/, '_').slice(0, 128);
+  const safe = tag
+    .replace(/[^A-Za-z0-9._+-]/g, '_')
+    .replace(/^\.+/, '_')
+    .slice(0, 128);
   if (!safe || safe === '.' || safe === '..') throw new AppError('invalid_spec', `The tag "${tag}" cannot name a folder.`);
   return safe;
 }

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { githubPackages } from '@/db/schema';
-import { manifestRow, readManifest, retainedOf } from './activate';
 import { isTempName, swapSymlinkSync } from '../../core/atomic-fs';
-import { binOwner, currentVersion, githubLayout, PACKAGE_NAME } from './layout';
 import type { RetainedVersion } from '../types';
+import { manifestRow, readManifest, retainedOf } from './activate';
+import { binOwner, currentVersion, githubLayout, PACKAGE_NAME } from './layout';
 
 export interface RecoveryAction {
   path: string;
@@ -48,8 +48,13 @@ export async function recoverGithubInstalls(db: AppDb, runtimeDir: string): Prom
       continue;
     }
     // Versions neither current nor kept for rollback (e.g. committed just before a crash) are collected.
-    const keep = new Set([manifest.version, ...((row?.retained as RetainedVersion[] | undefined) ?? []).map((r) => r.version), ...(row && row.version !== manifest.version ? [row.version] : [])]);
-    for (const e of fs.readdirSync(dir)) if (e !== 'current' && !keep.has(e)) rm(path.join(dir, e), actions, 'removed a version that is neither current nor kept');
+    const keep = new Set([
+      manifest.version,
+      ...((row?.retained as RetainedVersion[] | undefined) ?? []).map((r) => r.version),
+      ...(row && row.version !== manifest.version ? [row.version] : []),
+    ]);
+    for (const e of fs.readdirSync(dir))
+      if (e !== 'current' && !keep.has(e)) rm(path.join(dir, e), actions, 'removed a version that is neither current nor kept');
     if (!row || row.version !== manifest.version || row.sha256 !== manifest.sha256) {
       // Trust the disk: the record is rewritten from the version's own manifest.
       // The version the record named (the one that was live before the crash) becomes the rollback target.
@@ -57,7 +62,10 @@ export async function recoverGithubInstalls(db: AppDb, runtimeDir: string): Prom
       const retained = [
         ...(before && before.version !== manifest.version ? [retainedOf(before)] : []),
         ...((row?.retained as RetainedVersion[] | undefined) ?? []),
-      ].filter((r, i, all) => r.version !== manifest.version && all.findIndex((x) => x.version === r.version) === i && fs.existsSync(path.join(dir, r.version, '.install.json')));
+      ].filter(
+        (r, i, all) =>
+          r.version !== manifest.version && all.findIndex((x) => x.version === r.version) === i && fs.existsSync(path.join(dir, r.version, '.install.json')),
+      );
       const values = manifestRow(manifest, retained);
       await db.insert(githubPackages).values(values).onConflictDoUpdate({ target: githubPackages.name, set: values });
       actions.push({ path: dir, action: `record rewritten from disk: ${manifest.tag} is current` });

@@ -1,14 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { pickAsset, NoMatchingAssetError, type PickResult } from '../assets/picker';
-import { extractArchive } from '../../archive/archive';
-import { chooseBinaries, canonicalName } from '../binaries/binaries';
-import { algorithmsNeeded, decideVerification, findChecksumSources, hashFile, parseChecksumFile, verifyDigest, type ChecksumRecordSource, type HashAlgorithm } from '../checksums/checksums';
-import { downloadAsset, downloadText, type DownloadOptions } from '../assets/download';
-import { hasShebang, readElfFile, validateElf } from '../elf/elf';
 import { AppError } from '@/lib/core/errors';
-import type { GithubAsset, GithubRelease } from '../client/releases';
+import { extractArchive } from '../../archive/archive';
+import { type DownloadOptions, downloadAsset, downloadText } from '../assets/download';
+import { NoMatchingAssetError, type PickResult, pickAsset } from '../assets/picker';
 import type { HostTarget } from '../assets/target';
+import { canonicalName, chooseBinaries } from '../binaries/binaries';
+import {
+  algorithmsNeeded,
+  type ChecksumRecordSource,
+  decideVerification,
+  findChecksumSources,
+  type HashAlgorithm,
+  hashFile,
+  parseChecksumFile,
+  verifyDigest,
+} from '../checksums/checksums';
+import type { GithubAsset, GithubRelease } from '../client/releases';
+import { hasShebang, readElfFile, validateElf } from '../elf/elf';
 import type { GithubOverrides, InstalledBinary } from '../types';
 
 export interface StageOptions {
@@ -34,7 +43,13 @@ export interface Staged {
 }
 
 /** Chooses the asset, or fails with every candidate and why. */
-export function chooseAsset(release: GithubRelease, target: HostTarget, repoName: string, overrides: GithubOverrides, maxAssetBytes: number): PickResult<GithubAsset> {
+export function chooseAsset(
+  release: GithubRelease,
+  target: HostTarget,
+  repoName: string,
+  overrides: GithubOverrides,
+  maxAssetBytes: number,
+): PickResult<GithubAsset> {
   try {
     return pickAsset(release.assets, target, {
       toolName: overrides.binaryName ?? repoName,
@@ -46,14 +61,22 @@ export function chooseAsset(release: GithubRelease, target: HostTarget, repoName
     });
   } catch (e) {
     if (e instanceof NoMatchingAssetError) {
-      throw new AppError('no_matching_asset', e.message, { details: { candidates: e.candidates }, hint: 'Choose an asset in the release picker, or set an asset pattern for this package.' });
+      throw new AppError('no_matching_asset', e.message, {
+        details: { candidates: e.candidates },
+        hint: 'Choose an asset in the release picker, or set an asset pattern for this package.',
+      });
     }
     throw e;
   }
 }
 
 /** Verifies the download against every checksum source the release offers; none at all is TOFU unless required. */
-async function verify(opts: StageOptions, asset: GithubAsset, file: string, hashes: Partial<Record<HashAlgorithm, string>> & { sha256: string }): Promise<ChecksumRecordSource> {
+async function verify(
+  opts: StageOptions,
+  asset: GithubAsset,
+  file: string,
+  hashes: Partial<Record<HashAlgorithm, string>> & { sha256: string },
+): Promise<ChecksumRecordSource> {
   const sources = findChecksumSources(asset.name, opts.release.assets);
   if (decideVerification({ sources, requireChecksum: opts.requireChecksum, assetName: asset.name }) === 'tofu') {
     opts.log(`No checksum is published for ${asset.name}; recording sha256 ${hashes.sha256} on first use.`);
@@ -61,7 +84,8 @@ async function verify(opts: StageOptions, asset: GithubAsset, file: string, hash
   }
   let first: ChecksumRecordSource | null = null;
   for (const s of sources) {
-    const expected = s.expected ?? parseChecksumFile(await downloadText(s.asset!, opts.download), asset.name, { sidecar: s.kind === 'sidecar', algorithm: s.algorithm });
+    const expected =
+      s.expected ?? parseChecksumFile(await downloadText(s.asset!, opts.download), asset.name, { sidecar: s.kind === 'sidecar', algorithm: s.algorithm });
     // A checksums file may use an algorithm not known before it was read (e.g. md5): hash the file for it then.
     if (!hashes[expected.algorithm]) Object.assign(hashes, await hashFile(file, [expected.algorithm]));
     verifyDigest(expected, hashes, { assetName: asset.name, source: s.kind });
@@ -118,7 +142,22 @@ export async function stageRelease(scratch: string, opts: StageOptions): Promise
   const extracted = await extractArchive(file, x, { fileName: asset.name, maxTotalBytes: 2 * opts.maxAssetBytes, signal: opts.signal, keepFile });
   opts.log(`Extracted ${extracted.entries.length} entries (${extracted.format}).`);
   const { chosen, skipped } = chooseBinaries(
-    extracted.entries.map((e) => ({ path: e.path, mode: e.mode, size: e.size, type: e.hardlink ? ('hardlink' as const) : e.type === 'symlink' ? ('symlink' as const) : e.type === 'file' ? ('file' as const) : e.type === 'dir' ? ('dir' as const) : ('other' as const), linkTarget: e.linkTarget, head: e.head })),
+    extracted.entries.map((e) => ({
+      path: e.path,
+      mode: e.mode,
+      size: e.size,
+      type: e.hardlink
+        ? ('hardlink' as const)
+        : e.type === 'symlink'
+          ? ('symlink' as const)
+          : e.type === 'file'
+            ? ('file' as const)
+            : e.type === 'dir'
+              ? ('dir' as const)
+              : ('other' as const),
+      linkTarget: e.linkTarget,
+      head: e.head,
+    })),
     { toolName: opts.overrides.binaryName ?? repoName, binaryPath: opts.overrides.binaryPath, os: opts.target.os },
   );
   for (const s of skipped) opts.log(`Skipped ${s.path}: ${s.reason}`);

@@ -18,7 +18,13 @@ export async function setGithubChannel(db: AppDb, actor: Actor, input: GithubCha
     const [row] = await tx.select({ channel: githubPackages.channel }).from(githubPackages).where(eq(githubPackages.name, input.name)).for('update');
     if (!row) throw new AppError('not_found', `${input.name} is not installed from GitHub.`);
     await tx.update(githubPackages).set({ channel: input.channel }).where(eq(githubPackages.name, input.name));
-    await recordAudit(tx, actor, { action: 'package.github.channel', targetType: 'package', targetId: `github:${input.name}`, before: { channel: row.channel }, after: { channel: input.channel } });
+    await recordAudit(tx, actor, {
+      action: 'package.github.channel',
+      targetType: 'package',
+      targetId: `github:${input.name}`,
+      before: { channel: row.channel },
+      after: { channel: input.channel },
+    });
     return input;
   });
 }

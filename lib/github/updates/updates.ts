@@ -1,13 +1,13 @@
 import type { AppDb } from '@/db/client';
 import { githubPackages } from '@/db/schema';
+import { AppError } from '@/lib/core/errors';
 import type { OutdatedPackage } from '../../runtime/types';
 import { rankAssets } from '../assets/picker';
-import { AppError } from '@/lib/core/errors';
-import { githubClient, type GithubContext } from '../install/installer';
+import { hostTarget } from '../assets/target';
+import { type GithubContext, githubClient } from '../install/installer';
+import type { GithubOverrides } from '../types';
 import { newestRelease } from './newest';
 import { isNewer } from './versions';
-import { hostTarget } from '../assets/target';
-import type { GithubOverrides } from '../types';
 
 /**
  * Update check of the GitHub source: each package against `/releases/latest` (with its
@@ -15,7 +15,9 @@ import type { GithubOverrides } from '../types';
  * Only releases with an asset for this host are offered; never a downgrade. A rate limit stops the
  * sweep and the remaining packages are reported as deferred (their known updates are kept).
  */
-export async function githubOutdated(ctx: Pick<GithubContext, 'db' | 'settings' | 'userAgent' | 'signal' | 'fetch'>): Promise<{ outdated: OutdatedPackage[]; errors: { name: string; message: string }[] }> {
+export async function githubOutdated(
+  ctx: Pick<GithubContext, 'db' | 'settings' | 'userAgent' | 'signal' | 'fetch'>,
+): Promise<{ outdated: OutdatedPackage[]; errors: { name: string; message: string }[] }> {
   const rows = await (ctx.db as AppDb).select().from(githubPackages);
   const client = githubClient(ctx);
   const target = await hostTarget();
@@ -35,7 +37,14 @@ export async function githubOutdated(ctx: Pick<GithubContext, 'db' | 'settings' 
       const next = { tag: candidate.tag_name, publishedAt: candidate.published_at ?? candidate.created_at, prerelease: candidate.prerelease };
       if (!isNewer(installed, next)) continue;
       const o = row.overrides as GithubOverrides;
-      const { ranked } = rankAssets(candidate.assets, target, { toolName: o.binaryName ?? row.repo.split('/')[1], version: candidate.tag_name, assetPattern: o.assetPattern, matching: o.matching, matchingRegex: o.matchingRegex, maxSizeBytes: ctx.settings.maxAssetMb * 1024 * 1024 });
+      const { ranked } = rankAssets(candidate.assets, target, {
+        toolName: o.binaryName ?? row.repo.split('/')[1],
+        version: candidate.tag_name,
+        assetPattern: o.assetPattern,
+        matching: o.matching,
+        matchingRegex: o.matchingRegex,
+        maxSizeBytes: ctx.settings.maxAssetMb * 1024 * 1024,
+      });
       if (!ranked.length) {
         errors.push({ name: row.name, message: `${candidate.tag_name} has no asset for ${target.os}/${target.arch}/${target.libc}; not offered.` });
         continue;

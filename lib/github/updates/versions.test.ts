@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareReleases, isNewer, isPrerelease, isPrereleaseTag, normalizeTag, pickLatest, semverOf, type ReleaseLike } from './versions';
+import { compareReleases, isNewer, isPrerelease, isPrereleaseTag, normalizeTag, pickLatest, type ReleaseLike, semverOf } from './versions';
 
 const R = (tag: string, publishedAt: string | null, more: Partial<ReleaseLike> = {}): ReleaseLike => ({ tag, publishedAt, ...more });
 const tags = (r: ReleaseLike | undefined) => r?.tag;

@@ -75,7 +75,10 @@ export function validateAliasOverrides(overrides: Readonly<Record<string, unknow
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(overrides)) {
     if (!PY_IDENTIFIER.test(key)) {
-      issues.push({ path: `aliases.${key}`, message: `"${key.slice(0, 60)}" is not a Python import name (letters, digits and '_', not starting with a digit)` });
+      issues.push({
+        path: `aliases.${key}`,
+        message: `"${key.slice(0, 60)}" is not a Python import name (letters, digits and '_', not starting with a digit)`,
+      });
       continue;
     }
     if (typeof value !== 'string') {

@@ -4,7 +4,7 @@ import { formatSpec } from '../spec';
 import type { ManagerContext } from '../types';
 import { checkDeps } from './check';
 import { parseSkillDeps } from './frontmatter';
-import { readSkillFiles, type ReadSkillFilesOptions } from './read';
+import { type ReadSkillFilesOptions, readSkillFiles } from './read';
 import { resolveSkillDeps } from './resolve';
 import { scanSkillFiles } from './scan';
 import { pythonStdlibModules } from './stdlib';

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { which } from '../../core/which';
 import { ensureRuntimeDir, type RuntimeLayout } from '../dir';
 import { parsePackageSpec } from '../spec';
 import type { ManagerContext } from '../types';
-import { which } from '../../core/which';
 import { analyzeSkillDeps } from './analyze';
 import { checkDeps } from './check';
 import type { ResolvedDep } from './types';
@@ -18,7 +18,11 @@ let pyLog: string;
 let pyWrapper: string;
 let slowPython: string;
 const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
-const dep = (raw: string, extra: Partial<ResolvedDep> = {}): ResolvedDep => ({ spec: parsePackageSpec(raw, { context: 'deps' }), source: 'declared', ...extra });
+const dep = (raw: string, extra: Partial<ResolvedDep> = {}): ResolvedDep => ({
+  spec: parsePackageSpec(raw, { context: 'deps' }),
+  source: 'declared',
+  ...extra,
+});
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-deps-check-'));
@@ -60,7 +64,12 @@ const byRaw = (deps: { spec: { raw: string }; status: string; detail: string }[]
 describe('checkDeps against real python3 and node', () => {
   it('pip: present vs absent in one python3 process, without running module code', async () => {
     fs.rmSync(pyLog, { force: true });
-    const r = byRaw(await checkDeps(ctx, [dep('pip:fakepkg_x'), dep('pip:absent_mod_xyz'), dep('pip:Fakepkg-X>=1', { importName: 'fakepkg_x' })], { python: pyWrapper, baseEnv }));
+    const r = byRaw(
+      await checkDeps(ctx, [dep('pip:fakepkg_x'), dep('pip:absent_mod_xyz'), dep('pip:Fakepkg-X>=1', { importName: 'fakepkg_x' })], {
+        python: pyWrapper,
+        baseEnv,
+      }),
+    );
     expect(r['pip:fakepkg_x'].status).toBe('ok');
     expect(r['pip:fakepkg_x'].detail).toContain('version 1.2.3');
     expect(r['pip:fakepkg_x'].detail).toContain(path.join(layout.pip, 'fakepkg_x'));
@@ -89,7 +98,11 @@ describe('checkDeps against real python3 and node', () => {
 
   it('binaries on the runtime PATH, system/apt names, and github binaries in bin/', async () => {
     const r = byRaw(
-      await checkDeps(ctx, [dep('sh'), dep('system:definitely-not-a-binary-xyz'), dep('apt:sh'), dep('github:jesseduffield/lazygit'), dep('github:cli/cli@v2.40.0')], { baseEnv }),
+      await checkDeps(
+        ctx,
+        [dep('sh'), dep('system:definitely-not-a-binary-xyz'), dep('apt:sh'), dep('github:jesseduffield/lazygit'), dep('github:cli/cli@v2.40.0')],
+        { baseEnv },
+      ),
     );
     expect(r.sh.status).toBe('ok');
     expect(r.sh.detail).toMatch(/found at \/.*\/sh$/);
@@ -104,7 +117,10 @@ describe('checkDeps against real python3 and node', () => {
     fs.rmSync(pyLog, { force: true });
     const forged: ResolvedDep = { spec: { raw: 'pip:os;import sys', manager: 'pip', name: 'os;import sys' }, source: 'declared' };
     const forgedNpm: ResolvedDep = { spec: { raw: "npm:a');require(", manager: 'npm', name: "a');require(" }, source: 'declared' };
-    const r = await checkDeps(ctx, [forged, forgedNpm, dep('pip:fakepkg_x', { importName: 'os;import sys' }), dep('pip:fakepkg_x')], { python: pyWrapper, baseEnv });
+    const r = await checkDeps(ctx, [forged, forgedNpm, dep('pip:fakepkg_x', { importName: 'os;import sys' }), dep('pip:fakepkg_x')], {
+      python: pyWrapper,
+      baseEnv,
+    });
     expect(r.map((d) => d.status)).toEqual(['unknown', 'unknown', 'unknown', 'ok']);
     expect(r[0].detail).toContain('not checked');
     expect(r[0].detail).toContain("shell metacharacter ';'");
@@ -125,7 +141,11 @@ describe('checkDeps against real python3 and node', () => {
   });
 
   it('a missing interpreter gives status unknown with the reason', async () => {
-    const r = await checkDeps(ctx, [dep('pip:fakepkg_x'), dep('npm:some-pkg')], { python: 'definitely-no-python-xyz', node: 'definitely-no-node-xyz', baseEnv });
+    const r = await checkDeps(ctx, [dep('pip:fakepkg_x'), dep('npm:some-pkg')], {
+      python: 'definitely-no-python-xyz',
+      node: 'definitely-no-node-xyz',
+      baseEnv,
+    });
     expect(r.map((d) => d.status)).toEqual(['unknown', 'unknown']);
     expect(r[0].detail).toBe('definitely-no-python-xyz is not available on the runtime PATH');
   });
@@ -136,7 +156,10 @@ describe('analyzeSkillDeps', () => {
     const dir = path.join(tmp, 'analyzed');
     fs.mkdirSync(path.join(dir, 'scripts'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: a\nexclude_deps: [pip:ignored_mod, npm:bogus-x]\n---\n');
-    fs.writeFileSync(path.join(dir, 'scripts', 'main.py'), '#!/usr/bin/env python3\nimport os\nimport fakepkg_x\nimport absent_mod_xyz\nimport ignored_mod\nimport helper\n');
+    fs.writeFileSync(
+      path.join(dir, 'scripts', 'main.py'),
+      '#!/usr/bin/env python3\nimport os\nimport fakepkg_x\nimport absent_mod_xyz\nimport ignored_mod\nimport helper\n',
+    );
     fs.writeFileSync(path.join(dir, 'scripts', 'helper.py'), 'import json\n');
     fs.writeFileSync(path.join(dir, 'scripts', 'app.js'), "const p = require('some-pkg');\nrequire('node:fs');\n");
     const a = await analyzeSkillDeps({ skillDir: dir }, ctx, { baseEnv });

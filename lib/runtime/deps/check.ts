@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { isAppError } from '../../core/errors';
 import { runProcess } from '../../core/process';
+import { isExecutableFile, joinPathList, splitPathList, which } from '../../core/which';
 import { runtimeLayout } from '../dir';
 import { runtimeEnv } from '../env';
 import { formatSpec, parsePackageSpec } from '../spec';
 import type { ManagerContext, PackageSpec } from '../types';
-import { isExecutableFile, joinPathList, splitPathList, which } from '../../core/which';
 import { PY_IMPORT_PATH, pipImportName } from './aliases';
-import type { CheckOptions, CheckedDep, DepStatus, ResolvedDep } from './types';
+import type { CheckedDep, CheckOptions, DepStatus, ResolvedDep } from './types';
 
 /**
  * Availability check. One python3 process for all pip
@@ -98,7 +98,8 @@ async function probe(
     const res = await runProcess(program, args, { env, cwd, timeoutMs, signal, maxOutputBytes: 1024 * 1024, killGraceMs: 500 });
     if (res.timedOut) return { ok: false, reason: `the ${label} check did not finish within ${timeoutMs} ms` };
     if (res.aborted) return { ok: false, reason: `the ${label} check was cancelled` };
-    if (res.code !== 0) return { ok: false, reason: `the ${label} check failed (exit ${res.code ?? res.signal}): ${res.stderr.trim().split('\n').slice(-1)[0] ?? ''}`.trim() };
+    if (res.code !== 0)
+      return { ok: false, reason: `the ${label} check failed (exit ${res.code ?? res.signal}): ${res.stderr.trim().split('\n').slice(-1)[0] ?? ''}`.trim() };
     const parsed = JSON.parse(res.stdout) as unknown;
     if (!parsed || typeof parsed !== 'object') return { ok: false, reason: `the ${label} check printed no result` };
     return { ok: true, results: parsed as Record<string, ProbeResult> };
@@ -166,7 +167,7 @@ export async function checkDeps(ctx: ManagerContext, deps: readonly ResolvedDep[
   ]);
 
   for (const p of pip) {
-    if (!py || !py.ok) {
+    if (!py?.ok) {
       set(p.i, 'unknown', py ? py.reason : 'not checked');
       continue;
     }
@@ -176,7 +177,7 @@ export async function checkDeps(ctx: ManagerContext, deps: readonly ResolvedDep[
     else set(p.i, 'missing', `no module named ${p.name} on the runtime PYTHONPATH`);
   }
   for (const n of npm) {
-    if (!js || !js.ok) {
+    if (!js?.ok) {
       set(n.i, 'unknown', js ? js.reason : 'not checked');
       continue;
     }
@@ -184,6 +185,9 @@ export async function checkDeps(ctx: ManagerContext, deps: readonly ResolvedDep[
     if (r?.found) set(n.i, 'ok', [r.version ? `version ${r.version}` : '', r.path ? `at ${r.path}` : ''].filter(Boolean).join(', ') || 'found');
     else set(n.i, 'missing', `${n.name} is not installed on the runtime NODE_PATH`);
   }
-  ctx.log?.(`deps check: ${result.filter((r) => r.status === 'ok').length} ok, ${result.filter((r) => r.status === 'missing').length} missing, ${result.filter((r) => r.status === 'unknown').length} unknown`, 'info');
+  ctx.log?.(
+    `deps check: ${result.filter((r) => r.status === 'ok').length} ok, ${result.filter((r) => r.status === 'missing').length} missing, ${result.filter((r) => r.status === 'unknown').length} unknown`,
+    'info',
+  );
   return result;
 }

@@ -61,7 +61,10 @@ describe('real published skills', () => {
   it('mcp-builder Python examples: mcp, pydantic, httpx (stdlib skipped), python3 from the shebang', () => {
     const blocks = fences(read('anthropic/mcp-builder/reference/python_mcp_server.md'), 'python');
     expect(blocks).toHaveLength(18);
-    const r = scanSkillFiles(blocks.map((content, i) => ({ path: `block${i}.py`, content })), { pythonStdlib: stdlib });
+    const r = scanSkillFiles(
+      blocks.map((content, i) => ({ path: `block${i}.py`, content })),
+      { pythonStdlib: stdlib },
+    );
     expect(r.diagnostics).toEqual([]);
     expect(r.deps.map((d) => [formatSpec(d.spec), d.where.length])).toEqual([
       ['pip:mcp', 4],
@@ -87,7 +90,10 @@ describe('real published skills', () => {
 
   it('webapp-testing example: playwright', () => {
     const blocks = fences(read('anthropic/webapp-testing/SKILL.md'), 'python');
-    const r = scanSkillFiles(blocks.map((content, i) => ({ path: `block${i}.py`, content })), { pythonStdlib: stdlib });
+    const r = scanSkillFiles(
+      blocks.map((content, i) => ({ path: `block${i}.py`, content })),
+      { pythonStdlib: stdlib },
+    );
     expect(r.deps.map((d) => formatSpec(d.spec))).toEqual(['pip:playwright']);
   });
 });

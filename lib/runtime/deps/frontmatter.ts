@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { formatSpec, parsePackageSpec, specLockKey } from '../spec';
 import { PY_IMPORT_PATH } from './aliases';
 import type { DepDiagnostic, DepEntry, ParsedSkillDeps } from './types';
@@ -122,7 +122,12 @@ function readList(
     const dedupe = specLockKey(entry.spec);
     const first = seen.get(dedupe);
     if (first !== undefined) {
-      diagnostics.push({ key, line, raw: text, message: `"${text}" repeats ${formatSpec(entries[first].spec)} from line ${entries[first].line}; the first one is used` });
+      diagnostics.push({
+        key,
+        line,
+        raw: text,
+        message: `"${text}" repeats ${formatSpec(entries[first].spec)} from line ${entries[first].line}; the first one is used`,
+      });
       return;
     }
     seen.set(dedupe, entries.length);

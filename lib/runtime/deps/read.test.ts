@@ -43,7 +43,14 @@ describe('readSkillFiles', () => {
 
   it('reads scripts/ to depth 4 plus top-level scripts, with caps and symlink rules', async () => {
     const r = await readSkillFiles(dir);
-    expect(r.files.map((f) => f.path).sort()).toEqual(['run.py', 'scripts/1/2/3/4/deep.py', 'scripts/a.py', 'scripts/inside-link.py', 'scripts/localmod/__init__.py', 'tool']);
+    expect(r.files.map((f) => f.path).sort()).toEqual([
+      'run.py',
+      'scripts/1/2/3/4/deep.py',
+      'scripts/a.py',
+      'scripts/inside-link.py',
+      'scripts/localmod/__init__.py',
+      'tool',
+    ]);
     expect(r.diagnostics.map((d) => d.file).sort()).toEqual(['scripts/big.py', 'scripts/evil.py']);
     expect(r.localModules).toContain('localmod');
     const scan = scanSkillFiles(r.files, { localModules: r.localModules });

@@ -63,7 +63,11 @@ export async function readSkillFiles(dir: string, opts: ReadSkillFilesOptions = 
       return;
     }
     if (size > maxBytes) {
-      diagnostics.push({ key: 'scan', file: rel, message: `"${rel}" is ${Math.ceil(size / 1024)} KiB, over the ${Math.round(maxBytes / 1024)} KiB scan limit; it is not scanned` });
+      diagnostics.push({
+        key: 'scan',
+        file: rel,
+        message: `"${rel}" is ${Math.ceil(size / 1024)} KiB, over the ${Math.round(maxBytes / 1024)} KiB scan limit; it is not scanned`,
+      });
       return;
     }
     const ext = path.extname(rel).toLowerCase();

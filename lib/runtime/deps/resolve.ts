@@ -1,7 +1,7 @@
 import { normalizePipName } from '../spec';
 import type { PackageSpec } from '../types';
 import { aliasTable, importNameForPip, type PipAlias } from './aliases';
-import type { DepEntry, ResolveResult, ResolvedDep, ScannedDep } from './types';
+import type { DepEntry, ResolvedDep, ResolveResult, ScannedDep } from './types';
 
 /** Manager family for matching: apt:, apk:, system: and bare names are all system packages. */
 function family(spec: PackageSpec): string {

@@ -87,7 +87,10 @@ export function extractPythonImports(src: string): PyImport[] {
       const imp = IMPORT_RE.exec(stmt);
       if (!imp) continue;
       for (const part of imp[1].replace(/[()]/g, ' ').split(',')) {
-        const name = part.trim().split(/\s+as\s+/)[0].trim();
+        const name = part
+          .trim()
+          .split(/\s+as\s+/)[0]
+          .trim();
         if (!name || name.startsWith('.')) continue;
         const top = topLevel(name);
         if (top && top !== '__future__') found.push({ module: top, line: startLine });

@@ -73,7 +73,21 @@ describe('extractPythonImports', () => {
   it('finds indented, comma, dotted, aliased and one-line imports; skips relative, __future__, comments and strings', () => {
     const got = extractPythonImports(PY_MAIN);
     expect(got.map((i) => i.module)).toEqual([
-      'os', 'sys', 'json', 'requests', 'numpy', 'pandas', 'urllib', 'helpers', 'mypkg', 'cv2', 'yaml', 'PIL', 'psycopg', 'bs4', 'dateutil',
+      'os',
+      'sys',
+      'json',
+      'requests',
+      'numpy',
+      'pandas',
+      'urllib',
+      'helpers',
+      'mypkg',
+      'cv2',
+      'yaml',
+      'PIL',
+      'psycopg',
+      'bs4',
+      'dateutil',
     ]);
     expect(got.find((i) => i.module === 'cv2')!.line).toBe(23);
     expect(got.find((i) => i.module === 'dateutil')!.line).toBe(31);
@@ -137,7 +151,13 @@ describe('scanSkillFiles', () => {
       'pip:python-dateutil',
     ]);
     const byName = new Map(r.deps.map((d) => [d.spec.name, d]));
-    expect(byName.get('opencv-python')).toMatchObject({ kind: 'pip', importName: 'cv2', alias: { from: 'cv2', to: 'opencv-python' }, file: 'scripts/main.py', line: 23 });
+    expect(byName.get('opencv-python')).toMatchObject({
+      kind: 'pip',
+      importName: 'cv2',
+      alias: { from: 'cv2', to: 'opencv-python' },
+      file: 'scripts/main.py',
+      line: 23,
+    });
     expect(byName.get('opencv-python')!.alias!.hint).toContain('libgl1');
     expect(byName.get('psycopg')!.spec.extras).toEqual(['binary']);
     expect(byName.get('psycopg')!.alias).toEqual({ from: 'psycopg', to: 'psycopg[binary]' });

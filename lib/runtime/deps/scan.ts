@@ -136,7 +136,14 @@ export function scanSkillFiles(files: readonly FileToScan[], opts: ScanOptions =
         if (stdlib.has(imp.module) || local.has(imp.module)) continue;
         try {
           const { spec, alias } = pipSpecForImport(imp.module, table);
-          add('pip', spec, f.path, imp.line, imp.module, alias ? { from: alias.import, to: alias.pip, ...(alias.hint ? { hint: alias.hint } : {}) } : undefined);
+          add(
+            'pip',
+            spec,
+            f.path,
+            imp.line,
+            imp.module,
+            alias ? { from: alias.import, to: alias.pip, ...(alias.hint ? { hint: alias.hint } : {}) } : undefined,
+          );
         } catch (e) {
           reject(f.path, imp.line, imp.module, 'The Python import', e);
         }

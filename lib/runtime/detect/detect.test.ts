@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../../core/process';
-import { createRuntimeCache, detectRuntimes, type DetectOptions, type RuntimeReport } from './detect';
-import { ensureRuntimeDir, type RuntimeLayout } from '../dir';
-import { machineArch, parseOsRelease, readElfInterpreter } from './platform';
 import { which } from '../../core/which';
+import { ensureRuntimeDir, type RuntimeLayout } from '../dir';
+import { createRuntimeCache, type DetectOptions, detectRuntimes, type RuntimeReport } from './detect';
+import { machineArch, parseOsRelease, readElfInterpreter } from './platform';
 
 let tmp: string;
 let layout: RuntimeLayout;
@@ -145,7 +145,15 @@ describe('createRuntimeCache', () => {
   function counting(): { calls: () => number; opts: { detect: (o: DetectOptions) => Promise<RuntimeReport> } } {
     let n = 0;
     // A copy of the real report per detection, so the cache logic is tested without re-probing each time.
-    return { calls: () => n, opts: { detect: async (o) => (n++, { ...report, runtimeDir: o.layout.root }) } };
+    return {
+      calls: () => n,
+      opts: {
+        detect: async (o) => {
+          n++;
+          return { ...report, runtimeDir: o.layout.root };
+        },
+      },
+    };
   }
 
   it('runs the real detection through the cache', async () => {

@@ -2,17 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runProcess } from '../../core/process';
-import type { RuntimeLayout } from '../dir';
-import { runtimeEnv, type BaseEnv, type RuntimeEnv } from '../env';
-import { managerReadiness } from './readiness';
-import { detectLibc, machineArch, parseOsRelease, readTextFile } from './platform';
-import type { SystemManager } from '../types';
-import { DEFAULT_BINARIES } from '../../settings/runtime-settings';
 import { splitPathList, which } from '../../core/which';
+import { DEFAULT_BINARIES } from '../../settings/runtime-settings';
+import type { RuntimeLayout } from '../dir';
+import { type BaseEnv, type RuntimeEnv, runtimeEnv } from '../env';
+import type { SystemManager } from '../types';
+import { detectLibc, machineArch, parseOsRelease, readTextFile } from './platform';
+import { managerReadiness } from './readiness';
 
 /** Runtime detection, as seen by skill processes on this host. */
 
 export { DEFAULT_BINARIES };
+
 const BINARY_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
 // Programs that print their version with another flag than --version.
 const VERSION_ARGS: Record<string, string[]> = { ffprobe: ['-version'], ffmpeg: ['-version'], pdfinfo: ['-v'], pdftotext: ['-v'] };
@@ -20,6 +21,7 @@ const VERSION_ARGS: Record<string, string[]> = { ffprobe: ['-version'], ffmpeg: 
 const QUIET_ENV = { NPM_CONFIG_UPDATE_NOTIFIER: 'false', GH_NO_UPDATE_NOTIFIER: '1', DO_NOT_TRACK: '1' };
 
 export type { BinaryStatus, ManagerReadiness, PythonStatus, RuntimeReport, SystemStatus } from '../report';
+
 import type { BinaryStatus, PythonStatus, RuntimeReport, SystemStatus } from '../report';
 
 export interface DetectOptions {
@@ -182,7 +184,13 @@ export async function detectRuntimes(opts: DetectOptions): Promise<RuntimeReport
     runtimeDir: opts.layout.root,
     runtimes: { ...py, ...js },
     system,
-    platform: { os: process.platform, arch: machineArch(), libc: libc.libc, ...(libc.version ? { libcVersion: libc.version } : {}), ...(libc.interpreter ? { loader: libc.interpreter } : {}) },
+    platform: {
+      os: process.platform,
+      arch: machineArch(),
+      libc: libc.libc,
+      ...(libc.version ? { libcVersion: libc.version } : {}),
+      ...(libc.interpreter ? { loader: libc.interpreter } : {}),
+    },
     runtimeBin: { path: opts.layout.bin, exists: fs.existsSync(opts.layout.bin), onServicePath: splitPathList(base.PATH).includes(opts.layout.bin) },
     binaries,
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ManagerReadiness, RuntimeReport } from '../report';
 import type { RuntimeLayout } from '../dir';
+import type { ManagerReadiness, RuntimeReport } from '../report';
 
 function nearestExisting(dir: string): string {
   let d = dir;
@@ -28,7 +28,10 @@ export function managerReadiness(report: Omit<RuntimeReport, 'managers'>, layout
     ? { ready: false, reason: python3.reason ?? 'python3 is not available', hint: installHint('python3 python3-pip', 'python3 py3-pip') }
     : !pip.available
       ? { ready: false, reason: pip.reason ?? 'pip is not available', hint: installHint('python3-pip', 'py3-pip') }
-      : { ready: true, ...(python3.externallyManaged ? { reason: 'the system Python is externally managed (PEP 668); packages go to the runtime dir with --target' } : {}) };
+      : {
+          ready: true,
+          ...(python3.externallyManaged ? { reason: 'the system Python is externally managed (PEP 668); packages go to the runtime dir with --target' } : {}),
+        };
   const npmR: ManagerReadiness = !npm.available
     ? { ready: false, reason: npm.reason ?? 'npm is not available', hint: installHint('npm', 'npm') }
     : node.reason
@@ -36,7 +39,11 @@ export function managerReadiness(report: Omit<RuntimeReport, 'managers'>, layout
       : { ready: true };
   const s = report.system;
   const systemR: ManagerReadiness = !mgr
-    ? { ready: false, reason: 'neither apt-get nor apk was found', hint: 'system packages need a Debian/Ubuntu (apt) or Alpine (apk) host; install what skills need in the image instead' }
+    ? {
+        ready: false,
+        reason: 'neither apt-get nor apk was found',
+        hint: 'system packages need a Debian/Ubuntu (apt) or Alpine (apk) host; install what skills need in the image instead',
+      }
     : !s.root && !s.sudo
       ? {
           ready: false,
@@ -47,9 +54,17 @@ export function managerReadiness(report: Omit<RuntimeReport, 'managers'>, layout
   const arch = report.platform.arch;
   const githubR: ManagerReadiness =
     report.platform.os !== 'linux'
-      ? { ready: false, reason: `GitHub-release installs support Linux only (this is ${report.platform.os})`, hint: 'run Skilldock on Linux, or install the tool on the host yourself' }
+      ? {
+          ready: false,
+          reason: `GitHub-release installs support Linux only (this is ${report.platform.os})`,
+          hint: 'run Skilldock on Linux, or install the tool on the host yourself',
+        }
       : arch !== 'x86_64' && arch !== 'aarch64'
-        ? { ready: false, reason: `no release assets are chosen for ${arch}; x86_64 and aarch64 are supported`, hint: 'install the tool with the system package manager instead' }
+        ? {
+            ready: false,
+            reason: `no release assets are chosen for ${arch}; x86_64 and aarch64 are supported`,
+            hint: 'install the tool with the system package manager instead',
+          }
         : !writable(layout.bin)
           ? { ready: false, reason: `${layout.bin} is not writable by the service user`, hint: `chown -R ${process.getuid?.() ?? '<uid>'} ${layout.root}` }
           : report.platform.libc === 'unknown'

@@ -9,7 +9,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { ContainmentWarning, SourceKind } from '../types';
-import { SKILL_FILE, type Candidate } from './candidates';
+import { type Candidate, SKILL_FILE } from './candidates';
 
 export function isInside(parent: string, child: string): boolean {
   if (child === parent) return true;
@@ -17,9 +17,7 @@ export function isInside(parent: string, child: string): boolean {
   return child.startsWith(prefix);
 }
 
-export type ContainmentResult =
-  | { ok: true; realDir: string }
-  | { ok: false; code: ContainmentWarning; path: string; realPath: string };
+export type ContainmentResult = { ok: true; realDir: string } | { ok: false; code: ContainmentWarning; path: string; realPath: string };
 
 const LINKABLE_FOLDERS: ReadonlySet<SourceKind> = new Set(['managed', 'personal']);
 
@@ -41,12 +39,7 @@ export async function resolveAllowedTargets(targets: readonly string[]): Promise
   return out;
 }
 
-export async function checkContainment(
-  kind: SourceKind,
-  rootReal: string,
-  cand: Candidate,
-  allowedTargets: readonly string[],
-): Promise<ContainmentResult> {
+export async function checkContainment(kind: SourceKind, rootReal: string, cand: Candidate, allowedTargets: readonly string[]): Promise<ContainmentResult> {
   // Without a symlink on the way, the real path is the root's real path plus the relative one: no syscall.
   const realDir = cand.viaSymlink ? await fsp.realpath(cand.dir) : path.join(rootReal, ...cand.relDir.split('/'));
   if (!LINKABLE_FOLDERS.has(kind) && !isInside(rootReal, realDir)) {

@@ -140,7 +140,10 @@ describe('discoverSkills: real published skills', () => {
     expect(warnings).toEqual([]);
     expect(copies.length).toBe(fs.readdirSync(root).length);
     for (const c of copies) {
-      expect(c.parsed.diagnostics.filter((d) => d.severity === 'error'), c.relDir).toEqual([]);
+      expect(
+        c.parsed.diagnostics.filter((d) => d.severity === 'error'),
+        c.relDir,
+      ).toEqual([]);
       expect(c.files.some((f) => f.path === 'SKILL.md')).toBe(true);
     }
   });

@@ -6,10 +6,10 @@
  */
 import fsp from 'node:fs/promises';
 import type { RootWarning, SkillCopy, SkillRoot } from '../types';
-import { findCandidates, type Candidate } from './candidates';
+import { type Candidate, findCandidates } from './candidates';
 import { mapLimit } from './concurrency';
 import { checkContainment, describeEscape, resolveAllowedTargets } from './containment';
-import { loadCopy, type InspectCopy } from './load-copy';
+import { type InspectCopy, loadCopy } from './load-copy';
 
 export interface DiscoverOptions {
   /** Folders symlinked workspace/project/extra skills may resolve into (spec `skills.load.allowSymlinkTargets`). */

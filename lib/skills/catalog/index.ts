@@ -1,6 +1,6 @@
+export { isSkippedDirName, SKILL_FILE } from './candidates';
+export { isInside } from './containment';
 export * from './discover';
 export * from './inventory';
-export * from './watch';
 export { copyId, readSkillMd } from './load-copy';
-export { isInside } from './containment';
-export { SKILL_FILE, isSkippedDirName } from './candidates';
+export * from './watch';

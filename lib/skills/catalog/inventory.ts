@@ -6,7 +6,7 @@
  * then by relDir. Invalid copies take part under their fallback name (the folder name): a broken
  * workspace copy still shadows a managed one, visibly, rather than silently falling back.
  */
-import { SOURCE_ORDER, type SkillCopy } from '../types';
+import { type SkillCopy, SOURCE_ORDER } from '../types';
 
 export interface InventoryEntry {
   name: string;

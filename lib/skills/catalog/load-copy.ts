@@ -5,7 +5,7 @@ import path from 'node:path';
 import { contentHash, listSkillFiles, SkillFilesError } from '../files';
 import { parseSkillMd } from '../manifest';
 import type { ParsedSkill, SkillCopy, SkillFile, SkillRoot } from '../types';
-import { SKILL_FILE, type Candidate } from './candidates';
+import { type Candidate, SKILL_FILE } from './candidates';
 
 export function copyId(source: string, rootPath: string, relDir: string): string {
   return createHash('sha256').update(`${source}:${rootPath}:${relDir}`).digest('hex').slice(0, 16);
@@ -53,7 +53,12 @@ function withSizeError(parsed: ParsedSkill, size: number, limit: number): Parsed
 /** Throws when SKILL.md cannot be read (the caller reports the folder as unreadable). */
 export type InspectCopy = (copy: SkillCopy, contents: ReadonlyMap<string, Buffer>) => void | Promise<void>;
 
-export async function loadCopy(root: SkillRoot, cand: Candidate, maxSkillFileBytes: number, inspect?: InspectCopy): Promise<{ copy: SkillCopy; skillMdBytes: number }> {
+export async function loadCopy(
+  root: SkillRoot,
+  cand: Candidate,
+  maxSkillFileBytes: number,
+  inspect?: InspectCopy,
+): Promise<{ copy: SkillCopy; skillMdBytes: number }> {
   // The listing reads every file once (hashing); SKILL.md's bytes are taken from it when it fits.
   let files: SkillFile[] = [];
   let filesError: unknown = null;
@@ -65,7 +70,9 @@ export async function loadCopy(root: SkillRoot, cand: Candidate, maxSkillFileByt
   }
   const listed = contents.get(SKILL_FILE);
   const { text, sizeBytes } =
-    listed && listed.length <= maxSkillFileBytes ? { text: listed.toString('utf8'), sizeBytes: listed.length } : await readSkillMd(path.join(cand.dir, SKILL_FILE), maxSkillFileBytes);
+    listed && listed.length <= maxSkillFileBytes
+      ? { text: listed.toString('utf8'), sizeBytes: listed.length }
+      : await readSkillMd(path.join(cand.dir, SKILL_FILE), maxSkillFileBytes);
   const dirName = cand.relDir.slice(cand.relDir.lastIndexOf('/') + 1);
   let parsed = parseSkillMd(text, { dirName, file: SKILL_FILE, sizeBytes });
   if (sizeBytes > maxSkillFileBytes) parsed = withSizeError(parsed, sizeBytes, maxSkillFileBytes);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTmp, skillMd, writeSkill } from './testutil';
-import { watchSkillRoots, type SkillRootsWatcher } from './watch';
+import { type SkillRootsWatcher, watchSkillRoots } from './watch';
 
 let tmp: string;
 let watcher: SkillRootsWatcher | undefined;

@@ -8,9 +8,10 @@
  * like the others and reported as changed. A root that is deleted goes back to that state. Either
  * way discovery re-reads every root on each refresh, so an explicit refresh always sees them.
  */
-import path from 'node:path';
+
 import fs from 'node:fs';
-import { watch, type FSWatcher } from 'chokidar';
+import path from 'node:path';
+import { type FSWatcher, watch } from 'chokidar';
 
 export const WATCH_IGNORED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', 'dist', '.venv', 'venv', '__pycache__', '.pytest_cache', '.cache']);
 /** root/group/skill/... — deep enough for grouped skills with nested scripts and references. */

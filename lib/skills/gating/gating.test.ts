@@ -151,6 +151,11 @@ describe('evaluateGating: the order', () => {
 
 describe('collectBins', () => {
   it('gathers every bin and anyBin once, sorted', () => {
-    expect(collectBins([manifest({}, { bins: ['rg', 'git'], anyBins: ['jq'] }), manifest({}, { bins: ['git'], anyBins: ['yq', 'jq'] })])).toEqual(['git', 'jq', 'rg', 'yq']);
+    expect(collectBins([manifest({}, { bins: ['rg', 'git'], anyBins: ['jq'] }), manifest({}, { bins: ['git'], anyBins: ['yq', 'jq'] })])).toEqual([
+      'git',
+      'jq',
+      'rg',
+      'yq',
+    ]);
   });
 });

@@ -33,7 +33,7 @@ export function collectBins(manifests: Iterable<Pick<SkillManifest, 'requires'>>
 export function getDotted(obj: unknown, dotted: string): unknown {
   let cur: unknown = obj;
   for (const key of dotted.split('.')) {
-    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, key)) return undefined;
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, key)) return undefined;
     cur = (cur as Record<string, unknown>)[key];
   }
   return cur;
@@ -121,7 +121,13 @@ function evaluateRequirements(input: GatingInput, missing: GatingResult['missing
   missing.bins = bins.filter((b) => !input.found[b]);
   if (bins.length === 0) step('bins', true, 'no bins required');
   else if (missing.bins.length === 0) step('bins', true, `found ${list(bins.map(where))}`);
-  else step('bins', false, `missing ${list(missing.bins)}`, missing.bins.map((b) => `missing bin ${b}`));
+  else
+    step(
+      'bins',
+      false,
+      `missing ${list(missing.bins)}`,
+      missing.bins.map((b) => `missing bin ${b}`),
+    );
 
   // 6. anyBins: at least one
   const anyFound = anyBins.filter((b) => input.found[b]);
@@ -142,8 +148,14 @@ function evaluateRequirements(input: GatingInput, missing: GatingResult['missing
   if (env.length === 0) step('env', true, 'no env required');
   else if (missing.env.length === 0) step('env', true, `present: ${list(envDetails)}`);
   else {
-    const hint = (name: string) => (name === m.primaryEnv ? " — set it in the skill's config (primaryEnv)" : " — set it in the environment or the skill's env config");
-    step('env', false, `missing ${list(missing.env)}`, missing.env.map((name) => `missing env ${name}${hint(name)}`));
+    const hint = (name: string) =>
+      name === m.primaryEnv ? " — set it in the skill's config (primaryEnv)" : " — set it in the environment or the skill's env config";
+    step(
+      'env',
+      false,
+      `missing ${list(missing.env)}`,
+      missing.env.map((name) => `missing env ${name}${hint(name)}`),
+    );
   }
 
   // 8. config: dotted paths truthy

@@ -1,5 +1,5 @@
 import type { Os } from '../types';
-import { httpUrl, readString, readStringList, showPath, type KeyPath, type Reporter } from './report';
+import { httpUrl, type KeyPath, type Reporter, readString, readStringList, showPath } from './report';
 
 /** Field rules shared by the metadata block and install specs. */
 export const OS_VALUES: readonly Os[] = ['darwin', 'linux', 'win32'];

@@ -9,7 +9,15 @@ describe('parseSkillMd: frontmatter structure', () => {
     const p = parseSkillMd(md('name: pdf\ndescription: Fill PDF forms.\n', '# PDF\n\nUse it.\n'), { dirName: 'pdf' });
     expect(p).toMatchObject({ valid: true, diagnostics: [] });
     expect(p.manifest).toMatchObject({ name: 'pdf', description: 'Fill PDF forms.', body: '# PDF\n\nUse it.\n', bodyLine: 5, skillKey: 'pdf' });
-    expect(p.manifest).toMatchObject({ userInvocable: true, disableModelInvocation: false, commandArgMode: 'raw', allowedTools: [], always: false, os: [], install: [] });
+    expect(p.manifest).toMatchObject({
+      userInvocable: true,
+      disableModelInvocation: false,
+      commandArgMode: 'raw',
+      allowedTools: [],
+      always: false,
+      os: [],
+      install: [],
+    });
   });
 
   it('accepts a colon inside a quoted value, and repairs an unquoted one with a warning', () => {
@@ -92,7 +100,16 @@ describe('parseSkillMd: frontmatter structure', () => {
   });
 
   it('never throws on hostile input', () => {
-    for (const text of ['', '---', '---\n', '\u0000\u0001', '---\n: : :\n---\n', '---\n{[}]\n---\n', `---\nname: ${'x'.repeat(5000)}\n---\n`, '---\n? [a]\n: b\n---\n']) {
+    for (const text of [
+      '',
+      '---',
+      '---\n',
+      '\u0000\u0001',
+      '---\n: : :\n---\n',
+      '---\n{[}]\n---\n',
+      `---\nname: ${'x'.repeat(5000)}\n---\n`,
+      '---\n? [a]\n: b\n---\n',
+    ]) {
       const p = parseSkillMd(text, { dirName: 'd' });
       expect(p.valid).toBe(false);
       expect(p.manifest.name).toBe('d');

@@ -4,10 +4,10 @@ import { Reporter } from './report';
 import { readSkillSource } from './source';
 import { defaultTopLevel, readTopLevel } from './top-level';
 
-export { SKILL_NAME_RE, MAX_SKILL_NAME, MAX_DESCRIPTION, KNOWN_TOP_LEVEL_KEYS } from './top-level';
+export { ENV_NAME_RE, isBinName, OS_VALUES } from './fields';
+export { BREW_FORMULA_RE, GO_MODULE_RE, githubReleaseSpec, INSTALL_KINDS, UV_PACKAGE_RE } from './install';
 export { METADATA_KEYS } from './metadata';
-export { OS_VALUES, ENV_NAME_RE, isBinName } from './fields';
-export { INSTALL_KINDS, BREW_FORMULA_RE, GO_MODULE_RE, UV_PACKAGE_RE, githubReleaseSpec } from './install';
+export { KNOWN_TOP_LEVEL_KEYS, MAX_DESCRIPTION, MAX_SKILL_NAME, SKILL_NAME_RE } from './top-level';
 
 /** OpenClaw `maxSkillFileBytes`. */
 export const MAX_SKILL_MD_BYTES = 256_000;
@@ -45,7 +45,11 @@ function build(text: string, opts: ParseSkillMdOptions, r: Reporter): SkillManif
   const size = opts.sizeBytes ?? Buffer.byteLength(text, 'utf8');
   if (size > MAX_SKILL_MD_BYTES) {
     const limit = MAX_SKILL_MD_BYTES.toLocaleString('en-US');
-    r.error('file.too-large', undefined, `SKILL.md is ${size.toLocaleString('en-US')} bytes; the limit is ${limit}. Move reference material into references/ files`);
+    r.error(
+      'file.too-large',
+      undefined,
+      `SKILL.md is ${size.toLocaleString('en-US')} bytes; the limit is ${limit}. Move reference material into references/ files`,
+    );
     if (text.length > MAX_PARSED_CHARS) return assemble(defaultTopLevel(opts.dirName), defaultMetadata(), '', 1);
   }
   const source = readSkillSource(text, r);
@@ -55,12 +59,7 @@ function build(text: string, opts: ParseSkillMdOptions, r: Reporter): SkillManif
   return assemble(top, meta, source.body, source.bodyLine);
 }
 
-function assemble(
-  top: ReturnType<typeof defaultTopLevel>,
-  meta: ReturnType<typeof defaultMetadata>,
-  body: string,
-  bodyLine: number,
-): SkillManifest {
+function assemble(top: ReturnType<typeof defaultTopLevel>, meta: ReturnType<typeof defaultMetadata>, body: string, bodyLine: number): SkillManifest {
   const { homepage: blockHomepage, skillKey, ...block } = meta;
   const homepage = top.homepage ?? blockHomepage;
   return { ...top, ...block, ...(homepage ? { homepage } : {}), skillKey: skillKey ?? top.name, body, bodyLine };

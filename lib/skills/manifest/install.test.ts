@@ -49,7 +49,15 @@ describe('valid install specs of every kind and their package specs', () => {
   it('download keeps its options; GitHub release URLs map to github:owner/repo[@tag]', () => {
     const sha = 'AB'.repeat(32);
     const p = parse(
-      { kind: 'download', url: 'https://github.com/cli/cli/releases/download/v2.40.0/gh_2.40.0_linux_amd64.tar.gz', sha256: sha, archive: 'tar.gz', extract: true, stripComponents: 1, targetDir: 'gh/bin' },
+      {
+        kind: 'download',
+        url: 'https://github.com/cli/cli/releases/download/v2.40.0/gh_2.40.0_linux_amd64.tar.gz',
+        sha256: sha,
+        archive: 'tar.gz',
+        extract: true,
+        stripComponents: 1,
+        targetDir: 'gh/bin',
+      },
       { kind: 'download', url: 'https://github.com/BurntSushi/ripgrep/releases/latest/download/rg.zip', archive: 'zip' },
       { kind: 'download', url: 'http://downloads.example.com/tool.tar.bz2', archive: 'tar.bz2', extract: false, stripComponents: 0 },
     );
@@ -66,7 +74,13 @@ describe('valid install specs of every kind and their package specs', () => {
         bins: [],
         packageSpec: 'github:cli/cli@v2.40.0',
       },
-      { kind: 'download', url: 'https://github.com/BurntSushi/ripgrep/releases/latest/download/rg.zip', archive: 'zip', bins: [], packageSpec: 'github:BurntSushi/ripgrep' },
+      {
+        kind: 'download',
+        url: 'https://github.com/BurntSushi/ripgrep/releases/latest/download/rg.zip',
+        archive: 'zip',
+        bins: [],
+        packageSpec: 'github:BurntSushi/ripgrep',
+      },
       { kind: 'download', url: 'http://downloads.example.com/tool.tar.bz2', archive: 'tar.bz2', extract: false, stripComponents: 0, bins: [] },
     ]);
   });

@@ -1,7 +1,7 @@
 import { parsePackageSpec } from '../../runtime/spec';
 import type { InstallKind, InstallSpec, Os } from '../types';
 import { at, isBinName, OS_VALUES } from './fields';
-import { describeValue, httpUrl, isPlainObject, showPath, type KeyPath, type Reporter } from './report';
+import { describeValue, httpUrl, isPlainObject, type KeyPath, type Reporter, showPath } from './report';
 
 export const INSTALL_KINDS: readonly InstallKind[] = ['brew', 'node', 'go', 'uv', 'download'];
 /** Install-spec validation, as OpenClaw's installer sanitiser applies it. */
@@ -58,7 +58,8 @@ function readInstallSpec(r: Reporter, raw: unknown, path: KeyPath): InstallSpec 
   for (const field of ['id', 'label'] as const) {
     const v = raw[field];
     if (typeof v === 'string' && v.trim()) spec[field] = v.trim();
-    else if (v !== undefined && v !== null) r.warn('install.field-invalid', [...path, field], `"${field}" of installer ${showPath(path)} must be a string; it is ignored`);
+    else if (v !== undefined && v !== null)
+      r.warn('install.field-invalid', [...path, field], `"${field}" of installer ${showPath(path)} must be a string; it is ignored`);
   }
   spec.bins = readList(r, raw.bins, [...path, 'bins'], reasons).filter((b) => {
     if (!isBinName(b)) reasons.push(`bin "${b.slice(0, 60)}" is not a program name (no "/", no whitespace, at most 128 characters)`);
@@ -68,7 +69,11 @@ function readInstallSpec(r: Reporter, raw: unknown, path: KeyPath): InstallSpec 
     const list = readList(r, raw.os, [...path, 'os'], reasons);
     const os = list.filter((v): v is Os => (OS_VALUES as readonly string[]).includes(v));
     for (const v of list.filter((v) => !(os as string[]).includes(v))) {
-      r.warn('os.unknown', at([...path, 'os'], raw.os, v), `unknown platform "${v.slice(0, 40)}" in installer ${showPath(path)} is left out; use ${OS_VALUES.join(', ')}`);
+      r.warn(
+        'os.unknown',
+        at([...path, 'os'], raw.os, v),
+        `unknown platform "${v.slice(0, 40)}" in installer ${showPath(path)} is left out; use ${OS_VALUES.join(', ')}`,
+      );
     }
     if (list.length > 0 && os.length === 0) reasons.push(`"os" names no known platform (${OS_VALUES.join(', ')})`);
     if (os.length) spec.os = os;
@@ -83,12 +88,17 @@ function readInstallSpec(r: Reporter, raw: unknown, path: KeyPath): InstallSpec 
 function readList(r: Reporter, value: unknown, path: KeyPath, reasons: string[]): string[] {
   if (value === undefined || value === null) return [];
   if (typeof value === 'string') {
-    const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+    const items = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     r.warn('install.field-invalid', path, `"${showPath(path)}" should be a list; the string was read as ${JSON.stringify(items)}`);
     return items;
   }
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
-    reasons.push(`"${String(path[path.length - 1])}" must be a list of strings, but it is ${Array.isArray(value) ? 'a list with non-string items' : describeValue(value)}`);
+    reasons.push(
+      `"${String(path[path.length - 1])}" must be a list of strings, but it is ${Array.isArray(value) ? 'a list with non-string items' : describeValue(value)}`,
+    );
     return [];
   }
   return [...new Set((value as string[]).map((s) => s.trim()).filter(Boolean))];
@@ -165,11 +175,21 @@ function readDownload(raw: Record<string, unknown>, spec: InstallSpec, reasons: 
 /** Uv → pip:, node → npm:, a GitHub release download → github:owner/repo[@tag]; brew and go have none. */
 function mapPackageSpec(r: Reporter, spec: InstallSpec, path: KeyPath): void {
   const candidate =
-    spec.kind === 'uv' ? `pip:${spec.package}` : spec.kind === 'node' ? `npm:${spec.package}` : spec.kind === 'download' ? githubReleaseSpec(spec.url!) : undefined;
+    spec.kind === 'uv'
+      ? `pip:${spec.package}`
+      : spec.kind === 'node'
+        ? `npm:${spec.package}`
+        : spec.kind === 'download'
+          ? githubReleaseSpec(spec.url!)
+          : undefined;
   if (!candidate) return;
   const error = specError(candidate);
   if (error) {
-    r.warn('install.unmapped', path, `installer ${showPath(path)} cannot be run as the package "${candidate.slice(0, 120)}" (${error}); it stays a ${spec.kind} installer`);
+    r.warn(
+      'install.unmapped',
+      path,
+      `installer ${showPath(path)} cannot be run as the package "${candidate.slice(0, 120)}" (${error}); it stays a ${spec.kind} installer`,
+    );
     return;
   }
   spec.packageSpec = candidate;
@@ -178,7 +198,7 @@ function mapPackageSpec(r: Reporter, spec: InstallSpec, path: KeyPath): void {
 /** `https://github.com/<owner>/<repo>/releases/download/<tag>/<asset>` (or `releases/latest/download/<asset>`). */
 export function githubReleaseSpec(url: string): string | undefined {
   const parsed = httpUrl(url);
-  if (!parsed || parsed.protocol !== 'https:' || parsed.hostname !== 'github.com' || parsed.port) return undefined;
+  if (parsed?.protocol !== 'https:' || parsed.hostname !== 'github.com' || parsed.port) return undefined;
   let parts: string[];
   try {
     parts = parsed.pathname.split('/').slice(1).map(decodeURIComponent);

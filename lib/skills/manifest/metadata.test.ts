@@ -70,7 +70,12 @@ describe('block aliases', () => {
     const p = parse('metadata:\n  moltbot: {emoji: m}\n  clawdbot: {emoji: c}\n  openclaw: {emoji: o}\n');
     expect(p.manifest).toMatchObject({ metadataKey: 'openclaw', emoji: 'o' });
     expect(p.diagnostics).toEqual([
-      expect.objectContaining({ code: 'metadata.multiple-blocks', severity: 'warning', line: 6, message: expect.stringContaining('"openclaw" and "clawdbot" and "moltbot"') }),
+      expect.objectContaining({
+        code: 'metadata.multiple-blocks',
+        severity: 'warning',
+        line: 6,
+        message: expect.stringContaining('"openclaw" and "clawdbot" and "moltbot"'),
+      }),
     ]);
     const q = parse('metadata:\n  moltbot: {emoji: m}\n  clawdis: {emoji: c}\n');
     expect(q.manifest).toMatchObject({ metadataKey: 'clawdis', emoji: 'c' });
@@ -105,7 +110,9 @@ describe('block fields', () => {
       'error:requires.env-invalid@15',
     ]);
     expect(p.manifest.requires).toMatchObject({ bins: ['ok'], env: ['GOOD_1'] });
-    expect(p.diagnostics[0].message).toBe('"/usr/bin/evil" in "metadata.openclaw.requires.bins" is not a program name (no "/", no whitespace, at most 128 characters); it is left out');
+    expect(p.diagnostics[0].message).toBe(
+      '"/usr/bin/evil" in "metadata.openclaw.requires.bins" is not a program name (no "/", no whitespace, at most 128 characters); it is left out',
+    );
   });
 
   it('primaryEnv must be an env name; config entries dotted paths', () => {

@@ -2,7 +2,7 @@ import JSON5 from 'json5';
 import type { MetadataKey, SkillManifest, SkillRequires } from '../types';
 import { at, ENV_NAME_RE, isBinName, OS_VALUES, readHomepage, readOs } from './fields';
 import { readInstallSpecs } from './install';
-import { describeValue, isPlainObject, readBool, readString, readStringList, showPath, warnUnknownKeys, type KeyPath, type Reporter } from './report';
+import { describeValue, isPlainObject, type KeyPath, type Reporter, readBool, readString, readStringList, showPath, warnUnknownKeys } from './report';
 
 /** Block names in precedence order. */
 export const METADATA_KEYS: readonly MetadataKey[] = ['openclaw', 'clawdbot', 'clawdis', 'moltbot'];
@@ -31,7 +31,11 @@ export function readMetadata(r: Reporter, value: unknown): MetadataFields {
   const key = present[0];
   if (present.length > 1) {
     const names = present.map((k) => `"${k}"`).join(' and ');
-    r.warn('metadata.multiple-blocks', ['metadata', present[1]], `metadata has ${names} blocks; only "${key}" is used (order: ${METADATA_KEYS.join(', ')}). Keep one`);
+    r.warn(
+      'metadata.multiple-blocks',
+      ['metadata', present[1]],
+      `metadata has ${names} blocks; only "${key}" is used (order: ${METADATA_KEYS.join(', ')}). Keep one`,
+    );
   }
   const path: KeyPath = ['metadata', key];
   const block = metadata[key];
@@ -49,7 +53,11 @@ export function readMetadata(r: Reporter, value: unknown): MetadataFields {
   if (homepage) out.homepage = homepage;
   const os = readOs(r, block.os, [...path, 'os']);
   if (os === null) {
-    r.error('os.invalid', [...path, 'os'], `no known platform in "${showPath([...path, 'os'])}", so the skill would run everywhere; use ${OS_VALUES.join(', ')}`);
+    r.error(
+      'os.invalid',
+      [...path, 'os'],
+      `no known platform in "${showPath([...path, 'os'])}", so the skill would run everywhere; use ${OS_VALUES.join(', ')}`,
+    );
   }
   out.os = os ?? [];
   out.requires = readRequires(r, block.requires, [...path, 'requires']);
@@ -74,7 +82,11 @@ function readMetadataMap(r: Reporter, value: unknown): Record<string, unknown> |
       const parsed: unknown = JSON5.parse(value);
       if (isPlainObject(parsed)) return parsed;
     } catch (e) {
-      r.error('metadata.json5', ['metadata'], `"metadata" is a string but not a valid JSON5 object (${(e as Error).message}); its requirements and installers are ignored`);
+      r.error(
+        'metadata.json5',
+        ['metadata'],
+        `"metadata" is a string but not a valid JSON5 object (${(e as Error).message}); its requirements and installers are ignored`,
+      );
       return null;
     }
   }
@@ -113,7 +125,18 @@ function readRequires(r: Reporter, value: unknown, path: KeyPath): SkillRequires
   const binWhat = 'a program name (no "/", no whitespace, at most 128 characters)';
   requires.bins = list('bins', isBinName, 'requires.bin-invalid', binWhat);
   requires.anyBins = merge('anyBins', 'anyOf', isBinName, 'requires.bin-invalid', binWhat);
-  requires.env = list('env', (s) => ENV_NAME_RE.test(s), 'requires.env-invalid', 'an environment variable name (letters, digits, "_"; not starting with a digit)');
-  requires.config = merge('config', 'configs', (s) => CONFIG_PATH_RE.test(s) && s.length <= 256, 'requires.config-invalid', 'a dotted config path such as "browser.enabled"');
+  requires.env = list(
+    'env',
+    (s) => ENV_NAME_RE.test(s),
+    'requires.env-invalid',
+    'an environment variable name (letters, digits, "_"; not starting with a digit)',
+  );
+  requires.config = merge(
+    'config',
+    'configs',
+    (s) => CONFIG_PATH_RE.test(s) && s.length <= 256,
+    'requires.config-invalid',
+    'a dotted config path such as "browser.enabled"',
+  );
   return requires;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { parseSkillMd } from './index';
 
 const ROOT = path.resolve(__dirname, '../../../test/fixtures/skills-real');

@@ -93,7 +93,11 @@ export function readStringList(r: Reporter, value: unknown, path: KeyPath, separ
     items = value.split(separator === 'comma' ? ',' : /\s+/);
     if (separator === 'comma') {
       const read = items.map((s) => String(s).trim()).filter(Boolean);
-      r.warn('key.type', path, `"${showPath(path)}" should be a list; the string was read as ${JSON.stringify(read)}. Write it as a list, e.g. ${JSON.stringify(read)}`);
+      r.warn(
+        'key.type',
+        path,
+        `"${showPath(path)}" should be a list; the string was read as ${JSON.stringify(read)}. Write it as a list, e.g. ${JSON.stringify(read)}`,
+      );
     }
   } else if (Array.isArray(value)) {
     items = value;

@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { type Document, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { splitFrontMatter } from '../../runtime/deps/frontmatter';
 import { isPlainObject, type KeyPath, type LineIndex, type Reporter } from './report';
 

@@ -24,9 +24,7 @@ describe('name', () => {
   ])('rejects %j (name.invalid) and falls back to the folder name', (name, reason) => {
     const p = parse(`name: "${name}"\ndescription: d\n`, 'folder');
     expect(p.valid).toBe(false);
-    expect(p.diagnostics).toEqual([
-      { file: 'SKILL.md', line: 2, code: 'name.invalid', severity: 'error', message: expect.stringContaining(reason) },
-    ]);
+    expect(p.diagnostics).toEqual([{ file: 'SKILL.md', line: 2, code: 'name.invalid', severity: 'error', message: expect.stringContaining(reason) }]);
     expect(p.diagnostics[0].message).toContain('the folder name "folder" is used instead');
     expect(p.manifest.name).toBe('folder');
     expect(p.manifest.skillKey).toBe('folder');
@@ -119,7 +117,10 @@ describe('optional keys', () => {
   it('homepage must be an http(s) URL (warning, left out)', () => {
     for (const url of ['ftp://example.com', 'javascript:alert(1)', 'example.com', 'https://exa mple.com']) {
       const p = parse(`name: a\ndescription: d\nhomepage: "${url}"\n`);
-      expect(p.diagnostics.map((d) => `${d.severity}:${d.code}@${d.line}`), url).toEqual(['warning:homepage.invalid@4']);
+      expect(
+        p.diagnostics.map((d) => `${d.severity}:${d.code}@${d.line}`),
+        url,
+      ).toEqual(['warning:homepage.invalid@4']);
       expect(p.manifest.homepage).toBeUndefined();
     }
   });

@@ -1,6 +1,6 @@
 import type { SkillManifest } from '../types';
 import { readHomepage } from './fields';
-import { describeValue, readBool, readString, readStringList, warnUnknownKeys, type Reporter } from './report';
+import { describeValue, type Reporter, readBool, readString, readStringList, warnUnknownKeys } from './report';
 
 /** agentskills.io name rule: lowercase ASCII letters, digits, inner hyphens. */
 export const SKILL_NAME_RE = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
@@ -70,7 +70,11 @@ export function readTopLevel(r: Reporter, data: Record<string, unknown>, dirName
   const tool = readString(r, data['command-tool'], ['command-tool']);
   if (tool) out.commandTool = tool;
   if (out.commandDispatch === 'tool' && !tool) {
-    r.error('command-tool.missing', ['command-dispatch'], '"command-dispatch: tool" needs "command-tool: <tool name>", the tool that receives the slash command');
+    r.error(
+      'command-tool.missing',
+      ['command-dispatch'],
+      '"command-dispatch: tool" needs "command-tool: <tool name>", the tool that receives the slash command',
+    );
   } else if (tool && out.commandDispatch !== 'tool') {
     r.warn('command-tool.unused', ['command-tool'], '"command-tool" is ignored without "command-dispatch: tool"');
   }
@@ -122,7 +126,11 @@ function readDescription(r: Reporter, value: unknown): string {
   if (!description) {
     r.error('description.missing', ['description'], '"description" is required: say what the skill does and when to use it (1–1024 characters)');
   } else if ([...description].length > MAX_DESCRIPTION) {
-    r.error('description.too-long', ['description'], `"description" is ${[...description].length} characters long; the limit is ${MAX_DESCRIPTION}. Move details into the body`);
+    r.error(
+      'description.too-long',
+      ['description'],
+      `"description" is ${[...description].length} characters long; the limit is ${MAX_DESCRIPTION}. Move details into the body`,
+    );
   }
   return description;
 }

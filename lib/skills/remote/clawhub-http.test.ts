@@ -21,7 +21,11 @@ describe('parseSkillRef', () => {
 describe('registry answers', () => {
   const h = (init: Record<string, string> = {}) => new Headers(init);
   it('reads owners from JSON and text ambiguous bodies', () => {
-    expect(parseAmbiguousOwners(JSON.stringify({ code: 'AMBIGUOUS_SKILL_SLUG', matches: [{ ownerHandle: 'alice' }, { ownerHandle: 'bob' }, { ownerHandle: 'alice' }] }))).toEqual(['alice', 'bob']);
+    expect(
+      parseAmbiguousOwners(
+        JSON.stringify({ code: 'AMBIGUOUS_SKILL_SLUG', matches: [{ ownerHandle: 'alice' }, { ownerHandle: 'bob' }, { ownerHandle: 'alice' }] }),
+      ),
+    ).toEqual(['alice', 'bob']);
     expect(parseAmbiguousOwners(JSON.stringify({ owners: ['@carol', { handle: 'dave' }, 'not valid!'] }))).toEqual(['carol', 'dave']);
     expect(parseAmbiguousOwners('Ambiguous skill slug "cal": @alice/cal, @bob/cal. Pass ownerHandle.')).toEqual(['alice', 'bob']);
     expect(parseAmbiguousOwners('{"broken json @eve/cal')).toEqual(['eve']);

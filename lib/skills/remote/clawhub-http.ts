@@ -67,7 +67,10 @@ export const isAmbiguousBody = (status: number, body: string) => status === 409 
 
 /** Maps a failed registry answer to a AppError. */
 export function registryError(status: number, body: string, headers: Headers, context: { what: string; slug?: string }): AppError {
-  const text = body.replace(/[^\x20-\x7e\n\t]/g, '').trim().slice(0, 500);
+  const text = body
+    .replace(/[^\x20-\x7e\n\t]/g, '')
+    .trim()
+    .slice(0, 500);
   const details = { status, ...(context.slug ? { slug: context.slug } : {}), ...(text ? { body: text } : {}) };
   const said = text ? `: ${text.split('\n')[0]}` : '';
   if (status === 429) {
@@ -88,7 +91,11 @@ export function registryError(status: number, body: string, headers: Headers, co
   if (status === 410) {
     return new AppError('not_found', `The skill version was deleted or yanked on ClawHub (${context.what})${said}.`, { details: { ...details, gone: true } });
   }
-  if (status === 403) return new AppError('registry_blocked', `ClawHub refused ${context.what}${said}.`, { details, hint: 'The registry blocks this skill (for example as malicious).' });
+  if (status === 403)
+    return new AppError('registry_blocked', `ClawHub refused ${context.what}${said}.`, {
+      details,
+      hint: 'The registry blocks this skill (for example as malicious).',
+    });
   if (status === 400) return new AppError('validation', `ClawHub rejected the request (${context.what})${said}.`, { details });
   return new AppError('registry_error', `ClawHub answered HTTP ${status} while ${context.what}${said}.`, {
     details,

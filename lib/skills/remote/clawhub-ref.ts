@@ -20,13 +20,17 @@ export interface SkillRef {
 const invalid = (message: string, field: string) => new AppError('validation', message, { details: { field } });
 
 export function validateSlug(slug: string): string {
-  const s = String(slug ?? '').trim().toLowerCase();
+  const s = String(slug ?? '')
+    .trim()
+    .toLowerCase();
   if (!SLUG_RE.test(s)) throw new AppError('invalid_slug', `"${String(slug).slice(0, 120)}" is not a valid skill slug.`, { details: { field: 'slug' } });
   return s;
 }
 
 export function validateOwner(owner: string): string {
-  const o = String(owner ?? '').trim().replace(/^@/, '');
+  const o = String(owner ?? '')
+    .trim()
+    .replace(/^@/, '');
   if (!OWNER_RE.test(o)) throw invalid(`"${String(owner).slice(0, 60)}" is not a valid owner handle.`, 'ownerHandle');
   return o;
 }
@@ -38,7 +42,9 @@ export function validateVersion(version: string): string {
 }
 
 export function validateHash(hash: string): string {
-  const h = String(hash ?? '').trim().toLowerCase();
+  const h = String(hash ?? '')
+    .trim()
+    .toLowerCase();
   if (!HASH_RE.test(h)) throw invalid('The content hash must be 64 hex characters (sha256).', 'hash');
   return h;
 }

@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { startFakeClawhub, type FakeClawhub } from '../../../test/helpers/clawhub-server';
 import { isAppError } from '@/lib/core/errors';
+import { type FakeClawhub, startFakeClawhub } from '../../../test/helpers/clawhub-server';
 import { contentHash, listSkillFiles } from '../files';
-import { createClawhubClient, isBlockedVerdict, type ClawhubClient } from './clawhub';
+import { type ClawhubClient, createClawhubClient, isBlockedVerdict } from './clawhub';
 
 const REAL = path.resolve(__dirname, '../../../test/fixtures/skills-real/openclaw');
 const notionMd = fs.readFileSync(path.join(REAL, 'notion/SKILL.md'), 'utf8');
@@ -38,12 +38,24 @@ beforeAll(async () => {
       {
         slug: 'free-money',
         owner: 'mallory',
-        versions: [{ version: '0.1.0', files: { 'SKILL.md': '---\nname: free-money\ndescription: x\n---\n' }, moderation: { verdict: 'malicious', reasonCodes: ['malicious.exfiltration'] } }],
+        versions: [
+          {
+            version: '0.1.0',
+            files: { 'SKILL.md': '---\nname: free-money\ndescription: x\n---\n' },
+            moderation: { verdict: 'malicious', reasonCodes: ['malicious.exfiltration'] },
+          },
+        ],
       },
       {
         slug: 'sketchy',
         owner: 'eve',
-        versions: [{ version: '1.0.0', files: { 'SKILL.md': '---\nname: sketchy\ndescription: x\n---\n' }, moderation: { verdict: 'suspicious', reasonCodes: ['suspicious.network'] } }],
+        versions: [
+          {
+            version: '1.0.0',
+            files: { 'SKILL.md': '---\nname: sketchy\ndescription: x\n---\n' },
+            moderation: { verdict: 'suspicious', reasonCodes: ['suspicious.network'] },
+          },
+        ],
       },
     ],
   });
@@ -94,7 +106,9 @@ describe('ClawHub client', () => {
 
   it('searches', async () => {
     const hits = await client.search('notion', 5);
-    expect(hits).toEqual([{ slug: 'notion', displayName: 'notion', summary: 'Notion CLI/API', version: '1.1.0', score: 10, updatedAt: 1_700_000_000_000, ownerHandle: 'openclaw' }]);
+    expect(hits).toEqual([
+      { slug: 'notion', displayName: 'notion', summary: 'Notion CLI/API', version: '1.1.0', score: 10, updatedAt: 1_700_000_000_000, ownerHandle: 'openclaw' },
+    ]);
     const before = fake.requests.length;
     expect(await client.search('   ')).toEqual([]);
     expect(fake.requests.length).toBe(before);
@@ -108,7 +122,12 @@ describe('ClawHub client', () => {
   });
 
   it('resolves slug, @owner/slug and @owner/slug@version to exact versions', async () => {
-    expect(await client.resolveInstall('notion')).toEqual({ installKind: 'archive', slug: 'notion', version: '1.1.0', downloadUrl: `${fake.url}/api/v1/download?slug=notion&version=1.1.0` });
+    expect(await client.resolveInstall('notion')).toEqual({
+      installKind: 'archive',
+      slug: 'notion',
+      version: '1.1.0',
+      downloadUrl: `${fake.url}/api/v1/download?slug=notion&version=1.1.0`,
+    });
     expect(await client.resolveInstall('@openclaw/notion')).toMatchObject({ ownerHandle: 'openclaw', version: '1.1.0' });
     expect(await client.resolveInstall('@openclaw/notion@1.0.0')).toMatchObject({ ownerHandle: 'openclaw', version: '1.0.0' });
     expect(fake.requests).toContain('/api/v1/skills/notion/install?ownerHandle=openclaw&version=1.0.0');

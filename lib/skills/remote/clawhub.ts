@@ -7,18 +7,9 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import semver from 'semver';
 import { AppError, isAppError } from '@/lib/core/errors';
-import { createRegistryHttp, registryError, type RegistryHttpOptions } from './clawhub-http';
-import { COMMIT_RE } from './git-input';
+import { createRegistryHttp, type RegistryHttpOptions, registryError } from './clawhub-http';
 import { parseSkillRef, validateHash, validateOwner, validateSlug, validateVersion } from './clawhub-ref';
 import {
-  obj,
-  readDiscovery,
-  readModeration,
-  readSearchHit,
-  readSkill,
-  readVersion,
-  str,
-  strings,
   type ClawhubDiscovery,
   type ClawhubDownload,
   type ClawhubHashResolution,
@@ -28,11 +19,20 @@ import {
   type ClawhubSkill,
   type ClawhubVerdict,
   type ClawhubVersion,
+  obj,
+  readDiscovery,
+  readModeration,
+  readSearchHit,
+  readSkill,
+  readVersion,
+  str,
+  strings,
 } from './clawhub-types';
 import { streamToFile, tooLarge } from './file-sink';
+import { COMMIT_RE } from './git-input';
 
+export { formatSkillRef, parseSkillRef, type SkillRef } from './clawhub-ref';
 export * from './clawhub-types';
-export { parseSkillRef, formatSkillRef, type SkillRef } from './clawhub-ref';
 
 export interface ClawhubClientOptions extends RegistryHttpOptions {
   /** Compared with the registry's minCliVersion; default "1.0.0". */
@@ -41,7 +41,11 @@ export interface ClawhubClientOptions extends RegistryHttpOptions {
 
 /** True when the registry's verdict means the skill must not be installed. */
 export function isBlockedVerdict(v: Pick<ClawhubVerdict, 'verdict' | 'reasonCodes' | 'isMalwareBlocked'>): boolean {
-  return v.isMalwareBlocked || v.verdict === 'malicious' || v.reasonCodes.some((c) => c.startsWith('malicious.') || c.startsWith('malware.') || c === 'blocked.malware');
+  return (
+    v.isMalwareBlocked ||
+    v.verdict === 'malicious' ||
+    v.reasonCodes.some((c) => c.startsWith('malicious.') || c.startsWith('malware.') || c === 'blocked.malware')
+  );
 }
 
 const skillPath = (slug: string, rest = '') => `api/v1/skills/${encodeURIComponent(slug)}${rest}`;
@@ -51,9 +55,17 @@ export function createClawhubClient(options: ClawhubClientOptions) {
   const clientVersion = options.clientVersion ?? '1.0.0';
 
   async function search(q: string, limit = 20, signal?: AbortSignal): Promise<ClawhubSearchHit[]> {
-    const query = String(q ?? '').trim().slice(0, 200);
+    const query = String(q ?? '')
+      .trim()
+      .slice(0, 200);
     if (!query) return [];
-    const body = obj(await http.getJson('api/v1/search', { q: query, limit: Number.isFinite(limit) ? Math.min(Math.max(1, Math.floor(limit)), 100) : 20 }, { what: 'searching', signal }));
+    const body = obj(
+      await http.getJson(
+        'api/v1/search',
+        { q: query, limit: Number.isFinite(limit) ? Math.min(Math.max(1, Math.floor(limit)), 100) : 20 },
+        { what: 'searching', signal },
+      ),
+    );
     return (Array.isArray(body.results) ? body.results : []).map(readSearchHit).filter((h): h is ClawhubSearchHit => h !== null);
   }
 
@@ -91,12 +103,22 @@ export function createClawhubClient(options: ClawhubClientOptions) {
 
     async getSkill(slug: string, ownerHandle?: string, signal?: AbortSignal): Promise<ClawhubSkill> {
       const s = validateSlug(slug);
-      return withOwners(s, async () => readSkill(await http.getJson(skillPath(s), ownerQuery(ownerHandle), { what: `reading ${s}`, slug: s, signal }), s), signal);
+      return withOwners(
+        s,
+        async () => readSkill(await http.getJson(skillPath(s), ownerQuery(ownerHandle), { what: `reading ${s}`, slug: s, signal }), s),
+        signal,
+      );
     },
 
     async versions(slug: string, ownerHandle?: string, signal?: AbortSignal): Promise<ClawhubVersion[]> {
       const s = validateSlug(slug);
-      const body = obj(await withOwners(s, () => http.getJson(skillPath(s, '/versions'), ownerQuery(ownerHandle), { what: `listing versions of ${s}`, slug: s, signal }), signal));
+      const body = obj(
+        await withOwners(
+          s,
+          () => http.getJson(skillPath(s, '/versions'), ownerQuery(ownerHandle), { what: `listing versions of ${s}`, slug: s, signal }),
+          signal,
+        ),
+      );
       return (Array.isArray(body.items) ? body.items : []).map(readVersion).filter((v): v is ClawhubVersion => v !== null);
     },
 
@@ -104,7 +126,9 @@ export function createClawhubClient(options: ClawhubClientOptions) {
     async resolveInstall(ref: string, signal?: AbortSignal): Promise<ClawhubInstallPlan> {
       const r = parseSkillRef(ref);
       const query = { ...ownerQuery(r.ownerHandle), version: r.version };
-      const body = obj(await withOwners(r.slug, () => http.getJson(skillPath(r.slug, '/install'), query, { what: `resolving ${ref}`, slug: r.slug, signal }), signal));
+      const body = obj(
+        await withOwners(r.slug, () => http.getJson(skillPath(r.slug, '/install'), query, { what: `resolving ${ref}`, slug: r.slug, signal }), signal),
+      );
       if (body.ok === false) {
         const status = typeof body.status === 'number' ? body.status : 502;
         throw registryError(status, String(body.message ?? body.reason ?? ''), new Headers(), { what: `resolving ${ref}`, slug: r.slug });
@@ -112,7 +136,13 @@ export function createClawhubClient(options: ClawhubClientOptions) {
       const owner = r.ownerHandle ? { ownerHandle: r.ownerHandle } : {};
       if (body.installKind === 'github') {
         const g = obj(body.github);
-        const github = { repo: str(g.repo) ?? '', path: str(g.path) ?? '', commit: str(g.commit) ?? '', contentHash: str(g.contentHash) ?? '', sourceUrl: str(g.sourceUrl) ?? '' };
+        const github = {
+          repo: str(g.repo) ?? '',
+          path: str(g.path) ?? '',
+          commit: str(g.commit) ?? '',
+          contentHash: str(g.contentHash) ?? '',
+          sourceUrl: str(g.sourceUrl) ?? '',
+        };
         if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(github.repo) || !COMMIT_RE.test(github.commit)) {
           throw new AppError('registry_error', `ClawHub sent an invalid GitHub source for ${ref}.`, { details: { github } });
         }
@@ -121,7 +151,9 @@ export function createClawhubClient(options: ClawhubClientOptions) {
       const version = str(obj(body.archive).version) ?? str(body.version);
       if (!version) throw new AppError('registry_error', `ClawHub did not name a version for ${ref}.`);
       if (r.version && version !== r.version) {
-        throw new AppError('registry_error', `ClawHub offered version ${version} instead of the requested ${r.version}.`, { details: { requested: r.version, offered: version } });
+        throw new AppError('registry_error', `ClawHub offered version ${version} instead of the requested ${r.version}.`, {
+          details: { requested: r.version, offered: version },
+        });
       }
       return { installKind: 'archive', slug: r.slug, ...owner, version: validateVersion(version), downloadUrl: str(obj(body.archive).downloadUrl) };
     },
@@ -156,10 +188,12 @@ export function createClawhubClient(options: ClawhubClientOptions) {
     /** Moderation of a skill (the registry reports it for the latest version); null when nothing is flagged. */
     async moderation(slug: string, ownerHandle?: string, signal?: AbortSignal): Promise<ClawhubModeration | null> {
       const s = validateSlug(slug);
-      const raw = await http.getJson(skillPath(s, '/moderation'), ownerQuery(ownerHandle), { what: `reading moderation of ${s}`, slug: s, signal }).catch((e: unknown) => {
-        if (isAppError(e) && e.code === 'not_found') return null;
-        throw e;
-      });
+      const raw = await http
+        .getJson(skillPath(s, '/moderation'), ownerQuery(ownerHandle), { what: `reading moderation of ${s}`, slug: s, signal })
+        .catch((e: unknown) => {
+          if (isAppError(e) && e.code === 'not_found') return null;
+          throw e;
+        });
       return raw === null ? null : readModeration(raw);
     },
 
@@ -168,7 +202,11 @@ export function createClawhubClient(options: ClawhubClientOptions) {
       const s = validateSlug(slug);
       const v = validateVersion(version);
       const what = `downloading ${s}@${v}`;
-      const res = await http.get('api/v1/download', { slug: s, version: v, ...ownerQuery(ownerHandle) }, { accept: 'application/zip', what, signal, timeoutMs: 300_000 });
+      const res = await http.get(
+        'api/v1/download',
+        { slug: s, version: v, ...ownerQuery(ownerHandle) },
+        { accept: 'application/zip', what, signal, timeoutMs: 300_000 },
+      );
       if (!res.ok) {
         const err = await http.fail(res, { what, slug: s });
         await withOwners<never>(s, () => Promise.reject(err), signal);

@@ -14,9 +14,7 @@ const SUBDIR_SEGMENT_RE = /^[A-Za-z0-9._@+ -]{1,255}$/;
 const HTTPS_PATH_RE = /^\/[A-Za-z0-9._~%/+-]*$/;
 const LOCAL_PATH_RE = /^\/[A-Za-z0-9._~/+@-]*$/;
 
-export type GitRemote =
-  | { kind: 'https'; url: string; host: string; port: number }
-  | { kind: 'local'; url: string; path: string };
+export type GitRemote = { kind: 'https'; url: string; host: string; port: number } | { kind: 'local'; url: string; path: string };
 
 const invalid = (message: string, field: string, hint?: string) => new AppError('validation', message, { details: { field }, ...(hint ? { hint } : {}) });
 
@@ -67,7 +65,15 @@ export function parseGitRemote(raw: string, allowLocal: boolean): GitRemote {
 /** Validates a branch, tag or commit name. */
 export function validateRef(ref: string | undefined): string | undefined {
   if (ref === undefined || ref === '') return undefined;
-  if (!REF_RE.test(ref) || ref.startsWith('-') || ref.includes('..') || ref.startsWith('/') || ref.endsWith('/') || ref.includes('//') || ref.endsWith('.lock')) {
+  if (
+    !REF_RE.test(ref) ||
+    ref.startsWith('-') ||
+    ref.includes('..') ||
+    ref.startsWith('/') ||
+    ref.endsWith('/') ||
+    ref.includes('//') ||
+    ref.endsWith('.lock')
+  ) {
     throw invalid(`"${ref.slice(0, 200)}" is not a valid branch, tag or commit.`, 'ref');
   }
   return ref;

@@ -15,9 +15,20 @@ let sha2: string;
 let dest: string;
 let n = 0;
 
-const gitEnv = (): Record<string, string | undefined> => ({ PATH: process.env.PATH, HOME: root, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LC_ALL: 'C' });
+const gitEnv = (): Record<string, string | undefined> => ({
+  PATH: process.env.PATH,
+  HOME: root,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  LC_ALL: 'C',
+});
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Skill Test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, env: gitEnv() as NodeJS.ProcessEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  execFileSync('git', ['-c', 'user.name=Skill Test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    env: gitEnv() as NodeJS.ProcessEnv,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 const write = (rel: string, text: string) => {
   fs.mkdirSync(path.dirname(path.join(work, rel)), { recursive: true });
   fs.writeFileSync(path.join(work, rel), text);
@@ -178,7 +189,11 @@ describe('fetchGitSkill', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.2', r));
     const port = (server.address() as net.AddressInfo).port;
     try {
-      const policy: GitFetchPolicy = { allowLocal: false, ssrf: { allowedHosts: [`localhost:${port}`] }, resolve: async () => [{ address: '127.0.0.2', family: 4 }] };
+      const policy: GitFetchPolicy = {
+        allowLocal: false,
+        ssrf: { allowedHosts: [`localhost:${port}`] },
+        resolve: async () => [{ address: '127.0.0.2', family: 4 }],
+      };
       const f = await failure(fetchGitSkill({ url: `https://localhost:${port}/owner/repo.git` }, dest, policy));
       expect(f.code).toBe('git_failed');
       expect(seen.length).toBeGreaterThan(0);

@@ -7,9 +7,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isAppError } from '@/lib/core/errors';
-import { runProcess, type RunResult } from '../../core/process';
-import { AppError } from '@/lib/core/errors';
+import { AppError, isAppError } from '@/lib/core/errors';
+import { type RunResult, runProcess } from '../../core/process';
 import { COMMIT_RE, parseGitRemote, validateRef, validateSubdir } from './git-input';
 import { checkUrlTarget, type Resolver, type SsrfPolicy } from './ssrf';
 
@@ -44,14 +43,20 @@ interface GitRunner {
 function gitRunner(env: Record<string, string>, config: string[], timeoutMs: number, signal?: AbortSignal): GitRunner {
   return {
     run: (args, cwd) =>
-      runProcess('git', [...config, ...args], { env: env as NodeJS.ProcessEnv, cwd, timeoutMs, signal, maxOutputBytes: 4 * 1024 * 1024 }).catch((e: unknown) => {
-        const why = isAppError(e) ? e.message : String(e);
-        throw new AppError('git_failed', `Could not run git: ${why}`);
-      }),
+      runProcess('git', [...config, ...args], { env: env as NodeJS.ProcessEnv, cwd, timeoutMs, signal, maxOutputBytes: 4 * 1024 * 1024 }).catch(
+        (e: unknown) => {
+          const why = isAppError(e) ? e.message : String(e);
+          throw new AppError('git_failed', `Could not run git: ${why}`);
+        },
+      ),
   };
 }
 
-const tail = (text: string) => text.replace(/[^\x20-\x7e\n\t]/g, '').trim().slice(-STDERR_TAIL);
+const tail = (text: string) =>
+  text
+    .replace(/[^\x20-\x7e\n\t]/g, '')
+    .trim()
+    .slice(-STDERR_TAIL);
 
 function check(result: RunResult, what: string, ref?: string): RunResult {
   if (result.timedOut) throw new AppError('git_failed', `git ${what} timed out.`);
@@ -88,14 +93,22 @@ export async function fetchGitSkill(input: GitFetchInput, destDir: string, polic
   const subdir = validateSubdir(input.subdir);
 
   const config = [
-    '-c', `protocol.file.allow=${remote.kind === 'local' ? 'always' : 'never'}`,
-    '-c', 'core.hooksPath=/dev/null',
-    '-c', 'core.symlinks=false',
-    '-c', 'core.fsmonitor=false',
-    '-c', 'submodule.recurse=false',
-    '-c', 'http.followRedirects=false',
-    '-c', 'credential.helper=',
-    '-c', 'init.defaultBranch=main',
+    '-c',
+    `protocol.file.allow=${remote.kind === 'local' ? 'always' : 'never'}`,
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'core.symlinks=false',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'submodule.recurse=false',
+    '-c',
+    'http.followRedirects=false',
+    '-c',
+    'credential.helper=',
+    '-c',
+    'init.defaultBranch=main',
   ];
   if (remote.kind === 'https') {
     const target = await checkUrlTarget(remote.url, policy.ssrf, policy.resolve);
@@ -127,7 +140,20 @@ export async function fetchGitSkill(input: GitFetchInput, destDir: string, polic
       check(await git.run(['checkout', '-q', '--detach', 'FETCH_HEAD'], checkout), 'checkout');
     } else {
       const branch = ref ? ['--branch', ref] : [];
-      const args = ['clone', '-q', '--depth', '1', '--no-tags', '--single-branch', '--no-recurse-submodules', '--template=', ...branch, '--', remote.url, checkout];
+      const args = [
+        'clone',
+        '-q',
+        '--depth',
+        '1',
+        '--no-tags',
+        '--single-branch',
+        '--no-recurse-submodules',
+        '--template=',
+        ...branch,
+        '--',
+        remote.url,
+        checkout,
+      ];
       check(await git.run(args), 'clone', ref);
     }
     const commit = check(await git.run(['rev-parse', '--verify', 'HEAD^{commit}'], checkout), 'rev-parse').stdout.trim();
@@ -145,7 +171,7 @@ export async function fetchGitSkill(input: GitFetchInput, destDir: string, polic
 
     const dir = subdir ? path.join(checkout, ...subdir.split('/')) : checkout;
     const st = await fs.lstat(dir).catch(() => null);
-    if (!st || !st.isDirectory()) {
+    if (!st?.isDirectory()) {
       throw new AppError('not_found', `The repository has no folder "${subdir}".`, { details: { subdir, commit } });
     }
     const names = new Set(await fs.readdir(dir));

@@ -1,9 +1,10 @@
 /** Remote skill sources: each fetcher only brings bytes into a private staging location. */
-export { checkUrlTarget, checkUrlSyntax, blockedRange, hostMatches, type SsrfPolicy, type VettedTarget, type Resolver } from './ssrf';
-export { fetchToFile, type FetchPolicy, type FetchedFile } from './url';
+
+export { type ClawhubClient, type ClawhubClientOptions, createClawhubClient, isBlockedVerdict } from './clawhub';
+export { parseAmbiguousOwners, retryAfterSeconds } from './clawhub-http';
+export { formatSkillRef, parseSkillRef, type SkillRef, validateHash, validateOwner, validateSlug, validateVersion } from './clawhub-ref';
+export * from './clawhub-types';
 export { fetchGitSkill, type GitFetchInput, type GitFetchPolicy, type GitFetchResult } from './git';
 export { parseGitRemote, validateRef, validateSubdir } from './git-input';
-export { createClawhubClient, isBlockedVerdict, type ClawhubClient, type ClawhubClientOptions } from './clawhub';
-export * from './clawhub-types';
-export { parseSkillRef, formatSkillRef, validateSlug, validateOwner, validateVersion, validateHash, type SkillRef } from './clawhub-ref';
-export { retryAfterSeconds, parseAmbiguousOwners } from './clawhub-http';
+export { blockedRange, checkUrlSyntax, checkUrlTarget, hostMatches, type Resolver, type SsrfPolicy, type VettedTarget } from './ssrf';
+export { type FetchedFile, type FetchPolicy, fetchToFile } from './url';

@@ -76,7 +76,9 @@ describe('checkUrlSyntax', () => {
     expect(() => checkUrlSyntax('ftp://example.org/x', { allowedHosts: [] })).toThrow(/only http and https/);
     expect(() => checkUrlSyntax('https://user:pw@example.org/x', { allowedHosts: [] })).toThrow(/credentials/);
     expect(() => checkUrlSyntax('not a url', { allowedHosts: [] })).toThrow(/not a valid URL/);
-    expect(() => checkUrlSyntax('https://evil.example.net/x', { allowedHosts: [], hostAllowlist: ['registry.example.org'] })).toThrow(/not in the allowed host list/);
+    expect(() => checkUrlSyntax('https://evil.example.net/x', { allowedHosts: [], hostAllowlist: ['registry.example.org'] })).toThrow(
+      /not in the allowed host list/,
+    );
     expect(checkUrlSyntax('https://registry.example.org/x', { allowedHosts: [], hostAllowlist: ['registry.example.org'] }).port).toBe(443);
   });
 });

@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isAppError } from '@/lib/core/errors';
-import { installConnectTripwire } from './connect-tripwire.fixtures';
-import { fetchToFile, type FetchPolicy } from './url';
 import { zipBuffer } from '@/test/helpers/zip';
+import { installConnectTripwire } from './connect-tripwire.fixtures';
+import { type FetchPolicy, fetchToFile } from './url';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -125,7 +125,13 @@ describe('fetchToFile', () => {
   it('connects to the checked address, not to a second DNS answer', async () => {
     // "skills.test" exists only in this resolver: the connection can only reach the server through the vetted address.
     const resolver = async () => [{ address: '127.0.0.1', family: 4 }];
-    const r = await fetchToFile(`http://skills.test:${main.port}/skill.zip`, dest, { ...policy, allowedHosts: [`skills.test:${main.port}`] }, undefined, resolver);
+    const r = await fetchToFile(
+      `http://skills.test:${main.port}/skill.zip`,
+      dest,
+      { ...policy, allowedHosts: [`skills.test:${main.port}`] },
+      undefined,
+      resolver,
+    );
     expect(r.sha256).toBe(sha(ZIP));
     expect(tripwire.attempts).toEqual([{ host: 'skills.test', port: main.port, address: '127.0.0.1' }]);
   });

@@ -6,19 +6,55 @@ import type { ScanFinding } from '../types';
 import type { Lang } from './model';
 
 const BY_EXTENSION: Record<string, Lang> = {
-  md: 'markdown', markdown: 'markdown', mdx: 'markdown',
-  sh: 'shell', bash: 'shell', zsh: 'shell', ksh: 'shell', dash: 'shell', fish: 'shell', command: 'shell',
-  py: 'python', pyw: 'python',
-  js: 'js', mjs: 'js', cjs: 'js', ts: 'js', mts: 'js', cts: 'js', jsx: 'js', tsx: 'js',
-  ps1: 'powershell', psm1: 'powershell', psd1: 'powershell',
-  rb: 'ruby', pl: 'perl', pm: 'perl',
+  md: 'markdown',
+  markdown: 'markdown',
+  mdx: 'markdown',
+  sh: 'shell',
+  bash: 'shell',
+  zsh: 'shell',
+  ksh: 'shell',
+  dash: 'shell',
+  fish: 'shell',
+  command: 'shell',
+  py: 'python',
+  pyw: 'python',
+  js: 'js',
+  mjs: 'js',
+  cjs: 'js',
+  ts: 'js',
+  mts: 'js',
+  cts: 'js',
+  jsx: 'js',
+  tsx: 'js',
+  ps1: 'powershell',
+  psm1: 'powershell',
+  psd1: 'powershell',
+  rb: 'ruby',
+  pl: 'perl',
+  pm: 'perl',
 };
 
 const SHEBANG = /^#!\s*(?:\S*\/)?(?:env\s+(?:-S\s+)?)?([a-z]+)/;
 const BY_INTERPRETER: Record<string, Lang> = {
-  sh: 'shell', bash: 'shell', zsh: 'shell', ksh: 'shell', dash: 'shell', ash: 'shell', fish: 'shell',
-  python: 'python', python2: 'python', python3: 'python', node: 'js', deno: 'js', bun: 'js', tsx: 'js', 'ts-node': 'js',
-  pwsh: 'powershell', powershell: 'powershell', ruby: 'ruby', perl: 'perl',
+  sh: 'shell',
+  bash: 'shell',
+  zsh: 'shell',
+  ksh: 'shell',
+  dash: 'shell',
+  ash: 'shell',
+  fish: 'shell',
+  python: 'python',
+  python2: 'python',
+  python3: 'python',
+  node: 'js',
+  deno: 'js',
+  bun: 'js',
+  tsx: 'js',
+  'ts-node': 'js',
+  pwsh: 'powershell',
+  powershell: 'powershell',
+  ruby: 'ruby',
+  perl: 'perl',
 };
 
 export function languageOf(path: string, text: string): Lang {
@@ -35,21 +71,56 @@ export function languageOf(path: string, text: string): Lang {
 }
 
 const FENCE_LANGS: Record<string, Lang> = {
-  '': 'shell', sh: 'shell', bash: 'shell', shell: 'shell', zsh: 'shell', console: 'shell', 'shell-session': 'shell', shellsession: 'shell', terminal: 'shell',
-  python: 'python', py: 'python', python3: 'python',
-  js: 'js', javascript: 'js', ts: 'js', typescript: 'js', jsx: 'js', tsx: 'js', mjs: 'js', node: 'js',
-  powershell: 'powershell', ps1: 'powershell', pwsh: 'powershell', ps: 'powershell',
-  ruby: 'ruby', rb: 'ruby', perl: 'perl', pl: 'perl',
+  '': 'shell',
+  sh: 'shell',
+  bash: 'shell',
+  shell: 'shell',
+  zsh: 'shell',
+  console: 'shell',
+  'shell-session': 'shell',
+  shellsession: 'shell',
+  terminal: 'shell',
+  python: 'python',
+  py: 'python',
+  python3: 'python',
+  js: 'js',
+  javascript: 'js',
+  ts: 'js',
+  typescript: 'js',
+  jsx: 'js',
+  tsx: 'js',
+  mjs: 'js',
+  node: 'js',
+  powershell: 'powershell',
+  ps1: 'powershell',
+  pwsh: 'powershell',
+  ps: 'powershell',
+  ruby: 'ruby',
+  rb: 'ruby',
+  perl: 'perl',
+  pl: 'perl',
 };
 
 /** Language of a fenced block from its info string (no info string: treated as shell commands). */
 export function languageOfFence(info: string): Lang {
-  return FENCE_LANGS[info.toLowerCase().replace(/^\{?\.?/, '').replace(/[^\w-].*$/, '')] ?? 'text';
+  return (
+    FENCE_LANGS[
+      info
+        .toLowerCase()
+        .replace(/^\{?\.?/, '')
+        .replace(/[^\w-].*$/, '')
+    ] ?? 'text'
+  );
 }
 
 export type BinaryKind = 'archive' | 'executable' | 'media' | 'binary';
 
-interface Magic { kind: BinaryKind; label: string; bytes: number[]; at?: number }
+interface Magic {
+  kind: BinaryKind;
+  label: string;
+  bytes: number[];
+  at?: number;
+}
 
 const MAGICS: Magic[] = [
   { kind: 'archive', label: 'ZIP archive', bytes: [0x50, 0x4b, 0x03, 0x04] },
@@ -102,7 +173,10 @@ export function sniffBinary(content: Buffer): { kind: BinaryKind; label: string 
 
 /** True when any ZIP local or central header has general-purpose flag bit 0 (encrypted entry). */
 export function zipHasEncryptedEntry(buf: Buffer): boolean {
-  const sigs: [Buffer, number][] = [[Buffer.from([0x50, 0x4b, 0x03, 0x04]), 6], [Buffer.from([0x50, 0x4b, 0x01, 0x02]), 8]];
+  const sigs: [Buffer, number][] = [
+    [Buffer.from([0x50, 0x4b, 0x03, 0x04]), 6],
+    [Buffer.from([0x50, 0x4b, 0x01, 0x02]), 8],
+  ];
   for (const [sig, flagOffset] of sigs) {
     for (let i = buf.indexOf(sig); i !== -1; i = buf.indexOf(sig, i + 4)) {
       if (i + flagOffset + 2 <= buf.length && (buf.readUInt16LE(i + flagOffset) & 1) === 1) return true;
@@ -115,11 +189,14 @@ export function zipHasEncryptedEntry(buf: Buffer): boolean {
 export function binaryFindings(file: string, content: Buffer, sniff: { kind: BinaryKind; label: string }): ScanFinding[] {
   const at = { file, line: 1, excerpt: sniff.label };
   if (sniff.kind === 'archive') {
-    const out: ScanFinding[] = [
-      { ...at, rule: 'nested-archive', severity: 'warn', message: `${sniff.label} inside the skill: its contents are not scanned.` },
-    ];
+    const out: ScanFinding[] = [{ ...at, rule: 'nested-archive', severity: 'warn', message: `${sniff.label} inside the skill: its contents are not scanned.` }];
     if (sniff.label === 'ZIP archive' && zipHasEncryptedEntry(content)) {
-      out.push({ ...at, rule: 'encrypted-archive', severity: 'critical', message: 'Password-protected ZIP archive: its contents cannot be inspected (ClawHavoc delivery technique).' });
+      out.push({
+        ...at,
+        rule: 'encrypted-archive',
+        severity: 'critical',
+        message: 'Password-protected ZIP archive: its contents cannot be inspected (ClawHavoc delivery technique).',
+      });
     }
     return out;
   }

@@ -3,7 +3,7 @@
  * decoded and, when they decode to text, re-scanned as segments of their own (up to 3 levels).
  * Running decoded content (`… | base64 -d | bash`, `exec(b64decode(…))`) is a finding by itself.
  */
-import { type DecodedPart, type FindingSink, type Pattern, type Segment, fileLineAt, flagAll, makeSegment, matches } from './model';
+import { type DecodedPart, type FindingSink, fileLineAt, flagAll, makeSegment, matches, type Pattern, type Segment } from './model';
 import { INTERPRETER } from './rules-network';
 
 export const MAX_DECODE_DEPTH = 3;
@@ -93,7 +93,8 @@ export function decodePayloads(seg: Segment): Segment | null {
     }
     let text = decodeBase64(token);
     // A payload after a URL path ("https://host/<base64>") shares its run with the path.
-    if (text === null && token.includes('/')) text = token.split('/').reduce<string | null>((found, part) => found ?? (part.length >= MIN_TOKEN ? decodeBase64(part) : null), null);
+    if (text === null && token.includes('/'))
+      text = token.split('/').reduce<string | null>((found, part) => found ?? (part.length >= MIN_TOKEN ? decodeBase64(part) : null), null);
     if (text !== null) add(text, 'base64', start);
   }
   if (seg.raw.includes('\\x')) {
@@ -113,15 +114,30 @@ const DECODER_WORDS = ['base64', 'xxd', 'b64decode', 'frombase64string'];
 const EXECUTED_DECODE_CRITICAL: Pattern[] = [
   [new RegExp(String.raw`${DECODERS}[^\n]{0,200}?(?<!\|)\|(?!\|)\s*${INTERPRETER}`, 'g'), 'Decoded content is piped into an interpreter.', DECODER_WORDS],
   [
-    new RegExp(String.raw`(?:(?<![\w.-])(?:(?:ba|z|da|k)?sh|python[23]?|node|perl)\s+-c|(?<![\w-])eval|(?<![\w.-])(?:(?:ba|z|da|k)?sh|source)\s+<\()\s*["']?(?:\$\(|\x60)?[^\n]{0,300}?${DECODERS}`, 'g'),
+    new RegExp(
+      String.raw`(?:(?<![\w.-])(?:(?:ba|z|da|k)?sh|python[23]?|node|perl)\s+-c|(?<![\w-])eval|(?<![\w.-])(?:(?:ba|z|da|k)?sh|source)\s+<\()\s*["']?(?:\$\(|\x60)?[^\n]{0,300}?${DECODERS}`,
+      'g',
+    ),
     'Runs decoded content.',
     DECODER_WORDS,
   ],
-  [/\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,200}?[\s"'(]-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc\w{0,6})\s+['"]?[A-Za-z0-9+/]{20,}={0,2}/gi, 'PowerShell -EncodedCommand runs a base64 payload.', ['powershell', 'pwsh']],
-  [/\b(?:iex|Invoke-Expression)\b[^\n]{0,300}?FromBase64String|FromBase64String[^\n]{0,300}?\|\s*(?:iex|Invoke-Expression)\b/gi, 'Invoke-Expression of base64-decoded content.', ['frombase64string']],
+  [
+    /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,200}?[\s"'(]-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc\w{0,6})\s+['"]?[A-Za-z0-9+/]{20,}={0,2}/gi,
+    'PowerShell -EncodedCommand runs a base64 payload.',
+    ['powershell', 'pwsh'],
+  ],
+  [
+    /\b(?:iex|Invoke-Expression)\b[^\n]{0,300}?FromBase64String|FromBase64String[^\n]{0,300}?\|\s*(?:iex|Invoke-Expression)\b/gi,
+    'Invoke-Expression of base64-decoded content.',
+    ['frombase64string'],
+  ],
 ];
 const EXECUTED_DECODE_WARN: Pattern[] = [
-  [/(?<![\w$.])(?:eval|Function)\s*\(\s*(?:atob|Buffer\s*\.\s*from|unescape|decodeURIComponent)\s*\(|\bnew\s+Function\s*\(\s*(?:atob|Buffer\s*\.\s*from)\s*\(/g, 'Evaluates decoded content.', ['atob', 'buffer', 'unescape', 'decodeuri']],
+  [
+    /(?<![\w$.])(?:eval|Function)\s*\(\s*(?:atob|Buffer\s*\.\s*from|unescape|decodeURIComponent)\s*\(|\bnew\s+Function\s*\(\s*(?:atob|Buffer\s*\.\s*from)\s*\(/g,
+    'Evaluates decoded content.',
+    ['atob', 'buffer', 'unescape', 'decodeuri'],
+  ],
   [
     /(?<![\w.])(?:exec|eval)\s*\(\s*(?:base64\s*\.\s*\w*decode\w*|codecs\s*\.\s*decode|bytes\s*\.\s*fromhex|binascii\s*\.\s*(?:unhexlify|a2b_\w+)|zlib\s*\.\s*decompress|marshal\s*\.\s*loads)\s*\(/g,
     'Executes decoded content.',

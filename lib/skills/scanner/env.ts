@@ -2,7 +2,7 @@
  * Environment variables a script reads, by language, and the `undeclared-env` rule: every name a
  * script reads must be declared in `requires.env` or be the `primaryEnv`.
  */
-import { type FindingSink, type Segment, fileLineAt, matches } from './model';
+import { type FindingSink, fileLineAt, matches, type Segment } from './model';
 import { applyBlanks } from './strip';
 
 /** Variables every shell or runtime has; reading them is not a requirement worth declaring. */

@@ -1,4 +1,5 @@
 /** The skill security scanner. */
-export { scanSkill, type DeclaredCapabilities, type ScanInputFile, type ScanOptions } from './scan';
+
+export { SCAN_RULE_IDS, SCAN_RULES, SCANNER_VERSION, type ScanRule } from './catalog';
 export { toSarif } from './sarif';
-export { SCAN_RULES, SCAN_RULE_IDS, SCANNER_VERSION, type ScanRule } from './catalog';
+export { type DeclaredCapabilities, type ScanInputFile, type ScanOptions, scanSkill } from './scan';

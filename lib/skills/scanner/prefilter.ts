@@ -55,4 +55,3 @@ function mayContain(map: Uint8Array, keyword: string): boolean {
   }
   return true;
 }
-

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scanSkill, type ScanInputFile } from './index';
+import { type ScanInputFile, scanSkill } from './index';
 
 const ROOT = path.resolve(__dirname, '../../../test/fixtures/skills-real');
 
@@ -19,7 +19,12 @@ function readAll(dir: string, rel = ''): ScanInputFile[] {
 const skills = fs
   .readdirSync(ROOT, { withFileTypes: true })
   .filter((v) => v.isDirectory())
-  .flatMap((v) => fs.readdirSync(path.join(ROOT, v.name), { withFileTypes: true }).filter((s) => s.isDirectory()).map((s) => `${v.name}/${s.name}`));
+  .flatMap((v) =>
+    fs
+      .readdirSync(path.join(ROOT, v.name), { withFileTypes: true })
+      .filter((s) => s.isDirectory())
+      .map((s) => `${v.name}/${s.name}`),
+  );
 
 describe('real published skills', () => {
   it('are all present (both vendors)', () => {

@@ -2,22 +2,25 @@
  * Rules about running things: process execution from code, dynamic code, reverse shells, miners,
  * destructive deletes. Shell scripts run commands by nature, so plain commands are never flagged.
  */
-import { type FindingSink, type Pattern, type Segment, firstIndex, flagAll, isJs, isPython, isShellish, matches } from './model';
+import { type FindingSink, firstIndex, flagAll, isJs, isPython, isShellish, matches, type Pattern, type Segment } from './model';
 import { hasAny } from './prefilter';
 
 const JS_MENTIONS_CHILD_PROCESS = /\bchild_process\b/;
 const JS_BARE_EXEC = /(?<![\w$.])(?:exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(/g;
 /** `x.execSync(` etc. on any receiver; `x.exec(` only on a child_process binding (RegExp#exec is everywhere). */
 const JS_MEMBER_EXEC = /([\w$]+|\))\s*\.\s*(exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(/g;
-const JS_CP_ALIAS = /(?:const|let|var)\s+([\w$]+)\s*=\s*require\s*\(\s*['"](?:node:)?child_process['"]\s*\)|import\s+(?:\*\s+as\s+)?([\w$]+)\s+from\s+['"](?:node:)?child_process['"]/g;
-const JS_RUNTIME_EXEC = /\bBun\s*\.\s*(?:spawn|spawnSync)\s*\(|\bBun\s*\.\s*\$\s*`|\bnew\s+Deno\s*\.\s*Command\s*\(|\bDeno\s*\.\s*run\s*\(|\bexeca(?:Sync|Command|CommandSync)?\s*\(/g;
+const JS_CP_ALIAS =
+  /(?:const|let|var)\s+([\w$]+)\s*=\s*require\s*\(\s*['"](?:node:)?child_process['"]\s*\)|import\s+(?:\*\s+as\s+)?([\w$]+)\s+from\s+['"](?:node:)?child_process['"]/g;
+const JS_RUNTIME_EXEC =
+  /\bBun\s*\.\s*(?:spawn|spawnSync)\s*\(|\bBun\s*\.\s*\$\s*`|\bnew\s+Deno\s*\.\s*Command\s*\(|\bDeno\s*\.\s*run\s*\(|\bexeca(?:Sync|Command|CommandSync)?\s*\(/g;
 
 const PY_EXEC =
   /\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(|\bos\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)\s*\(|\bpty\s*\.\s*spawn\s*\(|\bcommands\s*\.\s*getoutput\s*\(|\basyncio\s*\.\s*create_subprocess_(?:exec|shell)\s*\(|^[ \t]*from\s+subprocess\s+import\b|__import__\s*\(\s*['"](?:os|subprocess|pty)['"]\s*\)/gm;
 const RUBY_EXEC = /(?<![\w.:])(?:system|exec|spawn)\s*(?:\(|[ \t]+['"$\w])|`[^`\n]{1,300}`|%x[({[]|\bIO\s*\.\s*popen\b|\bOpen3\s*\.\s*\w+/g;
 const PERL_EXEC = /(?<![\w$])(?:system|exec)\s*(?:\(|[ \t]+['"$@\w])|\bqx\s*[({[/|!'"]|`[^`\n]{1,300}`/g;
 
-const JS_DYNAMIC = /(?<![\w$.])eval\s*\(|\b(?:window|globalThis|global|self)\s*\.\s*eval\s*\(|\bnew\s+Function\s*\(|(?<![\w$.])Function\s*\(\s*['"`]|\bvm\s*\.\s*(?:runInNewContext|runInThisContext|runInContext|compileFunction)\s*\(|\bnew\s+vm\s*\.\s*Script\s*\(/g;
+const JS_DYNAMIC =
+  /(?<![\w$.])eval\s*\(|\b(?:window|globalThis|global|self)\s*\.\s*eval\s*\(|\bnew\s+Function\s*\(|(?<![\w$.])Function\s*\(\s*['"`]|\bvm\s*\.\s*(?:runInNewContext|runInThisContext|runInContext|compileFunction)\s*\(|\bnew\s+vm\s*\.\s*Script\s*\(/g;
 /** eval/exec/compile whose first argument is not a plain string literal (f-strings count as non-literal). */
 const PY_DYNAMIC = /(?<![\w.])(?:eval|exec|compile)\s*\((?!\s*[rRbBuU]?['"])/g;
 const SHELL_DYNAMIC = /(?<![\w-])eval\s+["']?\$\{?[A-Za-z_]/g;
@@ -47,11 +50,17 @@ function lineOf(text: string, offset: number): string {
 export function execRules(seg: Segment, sink: FindingSink): void {
   if (isJs(seg)) {
     jsExec(seg, sink);
-    flagAll(sink, seg, 'dynamic-code-execution', 'critical', [[JS_DYNAMIC, 'Evaluates code built at run time (eval / new Function / vm).', ['eval', 'function', 'vm']]]);
+    flagAll(sink, seg, 'dynamic-code-execution', 'critical', [
+      [JS_DYNAMIC, 'Evaluates code built at run time (eval / new Function / vm).', ['eval', 'function', 'vm']],
+    ]);
   }
   if (isPython(seg)) {
-    flagAll(sink, seg, 'dangerous-exec', 'critical', [[PY_EXEC, 'Runs a process (subprocess / os.system / os.popen / pty.spawn).', ['subprocess', 'os', 'pty', 'commands', '__import__']]]);
-    flagAll(sink, seg, 'dynamic-code-execution', 'critical', [[PY_DYNAMIC, 'eval/exec/compile on a value that is not a string literal.', ['eval', 'exec', 'compile']]]);
+    flagAll(sink, seg, 'dangerous-exec', 'critical', [
+      [PY_EXEC, 'Runs a process (subprocess / os.system / os.popen / pty.spawn).', ['subprocess', 'os', 'pty', 'commands', '__import__']],
+    ]);
+    flagAll(sink, seg, 'dynamic-code-execution', 'critical', [
+      [PY_DYNAMIC, 'eval/exec/compile on a value that is not a string literal.', ['eval', 'exec', 'compile']],
+    ]);
   }
   if (seg.lang === 'ruby') {
     flagAll(sink, seg, 'dangerous-exec', 'critical', [[RUBY_EXEC, 'Runs a shell command (system / backticks / %x / popen).']]);
@@ -61,15 +70,22 @@ export function execRules(seg: Segment, sink: FindingSink): void {
     flagAll(sink, seg, 'dangerous-exec', 'critical', [[PERL_EXEC, 'Runs a shell command (system / exec / qx / backticks).']]);
     flagAll(sink, seg, 'dynamic-code-execution', 'critical', [[PERL_DYNAMIC, 'Evaluates code held in a variable.']]);
   }
-  if (isShellish(seg)) flagAll(sink, seg, 'dynamic-code-execution', 'critical', [[SHELL_DYNAMIC, 'eval of a variable: runs whatever the variable holds.', ['eval']]]);
+  if (isShellish(seg))
+    flagAll(sink, seg, 'dynamic-code-execution', 'critical', [[SHELL_DYNAMIC, 'eval of a variable: runs whatever the variable holds.', ['eval']]]);
   if (seg.lang === 'powershell' || seg.lang === 'decoded') {
-    flagAll(sink, seg, 'dynamic-code-execution', 'critical', [[PS_DYNAMIC, 'Invoke-Expression / ScriptBlock of a variable.', ['iex', 'invoke-expression', 'scriptblock']]]);
+    flagAll(sink, seg, 'dynamic-code-execution', 'critical', [
+      [PS_DYNAMIC, 'Invoke-Expression / ScriptBlock of a variable.', ['iex', 'invoke-expression', 'scriptblock']],
+    ]);
   }
 }
 
 const REVERSE_LINE: Pattern[] = [
   [/\/dev\/(?:tcp|udp)\//g, 'Opens a raw connection through /dev/tcp (reverse-shell idiom).', ['/dev/tcp/', '/dev/udp/']],
-  [/\b(?:nc|ncat|netcat)(?:\.\w+)?\b[^\n;&|]{0,120}?\s(?:-[a-zA-Z]*e\b|--(?:sh-|lua-)?exec\b)/g, 'netcat with -e/--exec hands a shell to a remote host.', ['nc']],
+  [
+    /\b(?:nc|ncat|netcat)(?:\.\w+)?\b[^\n;&|]{0,120}?\s(?:-[a-zA-Z]*e\b|--(?:sh-|lua-)?exec\b)/g,
+    'netcat with -e/--exec hands a shell to a remote host.',
+    ['nc'],
+  ],
   [/\b(?:ba|z|k)?sh\s+-i\b[^\n]{0,40}?[<>]&\s*(?:\d|%d|\$)/g, 'Interactive shell bound to a socket descriptor.', ['-i']],
   [/\bmkfifo\b[^\n]{0,300}?\b(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b/g, 'Named pipe wired to a network client (reverse shell).', ['mkfifo']],
   [/\bsocat\b[^\n]{0,300}?\b(?:exec|system):/gi, 'socat bridging a socket to a program.', ['socat']],
@@ -109,12 +125,23 @@ const RM_DANGEROUS_TARGET = /^(?:\/\*?|~\/?\*?|\$\{?HOME\}?\/?\*?|\/(?:bin|boot|
 const DESTRUCTIVE: Pattern[] = [
   [/(?<![\w.-])mkfs(?:\.\w+)?\s+\S/g, 'Formats a filesystem (mkfs).', ['mkfs']],
   [/\bdd\b[^\n;&|]{0,200}?\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d|xvd[a-z]|vd[a-z])/g, 'dd writing straight to a disk device.', ['of=/dev/']],
-  [/\bRemove-Item\b[^\n]{0,120}?-Recurse[^\n]{0,120}?\s['"]?(?:[A-Za-z]:\\?|\$env:(?:USERPROFILE|HOMEDRIVE)|~)['"]?(?:\s|$)/gi, 'Recursively deletes a drive or the home folder.', ['remove-item']],
-  [/\bshutil\s*\.\s*rmtree\s*\(\s*(?:['"](?:\/|~\/?)['"]|os\.path\.expanduser\(\s*['"]~\/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\))\s*[,)]/g, 'Recursively deletes / or the home folder.', ['rmtree']],
+  [
+    /\bRemove-Item\b[^\n]{0,120}?-Recurse[^\n]{0,120}?\s['"]?(?:[A-Za-z]:\\?|\$env:(?:USERPROFILE|HOMEDRIVE)|~)['"]?(?:\s|$)/gi,
+    'Recursively deletes a drive or the home folder.',
+    ['remove-item'],
+  ],
+  [
+    /\bshutil\s*\.\s*rmtree\s*\(\s*(?:['"](?:\/|~\/?)['"]|os\.path\.expanduser\(\s*['"]~\/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\))\s*[,)]/g,
+    'Recursively deletes / or the home folder.',
+    ['rmtree'],
+  ],
 ];
 
 function rmIsDestructive(args: string): boolean {
-  const words = args.trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
+  const words = args
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/^['"]|['"]$/g, ''));
   let recursive = false;
   let target = false;
   for (const w of words) {

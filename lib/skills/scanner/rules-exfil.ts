@@ -4,7 +4,7 @@
  * network send (warn `potential-exfiltration`).
  */
 import { envReads } from './env';
-import { type FindingSink, type Lang, type Pattern, type Segment, firstIndex, flagAll, isShellish, lineIndexAt, matches } from './model';
+import { type FindingSink, firstIndex, flagAll, isShellish, type Lang, lineIndexAt, matches, type Pattern, type Segment } from './model';
 import { hasAny } from './prefilter';
 
 const NOT_PUBLIC_KEY = String.raw`(?![\w.\/-]*\.pub\b)`;
@@ -14,13 +14,40 @@ const CREDENTIAL_FILES = String.raw`(?:\.ssh\/|\.aws\/credentials|\.netrc|\.git-
 const NOT_KEY_USE = String.raw`(?<!(?:-i|--identity(?:-file)?|IdentityFile|ssh-add|-o\s*IdentityFile=?)[\s=]{1,5}['"]?)`;
 
 const CREDENTIAL: Pattern[] = [
-  [new RegExp(String.raw`${NOT_KEY_USE}(?:~|\$\{?HOME\}?|\/root|\/home\/[\w.-]+|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.ssh\b(?!\/(?:known_hosts|config)\b)${NOT_PUBLIC_KEY}`, 'g'), 'Reads the SSH keys folder.', ['.ssh']],
-  [new RegExp(String.raw`['"\`]\.ssh['"\`]\s*[,)]|${NOT_KEY_USE}(?:[~\/.]|\$\{?HOME\}?)[\w\/.-]{0,100}\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)`, 'g'), 'Reads an SSH private key.', ['.ssh', 'id_']],
+  [
+    new RegExp(
+      String.raw`${NOT_KEY_USE}(?:~|\$\{?HOME\}?|\/root|\/home\/[\w.-]+|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.ssh\b(?!\/(?:known_hosts|config)\b)${NOT_PUBLIC_KEY}`,
+      'g',
+    ),
+    'Reads the SSH keys folder.',
+    ['.ssh'],
+  ],
+  [
+    new RegExp(String.raw`['"\`]\.ssh['"\`]\s*[,)]|${NOT_KEY_USE}(?:[~\/.]|\$\{?HOME\}?)[\w\/.-]{0,100}\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)`, 'g'),
+    'Reads an SSH private key.',
+    ['.ssh', 'id_'],
+  ],
   [/\.aws\/credentials\b|['"`]\.aws['"`]\s*,\s*['"`]credentials['"`]/g, 'Reads the AWS credentials file.', ['.aws']],
-  [/\.netrc\b|\.git-credentials\b|\.docker\/config\.json\b|\.kube\/config\b|\.config\/gcloud\b|\.pgpass\b/g, 'Reads a credential file.', ['.netrc', '.git-credentials', '.docker/', '.kube/', 'gcloud', '.pgpass']],
-  [/(?:(?<![\w.-])(?:cat|less|more|head|tail)\s+|\b(?:open|readFile(?:Sync)?|read_text|File\.read|Get-Content)\s*\(?\s*['"`]?)(?:\.\/)?\.env(?![\w.-])/g, 'Reads a .env file.', ['.env']],
-  [/cookies\.sqlite\b|\blogins\.json\b|\bkey4\.db\b|\bLogin Data\b|(?:Chrome|Chromium|BraveSoftware|Edge|Firefox)[^\n]{0,80}?[/\\]Cookies\b/g, 'Reads a browser cookie or password store.', ['cookies', 'logins.json', 'key4.db', 'login data']],
-  [/\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\.keychain(?:-db)?\b|\bsecret-tool\s+lookup\b/g, 'Reads the system keychain.', ['security', 'keychain', 'secret-tool']],
+  [
+    /\.netrc\b|\.git-credentials\b|\.docker\/config\.json\b|\.kube\/config\b|\.config\/gcloud\b|\.pgpass\b/g,
+    'Reads a credential file.',
+    ['.netrc', '.git-credentials', '.docker/', '.kube/', 'gcloud', '.pgpass'],
+  ],
+  [
+    /(?:(?<![\w.-])(?:cat|less|more|head|tail)\s+|\b(?:open|readFile(?:Sync)?|read_text|File\.read|Get-Content)\s*\(?\s*['"`]?)(?:\.\/)?\.env(?![\w.-])/g,
+    'Reads a .env file.',
+    ['.env'],
+  ],
+  [
+    /cookies\.sqlite\b|\blogins\.json\b|\bkey4\.db\b|\bLogin Data\b|(?:Chrome|Chromium|BraveSoftware|Edge|Firefox)[^\n]{0,80}?[/\\]Cookies\b/g,
+    'Reads a browser cookie or password store.',
+    ['cookies', 'logins.json', 'key4.db', 'login data'],
+  ],
+  [
+    /\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\.keychain(?:-db)?\b|\bsecret-tool\s+lookup\b/g,
+    'Reads the system keychain.',
+    ['security', 'keychain', 'secret-tool'],
+  ],
 ];
 
 const NET_CLIENTS = ['curl', 'wget', 'nc', 'socat', 'telnet'];
@@ -29,7 +56,10 @@ const PIPED_TO_CLIENT = String.raw`\s*(?<!\|)\|(?!\|)(?:[^\n|;&]{0,200}(?<!\|)\|
 
 const SHELL_HARVEST: Pattern[] = [
   [
-    new RegExp(String.raw`(?<![\w./-])(?:(?:env|printenv)(?:\s+-[\w-]+)*|set|export\s+-p|declare\s+-x|cat\s+\/proc\/(?:self|\d+|\$\$)\/environ)${PIPED_TO_CLIENT}`, 'g'),
+    new RegExp(
+      String.raw`(?<![\w./-])(?:(?:env|printenv)(?:\s+-[\w-]+)*|set|export\s+-p|declare\s+-x|cat\s+\/proc\/(?:self|\d+|\$\$)\/environ)${PIPED_TO_CLIENT}`,
+      'g',
+    ),
     'Pipes the whole environment to a network client.',
     NET_CLIENTS,
   ],
@@ -40,7 +70,10 @@ const SHELL_HARVEST: Pattern[] = [
     ['.ssh/', '.aws/', '.netrc', '.git-credentials', '.kube/', '.docker/'],
   ],
   [
-    new RegExp(String.raw`(?<![\w.-])(?:curl|wget)\b[^\n]{0,300}?(?:-d|--data[\w-]*|-F|--form|-T|--upload-file|--post-file)[=\s]+['"]?(?:[\w.-]*=)?@?(?:~|\$\{?HOME\}?)\/\.(?:ssh|aws|netrc|git-credentials|kube|docker)\b${NOT_PUBLIC_KEY}`, 'g'),
+    new RegExp(
+      String.raw`(?<![\w.-])(?:curl|wget)\b[^\n]{0,300}?(?:-d|--data[\w-]*|-F|--form|-T|--upload-file|--post-file)[=\s]+['"]?(?:[\w.-]*=)?@?(?:~|\$\{?HOME\}?)\/\.(?:ssh|aws|netrc|git-credentials|kube|docker)\b${NOT_PUBLIC_KEY}`,
+      'g',
+    ),
     'Uploads a credential file.',
     ['curl', 'wget'],
   ],
@@ -53,8 +86,10 @@ const PY_NET_LIB = /\b(?:requests|urllib|http\.client|httpx|aiohttp|socket|smtpl
 
 const SENDS: Partial<Record<Lang, RegExp>> = {
   js: /\bfetch\s*\(|\bpost\s*\(|\.\s*(?:put|patch)\s*\(|\bhttps?\s*\.\s*(?:request|get)\s*\(|\baxios\b|\bXMLHttpRequest\b|\bsendBeacon\s*\(|\bnet\s*\.\s*(?:connect|createConnection)\s*\(|\bnew\s+WebSocket\s*\(|\bgot\s*\(|\bundici\b/g,
-  python: /\brequests\s*\.\s*(?:post|put|patch|get|request)\s*\(|\burlopen\s*\(|\burllib\s*\.\s*request\b|\bhttp\.client\b|\bhttpx\s*\.|\baiohttp\b|\bsocket\s*\.\s*socket\s*\(|\bsmtplib\b|\bftplib\b/g,
-  shell: /(?<![\w.-])(?:curl|wget)\b[^\n]{0,300}?(?:\s(?:-d|--data[\w-]*|-F|--form|-T|--upload-file|--post-file|--post-data)[=\s]|\s-X\s*(?:POST|PUT|PATCH))|(?<![\w.-])(?:nc|ncat|netcat|socat|scp|rsync|sftp|ftp)\s/g,
+  python:
+    /\brequests\s*\.\s*(?:post|put|patch|get|request)\s*\(|\burlopen\s*\(|\burllib\s*\.\s*request\b|\bhttp\.client\b|\bhttpx\s*\.|\baiohttp\b|\bsocket\s*\.\s*socket\s*\(|\bsmtplib\b|\bftplib\b/g,
+  shell:
+    /(?<![\w.-])(?:curl|wget)\b[^\n]{0,300}?(?:\s(?:-d|--data[\w-]*|-F|--form|-T|--upload-file|--post-file|--post-data)[=\s]|\s-X\s*(?:POST|PUT|PATCH))|(?<![\w.-])(?:nc|ncat|netcat|socat|scp|rsync|sftp|ftp)\s/g,
   powershell: /\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^\n]{0,200}?-(?:Method\s+['"]?(?:Post|Put)|Body|InFile)|\.Upload(?:String|File|Data)\s*\(/gi,
   ruby: /\bNet::HTTP\b|\bHTTParty\b|\bFaraday\b|\bTCPSocket\b/g,
   perl: /\bLWP::|\bHTTP::Tiny\b|\bIO::Socket\b/g,
@@ -78,8 +113,16 @@ const UPLOADS: Partial<Record<Lang, RegExp>> = {
 };
 
 const SHELL_UPLOAD: Pattern[] = [
-  [/(?<![\w.-])curl\b[^\n]{0,300}?\s(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form)[=\s]+['"]?(?:[\w.[\]-]*=)?@(?!-)[^\s'"]/g, 'curl uploads a local file.', ['curl']],
-  [/(?<!\|)\|(?!\|)\s*curl\b[^\n]{0,300}?\s(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|-T|--upload-file)[=\s]+['"]?(?:[\w.[\]-]*=)?@?-(?![\w-])/g, 'curl uploads data piped in from another command.', ['curl']],
+  [
+    /(?<![\w.-])curl\b[^\n]{0,300}?\s(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form)[=\s]+['"]?(?:[\w.[\]-]*=)?@(?!-)[^\s'"]/g,
+    'curl uploads a local file.',
+    ['curl'],
+  ],
+  [
+    /(?<!\|)\|(?!\|)\s*curl\b[^\n]{0,300}?\s(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|-T|--upload-file)[=\s]+['"]?(?:[\w.[\]-]*=)?@?-(?![\w-])/g,
+    'curl uploads data piped in from another command.',
+    ['curl'],
+  ],
   [/(?<![\w.-])curl\b[^\n]{0,300}?\s(?:-T|--upload-file)[=\s]+\S/g, 'curl uploads a local file.', ['curl']],
   [/(?<![\w.-])wget\b[^\n]{0,300}?--post-file[=\s]/g, 'wget uploads a local file.', ['--post-file']],
 ];
@@ -131,7 +174,8 @@ export function exfilUnitRules(seg: Segment, sink: FindingSink, declaredEnv: Rea
   if (send && firstIndex(send, seg.code) >= 0) {
     for (const [re, what, keywords] of CREDENTIAL) {
       if (!hasAny(seg, keywords)) continue;
-      for (const m of matches(re, seg.code)) sink.add(seg, 'env-harvesting', 'critical', m.index, `${what.replace(/\.$/, '')} and sends data over the network in the same file.`);
+      for (const m of matches(re, seg.code))
+        sink.add(seg, 'env-harvesting', 'critical', m.index, `${what.replace(/\.$/, '')} and sends data over the network in the same file.`);
     }
   }
   const read = FILE_READS[seg.lang];

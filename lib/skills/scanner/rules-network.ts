@@ -2,7 +2,7 @@
  * Network rules: remote code piped into an interpreter (the ClawHavoc install trick), unusual
  * sockets and IP-literal URLs, and hosts contacted by scripts that the skill does not declare.
  */
-import { type FindingSink, type Pattern, type Segment, fileLineAt, flagAll, matches } from './model';
+import { type FindingSink, fileLineAt, flagAll, matches, type Pattern, type Segment } from './model';
 import { hasAny } from './prefilter';
 
 /** A shell or script interpreter as the target of a pipe, with optional sudo/env in front. */
@@ -87,7 +87,10 @@ export function suspiciousNetworkRules(seg: Segment, sink: FindingSink): void {
   for (const m of matches(IP_URL, seg.code)) {
     const host = m.groups!.host;
     if (isLoopbackHost(host)) continue;
-    const message = host === '169.254.169.254' ? 'Cloud metadata endpoint (instance credentials) contacted by IP.' : `URL with a raw IP address (${host}) instead of a host name.`;
+    const message =
+      host === '169.254.169.254'
+        ? 'Cloud metadata endpoint (instance credentials) contacted by IP.'
+        : `URL with a raw IP address (${host}) instead of a host name.`;
     sink.add(seg, 'suspicious-network', 'warn', m.index, message);
   }
 }

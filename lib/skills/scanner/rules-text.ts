@@ -2,11 +2,12 @@
  * Text rules: prompt injection in instructions (Markdown), hidden characters (anywhere), and
  * obfuscated code (escape runs, decoders on long literals, long high-entropy lines).
  */
-import { type FindingSink, type Pattern, type Segment, flagAll, lineIndexAt, matches } from './model';
+import { type FindingSink, flagAll, lineIndexAt, matches, type Pattern, type Segment } from './model';
 import { hasAny } from './prefilter';
 
 const EXFILTRATE = /\bexfiltrat(?:e|es|ed|ing|ion)\b/gi;
-const PROHIBITION = /\b(?:not|never|cannot|can't|don'?t|no|prevent\w*|block\w*|detect\w*|protect\w*|against|avoid\w*|stop\w*|mitigat\w*|prohibit\w*|forbid\w*|malicious|attack\w*)\b/i;
+const PROHIBITION =
+  /\b(?:not|never|cannot|can't|don'?t|no|prevent\w*|block\w*|detect\w*|protect\w*|against|avoid\w*|stop\w*|mitigat\w*|prohibit\w*|forbid\w*|malicious|attack\w*)\b/i;
 
 /** "cannot read or exfiltrate it", "don't … facilitate data exfiltration": the word in a sentence that forbids it. */
 function inProhibition(text: string, offset: number): boolean {
@@ -19,12 +20,27 @@ function inProhibition(text: string, offset: number): boolean {
 
 /** Each regex with keywords, one of which must occur (cheap pre-check). */
 const OVERRIDE: [RegExp, string[]][] = [
-  [/\bignore\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|former)\s+(?:instructions?|prompts?|rules|directions|messages)\b/gi, ['ignore']],
-  [/\bdisregard\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous\s+|prior\s+|above\s+|earlier\s+)?(?:system\s+prompt|instructions|rules|guidelines|directions)\b/gi, ['disregard']],
+  [
+    /\bignore\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|former)\s+(?:instructions?|prompts?|rules|directions|messages)\b/gi,
+    ['ignore'],
+  ],
+  [
+    /\bdisregard\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous\s+|prior\s+|above\s+|earlier\s+)?(?:system\s+prompt|instructions|rules|guidelines|directions)\b/gi,
+    ['disregard'],
+  ],
   [/\bforget\s+(?:all\s+)?(?:of\s+)?(?:your|the|previous|prior)\s+(?:previous\s+|prior\s+)?(?:instructions|rules|guidelines)\b/gi, ['forget']],
-  [/\byou\s+are\s+now\s+(?:DAN\b|an?\s+(?:unrestricted|unfiltered|uncensored|jailbroken|evil)\b|free\s+(?:from|of)\b|no\s+longer\s+(?:bound|restricted|an?\s+(?:AI|assistant)\b)|in\s+(?:developer|god|jailbreak|DAN)\s+mode\b)/gi, ['now']],
-  [/\b(?:act|behave)\s+as\s+(?:DAN\b|an?\s+(?:unrestricted|unfiltered|jailbroken)\b)|\bdo\s+anything\s+now\b|\b(?:developer|jailbreak|DAN)\s+mode\s+(?:enabled|on|activated)\b/gi, ['dan', 'anything', 'mode', 'unrestricted', 'unfiltered', 'jailbroken']],
-  [/\b(?:reveal|print|output|show|repeat|leak|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+)?(?:system\s+prompt|hidden\s+instructions|initial\s+instructions|original\s+instructions)\b/gi, ['prompt', 'instructions']],
+  [
+    /\byou\s+are\s+now\s+(?:DAN\b|an?\s+(?:unrestricted|unfiltered|uncensored|jailbroken|evil)\b|free\s+(?:from|of)\b|no\s+longer\s+(?:bound|restricted|an?\s+(?:AI|assistant)\b)|in\s+(?:developer|god|jailbreak|DAN)\s+mode\b)/gi,
+    ['now'],
+  ],
+  [
+    /\b(?:act|behave)\s+as\s+(?:DAN\b|an?\s+(?:unrestricted|unfiltered|jailbroken)\b)|\bdo\s+anything\s+now\b|\b(?:developer|jailbreak|DAN)\s+mode\s+(?:enabled|on|activated)\b/gi,
+    ['dan', 'anything', 'mode', 'unrestricted', 'unfiltered', 'jailbroken'],
+  ],
+  [
+    /\b(?:reveal|print|output|show|repeat|leak|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+)?(?:system\s+prompt|hidden\s+instructions|initial\s+instructions|original\s+instructions)\b/gi,
+    ['prompt', 'instructions'],
+  ],
   [EXFILTRATE, ['exfiltrat']],
 ];
 const CONCEAL: [RegExp, string[]][] = [
@@ -48,10 +64,11 @@ function hiddenComments(text: string): { start: number; end: number; body: strin
   for (const m of matches(MD_COMMENT, text)) out.push({ start: m.index, end: m.index + m[0].length, body: m[1] });
   return out;
 }
-const INSTRUCTIVE = /\b(?:you\s+(?:must|should|will|are\s+to)|ignore|instructions?|assistant|execute|run\s+(?:the|this)|send|upload|curl|wget|password|api[\s_-]?key|secret)\b/i;
+const INSTRUCTIVE =
+  /\b(?:you\s+(?:must|should|will|are\s+to)|ignore|instructions?|assistant|execute|run\s+(?:the|this)|send|upload|curl|wget|password|api[\s_-]?key|secret)\b/i;
 /** Zero-width, bidi controls, and Unicode tag characters (invisible ASCII smuggling). */
 const HIDDEN_CHARS = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/gu;
-const PICTOGRAPH = /[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F]/u;
+const PICTOGRAPH = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\uFE0F/u;
 
 /** A zero-width joiner between two emoji is how emoji sequences are built, not hidden text. */
 function isEmojiJoiner(text: string, i: number): boolean {
@@ -88,12 +105,19 @@ export function promptInjectionRules(seg: Segment, sink: FindingSink): void {
       hits.push({ offset: m.index, line: lineIndexAt(seg, m.index), conceal: false });
     }
   }
-  for (const [re, keywords] of CONCEAL) if (hasAny(seg, keywords)) for (const m of matches(re, seg.raw)) hits.push({ offset: m.index, line: lineIndexAt(seg, m.index), conceal: true });
+  for (const [re, keywords] of CONCEAL)
+    if (hasAny(seg, keywords)) for (const m of matches(re, seg.raw)) hits.push({ offset: m.index, line: lineIndexAt(seg, m.index), conceal: true });
   for (const h of hits) {
     const paired = hits.some((o) => o.conceal !== h.conceal && Math.abs(o.line - h.line) <= 3);
     const secret = inComment(h.offset) || hidden.has(h.line) || paired;
-    const why = inComment(h.offset) ? ' inside a hidden HTML comment' : hidden.has(h.line) ? ' next to invisible characters' : paired ? ' combined with an instruction to hide it from the user' : '';
-    const what = h.conceal ? 'Instruction to act behind the user\'s back' : 'Prompt-injection phrase';
+    const why = inComment(h.offset)
+      ? ' inside a hidden HTML comment'
+      : hidden.has(h.line)
+        ? ' next to invisible characters'
+        : paired
+          ? ' combined with an instruction to hide it from the user'
+          : '';
+    const what = h.conceal ? "Instruction to act behind the user's back" : 'Prompt-injection phrase';
     sink.add(seg, 'prompt-injection', secret ? 'critical' : 'warn', h.offset, `${what}${why}.`);
   }
   for (const c of comments) {
@@ -104,7 +128,11 @@ export function promptInjectionRules(seg: Segment, sink: FindingSink): void {
 const OBFUSCATION: Pattern[] = [
   [/(?:\\x[0-9a-fA-F]{2}){6,}/g, 'Run of \\xNN escapes (obfuscated string).', ['\\x']],
   [/(?:\\u[0-9a-fA-F]{4}){6,}/g, 'Run of \\uNNNN escapes (obfuscated string).', ['\\u']],
-  [/\b(?:atob|Buffer\s*\.\s*from|b64decode|decodebytes|FromBase64String)\s*\(\s*[bB]?['"`][A-Za-z0-9+/=_-]{200,}/g, 'Decodes a long base64 literal at run time.', ['atob', 'buffer', 'b64decode', 'decodebytes', 'frombase64string']],
+  [
+    /\b(?:atob|Buffer\s*\.\s*from|b64decode|decodebytes|FromBase64String)\s*\(\s*[bB]?['"`][A-Za-z0-9+/=_-]{200,}/g,
+    'Decodes a long base64 literal at run time.',
+    ['atob', 'buffer', 'b64decode', 'decodebytes', 'frombase64string'],
+  ],
   [/\becho\s+(?:-n\s+)?['"]?[A-Za-z0-9+/=]{200,}['"]?\s*\|\s*base64\s+(?:-d|--decode|-D)\b/g, 'Decodes a long base64 literal at run time.', ['base64']],
 ];
 
@@ -129,6 +157,7 @@ export function obfuscationRules(seg: Segment, sink: FindingSink): void {
     const end = i + 1 < starts.length ? starts[i + 1] - 1 : seg.code.length;
     if (end - starts[i] < LONG_LINE) continue;
     const line = seg.code.slice(starts[i], end);
-    if (entropy(line) >= 5) sink.add(seg, 'obfuscated-code', 'warn', starts[i], `Very long line (${line.length} chars) of high-entropy text: packed or obfuscated code.`);
+    if (entropy(line) >= 5)
+      sink.add(seg, 'obfuscated-code', 'warn', starts[i], `Very long line (${line.length} chars) of high-entropy text: packed or obfuscated code.`);
   }
 }

@@ -34,7 +34,9 @@ describe('toSarif', () => {
     const rules = log.runs[0].tool.driver.rules;
     const results = log.runs[0].results;
     expect(results).toHaveLength(result.findings.length);
-    expect(results.map((r: any) => [r.ruleId, r.level, r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine])).toEqual([
+    expect(
+      results.map((r: any) => [r.ruleId, r.level, r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine]),
+    ).toEqual([
       ['remote-pipe-shell', 'error', 'SKILL.md', 4],
       ['destructive-delete', 'warning', 'scripts/my%20tool.sh', 2],
       ['undeclared-network', 'note', 'scripts/u.sh', 1],
@@ -47,7 +49,14 @@ describe('toSarif', () => {
   });
 
   it('marks a failed scan as an unsuccessful invocation with the reason', () => {
-    const failed = scanSkill([{ path: 'a', content: Buffer.from('x') }, { path: 'b', content: Buffer.from('y') }], { env: [], bins: [] }, { maxFiles: 1 });
+    const failed = scanSkill(
+      [
+        { path: 'a', content: Buffer.from('x') },
+        { path: 'b', content: Buffer.from('y') },
+      ],
+      { env: [], bins: [] },
+      { maxFiles: 1 },
+    );
     const log = toSarif('demo', failed) as any;
     expect(log.runs[0].invocations[0].executionSuccessful).toBe(false);
     expect(log.runs[0].invocations[0].toolExecutionNotifications[0].message.text).toBe(failed.error);

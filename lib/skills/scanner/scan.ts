@@ -7,7 +7,7 @@ import type { ScanResult, ScanVerdict } from '../types';
 import { binaryFindings, languageOf, languageOfFence, sniffBinary } from './classify';
 import { decodePayloads, executedDecodeRules } from './decode';
 import { undeclaredEnvRules } from './env';
-import { FindingSink, type Segment, makeSegment } from './model';
+import { FindingSink, makeSegment, type Segment } from './model';
 import { destructiveAndMiningRules, execRules, reverseShellComboRules } from './rules-exec';
 import { exfilLineRules, exfilUnitRules } from './rules-exfil';
 import { collectHosts, remotePipeRules, suspiciousNetworkRules, undeclaredNetworkRules } from './rules-network';

@@ -35,7 +35,8 @@ const ELLIPSIS = '…';
  * ranges are shifted into the window and those outside dropped.
  */
 export function windowAround(text: string, ranges: [number, number][], size = 160): { text: string; ranges: [number, number][] } {
-  if (text.length <= size || ranges.length === 0) return { text: text.length <= size ? text : text.slice(0, size) + ELLIPSIS, ranges: ranges.filter(([, e]) => e <= size) };
+  if (text.length <= size || ranges.length === 0)
+    return { text: text.length <= size ? text : text.slice(0, size) + ELLIPSIS, ranges: ranges.filter(([, e]) => e <= size) };
   const first = ranges[0][0];
   let start = Math.max(0, first - Math.floor(size / 4));
   if (start > 0) {

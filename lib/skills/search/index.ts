@@ -1,2 +1,2 @@
-export * from './search';
 export type { Highlight } from './highlight';
+export * from './search';

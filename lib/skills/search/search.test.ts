@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSkillSearch, type SearchDoc } from './search';
 import { windowAround } from './highlight';
+import { createSkillSearch, type SearchDoc } from './search';
 
 const doc = (id: string, over: Partial<SearchDoc>): SearchDoc => ({
   id,
@@ -19,8 +19,19 @@ function fixture() {
   const s = createSkillSearch();
   s.replaceAll([
     doc('weather', { name: 'weather', description: 'Get current weather and forecasts (no API key).', body: 'Use wttr.in with curl.' }),
-    doc('notes', { name: 'apple-notes', description: 'Manage Apple Notes from the terminal.', body: 'Check the weather of your notes once a day. ' + 'filler '.repeat(60) }),
-    doc('trello', { name: 'trello', description: 'Manage Trello boards.', body: 'Uses the Trello REST API with TRELLO_API_KEY.', source: 'managed', status: 'needs-setup', eligible: false }),
+    doc('notes', {
+      name: 'apple-notes',
+      description: 'Manage Apple Notes from the terminal.',
+      body: 'Check the weather of your notes once a day. ' + 'filler '.repeat(60),
+    }),
+    doc('trello', {
+      name: 'trello',
+      description: 'Manage Trello boards.',
+      body: 'Uses the Trello REST API with TRELLO_API_KEY.',
+      source: 'managed',
+      status: 'needs-setup',
+      eligible: false,
+    }),
     doc('pdf', { name: 'nano-pdf', description: 'Edit PDF files with natural language.', body: 'Run nano-pdf edit.', source: 'bundled' }),
   ]);
   return s;
@@ -48,7 +59,12 @@ describe('createSkillSearch', () => {
 
   it('applies source, status and eligible filters', () => {
     const s = fixture();
-    expect(s.search('manage').map((h) => h.id).sort()).toEqual(['notes', 'trello']);
+    expect(
+      s
+        .search('manage')
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['notes', 'trello']);
     expect(s.search('manage', { source: ['managed'] }).map((h) => h.id)).toEqual(['trello']);
     expect(s.search('manage', { status: ['ready'] }).map((h) => h.id)).toEqual(['notes']);
     expect(s.search('manage', { eligible: false }).map((h) => h.id)).toEqual(['trello']);

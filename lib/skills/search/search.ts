@@ -8,7 +8,7 @@
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
 import type { SourceKind } from '../types';
-import { termRanges, tokenize, windowAround, type Highlight } from './highlight';
+import { type Highlight, termRanges, tokenize, windowAround } from './highlight';
 
 export interface SearchDoc {
   id: string;

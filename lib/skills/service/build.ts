@@ -42,7 +42,15 @@ export interface BuildInput {
 
 /** What the search index holds of each skill. */
 export function searchDocs(skills: CatalogSkill[]): SearchDoc[] {
-  return skills.map((s) => ({ id: s.id, name: s.name, description: s.copy.parsed.manifest.description, body: s.copy.parsed.manifest.body, source: s.copy.source, status: s.status, eligible: s.gating.eligible }));
+  return skills.map((s) => ({
+    id: s.id,
+    name: s.name,
+    description: s.copy.parsed.manifest.description,
+    body: s.copy.parsed.manifest.body,
+    source: s.copy.source,
+    status: s.status,
+    eligible: s.gating.eligible,
+  }));
 }
 
 /** Files over 1 MiB are not read whole for hashing: the scanner gets their first bytes (binary detection, a text file's start). */
@@ -72,17 +80,30 @@ export function statusOf(valid: boolean, scan: ScanResult, ack: ScanAck | null, 
  * read (by the hashing); the rest are read here. Every file goes to the scanner: it answers more than
  * it can check with an error verdict, which blocks.
  */
-export async function scanSkillDir(dir: string, fileList: SkillFile[], m: SkillManifest, contents: ReadonlyMap<string, Buffer> = new Map()): Promise<ScanResult> {
+export async function scanSkillDir(
+  dir: string,
+  fileList: SkillFile[],
+  m: SkillManifest,
+  contents: ReadonlyMap<string, Buffer> = new Map(),
+): Promise<ScanResult> {
   try {
     const files = await Promise.all(
-      fileList.map(async (f) => ({ path: f.path, content: contents.get(f.path) ?? (f.size <= WHOLE_READ ? await fsp.readFile(path.join(dir, f.path)) : await readHead(path.join(dir, f.path))) })),
+      fileList.map(async (f) => ({
+        path: f.path,
+        content: contents.get(f.path) ?? (f.size <= WHOLE_READ ? await fsp.readFile(path.join(dir, f.path)) : await readHead(path.join(dir, f.path))),
+      })),
     );
-    return scanSkill(files, { env: m.requires.env, primaryEnv: m.primaryEnv, bins: [...m.requires.bins, ...m.requires.anyBins], homepage: m.homepage, installUrls: m.install.flatMap((i) => (i.url ? [i.url] : [])) });
+    return scanSkill(files, {
+      env: m.requires.env,
+      primaryEnv: m.primaryEnv,
+      bins: [...m.requires.bins, ...m.requires.anyBins],
+      homepage: m.homepage,
+      installUrls: m.install.flatMap((i) => (i.url ? [i.url] : [])),
+    });
   } catch (e) {
     return { verdict: 'error', findings: [], filesScanned: 0, error: `The scan could not read the skill's files: ${(e as Error).message}` };
   }
 }
-
 
 export async function buildCatalog(input: BuildInput): Promise<{ skills: CatalogSkill[]; warnings: RootWarning[] }> {
   const { copies, warnings } = await discoverSkills(input.roots, {
@@ -100,8 +121,27 @@ export async function buildCatalog(input: BuildInput): Promise<{ skills: Catalog
     let result = input.scans.get(copy.contentHash);
     if (!result) input.scans.set(copy.contentHash, (result = await scanSkillDir(copy.dir, copy.files, m)));
     const ack = input.acks.get(copy.contentHash) ?? null;
-    const gating = evaluateGating({ manifest: m, source: copy.source, entry: input.entries.get(m.skillKey), allowBundled: input.allowBundled, config: input.config, found, targetEnv: input.target.env, platform: input.target.platform });
-    skills.push({ id: copy.id, name: e.name, skillKey: m.skillKey, copy, shadowed: e.shadowed, scan: result, ack, gating, status: statusOf(copy.parsed.valid, result, ack, gating) });
+    const gating = evaluateGating({
+      manifest: m,
+      source: copy.source,
+      entry: input.entries.get(m.skillKey),
+      allowBundled: input.allowBundled,
+      config: input.config,
+      found,
+      targetEnv: input.target.env,
+      platform: input.target.platform,
+    });
+    skills.push({
+      id: copy.id,
+      name: e.name,
+      skillKey: m.skillKey,
+      copy,
+      shadowed: e.shadowed,
+      scan: result,
+      ack,
+      gating,
+      status: statusOf(copy.parsed.valid, result, ack, gating),
+    });
   }
   return { skills, warnings };
 }

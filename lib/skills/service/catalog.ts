@@ -7,16 +7,16 @@
 import type { AppDb } from '@/db/client';
 import { logger } from '../../core/logger';
 import { runtimeLayout } from '../../runtime/dir';
-import { getSkillsSettings } from '../../settings/store';
 import type { SkillsSettings } from '../../settings/skills-settings';
+import { getSkillsSettings } from '../../settings/store';
 import { watchSkillRoots } from '../catalog';
 import { createHostTarget } from '../gating';
 import { createSkillSearch } from '../search';
 import type { GatingTarget, RootWarning, ScanResult } from '../types';
-import { buildCatalog, searchDocs, type CatalogSkill } from './build';
+import { buildCatalog, type CatalogSkill, searchDocs } from './build';
 import { loadAcks, loadEntryConfigs } from './entries';
+import { type ResolvedRoot, resolveRoots } from './roots';
 import { loadScanResults, saveScanResults } from './scan-store';
-import { resolveRoots, type ResolvedRoot } from './roots';
 
 export type { CatalogSkill, SkillStatus } from './build';
 
@@ -122,7 +122,12 @@ export class SkillCatalog {
     const [entries, acks] = await Promise.all([loadEntryConfigs(this.deps.db), loadAcks(this.deps.db), this.loadStoredScans()]);
     const { skills, warnings } = await buildCatalog({
       roots,
-      discover: { allowSymlinkTargets: settings.allowSymlinkTargets, maxCandidatesPerRoot: settings.maxCandidatesPerRoot, maxSkillFileBytes: settings.maxSkillFileBytes, groupDepth: 1 },
+      discover: {
+        allowSymlinkTargets: settings.allowSymlinkTargets,
+        maxCandidatesPerRoot: settings.maxCandidatesPerRoot,
+        maxSkillFileBytes: settings.maxSkillFileBytes,
+        groupDepth: 1,
+      },
       allowBundled: settings.allowBundled ?? undefined,
       config: settings.config,
       entries,
@@ -133,7 +138,14 @@ export class SkillCatalog {
     this.searchStale = true;
     await this.storeNewScans();
     this.version += 1;
-    this.current = { version: this.version, builtAt: new Date(), roots, warnings, skills, target: { id: this.target.id, label: this.target.label, platform: this.target.platform } };
+    this.current = {
+      version: this.version,
+      builtAt: new Date(),
+      roots,
+      warnings,
+      skills,
+      target: { id: this.target.id, label: this.target.label, platform: this.target.platform },
+    };
     return this.current;
   }
 

@@ -17,7 +17,9 @@ async function depsInput(copy: SkillCopy) {
 /** Declared (`deps:`), scanned (imports, requires, shebangs) and install-spec packages, each satisfied or missing. */
 export async function skillDeps(ctx: ManagerContext, copy: SkillCopy) {
   const report = await checkSkillDeps(ctx, await depsInput(copy));
-  const installSpecs = copy.parsed.manifest.install.filter((i) => i.packageSpec).map((i) => ({ kind: i.kind, label: i.label ?? null, bins: i.bins, spec: i.packageSpec! }));
+  const installSpecs = copy.parsed.manifest.install
+    .filter((i) => i.packageSpec)
+    .map((i) => ({ kind: i.kind, label: i.label ?? null, bins: i.bins, spec: i.packageSpec! }));
   return { ...report, installSpecs };
 }
 

@@ -33,7 +33,12 @@ const apiKeyContext = (key: string) => `skill-entry:${key}:apiKey`;
 
 export async function loadEntryConfigs(db: AppDb): Promise<Map<string, SkillEntryConfig>> {
   const rows = await db.select().from(skillEntries);
-  return new Map(rows.map((r) => [r.skillKey, { ...(r.enabled === null ? {} : { enabled: r.enabled }), envNames: r.envNames, hasApiKey: !!r.apiKeySealed, config: r.config }]));
+  return new Map(
+    rows.map((r) => [
+      r.skillKey,
+      { ...(r.enabled === null ? {} : { enabled: r.enabled }), envNames: r.envNames, hasApiKey: !!r.apiKeySealed, config: r.config },
+    ]),
+  );
 }
 
 export async function loadAcks(db: AppDb): Promise<Map<string, ScanAck>> {
@@ -82,7 +87,10 @@ export async function updateEntry(db: AppDb, box: SecretBox, actor: Actor, input
       updatedAt: new Date(),
       updatedBy: actor.label,
     };
-    await tx.insert(skillEntries).values({ skillKey: key, ...values }).onConflictDoUpdate({ target: skillEntries.skillKey, set: values });
+    await tx
+      .insert(skillEntries)
+      .values({ skillKey: key, ...values })
+      .onConflictDoUpdate({ target: skillEntries.skillKey, set: values });
     const shown = (e: { enabled: boolean | null; envNames: string[]; apiKey: boolean; config: unknown }) => ({
       enabled: e.enabled,
       env: Object.fromEntries(e.envNames.map((n) => [n, MASK])),
@@ -104,8 +112,16 @@ export async function updateEntry(db: AppDb, box: SecretBox, actor: Actor, input
 export async function acknowledgeScan(db: AppDb, actor: Actor, input: { contentHash: string; reason: string; skill: string; findings: number }): Promise<void> {
   await db.transaction(async (tx) => {
     const values = { reason: input.reason, acknowledgedBy: actor.label, acknowledgedAt: new Date() };
-    await tx.insert(skillScanAcks).values({ contentHash: input.contentHash, ...values }).onConflictDoUpdate({ target: skillScanAcks.contentHash, set: values });
+    await tx
+      .insert(skillScanAcks)
+      .values({ contentHash: input.contentHash, ...values })
+      .onConflictDoUpdate({ target: skillScanAcks.contentHash, set: values });
     // "contentDigest", not "contentHash": the audit log masks every key that mentions a hash (password hashes).
-    await recordAudit(tx, actor, { action: 'skill.scan.acknowledge', targetType: 'skill', targetId: input.skill, after: { contentDigest: input.contentHash, reason: input.reason, criticalFindings: input.findings } });
+    await recordAudit(tx, actor, {
+      action: 'skill.scan.acknowledge',
+      targetType: 'skill',
+      targetId: input.skill,
+      after: { contentDigest: input.contentHash, reason: input.reason, criticalFindings: input.findings },
+    });
   });
 }

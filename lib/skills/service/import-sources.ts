@@ -1,8 +1,8 @@
 /** Brings an import's bytes into private staging: an uploaded archive, a git checkout, a URL download, or a ClawHub release. */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { SkillsSettings } from '../../settings/skills-settings';
 import { AppError } from '@/lib/core/errors';
+import type { SkillsSettings } from '../../settings/skills-settings';
 import { createClawhubClient, fetchGitSkill, fetchToFile, formatSkillRef, isBlockedVerdict, parseSkillRef, validateOwner } from '../remote';
 import { stageSkillFile } from '../store';
 import type { ImportSource } from './schemas';
@@ -54,7 +54,11 @@ export async function fetchSource(source: ImportSource, o: FetchOptions): Promis
     case 'upload': {
       const { file, record } = await uploadFile(o.uploadsDir, source.uploadId);
       o.log(`upload ${source.uploadId}: ${record.size} bytes, sha256 ${record.sha256}`);
-      return { archive: file, sourceRef: `upload:${record.filename ?? source.uploadId}`, describe: { kind: 'upload', filename: record.filename, sha256: record.sha256, size: record.size } };
+      return {
+        archive: file,
+        sourceRef: `upload:${record.filename ?? source.uploadId}`,
+        describe: { kind: 'upload', filename: record.filename, sha256: record.sha256, size: record.size },
+      };
     }
     case 'url': {
       const file = path.join(o.work, 'download');
@@ -69,10 +73,20 @@ export async function fetchSource(source: ImportSource, o: FetchOptions): Promis
       return { archive: file, sourceRef: source.url, describe };
     }
     case 'git': {
-      const out = await fetchGitSkill({ url: source.url, ref: source.ref, subdir: source.subdir }, path.join(o.work, 'git'), { allowLocal: o.settings.gitAllowLocal, ssrf: urlPolicy(o.settings) }, o.signal);
+      const out = await fetchGitSkill(
+        { url: source.url, ref: source.ref, subdir: source.subdir },
+        path.join(o.work, 'git'),
+        { allowLocal: o.settings.gitAllowLocal, ssrf: urlPolicy(o.settings) },
+        o.signal,
+      );
       o.log(`checked out ${source.url}${source.ref ? `@${source.ref}` : ''} at ${out.commit}`);
       const sub = source.subdir ? source.subdir.replace(/\/+$/, '').split('/').pop() : undefined;
-      return { dir: out.dir, suggestedSlug: sub, sourceRef: `git:${source.url}@${out.commit}`, describe: { kind: 'git', url: source.url, ref: source.ref ?? null, subdir: source.subdir ?? null, commit: out.commit } };
+      return {
+        dir: out.dir,
+        suggestedSlug: sub,
+        sourceRef: `git:${source.url}@${out.commit}`,
+        describe: { kind: 'git', url: source.url, ref: source.ref ?? null, subdir: source.subdir ?? null, commit: out.commit },
+      };
     }
     case 'clawhub': {
       const baseUrl = o.settings.clawhubBaseUrl;
@@ -89,7 +103,11 @@ export async function fetchSource(source: ImportSource, o: FetchOptions): Promis
       o.log(`ClawHub: ${resolved.ownerHandle ? `@${resolved.ownerHandle}/` : ''}${resolved.slug}@${resolved.version}`);
       const verdict = await client.verify(resolved.slug, resolved.version, resolved.ownerHandle, o.signal);
       if (isBlockedVerdict(verdict)) {
-        throw new AppError('registry_blocked', `ClawHub flags ${resolved.slug}@${resolved.version} as malicious (${(verdict.reasonCodes ?? []).join(', ') || 'no reason given'}); it cannot be imported.`, { details: { verdict } });
+        throw new AppError(
+          'registry_blocked',
+          `ClawHub flags ${resolved.slug}@${resolved.version} as malicious (${(verdict.reasonCodes ?? []).join(', ') || 'no reason given'}); it cannot be imported.`,
+          { details: { verdict } },
+        );
       }
       const file = path.join(o.work, 'clawhub.zip');
       await client.download(resolved.slug, resolved.version, file, o.settings.uploadMaxMb * MIB, resolved.ownerHandle, o.signal);
@@ -107,7 +125,11 @@ export async function fetchSource(source: ImportSource, o: FetchOptions): Promis
           expectHashCheck: async (hash) => {
             const r = await client.resolveHash(resolved.slug, hash, o.signal, resolved.ownerHandle);
             if (r.match?.version !== resolved.version) {
-              throw new AppError('hash_mismatch', `The downloaded files of ${resolved.slug}@${resolved.version} do not match the registry's content hash (${r.match ? `they match ${r.match.version}` : 'no version matches'}).`, { details: { hash } });
+              throw new AppError(
+                'hash_mismatch',
+                `The downloaded files of ${resolved.slug}@${resolved.version} do not match the registry's content hash (${r.match ? `they match ${r.match.version}` : 'no version matches'}).`,
+                { details: { hash } },
+              );
             }
           },
         },

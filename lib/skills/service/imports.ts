@@ -7,21 +7,21 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDb } from '@/db/client';
 import { skillInstalls } from '@/db/schema';
+import { AppError } from '@/lib/core/errors';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
 import { newId } from '../../core/ids';
 import { getSkillsSettings } from '../../settings/store';
-import { AppError } from '@/lib/core/errors';
+import { copyId } from '../catalog';
 import { contentHash, listSkillFiles } from '../files';
 import { parseSkillMd } from '../manifest';
 import { extractSkillArchive, installVersion } from '../store';
 import type { ScanResult } from '../types';
-import { copyId } from '../catalog';
 import { scanSkillDir } from './build';
 import { acknowledgeScan } from './entries';
+import { type Fetched, fetchSource } from './import-sources';
 import { managedStore } from './roots';
 import type { ImportInput } from './schemas';
-import { fetchSource, type Fetched } from './import-sources';
 
 export interface ImportContext {
   db: AppDb;
@@ -78,7 +78,9 @@ export async function importSkill(ctx: ImportContext, input: ImportInput): Promi
     const parsed = parseSkillMd(skillMd, { dirName: input.slug ?? fetched.suggestedSlug ?? undefined, sizeBytes: Buffer.byteLength(skillMd) });
     const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length) {
-      throw new AppError('invalid_skill', `SKILL.md is invalid: ${errors.map((d) => `${d.line ? `line ${d.line}: ` : ''}${d.message}`).join('; ')}`, { details: { diagnostics: parsed.diagnostics } });
+      throw new AppError('invalid_skill', `SKILL.md is invalid: ${errors.map((d) => `${d.line ? `line ${d.line}: ` : ''}${d.message}`).join('; ')}`, {
+        details: { diagnostics: parsed.diagnostics },
+      });
     }
     const slug = input.slug ?? parsed.manifest.name;
     const tree = await readSkillTree(root);
@@ -91,19 +93,34 @@ export async function importSkill(ctx: ImportContext, input: ImportInput): Promi
     ctx.log(`scanner: ${scan.verdict}, ${scan.findings.length} findings (${critical.length} critical)`);
     const blocked = scan.verdict === 'critical' || scan.verdict === 'error';
     if (blocked && !input.acknowledge) {
-      throw new AppError('scan_blocked', `The scanner found ${critical.length || 'blocking'} critical issue(s)${scan.error ? ` (${scan.error})` : ''}. An admin can import it anyway by acknowledging the findings with a reason.`, {
-        details: { jobResult: { slug, verdict: scan.verdict, findings: scan.findings, contentHash: tree.hash, blocked: true } },
-      });
+      throw new AppError(
+        'scan_blocked',
+        `The scanner found ${critical.length || 'blocking'} critical issue(s)${scan.error ? ` (${scan.error})` : ''}. An admin can import it anyway by acknowledging the findings with a reason.`,
+        {
+          details: { jobResult: { slug, verdict: scan.verdict, findings: scan.findings, contentHash: tree.hash, blocked: true } },
+        },
+      );
     }
     ctx.progress(80, 'installing');
     const installed = await installVersion(store, {
       slug,
       stagedDir: root,
       force: input.force,
-      lock: { version: fetched.registry?.version ?? '', ownerHandle: fetched.registry?.ownerHandle, sourceRef: fetched.sourceRef, registry: fetched.registry?.baseUrl },
+      lock: {
+        version: fetched.registry?.version ?? '',
+        ownerHandle: fetched.registry?.ownerHandle,
+        sourceRef: fetched.sourceRef,
+        registry: fetched.registry?.baseUrl,
+      },
     });
     const version = installed.version;
-    if (blocked && input.acknowledge) await acknowledgeScan(ctx.db, ctx.actor, { contentHash: installed.contentHash, reason: input.acknowledge.reason, skill: slug, findings: critical.length });
+    if (blocked && input.acknowledge)
+      await acknowledgeScan(ctx.db, ctx.actor, {
+        contentHash: installed.contentHash,
+        reason: input.acknowledge.reason,
+        skill: slug,
+        findings: critical.length,
+      });
     const registry = fetched.registry ? { ...fetched.registry, expectHashCheck: undefined } : null;
     await ctx.db.transaction(async (tx) => {
       if (!installed.unchanged) {
@@ -120,11 +137,38 @@ export async function importSkill(ctx: ImportContext, input: ImportInput): Promi
           jobId: ctx.jobId,
         });
       }
-      await recordAudit(tx, ctx.actor, { action: 'skill.import', targetType: 'skill', targetId: slug, after: { version, contentDigest: installed.contentHash, source: fetched.describe, verdict: scan.verdict, unchanged: !!installed.unchanged, acknowledged: blocked } });
+      await recordAudit(tx, ctx.actor, {
+        action: 'skill.import',
+        targetType: 'skill',
+        targetId: slug,
+        after: {
+          version,
+          contentDigest: installed.contentHash,
+          source: fetched.describe,
+          verdict: scan.verdict,
+          unchanged: !!installed.unchanged,
+          acknowledged: blocked,
+        },
+      });
     });
     ctx.progress(100, installed.unchanged ? 'unchanged' : 'installed');
-    ctx.log(installed.unchanged ? `${slug} is already at this content (${version}); nothing changed` : `installed ${slug} ${version}${installed.previous ? ` (was ${installed.previous})` : ''}`);
-    return { id: copyId('managed', store.managedRoot, slug), slug, version, contentHash: installed.contentHash, unchanged: !!installed.unchanged, previous: installed.previous ?? null, verdict: scan.verdict, findings: scan.findings, acknowledged: blocked, registry };
+    ctx.log(
+      installed.unchanged
+        ? `${slug} is already at this content (${version}); nothing changed`
+        : `installed ${slug} ${version}${installed.previous ? ` (was ${installed.previous})` : ''}`,
+    );
+    return {
+      id: copyId('managed', store.managedRoot, slug),
+      slug,
+      version,
+      contentHash: installed.contentHash,
+      unchanged: !!installed.unchanged,
+      previous: installed.previous ?? null,
+      verdict: scan.verdict,
+      findings: scan.findings,
+      acknowledged: blocked,
+      registry,
+    };
   } finally {
     await fsp.rm(work, { recursive: true, force: true });
   }

@@ -1,10 +1,10 @@
-export * from './catalog';
 export { buildCatalog, statusOf } from './build';
+export * from './catalog';
+export * from './deps';
 export * from './entries';
 export * from './imports';
+export * from './operations';
 export * from './roots';
 export * from './schemas';
 export * from './uploads';
 export * from './views';
-export * from './operations';
-export * from './deps';

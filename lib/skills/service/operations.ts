@@ -3,16 +3,15 @@ import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { skillInstalls } from '@/db/schema';
+import { AppError } from '@/lib/core/errors';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
-import { AppError } from '@/lib/core/errors';
-import { activateVersion, activeVersion, detectDrift, diffVersions, listVersions, readVersionFile, removeSkill } from '../store';
 import { readContainedFile } from '../contained-read';
+import { activateVersion, activeVersion, detectDrift, diffVersions, listVersions, readVersionFile, removeSkill } from '../store';
 import type { SkillCopy } from '../types';
-import type { CatalogSkill, SkillCatalog } from './catalog';
+import type { CatalogSkill, SkillCatalog, SkillStatus } from './catalog';
 import { acknowledgeScan, getEntryView } from './entries';
 import { managedStore } from './roots';
-import type { SkillStatus } from './catalog';
 import { copyView, countsOf, rootsView, summaryView } from './views';
 
 export interface ListQuery {
@@ -25,7 +24,10 @@ export interface ListQuery {
 export async function listSkills(catalog: SkillCatalog, query: ListQuery) {
   const snap = await catalog.snapshot();
   const filtered = snap.skills.filter(
-    (s) => (!query.status?.length || query.status.includes(s.status)) && (!query.source?.length || query.source.includes(s.copy.source)) && (query.eligible === undefined || s.gating.eligible === query.eligible),
+    (s) =>
+      (!query.status?.length || query.status.includes(s.status)) &&
+      (!query.source?.length || query.source.includes(s.copy.source)) &&
+      (query.eligible === undefined || s.gating.eligible === query.eligible),
   );
   let skills = filtered.map((s) => ({ ...summaryView(s), score: null as number | null, terms: [] as string[], highlights: [] as unknown[] }));
   if (query.q) {
@@ -36,7 +38,15 @@ export async function listSkills(catalog: SkillCatalog, query: ListQuery) {
       return s ? [{ ...s, score: h.score, terms: h.terms, highlights: h.highlights as unknown[] }] : [];
     });
   }
-  return { version: snap.version, builtAt: snap.builtAt.toISOString(), target: snap.target, counts: countsOf(snap.skills), roots: rootsView(snap), warnings: snap.warnings, skills };
+  return {
+    version: snap.version,
+    builtAt: snap.builtAt.toISOString(),
+    target: snap.target,
+    counts: countsOf(snap.skills),
+    roots: rootsView(snap),
+    warnings: snap.warnings,
+    skills,
+  };
 }
 
 /** The skill whose winning copy — or one of whose shadowed copies — has this id. */
@@ -91,7 +101,16 @@ export async function skillDetail(catalog: SkillCatalog, db: AppDb, dataDir: str
           active,
           versions,
           drift,
-          installs: installs.map((r) => ({ version: r.version, contentHash: r.contentHash, source: r.source, verdict: r.verdict, installedBy: r.installedBy, installedAt: r.installedAt.toISOString(), jobId: r.jobId, registryVerdict: r.registryVerdict })),
+          installs: installs.map((r) => ({
+            version: r.version,
+            contentHash: r.contentHash,
+            source: r.source,
+            verdict: r.verdict,
+            installedBy: r.installedBy,
+            installedAt: r.installedAt.toISOString(),
+            jobId: r.jobId,
+            registryVerdict: r.registryVerdict,
+          })),
         }
       : null,
   };
@@ -124,7 +143,13 @@ export async function rollbackSkill(catalog: SkillCatalog, db: AppDb, dataDir: s
   const before = await activeVersion(store, input.slug);
   if (!before) throw new AppError('not_found', `${input.slug} is not a managed skill.`);
   await activateVersion(store, input.slug, input.version);
-  await recordAudit(db, actor, { action: 'skill.rollback', targetType: 'skill', targetId: input.slug, before: { version: before }, after: { version: input.version } });
+  await recordAudit(db, actor, {
+    action: 'skill.rollback',
+    targetType: 'skill',
+    targetId: input.slug,
+    before: { version: before },
+    after: { version: input.version },
+  });
   catalog.invalidate();
   return { slug: input.slug, version: input.version, previous: before };
 }
@@ -146,9 +171,13 @@ export async function diffSkillVersions(dataDir: string, input: { slug: string; 
 export async function acknowledgeSkill(catalog: SkillCatalog, db: AppDb, actor: Actor, input: { id: string; reason: string }) {
   const { skill, copy } = await findSkill(catalog, input.id);
   // Only the winning copy is scanned and gated: acknowledging a shadowed copy would record findings it was never checked for.
-  if (copy.id !== skill.id) throw new AppError('conflict', `This is a shadowed copy of ${skill.name}; only the winning copy (${skill.copy.source}) can be acknowledged.`, { details: { winnerId: skill.id } });
+  if (copy.id !== skill.id)
+    throw new AppError('conflict', `This is a shadowed copy of ${skill.name}; only the winning copy (${skill.copy.source}) can be acknowledged.`, {
+      details: { winnerId: skill.id },
+    });
   const critical = skill.scan.findings.filter((f) => f.severity === 'critical').length;
-  if (skill.scan.verdict !== 'critical' && skill.scan.verdict !== 'error') throw new AppError('conflict', `${skill.name} has no critical finding to acknowledge.`);
+  if (skill.scan.verdict !== 'critical' && skill.scan.verdict !== 'error')
+    throw new AppError('conflict', `${skill.name} has no critical finding to acknowledge.`);
   await acknowledgeScan(db, actor, { contentHash: copy.contentHash, reason: input.reason, skill: skill.name, findings: critical });
   catalog.invalidate();
   return { id: skill.id, contentHash: copy.contentHash, acknowledged: true };

@@ -14,7 +14,12 @@ export interface ManagedStore {
 
 export function managedStore(dataDir: string): ManagedStore {
   const base = path.join(path.resolve(dataDir), 'skills');
-  return { storeDir: path.join(base, 'store'), managedRoot: path.join(base, 'managed'), stagingDir: path.join(base, 'staging'), uploadsDir: path.join(base, 'uploads') };
+  return {
+    storeDir: path.join(base, 'store'),
+    managedRoot: path.join(base, 'managed'),
+    stagingDir: path.join(base, 'staging'),
+    uploadsDir: path.join(base, 'uploads'),
+  };
 }
 
 export interface ResolvedRoot extends SkillRoot {

@@ -10,7 +10,15 @@ const excluded = (column: string) => sql.raw(`excluded.${column}`);
 export async function loadScanResults(db: AppDb): Promise<Map<string, ScanResult>> {
   const rows = await db.select().from(skillScanResults).where(eq(skillScanResults.scannerVersion, SCANNER_VERSION));
   return new Map(
-    rows.map((r) => [r.contentHash, { verdict: r.verdict as ScanResult['verdict'], findings: r.findings as ScanFinding[], filesScanned: r.filesScanned, ...(r.error ? { error: r.error } : {}) }]),
+    rows.map((r) => [
+      r.contentHash,
+      {
+        verdict: r.verdict as ScanResult['verdict'],
+        findings: r.findings as ScanFinding[],
+        filesScanned: r.filesScanned,
+        ...(r.error ? { error: r.error } : {}),
+      },
+    ]),
   );
 }
 
@@ -29,6 +37,16 @@ export async function saveScanResults(db: AppDb, results: [string, ScanResult][]
     await db
       .insert(skillScanResults)
       .values(values)
-      .onConflictDoUpdate({ target: skillScanResults.contentHash, set: { scannerVersion: SCANNER_VERSION, verdict: excluded('verdict'), findings: excluded('findings'), filesScanned: excluded('files_scanned'), error: excluded('error'), scannedAt: new Date() } });
+      .onConflictDoUpdate({
+        target: skillScanResults.contentHash,
+        set: {
+          scannerVersion: SCANNER_VERSION,
+          verdict: excluded('verdict'),
+          findings: excluded('findings'),
+          filesScanned: excluded('files_scanned'),
+          error: excluded('error'),
+          scannedAt: new Date(),
+        },
+      });
   }
 }

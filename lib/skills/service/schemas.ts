@@ -13,14 +13,22 @@ const csv = <T extends string>(values: readonly T[]) =>
   z
     .string()
     .max(200)
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(values as [T, ...T[]])));
 
 export const skillListQuery = z.strictObject({
   q: z.string().trim().max(200).optional().describe('Search (BM25 over name, description and body; prefix and typo tolerant)'),
   status: csv(STATUSES).optional().describe('Comma-separated statuses'),
   source: csv(SOURCES).optional().describe('Comma-separated sources'),
-  eligible: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  eligible: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
 });
 
 export const skillIdParams = z.strictObject({ id: skillId });
@@ -31,7 +39,12 @@ export const skillFileQuery = z.strictObject({
 });
 
 export const skillEntryInput = z.strictObject({
-  skillKey: z.string().trim().min(1).max(128).regex(/^[A-Za-z0-9._-]+$/, 'a skill key: letters, digits, . _ -'),
+  skillKey: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .regex(/^[A-Za-z0-9._-]+$/, 'a skill key: letters, digits, . _ -'),
   enabled: z.boolean().optional(),
   env: z
     .record(z.string().regex(ENV_NAME, 'an environment variable name: letters, digits and _, not starting with a digit'), z.string().max(8192).nullable())
@@ -49,11 +62,20 @@ export const importSource = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('git'),
     url: GIT_URL.describe('https:// repository URL (local paths only when an admin allows them)'),
-    ref: z.string().trim().max(200).regex(/^[A-Za-z0-9._/-]*$/, 'a branch, tag or commit').optional(),
+    ref: z
+      .string()
+      .trim()
+      .max(200)
+      .regex(/^[A-Za-z0-9._/-]*$/, 'a branch, tag or commit')
+      .optional(),
     subdir: z.string().trim().max(1024).optional(),
   }),
   z.strictObject({ kind: z.literal('url'), url: z.string().trim().min(1).max(2048).describe('http(s) URL of a .zip, .tar.gz or a SKILL.md') }),
-  z.strictObject({ kind: z.literal('clawhub'), ref: z.string().trim().min(1).max(200).describe('slug, @owner/slug or @owner/slug@version'), ownerHandle: z.string().max(64).optional() }),
+  z.strictObject({
+    kind: z.literal('clawhub'),
+    ref: z.string().trim().min(1).max(200).describe('slug, @owner/slug or @owner/slug@version'),
+    ownerHandle: z.string().max(64).optional(),
+  }),
 ]);
 export type ImportSource = z.infer<typeof importSource>;
 
@@ -61,7 +83,10 @@ export const importInput = z.strictObject({
   source: importSource,
   slug: slug.optional().describe('Install under this slug (default: the skill’s name)'),
   force: z.boolean().default(false).describe('Replace an installed skill of the same slug with a new version'),
-  acknowledge: z.strictObject({ reason: z.string().trim().min(5, 'say why (at least 5 characters)').max(500) }).optional().describe('Install despite critical scanner findings (admin, audited)'),
+  acknowledge: z
+    .strictObject({ reason: z.string().trim().min(5, 'say why (at least 5 characters)').max(500) })
+    .optional()
+    .describe('Install despite critical scanner findings (admin, audited)'),
 });
 export type ImportInput = z.infer<typeof importInput>;
 

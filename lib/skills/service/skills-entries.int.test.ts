@@ -7,12 +7,12 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUT as entryRoute } from '@/app/api/v1/skills/entry/route';
-import { GET as listRoute } from '@/app/api/v1/skills/route';
 import { POST as refreshRoute } from '@/app/api/v1/skills/refresh/route';
+import { GET as listRoute } from '@/app/api/v1/skills/route';
 import { setServices } from '@/lib/services';
 import { apiUser } from '@/test/helpers/api';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
-import { auditRows, skillMd, skillsClient, writeSkill, type SkillsClient } from '@/test/helpers/skills-api';
+import { auditRows, type SkillsClient, skillMd, skillsClient, writeSkill } from '@/test/helpers/skills-api';
 
 let t: TestServices;
 let admin: SkillsClient;
@@ -26,13 +26,23 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(process.env.SKILLDOCK_TEST_TMPDIR || os.tmpdir(), 'skilldock-skent-'));
   t = await startTestServices();
   setServices(Promise.resolve(t.services));
-  admin = skillsClient(t.services, (await apiUser(t.services, { email: 'entry-admin@example.com', role: 'admin', tokenName: 'entries', permissions: ['skills.read', 'skills.write'] })).token);
-  viewer = skillsClient(t.services, (await apiUser(t.services, { email: 'entry-viewer@example.com', role: 'viewer', tokenName: 'read only', permissions: ['skills.read'] })).token);
+  admin = skillsClient(
+    t.services,
+    (await apiUser(t.services, { email: 'entry-admin@example.com', role: 'admin', tokenName: 'entries', permissions: ['skills.read', 'skills.write'] })).token,
+  );
+  viewer = skillsClient(
+    t.services,
+    (await apiUser(t.services, { email: 'entry-viewer@example.com', role: 'viewer', tokenName: 'read only', permissions: ['skills.read'] })).token,
+  );
   const ws = path.join(tmp, 'ws');
   expect((await admin.settings({ workspaceDir: ws, personalDir: path.join(tmp, 'personal') })).status).toBe(200);
   const root = path.join(ws, 'skills');
-  writeSkill(root, 'gemini-writer', { 'SKILL.md': skillMd('gemini-writer', 'Writes with Gemini.', { metadata: { openclaw: { requires: { env: ['GEMINI_API_KEY'] } } } }) });
-  writeSkill(root, 'places-finder', { 'SKILL.md': skillMd('places-finder', 'Finds places.', { metadata: { openclaw: { requires: { env: ['PLACES_API_KEY'] }, primaryEnv: 'PLACES_API_KEY' } } }) });
+  writeSkill(root, 'gemini-writer', {
+    'SKILL.md': skillMd('gemini-writer', 'Writes with Gemini.', { metadata: { openclaw: { requires: { env: ['GEMINI_API_KEY'] } } } }),
+  });
+  writeSkill(root, 'places-finder', {
+    'SKILL.md': skillMd('places-finder', 'Finds places.', { metadata: { openclaw: { requires: { env: ['PLACES_API_KEY'] }, primaryEnv: 'PLACES_API_KEY' } } }),
+  });
   await admin.post(refreshRoute, '/api/v1/skills/refresh');
 }, 60_000);
 afterAll(async () => {
@@ -40,7 +50,8 @@ afterAll(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const rawEntry = async (key: string) => (await t.services.database.rows<{ row: string }>(sql`select row_to_json(e)::text as row from skill_entries e where skill_key = ${key}`))[0]?.row;
+const rawEntry = async (key: string) =>
+  (await t.services.database.rows<{ row: string }>(sql`select row_to_json(e)::text as row from skill_entries e where skill_key = ${key}`))[0]?.row;
 
 describe('skill config entries', () => {
   it('stores an env value sealed, answers and audits it as ***, and the skill that requires it turns ready', async () => {
@@ -49,7 +60,12 @@ describe('skill config entries', () => {
     expect(missing.reasons).toEqual([expect.stringMatching(/^missing env GEMINI_API_KEY\b/)]);
     const r = await admin.put(entryRoute, '/api/v1/skills/entry', { skillKey: 'gemini-writer', env: { GEMINI_API_KEY: GEMINI } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body).toMatchObject({ skillKey: 'gemini-writer', env: { GEMINI_API_KEY: '***' }, apiKey: null, updatedBy: 'entry-admin@example.com (token "entries")' });
+    expect(r.body).toMatchObject({
+      skillKey: 'gemini-writer',
+      env: { GEMINI_API_KEY: '***' },
+      apiKey: null,
+      updatedBy: 'entry-admin@example.com (token "entries")',
+    });
     expect(JSON.stringify(r.body)).not.toContain(GEMINI);
 
     const row = await rawEntry('gemini-writer');
@@ -64,7 +80,9 @@ describe('skill config entries', () => {
     expect((await admin.detail(s.id)).body.entry).toMatchObject({ env: { GEMINI_API_KEY: '***' } });
 
     // "***" sent back keeps the stored value; "" removes it and the skill needs setup again.
-    expect((await admin.put(entryRoute, '/api/v1/skills/entry', { skillKey: 'gemini-writer', env: { GEMINI_API_KEY: '***' }, config: { model: 'pro' } })).body).toMatchObject({ env: { GEMINI_API_KEY: '***' }, config: { model: 'pro' } });
+    expect(
+      (await admin.put(entryRoute, '/api/v1/skills/entry', { skillKey: 'gemini-writer', env: { GEMINI_API_KEY: '***' }, config: { model: 'pro' } })).body,
+    ).toMatchObject({ env: { GEMINI_API_KEY: '***' }, config: { model: 'pro' } });
     expect(await admin.skill('gemini-writer')).toMatchObject({ status: 'ready' });
     expect((await admin.put(entryRoute, '/api/v1/skills/entry', { skillKey: 'gemini-writer', env: { GEMINI_API_KEY: '' } })).body.env).toEqual({});
     expect(await admin.skill('gemini-writer')).toMatchObject({ status: 'needs-setup' });
@@ -84,7 +102,10 @@ describe('skill config entries', () => {
   });
 
   it('disables a skill through enabled: false', async () => {
-    expect((await admin.put(entryRoute, '/api/v1/skills/entry', { skillKey: 'places-finder', enabled: false })).body).toMatchObject({ enabled: false, apiKey: '***' });
+    expect((await admin.put(entryRoute, '/api/v1/skills/entry', { skillKey: 'places-finder', enabled: false })).body).toMatchObject({
+      enabled: false,
+      apiKey: '***',
+    });
     expect(await admin.skill('places-finder')).toMatchObject({ status: 'disabled', disabled: true });
     expect((await admin.put(entryRoute, '/api/v1/skills/entry', { skillKey: 'places-finder', enabled: true })).status).toBe(200);
     expect(await admin.skill('places-finder')).toMatchObject({ status: 'ready' });

@@ -15,7 +15,7 @@ import { apiUser, jobEnd } from '@/test/helpers/api';
 import { buildHello, cleanupElfBuilds } from '@/test/helpers/elf-builds';
 import { FakeGithub, tarGzWith } from '@/test/helpers/github-server';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
-import { skillMd, skillsClient, writeSkill, type Reply, type SkillsClient } from '@/test/helpers/skills-api';
+import { type Reply, type SkillsClient, skillMd, skillsClient, writeSkill } from '@/test/helpers/skills-api';
 
 let t: TestServices;
 let gh: FakeGithub;
@@ -30,11 +30,25 @@ beforeAll(async () => {
   const elf = fs.readFileSync(buildHello('glibc', { version: '1.0.0' }));
   gh = await new FakeGithub().start();
   gh.releases.set('acme/skd-hello', [
-    { tag: 'v1.0.0', assets: [{ name: 'skd-hello_1.0.0_linux_amd64.tar.gz', data: tarGzWith('skd-hello_1.0.0', { 'skd-hello': elf, 'README.md': 'hello' }, { exec: ['skd-hello'] }), digest: true }] },
+    {
+      tag: 'v1.0.0',
+      assets: [
+        {
+          name: 'skd-hello_1.0.0_linux_amd64.tar.gz',
+          data: tarGzWith('skd-hello_1.0.0', { 'skd-hello': elf, 'README.md': 'hello' }, { exec: ['skd-hello'] }),
+          digest: true,
+        },
+      ],
+    },
   ]);
   t = await startTestServices({ env: { RUNTIME_DIR: runtimeDir } });
   setServices(Promise.resolve(t.services));
-  const { token } = await apiUser(t.services, { email: 'gating-admin@example.com', role: 'admin', tokenName: 'gating', permissions: ['skills.read', 'skills.write', 'packages.read', 'packages.write'] });
+  const { token } = await apiUser(t.services, {
+    email: 'gating-admin@example.com',
+    role: 'admin',
+    tokenName: 'gating',
+    permissions: ['skills.read', 'skills.write', 'packages.read', 'packages.write'],
+  });
   api = skillsClient(t.services, token);
   expect((await api.put(githubSettings, '/api/v1/settings/github', { apiBaseUrl: gh.base })).status).toBe(200);
   const ws = path.join(tmp, 'ws');

@@ -8,13 +8,13 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installConnectTripwire } from '@/lib/skills/remote/connect-tripwire.fixtures';
 import { setServices } from '@/lib/services';
+import { installConnectTripwire } from '@/lib/skills/remote/connect-tripwire.fixtures';
 import { apiUser } from '@/test/helpers/api';
 import { startFakeClawhub } from '@/test/helpers/clawhub-server';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
+import { jobResult, type SkillsClient, skillMd, skillsClient } from '@/test/helpers/skills-api';
 import { zipSkill } from '@/test/helpers/skills-archives';
-import { jobResult, skillMd, skillsClient, type SkillsClient } from '@/test/helpers/skills-api';
 
 let t: TestServices;
 let api: SkillsClient;
@@ -25,7 +25,12 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(process.env.SKILLDOCK_TEST_TMPDIR || os.tmpdir(), 'skilldock-skrem-'));
   t = await startTestServices();
   setServices(Promise.resolve(t.services));
-  const { token } = await apiUser(t.services, { email: 'remote-admin@example.com', role: 'admin', tokenName: 'remote', permissions: ['skills.read', 'skills.write'] });
+  const { token } = await apiUser(t.services, {
+    email: 'remote-admin@example.com',
+    role: 'admin',
+    tokenName: 'remote',
+    permissions: ['skills.read', 'skills.write'],
+  });
   api = skillsClient(t.services, token);
   expect((await api.settings({ workspaceDir: path.join(tmp, 'ws'), personalDir: path.join(tmp, 'personal') })).status).toBe(200);
   // Every TCP connect of this process (the job worker runs here) is recorded; non-loopback ones are refused.
@@ -45,7 +50,15 @@ describe('git imports from a local bare repository', () => {
   beforeAll(() => {
     bare = path.join(tmp, 'skills-repo.git');
     const work = path.join(tmp, 'git-work');
-    const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+    const env = {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+    };
     const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, stdio: 'pipe' });
     git(tmp, 'init', '-q', '--bare', '-b', 'main', bare);
     git(tmp, 'init', '-q', '-b', 'main', work);
@@ -100,7 +113,13 @@ describe('URL imports behind the SSRF guard', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))));
+  afterAll(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
 
   it('refuses a loopback URL that is not in urlPrivateHosts, without connecting to it', async () => {
     expect((await api.settings({ urlPrivateHosts: [] })).status).toBe(200);
@@ -138,10 +157,23 @@ describe('ClawHub imports', () => {
   beforeAll(async () => {
     hub = await startFakeClawhub({
       skills: [
-        { slug: 'hub-demo', owner: 'alice', versions: [{ version: '1.0.0', files: files('hub-demo', '1.0.0') }, { version: '1.1.0', files: files('hub-demo', '1.1.0') }] },
+        {
+          slug: 'hub-demo',
+          owner: 'alice',
+          versions: [
+            { version: '1.0.0', files: files('hub-demo', '1.0.0') },
+            { version: '1.1.0', files: files('hub-demo', '1.1.0') },
+          ],
+        },
         { slug: 'twin', owner: 'alice', versions: [{ version: '1.0.0', files: files('twin', 'alice') }] },
         { slug: 'twin', owner: 'bob', versions: [{ version: '2.0.0', files: files('twin', 'bob') }] },
-        { slug: 'bad-hub', owner: 'mallory', versions: [{ version: '1.0.0', files: files('bad-hub', '1.0.0'), moderation: { verdict: 'malicious', reasonCodes: ['malicious.install_terminal_payload'] } }] },
+        {
+          slug: 'bad-hub',
+          owner: 'mallory',
+          versions: [
+            { version: '1.0.0', files: files('bad-hub', '1.0.0'), moderation: { verdict: 'malicious', reasonCodes: ['malicious.install_terminal_payload'] } },
+          ],
+        },
       ],
     });
     expect((await api.settings({ clawhubBaseUrl: hub.url })).status).toBe(200);

@@ -21,10 +21,18 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(process.env.SKILLDOCK_TEST_TMPDIR || os.tmpdir(), 'skilldock-skscan-'));
   t = await startTestServices();
   setServices(Promise.resolve(t.services));
-  const { token } = await apiUser(t.services, { email: 'scan-store@example.com', role: 'admin', tokenName: 'scan store', permissions: ['skills.read', 'skills.write'] });
+  const { token } = await apiUser(t.services, {
+    email: 'scan-store@example.com',
+    role: 'admin',
+    tokenName: 'scan store',
+    permissions: ['skills.read', 'skills.write'],
+  });
   const ws = path.join(tmp, 'ws');
   expect((await skillsClient(t.services, token).settings({ workspaceDir: ws, personalDir: path.join(tmp, 'personal') })).status).toBe(200);
-  writeSkill(path.join(ws, 'skills'), 'plain-notes', { 'SKILL.md': skillMd('plain-notes', 'Keeps plain notes.'), 'scripts/list.sh': '#!/bin/sh\nls -1 "$1"\n' });
+  writeSkill(path.join(ws, 'skills'), 'plain-notes', {
+    'SKILL.md': skillMd('plain-notes', 'Keeps plain notes.'),
+    'scripts/list.sh': '#!/bin/sh\nls -1 "$1"\n',
+  });
 }, 120_000);
 afterAll(async () => {
   await t?.stop();
@@ -43,7 +51,10 @@ it('stores each verdict, reuses it after a restart, and rescans when the scanner
 
   // A stored verdict the scanner would never produce for this content: only reuse can show it.
   const marker = { rule: 'prompt-injection', severity: 'warn', file: 'SKILL.md', line: 1, message: 'stored marker', excerpt: 'marker' };
-  await db.update(skillScanResults).set({ verdict: 'warn', findings: [marker] }).where(eq(skillScanResults.contentHash, first.copy.contentHash));
+  await db
+    .update(skillScanResults)
+    .set({ verdict: 'warn', findings: [marker] })
+    .where(eq(skillScanResults.contentHash, first.copy.contentHash));
   const second = restarted();
   const reused = await skillOf(second);
   expect(reused.scan.verdict).toBe('warn');

@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { randomToken } from '../../core/ids';
 import { AppError } from '@/lib/core/errors';
+import { randomToken } from '../../core/ids';
 
 export const UPLOAD_TTL_MS = 60 * 60 * 1000;
 const ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -43,9 +43,12 @@ export async function saveUpload(
 ): Promise<UploadRecord> {
   if (!body) throw new AppError('validation', 'The upload has no body: send the archive bytes as the request body.');
   if (opts.declaredSize !== undefined && opts.declaredSize > opts.maxBytes) {
-    throw new AppError('archive_too_large', `The archive is ${opts.declaredSize} bytes; the limit is ${opts.maxBytes} bytes (Settings → Skills).`, { details: { maxBytes: opts.maxBytes } });
+    throw new AppError('archive_too_large', `The archive is ${opts.declaredSize} bytes; the limit is ${opts.maxBytes} bytes (Settings → Skills).`, {
+      details: { maxBytes: opts.maxBytes },
+    });
   }
-  if (opts.declaredSha256 !== undefined && !/^[0-9a-f]{64}$/i.test(opts.declaredSha256)) throw new AppError('validation', 'x-content-sha256 must be 64 hex characters.');
+  if (opts.declaredSha256 !== undefined && !/^[0-9a-f]{64}$/i.test(opts.declaredSha256))
+    throw new AppError('validation', 'x-content-sha256 must be 64 hex characters.');
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   void sweepUploads(dir);
   const uploadId = randomToken(18);
@@ -62,7 +65,9 @@ export async function saveUpload(
       size += value.length;
       if (size > opts.maxBytes) {
         await reader.cancel().catch(() => undefined);
-        throw new AppError('archive_too_large', `The archive is larger than the ${opts.maxBytes} byte limit (Settings → Skills).`, { details: { maxBytes: opts.maxBytes } });
+        throw new AppError('archive_too_large', `The archive is larger than the ${opts.maxBytes} byte limit (Settings → Skills).`, {
+          details: { maxBytes: opts.maxBytes },
+        });
       }
       hash.update(value);
       if (!out.write(value)) await new Promise<void>((r) => out.once('drain', () => r()));
@@ -70,13 +75,22 @@ export async function saveUpload(
     await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
     const sha256 = hash.digest('hex');
     if (size === 0) throw new AppError('validation', 'The uploaded archive is empty.');
-    if (opts.declaredSize !== undefined && size !== opts.declaredSize) throw new AppError('validation', `The upload ended after ${size} of ${opts.declaredSize} bytes; send it again.`);
+    if (opts.declaredSize !== undefined && size !== opts.declaredSize)
+      throw new AppError('validation', `The upload ended after ${size} of ${opts.declaredSize} bytes; send it again.`);
     if (opts.declaredSha256 && opts.declaredSha256.toLowerCase() !== sha256) {
       throw new AppError('hash_mismatch', `The archive's sha256 is ${sha256}, not the declared ${opts.declaredSha256}: the upload was corrupted or changed.`);
     }
     await fsp.rename(tmp, fileOf(dir, uploadId));
     const now = Date.now();
-    const record: UploadRecord = { uploadId, size, sha256, filename: opts.filename ?? null, createdBy: opts.actor, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + UPLOAD_TTL_MS).toISOString() };
+    const record: UploadRecord = {
+      uploadId,
+      size,
+      sha256,
+      filename: opts.filename ?? null,
+      createdBy: opts.actor,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + UPLOAD_TTL_MS).toISOString(),
+    };
     await fsp.writeFile(metaOf(dir, uploadId), JSON.stringify(record), { mode: 0o600 });
     return record;
   } catch (e) {

@@ -4,7 +4,17 @@ import type { CatalogSkill, CatalogSnapshot, SkillStatus } from './catalog';
 import { sourceLabel } from './roots';
 
 export function copyView(c: SkillCopy) {
-  return { id: c.id, source: c.source, sourceLabel: sourceLabel(c.source), root: c.root, relDir: c.relDir, dir: c.dir, group: c.group ?? null, contentHash: c.contentHash, valid: c.parsed.valid };
+  return {
+    id: c.id,
+    source: c.source,
+    sourceLabel: sourceLabel(c.source),
+    root: c.root,
+    relDir: c.relDir,
+    dir: c.dir,
+    group: c.group ?? null,
+    contentHash: c.contentHash,
+    valid: c.parsed.valid,
+  };
 }
 
 export function summaryView(s: CatalogSkill) {
@@ -63,5 +73,12 @@ export function rootsView(snap: CatalogSnapshot) {
     for (const c of s.shadowed) add(copies, c.root);
   }
   // `skills`: copies that win; `copies`: every copy found there, shadowed ones included.
-  return snap.roots.map((r) => ({ kind: r.kind, label: r.label, path: r.path, precedence: r.precedence, skills: winners.get(r.path) ?? 0, copies: copies.get(r.path) ?? 0 }));
+  return snap.roots.map((r) => ({
+    kind: r.kind,
+    label: r.label,
+    path: r.path,
+    precedence: r.precedence,
+    skills: winners.get(r.path) ?? 0,
+    copies: copies.get(r.path) ?? 0,
+  }));
 }

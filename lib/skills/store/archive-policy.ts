@@ -4,8 +4,9 @@
  * O_EXCL|O_NOFOLLOW writes, plus what a skill may never hold — links, devices, FIFOs —
  * a path-depth cap and a compression-ratio cap that trips while bytes are being inflated.
  */
-import { ExtractSink, tooLarge, unsafe } from '../../archive/sink';
+
 import { AppError } from '@/lib/core/errors';
+import { ExtractSink, tooLarge, unsafe } from '../../archive/sink';
 
 const MiB = 1024 * 1024;
 

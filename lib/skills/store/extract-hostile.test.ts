@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppError, ERROR_STATUS, type ErrorCode, isAppError } from '@/lib/core/errors';
 import { listTree } from '../../archive/archive.fixtures';
-import { ERROR_STATUS, isAppError, type AppError, type ErrorCode } from '@/lib/core/errors';
-import { SKILL_MD, buildTar, buildZip, gzip, type TarSpec, type ZipSpec } from './archive-corpus.fixtures';
+import { buildTar, buildZip, gzip, SKILL_MD, type TarSpec, type ZipSpec } from './archive-corpus.fixtures';
 import { extractSkillArchive, type SkillArchiveLimits } from './extract';
 
 const MiB = 1024 * 1024;
@@ -52,7 +52,11 @@ async function expectRejected(file: string, code: ErrorCode, message?: RegExp, l
 }
 
 // Good entries first, the hostile one last: the whole extraction must still fail and be undone.
-const goodTar: TarSpec[] = [{ name: 'SKILL.md', data: SKILL_MD }, { name: 'scripts/', type: 'dir' }, { name: 'scripts/run.sh', data: 'echo hi\n', mode: 0o755 }];
+const goodTar: TarSpec[] = [
+  { name: 'SKILL.md', data: SKILL_MD },
+  { name: 'scripts/', type: 'dir' },
+  { name: 'scripts/run.sh', data: 'echo hi\n', mode: 0o755 },
+];
 const goodZip: ZipSpec[] = [{ name: 'SKILL.md', data: SKILL_MD }, { name: 'scripts/' }, { name: 'scripts/run.sh', data: 'echo hi\n', unixMode: 0o100755 }];
 const evilTar = (name: string | Buffer, extra: Partial<TarSpec> = {}) => tgz([...goodTar, { name, data: 'pwned', ...extra }]);
 const evilZip = (name: string | Buffer, extra: Partial<ZipSpec> = {}) => zip([...goodZip, { name, data: 'pwned', ...extra }]);
@@ -103,8 +107,16 @@ describe('collisions and integrity', () => {
   ] as const)('%s (tar.gz and zip)', async (label, name, message) => {
     const base = label === 'NFC/NFD collision' ? 'scripts/r\u00fcn.sh' : 'scripts/run.sh';
     const other = label === 'NFC/NFD collision' ? 'scripts/ru\u0308n.sh' : name;
-    const t = tgz([{ name: 'SKILL.md', data: SKILL_MD }, { name: base, data: 'a' }, { name: other, data: 'b' }]);
-    const z = zip([{ name: 'SKILL.md', data: SKILL_MD }, { name: base, data: 'a' }, { name: other, data: 'b' }]);
+    const t = tgz([
+      { name: 'SKILL.md', data: SKILL_MD },
+      { name: base, data: 'a' },
+      { name: other, data: 'b' },
+    ]);
+    const z = zip([
+      { name: 'SKILL.md', data: SKILL_MD },
+      { name: base, data: 'a' },
+      { name: other, data: 'b' },
+    ]);
     for (const file of [t, z]) await expectRejected(file, 'unsafe_archive', message ?? /collide/);
   });
   it('zip central/local name mismatch', async () => {
@@ -145,7 +157,14 @@ describe('links and special files', () => {
   });
   it('a symlink to an outside folder followed by a file under it writes nothing outside', async () => {
     const outside = fs.mkdtempSync(path.join(work, 'outside-'));
-    await expectRejected(tgz([{ name: 'escape', type: 'symlink', linkname: outside }, { name: 'escape/evil', data: 'x' }]), 'unsafe_archive', /symbolic link/);
+    await expectRejected(
+      tgz([
+        { name: 'escape', type: 'symlink', linkname: outside },
+        { name: 'escape/evil', data: 'x' },
+      ]),
+      'unsafe_archive',
+      /symbolic link/,
+    );
     expect(fs.readdirSync(outside)).toEqual([]);
   });
 });
@@ -173,7 +192,10 @@ describe('sizes, counts and bombs', () => {
     await expectRejected(tgz(goodTar), 'archive_too_large', /over the 100 byte limit/, { maxArchiveBytes: 100 });
   });
   it('gzip bomb: a few KiB of tar.gz declaring 8 MiB of zeros', async () => {
-    const file = tgz([{ name: 'SKILL.md', data: SKILL_MD }, { name: 'zeros.bin', data: Buffer.alloc(8 * MiB) }]);
+    const file = tgz([
+      { name: 'SKILL.md', data: SKILL_MD },
+      { name: 'zeros.bin', data: Buffer.alloc(8 * MiB) },
+    ]);
     expect(fs.statSync(file).size).toBeLessThan(16 * 1024);
     await expectRejected(file, 'archive_too_large', /compression bomb/);
   });
@@ -204,15 +226,34 @@ describe('format and layout', () => {
     await expectRejected(save(bytes, 'bin'), 'unsupported_format', /zip, tar\.gz or tar/);
   });
   it('no SKILL.md anywhere', async () => {
-    await expectRejected(tgz([{ name: 'README.md', data: '# readme' }, { name: 'run.sh', data: 'x' }]), 'missing_skill_md', /^archive is missing SKILL\.md$/);
+    await expectRejected(
+      tgz([
+        { name: 'README.md', data: '# readme' },
+        { name: 'run.sh', data: 'x' },
+      ]),
+      'missing_skill_md',
+      /^archive is missing SKILL\.md$/,
+    );
   });
   it('SKILL.md nested two levels deep', async () => {
     await expectRejected(zip([{ name: 'a/b/SKILL.md', data: SKILL_MD }]), 'missing_skill_md', /archive is missing SKILL\.md/);
   });
   it('two top folders, each with SKILL.md', async () => {
-    await expectRejected(tar([{ name: 'one/SKILL.md', data: SKILL_MD }, { name: 'two/SKILL.md', data: SKILL_MD }]), 'missing_skill_md');
+    await expectRejected(
+      tar([
+        { name: 'one/SKILL.md', data: SKILL_MD },
+        { name: 'two/SKILL.md', data: SKILL_MD },
+      ]),
+      'missing_skill_md',
+    );
   });
   it('SKILL.md as a folder', async () => {
-    await expectRejected(tgz([{ name: 'SKILL.md/', type: 'dir' }, { name: 'SKILL.md/x', data: 'x' }]), 'missing_skill_md');
+    await expectRejected(
+      tgz([
+        { name: 'SKILL.md/', type: 'dir' },
+        { name: 'SKILL.md/x', data: 'x' },
+      ]),
+      'missing_skill_md',
+    );
   });
 });

@@ -6,11 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listTree } from '../../archive/archive.fixtures';
 import { isAppError } from '@/lib/core/errors';
+import { listTree } from '../../archive/archive.fixtures';
 import { contentHash, listSkillFiles } from '../files';
-import { SKILL_MD, buildTar, buildZip, gzip } from './archive-corpus.fixtures';
-import { MAX_SINGLE_SKILL_MD_BYTES, extractSkillArchive, stageSkillFile } from './extract';
+import { buildTar, buildZip, gzip, SKILL_MD } from './archive-corpus.fixtures';
+import { extractSkillArchive, MAX_SINGLE_SKILL_MD_BYTES, stageSkillFile } from './extract';
 
 const run = promisify(execFile);
 const REAL = path.resolve(__dirname, '../../../test/fixtures/skills-real/anthropic/skill-creator');
@@ -32,7 +32,10 @@ const staging = () => path.join(fs.mkdtempSync(path.join(work, 'parent-')), 'sta
 describe('good archives', () => {
   it('zip with SKILL.md at the root', async () => {
     const dir = staging();
-    const file = save(buildZip([{ name: 'SKILL.md', data: SKILL_MD }, { name: 'scripts/' }, { name: 'scripts/run.sh', data: 'echo hi\n', unixMode: 0o104777 }]), 'zip');
+    const file = save(
+      buildZip([{ name: 'SKILL.md', data: SKILL_MD }, { name: 'scripts/' }, { name: 'scripts/run.sh', data: 'echo hi\n', unixMode: 0o104777 }]),
+      'zip',
+    );
     const out = await extractSkillArchive(file, dir);
     expect(out).toEqual({ root: dir, format: 'zip', entries: 3, bytes: Buffer.byteLength(SKILL_MD) + 8 });
     expect(fs.readFileSync(path.join(dir, 'SKILL.md'), 'utf8')).toBe(SKILL_MD);
@@ -41,7 +44,16 @@ describe('good archives', () => {
 
   it('tar.gz with a single top folder', async () => {
     const dir = staging();
-    const file = save(gzip(buildTar([{ name: 'demo-skill/', type: 'dir' }, { name: 'demo-skill/SKILL.md', data: SKILL_MD }, { name: 'demo-skill/ref/a.md', data: 'a' }])), 'tgz');
+    const file = save(
+      gzip(
+        buildTar([
+          { name: 'demo-skill/', type: 'dir' },
+          { name: 'demo-skill/SKILL.md', data: SKILL_MD },
+          { name: 'demo-skill/ref/a.md', data: 'a' },
+        ]),
+      ),
+      'tgz',
+    );
     const out = await extractSkillArchive(file, dir);
     expect(out.format).toBe('tar.gz');
     expect(out.root).toBe(path.join(dir, 'demo-skill'));
@@ -50,7 +62,14 @@ describe('good archives', () => {
 
   it('plain tar with package/ next to other top-level files (npm pack layout)', async () => {
     const dir = staging();
-    const file = save(buildTar([{ name: 'README', data: 'outer' }, { name: 'package/SKILL.md', data: SKILL_MD }, { name: 'package/index.js', data: '1' }]), 'tar');
+    const file = save(
+      buildTar([
+        { name: 'README', data: 'outer' },
+        { name: 'package/SKILL.md', data: SKILL_MD },
+        { name: 'package/index.js', data: '1' },
+      ]),
+      'tar',
+    );
     const out = await extractSkillArchive(file, dir);
     expect(out.format).toBe('tar');
     expect(out.root).toBe(path.join(dir, 'package'));
@@ -58,27 +77,65 @@ describe('good archives', () => {
 
   it.each(['skill.md', 'skills.md', 'SKILL.MD'])('%s is accepted and renamed to SKILL.md', async (marker) => {
     const dir = staging();
-    const out = await extractSkillArchive(save(buildZip([{ name: `top/${marker}`, data: SKILL_MD }, { name: 'top/x.md', data: 'x' }]), 'zip'), dir);
+    const out = await extractSkillArchive(
+      save(
+        buildZip([
+          { name: `top/${marker}`, data: SKILL_MD },
+          { name: 'top/x.md', data: 'x' },
+        ]),
+        'zip',
+      ),
+      dir,
+    );
     expect(fs.readdirSync(out.root).sort()).toEqual(['SKILL.md', 'x.md']);
     expect(fs.readFileSync(path.join(out.root, 'SKILL.md'), 'utf8')).toBe(SKILL_MD);
   });
 
   it('SKILL.md wins over skills.md when both are present', async () => {
     const dir = staging();
-    const out = await extractSkillArchive(save(buildZip([{ name: 'SKILL.md', data: SKILL_MD }, { name: 'skills.md', data: 'list' }]), 'zip'), dir);
+    const out = await extractSkillArchive(
+      save(
+        buildZip([
+          { name: 'SKILL.md', data: SKILL_MD },
+          { name: 'skills.md', data: 'list' },
+        ]),
+        'zip',
+      ),
+      dir,
+    );
     expect(fs.readdirSync(out.root).sort()).toEqual(['SKILL.md', 'skills.md']);
     expect(fs.readFileSync(path.join(out.root, 'SKILL.md'), 'utf8')).toBe(SKILL_MD);
   });
 
   it('macOS __MACOSX junk does not count as a second top folder', async () => {
     const dir = staging();
-    const out = await extractSkillArchive(save(buildZip([{ name: 'demo/SKILL.md', data: SKILL_MD }, { name: '__MACOSX/demo/._SKILL.md', data: 'junk' }]), 'zip'), dir);
+    const out = await extractSkillArchive(
+      save(
+        buildZip([
+          { name: 'demo/SKILL.md', data: SKILL_MD },
+          { name: '__MACOSX/demo/._SKILL.md', data: 'junk' },
+        ]),
+        'zip',
+      ),
+      dir,
+    );
     expect(out.root).toBe(path.join(dir, 'demo'));
   });
 
   it('incompressible content over 1 MiB passes the ratio check', async () => {
     const dir = staging();
-    const out = await extractSkillArchive(save(gzip(buildTar([{ name: 'SKILL.md', data: SKILL_MD }, { name: 'blob.bin', data: randomBytes(3 * 1024 * 1024) }])), 'tgz'), dir);
+    const out = await extractSkillArchive(
+      save(
+        gzip(
+          buildTar([
+            { name: 'SKILL.md', data: SKILL_MD },
+            { name: 'blob.bin', data: randomBytes(3 * 1024 * 1024) },
+          ]),
+        ),
+        'tgz',
+      ),
+      dir,
+    );
     expect(out.bytes).toBe(3 * 1024 * 1024 + Buffer.byteLength(SKILL_MD));
   });
 

@@ -7,12 +7,12 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { DETECT_BYTES, decompress, detectFormat } from '../../archive/formats';
-import { extractTar } from '../../archive/tar';
-import { toArchiveError } from '../../archive/fs-errors';
-import { extractZip } from '../../archive/zip';
 import { AppError } from '@/lib/core/errors';
-import { SkillArchiveSink, resolveLimits, type SkillArchiveLimits } from './archive-policy';
+import { DETECT_BYTES, decompress, detectFormat } from '../../archive/formats';
+import { toArchiveError } from '../../archive/fs-errors';
+import { extractTar } from '../../archive/tar';
+import { extractZip } from '../../archive/zip';
+import { resolveLimits, type SkillArchiveLimits, SkillArchiveSink } from './archive-policy';
 import { locateSkillRoot } from './skill-root';
 
 export { DEFAULT_SKILL_ARCHIVE_LIMITS, type SkillArchiveLimits } from './archive-policy';
@@ -72,9 +72,13 @@ async function detectSkillFormat(file: string): Promise<SkillArchiveFormat> {
       details: { format: 'gzip' },
     });
   }
-  throw new AppError('unsupported_format', `Skill archives must be zip, tar.gz or tar; this file is ${magic === 'unknown' ? 'not a recognised archive' : `${magic}`}.`, {
-    details: { format: magic },
-  });
+  throw new AppError(
+    'unsupported_format',
+    `Skill archives must be zip, tar.gz or tar; this file is ${magic === 'unknown' ? 'not a recognised archive' : `${magic}`}.`,
+    {
+      details: { format: magic },
+    },
+  );
 }
 
 /**

@@ -44,9 +44,13 @@ export const MANIFEST_NAME = 'versions.json';
 
 export function validateSlug(slug: string): string {
   if (typeof slug !== 'string' || slug.length > 64 || !SLUG_RE.test(slug)) {
-    throw new AppError('invalid_slug', `${JSON.stringify(slug)} is not a valid skill slug: use lowercase letters, digits and inner hyphens, at most 64 characters.`, {
-      details: { slug },
-    });
+    throw new AppError(
+      'invalid_slug',
+      `${JSON.stringify(slug)} is not a valid skill slug: use lowercase letters, digits and inner hyphens, at most 64 characters.`,
+      {
+        details: { slug },
+      },
+    );
   }
   return slug;
 }

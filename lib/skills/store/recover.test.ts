@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recoverStore } from './recover';
+import { cleanupStores, linkTarget, lockOf, makeStore, readJson, stage, V1, V2 } from './store.fixtures';
 import { activeVersion, removeSkill } from './store-state';
-import { V1, V2, cleanupStores, linkTarget, lockOf, makeStore, readJson, stage } from './store.fixtures';
 import { installVersion } from './versions';
 
 afterAll(cleanupStores);

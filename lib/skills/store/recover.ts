@@ -6,10 +6,10 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { lstatOrNull, swapSymlink, TMP_PREFIX } from '../../core/atomic-fs';
 import { CLAWHUB_DIR, readLock, updateLock } from './clawhub-files';
-import { TMP_PREFIX, lstatOrNull, swapSymlink } from '../../core/atomic-fs';
-import { MANIFEST_NAME, SLUG_RE, VERSION_RE, readManifest, versionNumber, writeManifest, type VersionsManifest } from './manifest';
-import { activeVersion, linkPathOf, lockEntryFor, resolveStore, withSlugLock, type SkillStore } from './store-state';
+import { MANIFEST_NAME, readManifest, SLUG_RE, VERSION_RE, type VersionsManifest, versionNumber, writeManifest } from './manifest';
+import { activeVersion, linkPathOf, lockEntryFor, resolveStore, type SkillStore, withSlugLock } from './store-state';
 
 export interface RecoveryReport {
   /** Temp folders, links and files removed. */
@@ -75,7 +75,13 @@ async function recoverSlug(store: SkillStore, slug: string, report: RecoveryRepo
   if (!linkStat.isSymbolicLink() || path.dirname(path.resolve(store.managedRoot, await fsp.readlink(link))) !== slugDir) return;
   let active = await activeVersion(store, slug);
   if (active && !(await lstatOrNull(path.join(slugDir, active)))?.isDirectory()) active = null;
-  const manifest = await reconcileSlug(store.storeDir, slug, names.filter((n) => n !== MANIFEST_NAME), active, report);
+  const manifest = await reconcileSlug(
+    store.storeDir,
+    slug,
+    names.filter((n) => n !== MANIFEST_NAME),
+    active,
+    report,
+  );
   if (!active) {
     const newest = [...manifest.versions].sort((a, b) => versionNumber(b.version) - versionNumber(a.version))[0];
     if (!newest) {

@@ -9,10 +9,10 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '@/lib/core/errors';
-import { updateLock, type ClawhubLockEntry } from './clawhub-files';
 import { lstatOrNull } from '../../core/atomic-fs';
+import { type ClawhubLockEntry, updateLock } from './clawhub-files';
 import { withKeyLock } from './key-lock';
-import { VERSION_RE, readManifest, slugStoreDir, validateSlug, type VersionLockInfo, type VersionRecord } from './manifest';
+import { readManifest, slugStoreDir, VERSION_RE, type VersionLockInfo, type VersionRecord, validateSlug } from './manifest';
 
 export interface SkillStore {
   /** Where immutable version folders live; staging folders must be on the same filesystem. */
@@ -44,8 +44,7 @@ export const resolveStore = (store: SkillStore): SkillStore => ({
 export const linkPathOf = (store: SkillStore, slug: string) => path.join(path.resolve(store.managedRoot), slug);
 
 /** Serialises every change of one slug of one store. */
-export const withSlugLock = <T>(store: SkillStore, slug: string, fn: () => Promise<T>) =>
-  withKeyLock(`slug\0${path.resolve(store.storeDir)}\0${slug}`, fn);
+export const withSlugLock = <T>(store: SkillStore, slug: string, fn: () => Promise<T>) => withKeyLock(`slug\0${path.resolve(store.storeDir)}\0${slug}`, fn);
 
 /** The version managedRoot/<slug> points at, or null (no link, or a link this store did not make). */
 export async function activeVersion(store: SkillStore, slug: string): Promise<string | null> {

@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createStagingDir } from './versions';
 import type { SkillStore } from './store-state';
+import { createStagingDir } from './versions';
 
 export interface TestStore extends SkillStore {
   root: string;
@@ -37,5 +37,14 @@ export const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8
 export const lockOf = (store: SkillStore) => readJson(path.join(store.managedRoot, '.clawhub', 'lock.json'));
 export const linkTarget = (store: SkillStore, slug: string) => fs.readlinkSync(path.join(store.managedRoot, slug));
 
-export const V1 = { 'SKILL.md': '---\nname: demo\ndescription: Demo skill.\n---\n\nold line\nkept line\n', 'scripts/run.sh': 'echo v1\n', 'gone.md': 'removed in v2\n' };
-export const V2 = { 'SKILL.md': '---\nname: demo\ndescription: Demo skill.\n---\n\nnew line\nkept line\n', 'scripts/run.sh': 'echo v1\n', 'added.md': 'new in v2\n', 'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]) };
+export const V1 = {
+  'SKILL.md': '---\nname: demo\ndescription: Demo skill.\n---\n\nold line\nkept line\n',
+  'scripts/run.sh': 'echo v1\n',
+  'gone.md': 'removed in v2\n',
+};
+export const V2 = {
+  'SKILL.md': '---\nname: demo\ndescription: Demo skill.\n---\n\nnew line\nkept line\n',
+  'scripts/run.sh': 'echo v1\n',
+  'added.md': 'new in v2\n',
+  'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]),
+};

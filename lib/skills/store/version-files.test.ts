@@ -4,8 +4,8 @@ import path from 'node:path';
 import { applyPatch } from 'diff';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAppError } from '@/lib/core/errors';
-import { V1, V2, cleanupStores, makeStore, stage, type TestStore } from './store.fixtures';
-import { MAX_READ_BYTES, detectDrift, diffVersions, readVersionFile } from './version-files';
+import { cleanupStores, makeStore, stage, type TestStore, V1, V2 } from './store.fixtures';
+import { detectDrift, diffVersions, MAX_READ_BYTES, readVersionFile } from './version-files';
 import { installVersion } from './versions';
 
 afterAll(cleanupStores);

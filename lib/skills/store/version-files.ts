@@ -8,18 +8,28 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { AppError } from '@/lib/core/errors';
-import { SkillFilesError, contentHash, listSkillFiles } from '../files';
+import { contentHash, listSkillFiles, SkillFilesError } from '../files';
 import type { SkillFile } from '../types';
-import { findVersion, readManifest, validateSlug, validateVersion, versionDir, type RecordedFile } from './manifest';
+import { findVersion, type RecordedFile, readManifest, validateSlug, validateVersion, versionDir } from './manifest';
 import { activeVersion, resolveStore, type SkillStore } from './store-state';
 
 export const MAX_READ_BYTES = 2 * 1024 * 1024;
 export const MAX_PATCH_BYTES = 512 * 1024;
 
 export type FileStatus = 'added' | 'removed' | 'modified' | 'unchanged';
-export interface FileDiff { path: string; status: FileStatus; sizeA?: number; sizeB?: number }
+export interface FileDiff {
+  path: string;
+  status: FileStatus;
+  sizeA?: number;
+  sizeB?: number;
+}
 export type TextDiff = { path: string; patch: string } | { path: string; binary: true } | { path: string; tooLarge: true };
-export interface VersionDiff { a: string; b: string; files: FileDiff[]; textDiffs: TextDiff[] }
+export interface VersionDiff {
+  a: string;
+  b: string;
+  files: FileDiff[];
+  textDiffs: TextDiff[];
+}
 
 export interface DriftReport {
   version: string;
@@ -35,7 +45,8 @@ const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
 function checkRelPath(relPath: string): string[] {
   const segs = typeof relPath === 'string' ? relPath.split('/') : [];
-  const bad = segs.length === 0 || relPath.includes('\0') || relPath.includes('\\') || relPath.startsWith('/') || segs.some((s) => s === '' || s === '.' || s === '..');
+  const bad =
+    segs.length === 0 || relPath.includes('\0') || relPath.includes('\\') || relPath.startsWith('/') || segs.some((s) => s === '' || s === '.' || s === '..');
   if (bad) throw new AppError('validation', `${JSON.stringify(relPath)} is not a relative path inside the skill.`, { details: { path: relPath } });
   return segs;
 }
@@ -58,7 +69,8 @@ export async function readVersionFile(store: SkillStore, slug: string, version: 
     cur = path.join(cur, seg);
     const st = await fsp.lstat(cur).catch(() => null);
     if (!st) throw new AppError('not_found', `${relPath} does not exist in ${slug} ${version}.`, { details: { path: relPath } });
-    if (st.isSymbolicLink()) throw new AppError('not_allowed', `${relPath} goes through a symbolic link; only regular files can be read.`, { details: { path: relPath } });
+    if (st.isSymbolicLink())
+      throw new AppError('not_allowed', `${relPath} goes through a symbolic link; only regular files can be read.`, { details: { path: relPath } });
     if (i < segs.length - 1 ? !st.isDirectory() : !st.isFile()) {
       throw new AppError('validation', `${relPath} is not a regular file.`, { details: { path: relPath } });
     }
@@ -67,7 +79,9 @@ export async function readVersionFile(store: SkillStore, slug: string, version: 
   try {
     const { size } = await fh.stat();
     if (size > MAX_READ_BYTES) {
-      throw new AppError('validation', `${relPath} is ${size} bytes, over the ${MAX_READ_BYTES} byte read limit.`, { details: { path: relPath, size, max: MAX_READ_BYTES } });
+      throw new AppError('validation', `${relPath} is ${size} bytes, over the ${MAX_READ_BYTES} byte read limit.`, {
+        details: { path: relPath, size, max: MAX_READ_BYTES },
+      });
     }
     return await fh.readFile();
   } finally {
@@ -134,6 +148,8 @@ export async function detectDrift(store: SkillStore, slug: string): Promise<Drif
     return { version, recordedHash: record.contentHash, diskHash: null, drifted: true, changed: e.file ? [e.file] : [] };
   }
   const diskHash = contentHash(disk);
-  const changed = compareFileSets(record.files as RecordedFile[], disk).filter((d) => d.status !== 'unchanged').map((d) => d.path);
+  const changed = compareFileSets(record.files as RecordedFile[], disk)
+    .filter((d) => d.status !== 'unchanged')
+    .map((d) => d.path);
   return { version, recordedHash: record.contentHash, diskHash, drifted: diskHash !== record.contentHash, changed };
 }

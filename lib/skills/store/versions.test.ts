@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAppError } from '@/lib/core/errors';
 import { contentHash, listSkillFiles } from '../files';
+import { cleanupStores, linkTarget, lockOf, makeStore, readJson, stage, V1, V2 } from './store.fixtures';
 import { activeVersion, listVersions, removeSkill, setPinned } from './store-state';
-import { V1, V2, cleanupStores, linkTarget, lockOf, makeStore, readJson, stage } from './store.fixtures';
 import { activateVersion, installVersion } from './versions';
 
 afterAll(cleanupStores);
@@ -29,7 +29,11 @@ describe('installVersion', () => {
     expect(lockOf(store)).toEqual({ version: 1, skills: { demo: { version: 'v1', installedAt: 1_700_000_000_000 } } });
     expect(r.lockEntry).toEqual({ version: 'v1', installedAt: 1_700_000_000_000 });
     const manifest = readJson(path.join(store.storeDir, 'demo', 'versions.json'));
-    expect(manifest).toMatchObject({ version: 1, slug: 'demo', versions: [{ version: 'v1', contentHash: r.contentHash, installedAt: store.clock.t, lock: { version: 'v1' } }] });
+    expect(manifest).toMatchObject({
+      version: 1,
+      slug: 'demo',
+      versions: [{ version: 'v1', contentHash: r.contentHash, installedAt: store.clock.t, lock: { version: 'v1' } }],
+    });
     expect(fs.readdirSync(store.storeDir)).toEqual(['demo']);
     expect(fs.readdirSync(store.managedRoot).sort()).toEqual(['.clawhub', 'demo']);
   });
@@ -56,25 +60,42 @@ describe('installVersion', () => {
     expect(fs.existsSync(path.join(store.managedRoot, 'demo', 'added.md'))).toBe(true);
     expect(fs.readFileSync(path.join(first.dir, 'SKILL.md'), 'utf8')).toBe(V1['SKILL.md']); // v1 kept for rollback
     expect(lockOf(store)).toEqual({ version: 1, skills: { demo: { version: 'v2', installedAt: 1_700_000_060_000 } } });
-    expect((await listVersions(store, 'demo')).map((v) => [v.version, v.active, v.present])).toEqual([['v1', false, true], ['v2', true, true]]);
+    expect((await listVersions(store, 'demo')).map((v) => [v.version, v.active, v.present])).toEqual([
+      ['v1', false, true],
+      ['v2', true, true],
+    ]);
   });
 
   it('a registry install writes origin.json and the ClawHub lock fields; the archive cannot ship its own', async () => {
     const store = makeStore();
     const staged = await stage(store, { ...V1, '.clawhub/origin.json': '{"forged":true}' });
-    const lock = { version: '1.2.0', ownerHandle: 'alice', sourceRef: 'clawhub:demo@1.2.0', canonicalRef: 'clawhub:alice/demo', registry: 'https://clawhub.ai' };
+    const lock = {
+      version: '1.2.0',
+      ownerHandle: 'alice',
+      sourceRef: 'clawhub:demo@1.2.0',
+      canonicalRef: 'clawhub:alice/demo',
+      registry: 'https://clawhub.ai',
+    };
     const r = await installVersion(store, { slug: 'demo', stagedDir: staged, force: false, lock });
     expect(readJson(path.join(r.dir, '.clawhub', 'origin.json'))).toEqual({
-      version: 1, registry: 'https://clawhub.ai', slug: 'demo', ownerHandle: 'alice', installedVersion: '1.2.0', installedAt: 1_700_000_000_000, fingerprint: r.contentHash,
+      version: 1,
+      registry: 'https://clawhub.ai',
+      slug: 'demo',
+      ownerHandle: 'alice',
+      installedVersion: '1.2.0',
+      installedAt: 1_700_000_000_000,
+      fingerprint: r.contentHash,
     });
     expect(lockOf(store)).toEqual({
       version: 1,
-      skills: { demo: { version: '1.2.0', installedAt: 1_700_000_000_000, ownerHandle: 'alice', sourceRef: 'clawhub:demo@1.2.0', canonicalRef: 'clawhub:alice/demo' } },
+      skills: {
+        demo: { version: '1.2.0', installedAt: 1_700_000_000_000, ownerHandle: 'alice', sourceRef: 'clawhub:demo@1.2.0', canonicalRef: 'clawhub:alice/demo' },
+      },
     });
     expect(r.contentHash).toBe(contentHash(await listSkillFiles(r.dir))); // .clawhub is not content
   });
 
-  it('keeps other tools\' lock entries and fields, and pinning across updates', async () => {
+  it("keeps other tools' lock entries and fields, and pinning across updates", async () => {
     const store = makeStore();
     fs.mkdirSync(path.join(store.managedRoot, '.clawhub'), { recursive: true });
     const foreign = { version: 1, registry: 'x', skills: { other: { version: '0.1.0', installedAt: 5, clawhubScan: { status: 'clean' } } } };

@@ -7,15 +7,24 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, isAppError } from '@/lib/core/errors';
-import { SkillFilesError, contentHash, listSkillFiles } from '../files';
+import { lstatOrNull, swapSymlink, TMP_PREFIX } from '../../core/atomic-fs';
+import { contentHash, listSkillFiles, SkillFilesError } from '../files';
 import type { SkillFile } from '../types';
-import { CLAWHUB_DIR, compact, writeOrigin, type ClawhubLockEntry } from './clawhub-files';
-import { TMP_PREFIX, lstatOrNull, swapSymlink } from '../../core/atomic-fs';
+import { CLAWHUB_DIR, type ClawhubLockEntry, compact, writeOrigin } from './clawhub-files';
 import {
-  findVersion, nextVersion, readManifest, slugStoreDir, validateSlug, validateVersion, versionDir, writeManifest,
-  type VersionLockInfo, type VersionRecord, type VersionsManifest,
+  findVersion,
+  nextVersion,
+  readManifest,
+  slugStoreDir,
+  type VersionLockInfo,
+  type VersionRecord,
+  type VersionsManifest,
+  validateSlug,
+  validateVersion,
+  versionDir,
+  writeManifest,
 } from './manifest';
-import { activeVersion, assertLinkIsOurs, linkPathOf, resolveStore, withSlugLock, writeLockEntry, type SkillStore } from './store-state';
+import { activeVersion, assertLinkIsOurs, linkPathOf, resolveStore, type SkillStore, withSlugLock, writeLockEntry } from './store-state';
 
 export interface InstallVersionInput {
   slug: string;
@@ -110,7 +119,13 @@ export async function installVersion(store: SkillStore, input: InstallVersionInp
     await fsp.rm(path.join(staged, CLAWHUB_DIR), { recursive: true, force: true });
     if (lockInfo.registry) {
       await writeOrigin(staged, {
-        version: 1, registry: lockInfo.registry, slug, ownerHandle: lockInfo.ownerHandle, installedVersion: lockInfo.version, installedAt, fingerprint: hash,
+        version: 1,
+        registry: lockInfo.registry,
+        slug,
+        ownerHandle: lockInfo.ownerHandle,
+        installedVersion: lockInfo.version,
+        installedAt,
+        fingerprint: hash,
       });
     }
     const dir = versionDir(s.storeDir, slug, version);
@@ -118,10 +133,22 @@ export async function installVersion(store: SkillStore, input: InstallVersionInp
       await fsp.rename(staged, dir);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new AppError('internal', code === 'EXDEV' ? `The staging folder ${staged} is on another filesystem than ${s.storeDir}.` : `Could not move the staged skill into the store: ${(e as Error).message}`, { cause: e });
+      throw new AppError(
+        'internal',
+        code === 'EXDEV'
+          ? `The staging folder ${staged} is on another filesystem than ${s.storeDir}.`
+          : `Could not move the staged skill into the store: ${(e as Error).message}`,
+        { cause: e },
+      );
     }
 
-    const record: VersionRecord = { version, contentHash: hash, installedAt, files: files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })), lock: lockInfo };
+    const record: VersionRecord = {
+      version,
+      contentHash: hash,
+      installedAt,
+      files: files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })),
+      lock: lockInfo,
+    };
     const link = linkPathOf(s, slug);
     const previousTarget = active ? await fsp.readlink(link) : null;
     let linked = false;
@@ -143,7 +170,11 @@ export async function installVersion(store: SkillStore, input: InstallVersionInp
 }
 
 /** Make a stored version the active one (rollback or roll forward) and rewrite its lock entry. */
-export async function activateVersion(store: SkillStore, slug: string, version: string): Promise<{ version: string; previous: string | null; lockEntry: ClawhubLockEntry }> {
+export async function activateVersion(
+  store: SkillStore,
+  slug: string,
+  version: string,
+): Promise<{ version: string; previous: string | null; lockEntry: ClawhubLockEntry }> {
   validateSlug(slug);
   validateVersion(version);
   const s = resolveStore(store);

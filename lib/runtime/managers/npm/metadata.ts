@@ -35,7 +35,9 @@ export function npmRegistryUrl(ctx: ManagerContext): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new AppError('validation', `The npm registry setting "${raw}" is not a URL.`, { issues: [{ path: 'npmRegistry', message: 'must be an http(s) URL' }] });
+    throw new AppError('validation', `The npm registry setting "${raw}" is not a URL.`, {
+      issues: [{ path: 'npmRegistry', message: 'must be an http(s) URL' }],
+    });
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash) {
     throw new AppError('validation', `The npm registry setting must be a plain http(s) URL without credentials, query or fragment (got "${raw}").`, {

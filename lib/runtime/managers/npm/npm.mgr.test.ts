@@ -6,10 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../../../core/process';
 import { runtimeLayout } from '../../dir';
-import { createNpmRegistryCache, npmInstall, npmList, npmOutdated, npmUninstall, npmUpdate } from './npm';
-import { packumentUrl } from './registry';
 import { parsePackageSpec } from '../../spec';
 import type { ManagerContext } from '../../types';
+import { createNpmRegistryCache, npmInstall, npmList, npmOutdated, npmUninstall, npmUpdate } from './npm';
+import { packumentUrl } from './registry';
 
 // Against the real npm registry: tiny packages without dependencies.
 const SCOPED = '@isaacs/string-locale-compare';
@@ -112,7 +112,9 @@ describe('npm manager (real registry)', { timeout: 180_000 }, () => {
 
 describe('npm registry cache (loopback registry serving a real packument)', { timeout: 60_000 }, () => {
   it('sends If-None-Match, reuses the cached answer on 304, encodes scoped names', async () => {
-    const real = await (await fetch(packumentUrl('https://registry.npmjs.org/', SCOPED), { headers: { accept: 'application/vnd.npm.install-v1+json' } })).text();
+    const real = await (
+      await fetch(packumentUrl('https://registry.npmjs.org/', SCOPED), { headers: { accept: 'application/vnd.npm.install-v1+json' } })
+    ).text();
     const seen: { url?: string; inm?: string }[] = [];
     const server = http.createServer((req, res) => {
       seen.push({ url: req.url, inm: req.headers['if-none-match'] as string | undefined });

@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { valid as semverValid } from 'semver';
 import { AppError } from '../../../core/errors';
-import { runProcess, type RunResult } from '../../../core/process';
+import { type RunResult, runProcess } from '../../../core/process';
 import { ensureRuntimeDir, runtimeLayout } from '../../dir';
 import { classifyPackageError, packageError } from '../../errors';
-import { listNodeModules, npmRegistryUrl, readInstalledPackage, systemNodeModules, validateNpmName, validateNpmVersion } from './metadata';
 import type { InstalledPackage, ManagerContext, PackageSpec } from '../../types';
+import { listNodeModules, npmRegistryUrl, readInstalledPackage, systemNodeModules, validateNpmName, validateNpmVersion } from './metadata';
 
-export { createNpmRegistryCache, npmOutdated, type NpmOutdatedOptions, type NpmOutdatedResult, type NpmRegistryCache } from './registry';
 export { validateNpmName } from './metadata';
+export { createNpmRegistryCache, type NpmOutdatedOptions, type NpmOutdatedResult, type NpmRegistryCache, npmOutdated } from './registry';
 
 export interface NpmRunOptions {
   /** Default 10 minutes. */
@@ -66,7 +66,11 @@ async function runNpm(ctx: ManagerContext, args: string[], what: string, opts: N
   if (res.timedOut) throw packageError('npm', 'timeout', what);
   if (res.code !== 0) {
     const output = `${res.stdout}\n${res.stderr}`;
-    const excerpt = res.stderr.split('\n').filter((l) => /npm (error|ERR!)/.test(l)).join('\n') || output;
+    const excerpt =
+      res.stderr
+        .split('\n')
+        .filter((l) => /npm (error|ERR!)/.test(l))
+        .join('\n') || output;
     throw packageError('npm', classifyPackageError('npm', output), what, excerpt);
   }
   return res;
@@ -82,7 +86,8 @@ async function installExact(ctx: ManagerContext, name: string, version: string, 
   ctx.log?.(`Installing ${name}@${version} into ${layout.npmGlobal}`, 'info');
   await runNpm(ctx, ['install', ...globalArgs(ctx), `${name}@${version}`], what, opts);
   const pkg = await readInstalledPackage(layout.npmModules, name, true);
-  if (!pkg) throw new AppError('internal', `npm reported success but ${name} is not in ${layout.npmModules}.`, { details: { manager: 'npm', class: 'unknown' } });
+  if (!pkg)
+    throw new AppError('internal', `npm reported success but ${name} is not in ${layout.npmModules}.`, { details: { manager: 'npm', class: 'unknown' } });
   ctx.log?.(`Installed ${name} ${pkg.version}`, 'info');
   return pkg;
 }
@@ -99,7 +104,9 @@ export async function npmInstall(ctx: ManagerContext, spec: PackageSpec, opts: N
 export async function npmUpdate(ctx: ManagerContext, name: string, toVersion?: string, opts: NpmRunOptions = {}): Promise<InstalledPackage> {
   validateNpmName(name);
   if (toVersion !== undefined && !semverValid(toVersion)) {
-    throw new AppError('validation', `An update goes to an exact version; "${toVersion}" is not one.`, { issues: [{ path: 'toVersion', message: 'must be an exact semver version' }] });
+    throw new AppError('validation', `An update goes to an exact version; "${toVersion}" is not one.`, {
+      issues: [{ path: 'toVersion', message: 'must be an exact semver version' }],
+    });
   }
   const layout = runtimeLayout(ctx.runtimeDir);
   const current = await readInstalledPackage(layout.npmModules, name, true);
@@ -110,7 +117,8 @@ export async function npmUpdate(ctx: ManagerContext, name: string, toVersion?: s
 
 async function notManaged(name: string): Promise<AppError> {
   const base = await readInstalledPackage(systemNodeModules(), name, false);
-  if (base) return new AppError('invalid_state', `${name} came with the system; Skilldock only changes npm packages it installed.`, { details: { manager: 'npm' } });
+  if (base)
+    return new AppError('invalid_state', `${name} came with the system; Skilldock only changes npm packages it installed.`, { details: { manager: 'npm' } });
   return new AppError('not_found', `npm package ${name} is not installed in the runtime dir.`, { details: { manager: 'npm', class: 'not_found' } });
 }
 
@@ -123,7 +131,9 @@ export async function npmUninstall(ctx: ManagerContext, name: string, opts: NpmR
   ctx.log?.(`Removing ${name} from ${layout.npmGlobal}`, 'info');
   await runNpm(ctx, ['uninstall', ...globalArgs(ctx), name], `npm uninstall of ${name}`, opts);
   if (fs.existsSync(dir)) {
-    throw new AppError('internal', `npm reported success but ${dir} is still there; remove it by hand or retry.`, { details: { manager: 'npm', class: 'unknown' } });
+    throw new AppError('internal', `npm reported success but ${dir} is still there; remove it by hand or retry.`, {
+      details: { manager: 'npm', class: 'unknown' },
+    });
   }
   ctx.log?.(`Removed ${name}`, 'info');
 }

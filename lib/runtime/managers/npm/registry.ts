@@ -1,8 +1,8 @@
 import { AppError, isAppError } from '../../../core/errors';
-import { compareSemver, isSemverPrerelease } from '../../versions';
 import { runtimeLayout } from '../../dir';
-import { listNodeModules, mapLimit, npmRegistryUrl, validateNpmName } from './metadata';
 import type { ManagerContext, OutdatedPackage } from '../../types';
+import { compareSemver, isSemverPrerelease } from '../../versions';
+import { listNodeModules, mapLimit, npmRegistryUrl, validateNpmName } from './metadata';
 
 interface CacheEntry {
   etag: string;
@@ -55,16 +55,21 @@ export async function fetchLatestVersion(registry: string, name: string, opts: N
     res = await (opts.fetch ?? fetch)(url, { headers, signal, redirect: 'follow' });
   } catch (e) {
     const what = timeout.aborted ? 'timed out' : `failed (${(e as Error).message})`;
-    throw new AppError('unavailable', `The npm registry request for ${name} ${what}.`, { details: { manager: 'npm', class: timeout.aborted ? 'timeout' : 'network' } });
+    throw new AppError('unavailable', `The npm registry request for ${name} ${what}.`, {
+      details: { manager: 'npm', class: timeout.aborted ? 'timeout' : 'network' },
+    });
   }
   if (res.status === 304 && cached) {
     cache.stats.notModified++;
     cached.checkedAt = Date.now();
     return cached.latest;
   }
-  if (res.status === 404) throw new AppError('not_found', `${name} is not in the npm registry ${registry}.`, { details: { manager: 'npm', class: 'not_found' } });
+  if (res.status === 404)
+    throw new AppError('not_found', `${name} is not in the npm registry ${registry}.`, { details: { manager: 'npm', class: 'not_found' } });
   if (!res.ok) {
-    throw new AppError('unavailable', `The npm registry answered ${res.status} for ${name}.`, { details: { manager: 'npm', class: 'network', status: res.status } });
+    throw new AppError('unavailable', `The npm registry answered ${res.status} for ${name}.`, {
+      details: { manager: 'npm', class: 'network', status: res.status },
+    });
   }
   let body: { 'dist-tags'?: Record<string, unknown> };
   try {
@@ -73,7 +78,8 @@ export async function fetchLatestVersion(registry: string, name: string, opts: N
     throw new AppError('unavailable', `The npm registry sent an unreadable packument for ${name}.`, { details: { manager: 'npm', class: 'network' } });
   }
   const latest = body?.['dist-tags']?.latest;
-  if (typeof latest !== 'string') throw new AppError('not_found', `${name} has no "latest" dist-tag in ${registry}.`, { details: { manager: 'npm', class: 'not_found' } });
+  if (typeof latest !== 'string')
+    throw new AppError('not_found', `${name} has no "latest" dist-tag in ${registry}.`, { details: { manager: 'npm', class: 'not_found' } });
   cache.stats.fetched++;
   const etag = res.headers.get('etag');
   if (etag) cache.entries.set(key, { etag, latest, checkedAt: Date.now() });

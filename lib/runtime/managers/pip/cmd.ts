@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { AppError } from '../../../core/errors';
-import { runProcess, type RunResult } from '../../../core/process';
+import { type RunResult, runProcess } from '../../../core/process';
 import { classifyPackageError, packageError } from '../../errors';
 import type { ManagerContext } from '../../types';
 
@@ -93,7 +93,8 @@ export function pipIndexSettings(settings: ManagerContext['settings']): PipIndex
       .filter(Boolean)
       .map((v) => checkLocation(v, field));
   const index = list('pipIndexUrl');
-  if (index.length > 1) throw new AppError('validation', 'Setting pipIndexUrl takes a single URL.', { issues: [{ path: 'settings.pipIndexUrl', message: 'one URL' }] });
+  if (index.length > 1)
+    throw new AppError('validation', 'Setting pipIndexUrl takes a single URL.', { issues: [{ path: 'settings.pipIndexUrl', message: 'one URL' }] });
   return {
     indexUrl: index[0],
     extraIndexUrls: list('pipExtraIndexUrl'),

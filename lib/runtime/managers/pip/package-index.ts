@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { valid as pep440Valid } from '@renovatebot/pep440';
 import { AppError } from '../../../core/errors';
-import { pipAtLeast, pipCommonFlags, pipIndexFlags, runPip, type PipIndexSettings, type PipVersion } from './cmd';
 import { normalizePipName } from '../../spec';
 import type { ManagerContext } from '../../types';
+import { type PipIndexSettings, type PipVersion, pipAtLeast, pipCommonFlags, pipIndexFlags, runPip } from './cmd';
 
 const SDIST_EXT = /\.(?:tar\.gz|tar\.bz2|tar\.xz|zip)$/;
 
@@ -48,7 +48,12 @@ async function localVersions(dirs: readonly string[], name: string): Promise<str
 /** Parses `pip index versions` output: the line `Available versions: 2.0, 1.1, 1.0`. */
 export function parsePipIndexVersions(stdout: string): string[] {
   const m = /^Available versions:(.*)$/m.exec(stdout);
-  return m ? m[1].split(',').map((v) => v.trim()).filter(Boolean) : [];
+  return m
+    ? m[1]
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /**

@@ -8,8 +8,8 @@ import { buildWheel } from '../../../../test/helpers/wheels';
 import { isAppError } from '../../../core/errors';
 import { runProcess } from '../../../core/process';
 import { ensureRuntimeDir } from '../../dir';
-import { pipInstall, pipList, pipOutdated, pipRecordPaths, pipUninstall, pipUpdate, resolvePipRecordPath } from './pip';
 import type { ManagerContext, PackageSpec } from '../../types';
+import { pipInstall, pipList, pipOutdated, pipRecordPaths, pipUninstall, pipUpdate, resolvePipRecordPath } from './pip';
 
 // Real pip against wheels this test builds: installed with --no-index --find-links, never from PyPI.
 
@@ -56,7 +56,12 @@ beforeAll(async () => {
     modules: { 'skd_demo/__init__.py': demoModule('1.0.0'), 'skd_demo/legacy.py': 'OLD = True\n' },
     consoleScripts: { 'skd-demo': 'skd_demo:main' },
   });
-  await buildWheel(wheels, { name: 'skd-other', version: '0.3.0', modules: { 'skd_other/__init__.py': 'def main():\n    print("other")\n' }, consoleScripts: { 'skd-other': 'skd_other:main' } });
+  await buildWheel(wheels, {
+    name: 'skd-other',
+    version: '0.3.0',
+    modules: { 'skd_other/__init__.py': 'def main():\n    print("other")\n' },
+    consoleScripts: { 'skd-other': 'skd_other:main' },
+  });
 });
 
 afterAll(() => {
@@ -84,12 +89,22 @@ describe('pip manager with real pip', { timeout: 120_000 }, () => {
   it('lists managed packages from METADATA and base packages read-only', async () => {
     const list = await pipList(ctx);
     expect(list.find((p) => p.name === 'skd-demo')).toMatchObject({ version: '1.0.0', managed: true, summary: 'Skilldock demo package' });
-    expect(list.filter((p) => p.managed).map((p) => p.name).sort()).toEqual(['skd-demo', 'skd-other']);
+    expect(
+      list
+        .filter((p) => p.managed)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['skd-demo', 'skd-other']);
     expect(list.some((p) => !p.managed && p.name.toLowerCase() === 'pip')).toBe(true);
   });
 
   it('reports the newest stable version as outdated, pre-releases only on request', async () => {
-    await buildWheel(wheels, { name: 'skd-demo', version: '1.1.0', modules: { 'skd_demo/__init__.py': demoModule('1.1.0') }, consoleScripts: { 'skd-demo': 'skd_demo:main' } });
+    await buildWheel(wheels, {
+      name: 'skd-demo',
+      version: '1.1.0',
+      modules: { 'skd_demo/__init__.py': demoModule('1.1.0') },
+      consoleScripts: { 'skd-demo': 'skd_demo:main' },
+    });
     await buildWheel(wheels, { name: 'skd-demo', version: '2.0.0rc1', modules: { 'skd_demo/__init__.py': demoModule('2.0.0rc1') } });
     const res = await pipOutdated(ctx);
     expect(res.errors).toEqual([]);

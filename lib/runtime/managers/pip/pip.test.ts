@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../../core/errors';
 import { ensureRuntimeDir } from '../../dir';
+import { describePipArgs, pipCommonFlags, pipIndexFlags, pipInstallFlags } from './cmd';
 import {
   parsePipIndexVersions,
   parsePipMetadataHeaders,
@@ -14,7 +15,6 @@ import {
   pipVersionFromFilename,
   resolvePipRecordPath,
 } from './pip';
-import { describePipArgs, pipCommonFlags, pipIndexFlags, pipInstallFlags } from './cmd';
 
 describe('RECORD CSV', () => {
   it('parses plain, quoted, escaped and multi-line fields', () => {
@@ -78,7 +78,11 @@ describe('metadata and index helpers', () => {
   });
 
   it('validates index settings and builds flags', () => {
-    const s = pipIndexSettings({ pipIndexUrl: 'https://pypi.example/simple', pipExtraIndexUrl: 'http://a.example/simple http://b.example/simple', pipFindLinks: '/srv/wheels' });
+    const s = pipIndexSettings({
+      pipIndexUrl: 'https://pypi.example/simple',
+      pipExtraIndexUrl: 'http://a.example/simple http://b.example/simple',
+      pipFindLinks: '/srv/wheels',
+    });
     expect(pipIndexFlags(s)).toEqual([
       '--index-url',
       'https://pypi.example/simple',
@@ -90,7 +94,13 @@ describe('metadata and index helpers', () => {
       '/srv/wheels',
     ]);
     expect(pipIndexFlags(pipIndexSettings({ pipNoIndex: 'true', pipFindLinks: '/w' }))).toEqual(['--no-index', '--find-links', '/w']);
-    for (const bad of [{ pipIndexUrl: '--index-url=x' }, { pipIndexUrl: 'ftp://x/simple' }, { pipFindLinks: 'relative/dir' }, { pipExtraIndexUrl: 'https://' }, { pipIndexUrl: 'http://a http://b' }]) {
+    for (const bad of [
+      { pipIndexUrl: '--index-url=x' },
+      { pipIndexUrl: 'ftp://x/simple' },
+      { pipFindLinks: 'relative/dir' },
+      { pipExtraIndexUrl: 'https://' },
+      { pipIndexUrl: 'http://a http://b' },
+    ]) {
       let err: unknown;
       try {
         pipIndexSettings(bad);

@@ -3,8 +3,13 @@ import path from 'node:path';
 import { satisfies as pep440Satisfies, valid as pep440Valid } from '@renovatebot/pep440';
 import { AppError, isAppError } from '../../../core/errors';
 import { ensureRuntimeDir, runtimeLayout } from '../../dir';
+import { normalizePipName } from '../../spec';
+import type { InstalledPackage, ManagerContext, OutdatedPackage, PackageSpec } from '../../types';
+import { comparePep440, isPep440Prerelease } from '../../versions';
 import {
   assertPipName,
+  PIP_SPECIFIER_RE,
+  PIP_VERSION_RE,
   pipAtLeast,
   pipCommonFlags,
   pipIndexFlags,
@@ -12,21 +17,16 @@ import {
   pipInstallFlags,
   pipSitePackages,
   pipVersion,
-  PIP_SPECIFIER_RE,
-  PIP_VERSION_RE,
   runPip,
 } from './cmd';
+import { findPipDistInfos, listPipDistributions, mapLimit, type PipDistribution, readPipMetadataHeaders, splitPipDistInfoName } from './metadata';
 import { pipAvailableVersions } from './package-index';
-import { findPipDistInfos, listPipDistributions, mapLimit, readPipMetadataHeaders, splitPipDistInfoName, type PipDistribution } from './metadata';
-import { planPipRemoval, pipRecordPaths, removePipFiles } from './record';
+import { pipRecordPaths, planPipRemoval, removePipFiles } from './record';
 import { mergePipStage } from './stage';
-import { normalizePipName } from '../../spec';
-import type { InstalledPackage, ManagerContext, OutdatedPackage, PackageSpec } from '../../types';
-import { comparePep440, isPep440Prerelease } from '../../versions';
 
-export { pipIndexSettings, pipSitePackages, pipVersion, type PipIndexSettings, type PipVersion } from './cmd';
+export { type PipIndexSettings, type PipVersion, pipIndexSettings, pipSitePackages, pipVersion } from './cmd';
+export { listPipDistributions, type PipDistribution, parsePipMetadataHeaders, readPipMetadataHeaders } from './metadata';
 export { parsePipIndexVersions, pipAvailableVersions, pipVersionFromFilename } from './package-index';
-export { listPipDistributions, parsePipMetadataHeaders, readPipMetadataHeaders, type PipDistribution } from './metadata';
 export { parsePipRecord, pipRecordPaths, resolvePipRecordPath } from './record';
 
 export interface PipInstallOptions {
@@ -96,17 +96,23 @@ async function notManaged(name: string): Promise<AppError> {
   const sites = await pipSitePackages().catch(() => [] as string[]);
   for (const dir of sites) {
     const base = (await listPipDistributions(dir, { eggInfo: true })).find((d) => normalizePipName(d.name) === normalizePipName(name));
-    if (base) return new AppError('invalid_state', `${base.name} came with the Python installation; Skilldock only changes pip packages it installed.`, { details: { manager: 'pip' } });
+    if (base)
+      return new AppError('invalid_state', `${base.name} came with the Python installation; Skilldock only changes pip packages it installed.`, {
+        details: { manager: 'pip' },
+      });
   }
   return new AppError('not_found', `pip package ${name} is not installed in the runtime dir.`, { details: { manager: 'pip', class: 'not_found' } });
 }
 
 function requirementOf(spec: PackageSpec): string {
-  if (spec.manager !== 'pip') throw new AppError('validation', `${spec.raw} is not a pip package spec.`, { issues: [{ path: 'spec', message: 'expected pip:name' }] });
+  if (spec.manager !== 'pip')
+    throw new AppError('validation', `${spec.raw} is not a pip package spec.`, { issues: [{ path: 'spec', message: 'expected pip:name' }] });
   assertPipName(spec.name);
   for (const e of spec.extras ?? []) assertPipName(e, 'extras');
   if (spec.version !== undefined && !PIP_SPECIFIER_RE.test(spec.version)) {
-    throw new AppError('validation', `"${spec.version}" is not a PEP 440 version specifier.`, { issues: [{ path: 'version', message: 'e.g. ==1.2.3 or >=2,<3' }] });
+    throw new AppError('validation', `"${spec.version}" is not a PEP 440 version specifier.`, {
+      issues: [{ path: 'version', message: 'e.g. ==1.2.3 or >=2,<3' }],
+    });
   }
   return `${spec.name}${spec.extras?.length ? `[${spec.extras.join(',')}]` : ''}${spec.version ?? ''}`;
 }
@@ -139,11 +145,23 @@ export async function pipInstall(ctx: ManagerContext, spec: PackageSpec, opts: P
     }
     const pip = await pipVersion();
     if (!pipAtLeast(pip, 9)) {
-      throw new AppError('unavailable', `pip ${pip.text} is too old; Skilldock needs pip 9 or later (python3 -m pip install --upgrade pip).`, { details: { manager: 'pip' } });
+      throw new AppError('unavailable', `pip ${pip.text} is too old; Skilldock needs pip 9 or later (python3 -m pip install --upgrade pip).`, {
+        details: { manager: 'pip' },
+      });
     }
     const stage = await fs.promises.mkdtemp(path.join(layout.tmp, 'pip-stage-'));
     try {
-      const args = ['install', '--target', stage, '--cache-dir', layout.pipCache, ...pipCommonFlags(pip), ...pipInstallFlags(pip), ...pipIndexFlags(index), requirement];
+      const args = [
+        'install',
+        '--target',
+        stage,
+        '--cache-dir',
+        layout.pipCache,
+        ...pipCommonFlags(pip),
+        ...pipInstallFlags(pip),
+        ...pipIndexFlags(index),
+        requirement,
+      ];
       await runPip(ctx, args, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, what });
       const dists = await mergePipStage(stage, layout.pip, ctx.log);
       ctx.log?.(`Installed ${dists.map((d) => `${d.name} ${d.version}`).join(', ')} into ${layout.pip}`, 'info');
@@ -152,7 +170,9 @@ export async function pipInstall(ctx: ManagerContext, spec: PackageSpec, opts: P
     }
     const installed = await findInstalled(layout.pip, spec.name);
     if (!installed) {
-      throw new AppError('internal', `pip reported success but ${spec.name} has no dist-info in ${layout.pip}.`, { details: { manager: 'pip', class: 'unknown' } });
+      throw new AppError('internal', `pip reported success but ${spec.name} has no dist-info in ${layout.pip}.`, {
+        details: { manager: 'pip', class: 'unknown' },
+      });
     }
     return toInstalled(installed, true);
   });

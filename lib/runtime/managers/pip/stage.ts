@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { findPipDistInfos, listPipDistributions } from './metadata';
-import { planPipRemoval, pipRecordPaths, removePipFiles, resolvePipRecordPath } from './record';
 import type { LineSink } from '../../types';
+import { findPipDistInfos, listPipDistributions } from './metadata';
+import { pipRecordPaths, planPipRemoval, removePipFiles, resolvePipRecordPath } from './record';
 
 export interface PipInstalledDist {
   name: string;

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { AppError } from '../../../core/errors';
-import { runProcess, type RunResult } from '../../../core/process';
+import { type RunResult, runProcess } from '../../../core/process';
 import { classifyPackageError, packageError } from '../../errors';
-import { parseApkInstalled, parseDpkgStatus, type SystemDbPackage } from './parsers';
 import type { ManagerContext, SystemManager } from '../../types';
+import { parseApkInstalled, parseDpkgStatus, type SystemDbPackage } from './parsers';
 
 export const APT_GET = '/usr/bin/apt-get';
 export const APT_CACHE = '/usr/bin/apt-cache';
@@ -21,7 +21,10 @@ export function detectSystemManager(): SystemManager | null {
 
 export function requireSystemManager(): SystemManager {
   const m = detectSystemManager();
-  if (!m) throw new AppError('unavailable', 'No supported system package manager here (apt-get on Debian/Ubuntu, or apk on Alpine).', { details: { class: 'unknown' } });
+  if (!m)
+    throw new AppError('unavailable', 'No supported system package manager here (apt-get on Debian/Ubuntu, or apk on Alpine).', {
+      details: { class: 'unknown' },
+    });
   return m;
 }
 
@@ -37,7 +40,9 @@ const REAL_NAME: Record<SystemManager, RegExp> = { apt: /^[a-z0-9][a-z0-9+.-]{0,
 
 export function validateSystemName(name: string): string {
   if (!SYSTEM_NAME.test(name)) {
-    throw new AppError('validation', `"${name}" is not a valid system package name.`, { issues: [{ path: 'name', message: `must match ${SYSTEM_NAME.source}` }] });
+    throw new AppError('validation', `"${name}" is not a valid system package name.`, {
+      issues: [{ path: 'name', message: `must match ${SYSTEM_NAME.source}` }],
+    });
   }
   return name;
 }
@@ -45,7 +50,9 @@ export function validateSystemName(name: string): string {
 export function resolveSystemPackage(manager: SystemManager, name: string): string {
   const real = SYSTEM_ALIASES[manager][validateSystemName(name)] ?? name;
   if (!REAL_NAME[manager].test(real)) {
-    throw new AppError('validation', `"${real}" is not a valid ${manager} package name.`, { issues: [{ path: 'name', message: `must match ${REAL_NAME[manager].source}` }] });
+    throw new AppError('validation', `"${real}" is not a valid ${manager} package name.`, {
+      issues: [{ path: 'name', message: `must match ${REAL_NAME[manager].source}` }],
+    });
   }
   return real;
 }
@@ -123,7 +130,10 @@ export function checkSystemResult(manager: SystemManager, res: RunResult, what: 
   const output = `${res.stdout}\n${res.stderr}`;
   const sudo = /^sudo: .*$/m.exec(res.stderr);
   if (!isRoot() && sudo) throw sudoError(manager, sudo[0]);
-  const errors = output.split('\n').filter((l) => /^(E|W|ERROR):/.test(l.trim())).join('\n');
+  const errors = output
+    .split('\n')
+    .filter((l) => /^(E|W|ERROR):/.test(l.trim()))
+    .join('\n');
   throw packageError(manager, classifyPackageError(manager, output), what, errors || output);
 }
 

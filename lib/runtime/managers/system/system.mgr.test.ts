@@ -6,11 +6,20 @@ import { isTempName } from '../../../core/atomic-fs';
 import { runProcess } from '../../../core/process';
 import { runtimeLayout } from '../../dir';
 import { parsePackageSpec } from '../../spec';
-import { detectSystemManager, readSystemRecord, resolveSystemPackage, systemInstall, systemList, systemOutdated, systemUninstall, systemUpdate } from './system';
+import type { ManagerContext } from '../../types';
 import { withSystemLock } from './exec';
 import { parseApkInstalled, parseApkVersionOutput, parseAptPolicy, parseDpkgStatus } from './parsers';
 import { writeSystemRecord } from './record';
-import type { ManagerContext } from '../../types';
+import {
+  detectSystemManager,
+  readSystemRecord,
+  resolveSystemPackage,
+  systemInstall,
+  systemList,
+  systemOutdated,
+  systemUninstall,
+  systemUpdate,
+} from './system';
 
 const DPKG_SAMPLE = `Package: bash
 Essential: yes
@@ -87,9 +96,15 @@ describe('system package parsers', () => {
   });
 
   it('parses apt-cache policy and apk version output', () => {
-    const policy = parseAptPolicy('hello:\n  Installed: (none)\n  Candidate: 2.10-3\n  Version table:\n     2.10-3 500\nbash:\n  Installed: 5.2.15-2+b8\n  Candidate: 5.2.15-2+b13\n');
+    const policy = parseAptPolicy(
+      'hello:\n  Installed: (none)\n  Candidate: 2.10-3\n  Version table:\n     2.10-3 500\nbash:\n  Installed: 5.2.15-2+b8\n  Candidate: 5.2.15-2+b13\n',
+    );
     expect(Object.fromEntries(policy)).toEqual({ hello: { candidate: '2.10-3' }, bash: { installed: '5.2.15-2+b8', candidate: '5.2.15-2+b13' } });
-    expect(parseApkVersionOutput('Installed:                                Available:\nmusl-1.2.4-r1                           < 1.2.4-r2\npy3-pip-23.1-r0 < 24.0-r0\n')).toEqual([
+    expect(
+      parseApkVersionOutput(
+        'Installed:                                Available:\nmusl-1.2.4-r1                           < 1.2.4-r2\npy3-pip-23.1-r0 < 24.0-r0\n',
+      ),
+    ).toEqual([
       { package: 'musl', current: '1.2.4-r1', latest: '1.2.4-r2' },
       { package: 'py3-pip', current: '23.1-r0', latest: '24.0-r0' },
     ]);
@@ -139,7 +154,9 @@ describe.skipIf(!!skipReason)('apt (real apt-get, Debian archive)', { timeout: 3
     const pkg = await systemInstall(ctx(), parsePackageSpec('hello'));
     expect(pkg).toMatchObject({ manager: 'apt', name: 'hello', managed: true, version: expect.stringMatching(/^\d[\w.+~:]*-[\w.+~]+$/) });
     const record = await readSystemRecord(root);
-    expect(record).toEqual([{ name: 'hello', package: 'hello', manager: 'apt', version: pkg.version, installedAt: expect.any(String), installedBy: 'test-admin' }]);
+    expect(record).toEqual([
+      { name: 'hello', package: 'hello', manager: 'apt', version: pkg.version, installedAt: expect.any(String), installedBy: 'test-admin' },
+    ]);
     expect(Date.parse(record[0].installedAt)).toBeGreaterThan(Date.now() - 600_000);
     expect(fs.readdirSync(runtimeLayout(root).root).filter(isTempName)).toEqual([]);
     const run = await runProcess('/usr/bin/hello', [], { timeoutMs: 10_000, env: { ...process.env, LC_ALL: 'C' } });
@@ -170,7 +187,10 @@ describe.skipIf(!!skipReason)('apt (real apt-get, Debian archive)', { timeout: 3
 
   it('refuses to remove or update a base package without running apt', async () => {
     lines.length = 0;
-    await expect(systemUninstall(ctx(), 'bash')).rejects.toMatchObject({ code: 'invalid_state', message: expect.stringContaining('bash came with the system') });
+    await expect(systemUninstall(ctx(), 'bash')).rejects.toMatchObject({
+      code: 'invalid_state',
+      message: expect.stringContaining('bash came with the system'),
+    });
     await expect(systemUpdate(ctx(), 'bash')).rejects.toMatchObject({ code: 'invalid_state' });
     expect(lines.filter((l) => l.startsWith('$ '))).toEqual([]);
     expect(await dpkgHas('bash')).toBe(true);

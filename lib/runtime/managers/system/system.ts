@@ -1,4 +1,6 @@
 import { AppError } from '../../../core/errors';
+import type { InstalledPackage, ManagerContext, OutdatedPackage, PackageSpec, SystemManager } from '../../types';
+import { compareDebian } from '../../versions';
 import {
   APK,
   APT_CACHE,
@@ -13,12 +15,10 @@ import {
   validateSystemName,
   withSystemLock,
 } from './exec';
-import { parseAptPolicy, parseApkVersionOutput, type SystemDbPackage } from './parsers';
-import { findRecordEntry, readSystemRecord, writeSystemRecord, type SystemRecordEntry } from './record';
-import { compareDebian } from '../../versions';
-import type { InstalledPackage, ManagerContext, OutdatedPackage, PackageSpec, SystemManager } from '../../types';
+import { parseApkVersionOutput, parseAptPolicy, type SystemDbPackage } from './parsers';
+import { findRecordEntry, readSystemRecord, type SystemRecordEntry, writeSystemRecord } from './record';
 
-export { detectSystemManager, SYSTEM_ALIASES, resolveSystemPackage } from './exec';
+export { detectSystemManager, resolveSystemPackage, SYSTEM_ALIASES } from './exec';
 export { parseApkInstalled, parseDpkgStatus } from './parsers';
 export { readSystemRecord, type SystemRecordEntry } from './record';
 
@@ -54,7 +54,8 @@ async function installedEntry(manager: SystemManager, pkg: string): Promise<Syst
 }
 
 function managerOf(spec: PackageSpec): SystemManager {
-  if (spec.manager !== 'system' && spec.manager !== 'apt' && spec.manager !== 'apk') throw new AppError('validation', `${spec.raw} is not a system package spec.`);
+  if (spec.manager !== 'system' && spec.manager !== 'apt' && spec.manager !== 'apk')
+    throw new AppError('validation', `${spec.raw} is not a system package spec.`);
   const manager = requireSystemManager();
   const named = spec.systemManager ?? (spec.manager === 'system' ? undefined : spec.manager);
   if (named && named !== manager) throw new AppError('validation', `${spec.raw} names ${named}, but this host's package manager is ${manager}.`);
@@ -68,7 +69,9 @@ async function requireManaged(ctx: ManagerContext, manager: SystemManager, name:
   const entry = findRecordEntry(record, manager, name) ?? findRecordEntry(record, manager, resolveSystemPackage(manager, name));
   if (entry) return { record, entry };
   if (await installedEntry(manager, resolveSystemPackage(manager, name))) {
-    throw new AppError('invalid_state', `${name} came with the system; Skilldock only removes or updates packages it installed.`, { details: { manager, class: 'base_package' } });
+    throw new AppError('invalid_state', `${name} came with the system; Skilldock only removes or updates packages it installed.`, {
+      details: { manager, class: 'base_package' },
+    });
   }
   throw new AppError('not_found', `System package ${name} is not installed.`, { details: { manager, class: 'not_found' } });
 }
@@ -130,7 +133,10 @@ export async function systemUninstall(ctx: ManagerContext, name: string, opts: S
     if (await installedEntry(manager, entry.package)) {
       throw new AppError('internal', `${manager} reported success but ${entry.package} is still installed.`, { details: { manager, class: 'unknown' } });
     }
-    await writeSystemRecord(ctx.runtimeDir, record.filter((e) => e !== entry));
+    await writeSystemRecord(
+      ctx.runtimeDir,
+      record.filter((e) => e !== entry),
+    );
     ctx.log?.(`Removed ${entry.package}`, 'info');
   });
 }
@@ -181,7 +187,11 @@ export async function systemOutdated(ctx: ManagerContext, opts: SystemRunOptions
   if (opts.refreshIndex) {
     await withSystemLock(manager, async () => {
       const cmd = manager === 'apt' ? APT_GET : APK;
-      checkSystemResult(manager, await runSystem(ctx, cmd, ['update'], { env: manager === 'apt' ? APT_ENV : {}, timeoutMs: opts.timeoutMs }), `${manager} update`);
+      checkSystemResult(
+        manager,
+        await runSystem(ctx, cmd, ['update'], { env: manager === 'apt' ? APT_ENV : {}, timeoutMs: opts.timeoutMs }),
+        `${manager} update`,
+      );
     });
   }
   const pkgs = entries.map((e) => e.package);
@@ -192,7 +202,8 @@ export async function systemOutdated(ctx: ManagerContext, opts: SystemRunOptions
     for (const e of entries) {
       const p = policy.get(e.package);
       if (!p?.installed) result.errors.push({ name: e.name, message: `${e.package} is recorded as installed here but is no longer installed.` });
-      else if (p.candidate && compareDebian(p.candidate, p.installed) > 0) result.outdated.push({ manager, name: e.name, current: p.installed, latest: p.candidate });
+      else if (p.candidate && compareDebian(p.candidate, p.installed) > 0)
+        result.outdated.push({ manager, name: e.name, current: p.installed, latest: p.candidate });
     }
   } else {
     const res = await runSystem(ctx, APK, ['version', '-l', '<', ...pkgs], { unprivileged: true, timeoutMs: opts.timeoutMs ?? 120_000 });
