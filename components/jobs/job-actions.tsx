@@ -11,7 +11,7 @@ import { Confirm } from '../ui/dialog';
 import { Tip } from '../ui/misc';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
-import { jobKey } from './queries';
+import { jobKey, useJobKinds } from './queries';
 import { useJobStartedToast } from './use-start-job';
 import { type Job, jobHref } from './view';
 
@@ -23,7 +23,11 @@ export function JobActions({ job }: { job: Job }) {
   const router = useRouter();
   const started = useJobStartedToast();
   const canCancel = useCan('jobs.cancel');
-  const canRun = useCan('jobs.run');
+  const kinds = useJobKinds();
+  // A retry needs the permission of what the job does (an install needs packages.write), not just jobs.run.
+  const kindInfo = kinds.data?.find((k) => k.kind === job.kind);
+  const canRetry = useCan(kindInfo?.retryPermission ?? 'jobs.run');
+  const notRetryable = kindInfo !== undefined && kindInfo.retryPermission === null;
   const [confirming, setConfirming] = useState(false);
 
   const cancel = useOperation(cancelJobAction, {
@@ -68,8 +72,8 @@ export function JobActions({ job }: { job: Job }) {
         </Tip>
       ) : null}
       {retryable ? (
-        <Tip content={canRun.why}>
-          <Button disabled={!canRun.allowed || retry.isPending} onClick={() => retry.mutate()}>
+        <Tip content={notRetryable ? 'Jobs of this kind are not retried: start it again where it was started.' : canRetry.why}>
+          <Button disabled={notRetryable || !canRetry.allowed || retry.isPending} onClick={() => retry.mutate()}>
             <RotateCcw aria-hidden /> Retry
           </Button>
         </Tip>

@@ -79,6 +79,15 @@ const TOKEN_SOURCE: Record<Stored['tokenSource'], string> = {
   none: 'no token: anonymous requests (60 an hour)',
 };
 
+/** The origin of a URL as typed, or the text itself while it is not a URL yet. */
+function originOf(url: string): string {
+  try {
+    return new URL(url.trim()).origin;
+  } catch {
+    return url.trim();
+  }
+}
+
 /** Settings → GitHub: API base (Enterprise), token, owner allowlist and the install policies. */
 export function GithubSettingsCard() {
   const qc = useQueryClient();
@@ -186,9 +195,11 @@ export function GithubSettingsCard() {
                 hint={
                   removeToken
                     ? 'The saved token will be removed when you save.'
-                    : configured
-                      ? 'Configured — leave empty to keep it.'
-                      : 'Optional; raises the limit to 5,000 requests an hour. Stored encrypted.'
+                    : configured && !token && stored && originOf(form.apiBaseUrl) !== originOf(stored.apiBaseUrl)
+                      ? 'The saved token belongs to the old API host and will be removed: enter a token for the new one.'
+                      : configured
+                        ? 'Configured — leave empty to keep it.'
+                        : 'Optional; raises the limit to 5,000 requests an hour. Stored encrypted.'
                 }
               >
                 <div className="flex gap-2">

@@ -173,6 +173,8 @@ export const jobKindOut = z.object({
   startPermission: z.string().nullable(),
   requiredRole: z.enum(ROLES).nullable(),
   canStart: z.boolean().describe('Whether the caller may start it'),
+  retryPermission: z.string().nullable().describe('Permission a retry of a job of this kind needs; null: not retryable'),
+  canRetry: z.boolean().describe('Whether the caller may retry a failed or canceled job of this kind'),
   concurrency: z.number(),
   maxAttempts: z.number(),
   resumable: z.boolean(),

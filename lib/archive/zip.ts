@@ -12,7 +12,7 @@ const S_IFMT = 0o170000;
 const S_IFDIR = 0o040000;
 const S_IFLNK = 0o120000;
 const S_IFREG = 0o100000;
-const SPECIAL: Record<number, string> = { 2401: 'FIFO', 4802: 'character device', 14406: 'block device', 26411: 'socket' };
+const SPECIAL: Record<number, string> = { [0o010000]: 'FIFO', [0o020000]: 'character device', [0o060000]: 'block device', [0o140000]: 'socket' };
 const MAX_LINK_TARGET = 4096;
 
 interface Planned {

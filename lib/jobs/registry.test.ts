@@ -43,7 +43,7 @@ describe('job kinds and the registry', () => {
     expect(() => defineJobKind({ ...internal, concurrency: 0 })).toThrow(/at least 1/);
   });
 
-  it('describes the kinds with what the actor may start', () => {
+  it('describes the kinds with what the actor may start and retry', () => {
     const r = new JobRegistry().register(echo, async () => '').register(internal, async () => null);
     expect(describeJobKinds(r, operator)).toEqual([
       {
@@ -52,11 +52,24 @@ describe('job kinds and the registry', () => {
         startPermission: 'jobs.run',
         requiredRole: 'operator',
         canStart: true,
+        retryPermission: 'jobs.run',
+        canRetry: true,
         concurrency: 1,
         maxAttempts: 1,
         resumable: false,
       },
-      { kind: 'test.internal', startable: false, startPermission: null, requiredRole: null, canStart: false, concurrency: 3, maxAttempts: 2, resumable: true },
+      {
+        kind: 'test.internal',
+        startable: false,
+        startPermission: null,
+        requiredRole: null,
+        canStart: false,
+        retryPermission: null,
+        canRetry: false,
+        concurrency: 3,
+        maxAttempts: 2,
+        resumable: true,
+      },
     ]);
   });
 

@@ -40,14 +40,19 @@ export class JobRegistry {
 
 /** The kinds as GET /api/v1/jobs/kinds lists them, with what the asking actor may start. */
 export function describeJobKinds(registry: JobRegistry, actor: Actor) {
-  return registry.kinds().map((k) => ({
-    kind: k.name,
-    startable: Boolean(k.startPermission),
-    startPermission: k.startPermission ?? null,
-    requiredRole: k.startPermission ? minimumRole(k.startPermission) : null,
-    canStart: Boolean(k.startPermission && actor.permissions.has(k.startPermission)),
-    concurrency: k.concurrency,
-    maxAttempts: k.maxAttempts,
-    resumable: k.resumable,
-  }));
+  return registry.kinds().map((k) => {
+    const retry = k.retryPermission ?? k.startPermission ?? null;
+    return {
+      kind: k.name,
+      startable: Boolean(k.startPermission),
+      startPermission: k.startPermission ?? null,
+      requiredRole: k.startPermission ? minimumRole(k.startPermission) : null,
+      canStart: Boolean(k.startPermission && actor.permissions.has(k.startPermission)),
+      retryPermission: retry,
+      canRetry: Boolean(retry && actor.permissions.has(retry)),
+      concurrency: k.concurrency,
+      maxAttempts: k.maxAttempts,
+      resumable: k.resumable,
+    };
+  });
 }
