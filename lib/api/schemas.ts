@@ -186,3 +186,6 @@ export const openapiOut = z.looseObject({
   info: z.looseObject({ title: z.string(), version: z.string() }),
   paths: z.record(z.string(), z.unknown()),
 });
+
+/** A page of a newest-first list: its items and the cursor of the next page (null on the last). */
+export const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextBefore: z.union([z.string(), z.number()]).nullable() });

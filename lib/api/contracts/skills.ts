@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineContract } from '../http/contract';
-import { skillsSettingsPatch, skillsSettingsSchema } from '../settings/skills-settings';
+import { defineContract } from '../../http/contract';
+import { skillsSettingsPatch, skillsSettingsSchema } from '../../settings/skills-settings';
 import {
   ackInput,
   clawhubSearchQuery,
@@ -13,9 +13,9 @@ import {
   skillIdParams,
   skillListQuery,
   slugInput,
-} from '../skills/service/schemas';
-import { depsInstallOut, depsReportOut } from './package-schemas';
-import { jobOut } from './schemas';
+} from '../../skills/service/schemas';
+import { depsInstallOut, depsReportOut } from '../package-schemas';
+import { jobOut } from '../schemas';
 import {
   ackOut,
   clawhubSearchOut,
@@ -29,7 +29,7 @@ import {
   uninstallOut,
   uploadOut,
   versionDiffOut,
-} from './skill-schemas';
+} from '../skill-schemas';
 
 const tag = 'Skills';
 const installSpecsOut = z.array(z.object({ kind: z.string(), label: z.string().nullable(), bins: z.array(z.string()), spec: z.string() }));
