@@ -87,8 +87,16 @@ function Outcome({ job }: { job: Job }) {
     >
       <Icon aria-hidden className={failed ? 'mt-0.5 size-5 shrink-0 text-destructive' : 'mt-0.5 size-5 shrink-0 text-muted-foreground'} />
       <div className="grid min-w-0 gap-1">
-        <p className={failed ? 'font-medium text-destructive' : 'font-medium'}>{failed ? 'Error' : 'Stopped on request'}</p>
+        <p className={failed ? 'font-medium text-destructive' : 'font-medium'}>
+          {failed ? 'Error' : 'Stopped on request'}
+          {failed && job.failure ? (
+            <code className="ml-2 rounded bg-muted px-1.5 py-0.5 font-mono text-xs font-normal text-muted-foreground" data-testid="failure-code">
+              {job.failure.code}
+            </code>
+          ) : null}
+        </p>
         <p className="text-sm break-words whitespace-pre-wrap">{job.error}</p>
+        {failed && job.failure?.hint ? <p className="text-sm">{job.failure.hint}</p> : null}
         {failed ? <p className="text-xs text-muted-foreground">The log below shows what happened; Retry runs it again with the same parameters.</p> : null}
       </div>
     </div>

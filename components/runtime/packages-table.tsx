@@ -1,11 +1,12 @@
 'use client';
 
-import { ArrowDown, ArrowUp, ArrowUpCircle, ArrowUpDown, Trash2 } from 'lucide-react';
+import { ArrowUpCircle, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Confirm } from '../ui/dialog';
 import { Tip } from '../ui/misc';
+import { SortHeader } from '../ui/sort-header';
 import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
@@ -13,24 +14,6 @@ import { JobProgressChip } from './updates-jobs';
 import { type InstalledPackage, type PackageAction, type PackageSort, pkgKey } from './view';
 
 export const PAGE = 100;
-
-function SortHeader({ label, field, sort, onSort }: { label: string; field: 'name' | 'version'; sort: PackageSort; onSort: (s: PackageSort) => void }) {
-  const active = sort === field || sort === `-${field}`;
-  const desc = sort === `-${field}`;
-  const Icon = !active ? ArrowUpDown : desc ? ArrowDown : ArrowUp;
-  return (
-    <TH aria-sort={active ? (desc ? 'descending' : 'ascending') : 'none'}>
-      <button
-        type="button"
-        onClick={() => onSort(active && !desc ? (`-${field}` as PackageSort) : field)}
-        className="-mx-1 inline-flex items-center gap-1 rounded px-1 hover:text-foreground"
-        title={`Sort by ${label.toLowerCase()}`}
-      >
-        {label} <Icon aria-hidden className="size-3.5" />
-      </button>
-    </TH>
-  );
-}
 
 /** One manager's packages: sortable, paged by "Show more"; managed rows can be updated or uninstalled. */
 export function PackagesTable({

@@ -1,6 +1,6 @@
 'use client';
 
-import { ArrowDown, ArrowUp, ArrowUpCircle, ArrowUpDown, CircleAlert, Lock, LockOpen, SearchX } from 'lucide-react';
+import { ArrowUpCircle, CircleAlert, Lock, LockOpen, SearchX } from 'lucide-react';
 import Link from 'next/link';
 import { useMemo } from 'react';
 import { Badge } from '../ui/badge';
@@ -8,6 +8,7 @@ import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Select } from '../ui/input';
 import { EmptyState, Tip } from '../ui/misc';
+import { SortHeader } from '../ui/sort-header';
 import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
@@ -54,24 +55,6 @@ function sortRows(rows: UpdateRow[], sort: UpdateSort): UpdateRow[] {
       ? collator.compare(a.source, b.source) || collator.compare(a.name, b.name)
       : collator.compare(a.name, b.name) || collator.compare(a.source, b.source);
   return [...rows].sort((a, b) => (desc ? -cmp(a, b) : cmp(a, b)));
-}
-
-function SortHeader({ label, field, sort, onSort }: { label: string; field: 'name' | 'source'; sort: UpdateSort; onSort: (s: UpdateSort) => void }) {
-  const active = sort === field || sort === `-${field}`;
-  const desc = sort === `-${field}`;
-  const Icon = !active ? ArrowUpDown : desc ? ArrowDown : ArrowUp;
-  return (
-    <TH aria-sort={active ? (desc ? 'descending' : 'ascending') : 'none'}>
-      <button
-        type="button"
-        onClick={() => onSort(active && !desc ? (`-${field}` as UpdateSort) : field)}
-        className="-mx-1 inline-flex items-center gap-1 rounded px-1 hover:text-foreground"
-        title={`Sort by ${label.toLowerCase()}`}
-      >
-        {label} <Icon aria-hidden className="size-3.5" />
-      </button>
-    </TH>
-  );
 }
 
 /** Every pending update across sources, with per-row Update and Pin/Unpin. */

@@ -1,14 +1,11 @@
 'use client';
 
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { createUserAction } from '@/app/(console)/settings/actions';
 import { ROLES, type Role } from '@/lib/auth/permissions';
 import { createUserInput } from '@/lib/auth/schemas';
-import { Button } from '../ui/button';
-import { Dialog } from '../ui/dialog';
+import { Dialog, DialogFormActions } from '../ui/dialog';
 import { Field, Input, Select } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { useDialogForm } from '../ui/use-dialog-form';
@@ -20,14 +17,14 @@ const EMPTY: Form = { name: '', email: '', role: 'viewer', password: '' };
 
 export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
   const qc = useQueryClient();
-  const form = useForm<Form>({ resolver: zodResolver(createUserInput) as never, mode: 'onChange', defaultValues: EMPTY });
   const {
+    form,
     error,
     mutation: create,
     close,
     onSubmit,
   } = useDialogForm({
-    form,
+    schema: createUserInput,
     empty: EMPTY,
     onOpenChange,
     submit: (body: Form) => callAction(createUserAction, { body }),
@@ -60,14 +57,7 @@ export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenCha
         <Field label="Password" htmlFor="new-user-password" error={errors.password?.message} hint="Initial password, at least 12 characters.">
           <Input id="new-user-password" type="password" autoComplete="new-password" aria-invalid={!!errors.password} {...form.register('password')} />
         </Field>
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="outline" onClick={() => close(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create user'}
-          </Button>
-        </div>
+        <DialogFormActions onCancel={() => close(false)} pending={create.isPending} label="Create user" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );

@@ -1,15 +1,13 @@
 'use client';
 
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { createTokenAction } from '@/app/(console)/settings/actions';
 import { isPermission, PERMISSIONS, type Permission } from '@/lib/auth/permissions';
 import { createTokenInput } from '@/lib/auth/schemas';
-import { Button } from '../ui/button';
-import { Dialog } from '../ui/dialog';
+import { Dialog, DialogFormActions } from '../ui/dialog';
 import { Field, Input, Select } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { useDialogForm } from '../ui/use-dialog-form';
@@ -65,14 +63,14 @@ export function CreateTokenDialog({
   const qc = useQueryClient();
   const viewer = useViewer();
   const mine = (Object.keys(PERMISSIONS) as Permission[]).filter((p) => viewer.permissions.includes(p));
-  const form = useForm<Form>({ resolver: zodResolver(formSchema) as never, mode: 'onChange', defaultValues: EMPTY });
   const {
+    form,
     error,
     mutation: create,
     close,
     onSubmit,
   } = useDialogForm({
-    form,
+    schema: formSchema,
     empty: EMPTY,
     onOpenChange,
     submit: (v: Form) =>
@@ -152,14 +150,7 @@ export function CreateTokenDialog({
             </div>
           )}
         />
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="outline" onClick={() => close(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create'}
-          </Button>
-        </div>
+        <DialogFormActions onCancel={() => close(false)} pending={create.isPending} label="Create" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );

@@ -6,10 +6,11 @@ import { RefreshCw } from 'lucide-react';
 import { api } from '../api';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { Card, CardContent } from '../ui/card';
 import { cn } from '../ui/cn';
 import { ErrorNote, Skeleton } from '../ui/misc';
 import { exactTime, useNow } from '../ui/time';
+import { SettingsCardHeader } from './settings-card';
 import type { InstanceOut } from './view';
 
 function uptime(startedAt: string, now: number): string {
@@ -34,15 +35,11 @@ export function InstanceCard() {
   const i = q.data;
   return (
     <Card>
-      <CardHeader className="flex-row items-start justify-between gap-3">
-        <div className="grid gap-1">
-          <CardTitle>Instance</CardTitle>
-          <CardDescription>This Skilldock process, its database, and the Docker engine it drives.</CardDescription>
-        </div>
+      <SettingsCardHeader title="Instance" description="This Skilldock process, its database, and the Docker engine it drives.">
         <Button variant="ghost" size="icon" aria-label="Refresh instance information" onClick={() => void q.refetch()} disabled={q.isFetching}>
           <RefreshCw className={cn(q.isFetching && 'animate-spin')} />
         </Button>
-      </CardHeader>
+      </SettingsCardHeader>
       <CardContent>
         {q.error ? <ErrorNote error={q.error} className="mb-4" /> : null}
         {!i ? (

@@ -1,13 +1,10 @@
 'use client';
 
-import { zodResolver } from '@hookform/resolvers/zod';
 import { signOut } from 'next-auth/react';
-import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { resetPasswordAction } from '@/app/(console)/settings/actions';
 import { resetPasswordInput } from '@/lib/auth/schemas';
-import { Button } from '../ui/button';
-import { Dialog } from '../ui/dialog';
+import { Dialog, DialogFormActions } from '../ui/dialog';
 import { Field, Input } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { useDialogForm } from '../ui/use-dialog-form';
@@ -20,14 +17,14 @@ const EMPTY: Form = { password: '' };
 
 export function ResetPasswordDialog({ user, onOpenChange }: { user: UserOut | null; onOpenChange: (o: boolean) => void }) {
   const viewer = useViewer();
-  const form = useForm<Form>({ resolver: zodResolver(resetPasswordInput) as never, mode: 'onChange', defaultValues: EMPTY });
   const {
+    form,
     error,
     mutation: reset,
     close,
     onSubmit,
   } = useDialogForm({
-    form,
+    schema: resetPasswordInput,
     empty: EMPTY,
     onOpenChange,
     submit: (v: Form) => callAction(resetPasswordAction, { params: { id: user?.id ?? '' }, body: { password: v.password } }),
@@ -55,14 +52,7 @@ export function ResetPasswordDialog({ user, onOpenChange }: { user: UserOut | nu
         >
           <Input id="reset-password" type="password" autoComplete="new-password" autoFocus aria-invalid={!!errors.password} {...form.register('password')} />
         </Field>
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="outline" onClick={() => close(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={reset.isPending}>
-            {reset.isPending ? 'Saving…' : 'Set password'}
-          </Button>
-        </div>
+        <DialogFormActions onCancel={() => close(false)} pending={reset.isPending} label="Set password" pendingLabel="Saving…" />
       </form>
     </Dialog>
   );

@@ -32,3 +32,8 @@ export function SettingsSaveBar(props: {
     </div>
   );
 }
+
+/** Why a settings form cannot be saved now, or undefined when it can. */
+export function saveBlockedReason(can: { allowed: boolean; why?: string }, valid: boolean, changedCount: number): string | undefined {
+  return !can.allowed ? can.why : !valid ? 'Fix the fields marked in red first.' : !changedCount ? 'Nothing has changed.' : undefined;
+}

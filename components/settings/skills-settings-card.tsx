@@ -1,21 +1,21 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { toast } from 'sonner';
 import { updateSkillsSettingsAction } from '@/app/(console)/settings/actions';
 import type { SkillsSettings } from '@/lib/settings/skills-settings';
-import { ApiError, api } from '../api';
+import { api } from '../api';
 import { listUrl, skillListKey, skillsSettingsKey } from '../skills/queries';
 import { fromForm, LABELS, type SettingsKey, type SkillsSettingsForm, toForm } from '../skills/settings-form';
 import type { SkillList } from '../skills/view';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { CheckField, Field, Input } from '../ui/input';
-import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
 import { Textarea } from '../ui/textarea';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
-import { SettingsSaveBar } from './save-bar';
+import { SettingsSaveBar, saveBlockedReason } from './save-bar';
+import { SettingsFormCard, SettingsFormNotes } from './settings-card';
+import { useSettingsDraft } from './use-settings-draft';
 
 const ALL = { status: 'all', q: '', source: '' };
 
@@ -33,13 +33,10 @@ export function SkillsSettingsCard() {
   const q = useQuery({ queryKey: skillsSettingsKey, queryFn: ({ signal }) => api<SkillsSettings>('/api/v1/settings/skills', { signal }) });
   const catalog = useQuery({ queryKey: skillListKey(ALL), queryFn: ({ signal }) => api<SkillList>(listUrl(ALL), { signal }), staleTime: 60_000 });
   const stored = q.data;
-  const [form, setForm] = useState<SkillsSettingsForm | null>(null);
-  const [serverIssues, setServerIssues] = useState<Record<string, string>>({});
-  useEffect(() => {
-    if (stored && !form) setForm(toForm(stored));
-  }, [stored, form]);
+  const draft = useSettingsDraft(stored, toForm);
+  const { form, set } = draft;
   const { errors: localErrors, patch } = useMemo(() => (form && stored ? fromForm(form, stored) : { errors: {}, patch: {} }), [form, stored]);
-  const errors: Record<string, string> = { ...serverIssues, ...localErrors };
+  const errors: Record<string, string> = { ...draft.serverIssues, ...localErrors };
   const changed = Object.keys(patch) as SettingsKey[];
   const valid = !Object.keys(localErrors).length;
 
@@ -47,8 +44,7 @@ export function SkillsSettingsCard() {
     input: (body: Partial<SkillsSettings>) => ({ body }),
     onSuccess: (next, body) => {
       qc.setQueryData(skillsSettingsKey, next);
-      setForm(toForm(next));
-      setServerIssues({});
+      draft.reset(next);
       void qc.invalidateQueries({ queryKey: ['skills'] });
       toast.success('Skills settings saved', {
         description: `Changed: ${Object.keys(body)
@@ -56,18 +52,12 @@ export function SkillsSettingsCard() {
           .join(', ')}. The catalog is read again.`,
       });
     },
-    onError: (e) => {
-      if (e instanceof ApiError && e.issues.length) setServerIssues(Object.fromEntries(e.issues.map((i) => [i.path.split('.')[0], i.message])));
-    },
+    onError: draft.onSaveError,
   });
 
-  const set = <K extends keyof SkillsSettingsForm>(k: K, v: SkillsSettingsForm[K]) => {
-    setForm((f) => (f ? { ...f, [k]: v } : f));
-    setServerIssues(({ [k as string]: _drop, ...rest }) => rest);
-  };
   const rootPath = (kind: string) => catalog.data?.roots.find((r) => r.kind === kind)?.path;
   const disabled = !can.allowed || save.isPending;
-  const blocked = !can.allowed ? can.why : !valid ? 'Fix the fields marked in red first.' : !changed.length ? 'Nothing has changed.' : undefined;
+  const blocked = saveBlockedReason(can, valid, changed.length);
   const text = (k: keyof SkillsSettingsForm, id: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
     <Input
       id={id}
@@ -93,191 +83,177 @@ export function SkillsSettingsCard() {
   );
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Skills</CardTitle>
-        <CardDescription>
-          Where skills are found, how the catalog watches them, what may be imported from where, and the gateway config that requirements are checked against.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        {q.error && !stored ? (
-          <RetryableError error={q.error} onRetry={() => void q.refetch()} />
-        ) : !stored || !form ? (
-          <div className="grid gap-4 sm:grid-cols-2" role="status" aria-busy="true" aria-label="Loading skills settings">
-            {[0, 1, 2, 3].map((n) => (
-              <Skeleton key={n} className="h-14 w-full" />
-            ))}
-          </div>
-        ) : (
-          <form
-            noValidate
-            aria-label="Skills settings"
-            data-testid="skills-settings-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (!blocked) save.mutate(patch);
-            }}
-          >
-            <fieldset disabled={disabled} className="grid gap-8">
-              {!can.allowed ? <p className="text-sm text-muted-foreground">Read only: {can.why}</p> : null}
-              <ErrorNote error={save.error && !(save.error instanceof ApiError && save.error.issues.length) ? save.error : null} />
-              <Section title="Roots">
-                <Field
-                  label="Workspace folder"
-                  htmlFor="sk-workspace"
-                  error={errors.workspaceDir}
-                  hint={`Its skills/ and .agents/skills are roots 1 and 2. Empty: the default${rootPath('workspace') ? ` (${rootPath('workspace')!.replace(/\/skills$/, '')})` : ''}.`}
-                >
-                  {text('workspaceDir', 'sk-workspace', { placeholder: '/srv/agent-workspace', className: 'font-mono' })}
-                </Field>
-                <Field
-                  label="Personal skills folder"
-                  htmlFor="sk-personal"
-                  error={errors.personalDir}
-                  hint={`Root 3. Empty: ${rootPath('personal') ?? '~/.agents/skills'}.`}
-                >
-                  {text('personalDir', 'sk-personal', { className: 'font-mono' })}
-                </Field>
-                <Field
-                  label="Bundled skills folder"
-                  htmlFor="sk-bundled"
-                  error={errors.bundledDir}
-                  hint={`Root 5. Empty: ${rootPath('bundled') ?? 'under the data dir'}.`}
-                >
-                  {text('bundledDir', 'sk-bundled', { className: 'font-mono' })}
-                </Field>
-                <Field label="Extra folders" htmlFor="sk-extra" error={errors.extraDirs} hint="Lowest precedence, in this order; absolute paths, one per line.">
-                  {list('extraDirs', 'sk-extra', '/opt/team-skills')}
-                </Field>
-                <Field
-                  label="Allowed symlink targets"
-                  htmlFor="sk-symlinks"
-                  error={errors.allowSymlinkTargets}
-                  hint="Folders a workspace, project or extra skill may link into; links elsewhere are refused with a warning."
-                >
-                  {list('allowSymlinkTargets', 'sk-symlinks', '/srv/shared-skills')}
-                </Field>
-                <div className="grid content-start gap-2">
-                  <CheckField
-                    id="sk-all-bundled"
-                    label="Allow every bundled skill"
-                    hint="Off: only the bundled skills listed below are offered to agents."
-                    checked={form.allowAllBundled}
-                    onChange={(e) => set('allowAllBundled', e.target.checked)}
-                  />
-                  {!form.allowAllBundled ? (
-                    <Field label="Allowed bundled skills" htmlFor="sk-bundled-allow" error={errors.allowBundled} hint="Skill keys or names, one per line.">
-                      {list('allowBundled', 'sk-bundled-allow', 'weather')}
-                    </Field>
-                  ) : null}
-                </div>
-              </Section>
-              <Section title="Discovery and watching">
-                <Field
-                  label="Skills read per root"
-                  htmlFor="sk-max-cand"
-                  error={errors.maxCandidatesPerRoot}
-                  hint="Folders past this are ignored with a warning (1 to 10,000)."
-                >
-                  {text('maxCandidatesPerRoot', 'sk-max-cand', { inputMode: 'numeric', className: 'w-40' })}
-                </Field>
-                <Field
-                  label="Largest SKILL.md (bytes)"
-                  htmlFor="sk-max-bytes"
-                  error={errors.maxSkillFileBytes}
-                  hint="Larger files make the skill invalid (1,024 to 1,000,000)."
-                >
-                  {text('maxSkillFileBytes', 'sk-max-bytes', { inputMode: 'numeric', className: 'w-40' })}
-                </Field>
+    <SettingsFormCard
+      title="Skills"
+      description="Where skills are found, how the catalog watches them, what may be imported from where, and the gateway config that requirements are checked against."
+      query={q}
+      value={stored && form ? { stored, form } : null}
+      loadingLabel="Loading skills settings"
+    >
+      {({ stored, form }) => (
+        <form
+          noValidate
+          aria-label="Skills settings"
+          data-testid="skills-settings-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!blocked) save.mutate(patch);
+          }}
+        >
+          <fieldset disabled={disabled} className="grid gap-8">
+            <SettingsFormNotes can={can} saveError={save.error} />
+            <Section title="Roots">
+              <Field
+                label="Workspace folder"
+                htmlFor="sk-workspace"
+                error={errors.workspaceDir}
+                hint={`Its skills/ and .agents/skills are roots 1 and 2. Empty: the default${rootPath('workspace') ? ` (${rootPath('workspace')!.replace(/\/skills$/, '')})` : ''}.`}
+              >
+                {text('workspaceDir', 'sk-workspace', { placeholder: '/srv/agent-workspace', className: 'font-mono' })}
+              </Field>
+              <Field
+                label="Personal skills folder"
+                htmlFor="sk-personal"
+                error={errors.personalDir}
+                hint={`Root 3. Empty: ${rootPath('personal') ?? '~/.agents/skills'}.`}
+              >
+                {text('personalDir', 'sk-personal', { className: 'font-mono' })}
+              </Field>
+              <Field
+                label="Bundled skills folder"
+                htmlFor="sk-bundled"
+                error={errors.bundledDir}
+                hint={`Root 5. Empty: ${rootPath('bundled') ?? 'under the data dir'}.`}
+              >
+                {text('bundledDir', 'sk-bundled', { className: 'font-mono' })}
+              </Field>
+              <Field label="Extra folders" htmlFor="sk-extra" error={errors.extraDirs} hint="Lowest precedence, in this order; absolute paths, one per line.">
+                {list('extraDirs', 'sk-extra', '/opt/team-skills')}
+              </Field>
+              <Field
+                label="Allowed symlink targets"
+                htmlFor="sk-symlinks"
+                error={errors.allowSymlinkTargets}
+                hint="Folders a workspace, project or extra skill may link into; links elsewhere are refused with a warning."
+              >
+                {list('allowSymlinkTargets', 'sk-symlinks', '/srv/shared-skills')}
+              </Field>
+              <div className="grid content-start gap-2">
                 <CheckField
-                  id="sk-watch"
-                  label="Watch skill folders"
-                  hint="Pick up added, changed and removed skills without a restart."
-                  checked={form.watch}
-                  onChange={(e) => set('watch', e.target.checked)}
+                  id="sk-all-bundled"
+                  label="Allow every bundled skill"
+                  hint="Off: only the bundled skills listed below are offered to agents."
+                  checked={form.allowAllBundled}
+                  onChange={(e) => set('allowAllBundled', e.target.checked)}
                 />
-                <Field
-                  label="Watch delay (ms)"
-                  htmlFor="sk-debounce"
-                  error={errors.watchDebounceMs}
-                  hint="Quiet time before a change is picked up (50 to 10,000)."
-                >
-                  {text('watchDebounceMs', 'sk-debounce', { inputMode: 'numeric', className: 'w-40', disabled: !form.watch })}
-                </Field>
-              </Section>
-              <Section title="Imports">
-                <Field
-                  label="Upload limit (MiB)"
-                  htmlFor="sk-upload"
-                  error={errors.uploadMaxMb}
-                  hint="Largest archive accepted by upload, URL or ClawHub (1 to 512)."
-                >
-                  {text('uploadMaxMb', 'sk-upload', { inputMode: 'numeric', className: 'w-40' })}
-                </Field>
-                <Field label="ClawHub base URL" htmlFor="sk-clawhub" error={errors.clawhubBaseUrl} hint="The registry searched and installed from.">
-                  {text('clawhubBaseUrl', 'sk-clawhub', { className: 'font-mono' })}
-                </Field>
-                <Field
-                  label="URL host allowlist"
-                  htmlFor="sk-url-allow"
-                  error={errors.urlHostAllowlist}
-                  hint="Only these hosts may be imported from by URL; empty allows any public host. One per line."
-                >
-                  {list('urlHostAllowlist', 'sk-url-allow', 'downloads.example.com')}
-                </Field>
-                <Field
-                  label="Allowed private hosts"
-                  htmlFor="sk-url-private"
-                  error={errors.urlPrivateHosts}
-                  hint="Hosts allowed although they resolve to loopback or private addresses (an internal mirror). One per line."
-                >
-                  {list('urlPrivateHosts', 'sk-url-private', 'mirror.internal:8080')}
-                </Field>
-                <CheckField
-                  id="sk-git-local"
-                  label="Allow local git repositories"
-                  hint="Git imports from local paths and file:// URLs (off by default: they read the server’s disk)."
-                  checked={form.gitAllowLocal}
-                  onChange={(e) => set('gitAllowLocal', e.target.checked)}
-                />
-              </Section>
-              <Section title="Gateway config">
-                <div className="md:col-span-2">
-                  <Field
-                    label="Config (JSON)"
-                    htmlFor="sk-config"
-                    error={errors.config}
-                    hint='What requires.config paths are checked against, e.g. {"browser": {"enabled": true}}.'
-                  >
-                    <Textarea
-                      id="sk-config"
-                      value={form.config}
-                      onChange={(e) => set('config', e.target.value)}
-                      rows={5}
-                      spellCheck={false}
-                      className="font-mono text-xs"
-                      aria-invalid={!!errors.config}
-                    />
+                {!form.allowAllBundled ? (
+                  <Field label="Allowed bundled skills" htmlFor="sk-bundled-allow" error={errors.allowBundled} hint="Skill keys or names, one per line.">
+                    {list('allowBundled', 'sk-bundled-allow', 'weather')}
                   </Field>
-                </div>
-              </Section>
-            </fieldset>
-            <SettingsSaveBar
-              valid={valid}
-              changed={changed.map((k) => LABELS[k])}
-              disabled={disabled}
-              discardDisabled={!changed.length && valid}
-              onDiscard={() => {
-                setForm(toForm(stored));
-                setServerIssues({});
-              }}
-              blocked={blocked}
-              saving={save.isPending}
-            />
-          </form>
-        )}
-      </CardContent>
-    </Card>
+                ) : null}
+              </div>
+            </Section>
+            <Section title="Discovery and watching">
+              <Field
+                label="Skills read per root"
+                htmlFor="sk-max-cand"
+                error={errors.maxCandidatesPerRoot}
+                hint="Folders past this are ignored with a warning (1 to 10,000)."
+              >
+                {text('maxCandidatesPerRoot', 'sk-max-cand', { inputMode: 'numeric', className: 'w-40' })}
+              </Field>
+              <Field
+                label="Largest SKILL.md (bytes)"
+                htmlFor="sk-max-bytes"
+                error={errors.maxSkillFileBytes}
+                hint="Larger files make the skill invalid (1,024 to 1,000,000)."
+              >
+                {text('maxSkillFileBytes', 'sk-max-bytes', { inputMode: 'numeric', className: 'w-40' })}
+              </Field>
+              <CheckField
+                id="sk-watch"
+                label="Watch skill folders"
+                hint="Pick up added, changed and removed skills without a restart."
+                checked={form.watch}
+                onChange={(e) => set('watch', e.target.checked)}
+              />
+              <Field
+                label="Watch delay (ms)"
+                htmlFor="sk-debounce"
+                error={errors.watchDebounceMs}
+                hint="Quiet time before a change is picked up (50 to 10,000)."
+              >
+                {text('watchDebounceMs', 'sk-debounce', { inputMode: 'numeric', className: 'w-40', disabled: !form.watch })}
+              </Field>
+            </Section>
+            <Section title="Imports">
+              <Field
+                label="Upload limit (MiB)"
+                htmlFor="sk-upload"
+                error={errors.uploadMaxMb}
+                hint="Largest archive accepted by upload, URL or ClawHub (1 to 512)."
+              >
+                {text('uploadMaxMb', 'sk-upload', { inputMode: 'numeric', className: 'w-40' })}
+              </Field>
+              <Field label="ClawHub base URL" htmlFor="sk-clawhub" error={errors.clawhubBaseUrl} hint="The registry searched and installed from.">
+                {text('clawhubBaseUrl', 'sk-clawhub', { className: 'font-mono' })}
+              </Field>
+              <Field
+                label="URL host allowlist"
+                htmlFor="sk-url-allow"
+                error={errors.urlHostAllowlist}
+                hint="Only these hosts may be imported from by URL; empty allows any public host. One per line."
+              >
+                {list('urlHostAllowlist', 'sk-url-allow', 'downloads.example.com')}
+              </Field>
+              <Field
+                label="Allowed private hosts"
+                htmlFor="sk-url-private"
+                error={errors.urlPrivateHosts}
+                hint="Hosts allowed although they resolve to loopback or private addresses (an internal mirror). One per line."
+              >
+                {list('urlPrivateHosts', 'sk-url-private', 'mirror.internal:8080')}
+              </Field>
+              <CheckField
+                id="sk-git-local"
+                label="Allow local git repositories"
+                hint="Git imports from local paths and file:// URLs (off by default: they read the server’s disk)."
+                checked={form.gitAllowLocal}
+                onChange={(e) => set('gitAllowLocal', e.target.checked)}
+              />
+            </Section>
+            <Section title="Gateway config">
+              <div className="md:col-span-2">
+                <Field
+                  label="Config (JSON)"
+                  htmlFor="sk-config"
+                  error={errors.config}
+                  hint='What requires.config paths are checked against, e.g. {"browser": {"enabled": true}}.'
+                >
+                  <Textarea
+                    id="sk-config"
+                    value={form.config}
+                    onChange={(e) => set('config', e.target.value)}
+                    rows={5}
+                    spellCheck={false}
+                    className="font-mono text-xs"
+                    aria-invalid={!!errors.config}
+                  />
+                </Field>
+              </div>
+            </Section>
+          </fieldset>
+          <SettingsSaveBar
+            valid={valid}
+            changed={changed.map((k) => LABELS[k])}
+            disabled={disabled}
+            discardDisabled={!changed.length && valid}
+            onDiscard={() => draft.reset(stored)}
+            blocked={blocked}
+            saving={save.isPending}
+          />
+        </form>
+      )}
+    </SettingsFormCard>
   );
 }

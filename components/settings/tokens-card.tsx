@@ -8,14 +8,15 @@ import { revokeTokenAction } from '@/app/(console)/settings/actions';
 import { api } from '../api';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { Card, CardContent } from '../ui/card';
 import { Confirm } from '../ui/dialog';
 import { EmptyState, ErrorNote, Tip } from '../ui/misc';
-import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
+import { ColumnHeads, SkeletonRows, Table, TBody, TD, TR } from '../ui/table';
 import { RelativeTime, useNow } from '../ui/time';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { type CreatedToken, CreateTokenDialog } from './create-token-dialog';
+import { SettingsCardHeader } from './settings-card';
 import { TokenSecretDialog } from './token-secret-dialog';
 import { errorMessage, type TokenOut, tokenStatus } from './view';
 
@@ -40,20 +41,21 @@ export function TokensCard() {
   const items = q.data?.items ?? [];
   return (
     <Card>
-      <CardHeader className="flex-row items-start justify-between gap-3">
-        <div className="grid gap-1">
-          <CardTitle>API tokens</CardTitle>
-          <CardDescription>
+      <SettingsCardHeader
+        title="API tokens"
+        description={
+          <>
             Your tokens for scripts and agent gateways. Send one as <code className="font-mono text-xs">Authorization: Bearer sdk_…</code>; it acts as you,
             limited to its scopes.
-          </CardDescription>
-        </div>
+          </>
+        }
+      >
         <Tip content={can.why}>
           <Button onClick={() => setCreating(true)} disabled={!can.allowed}>
             <Plus /> Create token
           </Button>
         </Tip>
-      </CardHeader>
+      </SettingsCardHeader>
       <CardContent>
         {!can.allowed ? (
           <EmptyState icon={<Lock />} title="API tokens are not available to you">
@@ -67,20 +69,7 @@ export function TokensCard() {
           </EmptyState>
         ) : (
           <Table aria-label="API tokens">
-            <THead>
-              <TR className="hover:bg-transparent">
-                <TH>Name</TH>
-                <TH>Token</TH>
-                <TH>Scopes</TH>
-                <TH>Created</TH>
-                <TH>Expires</TH>
-                <TH>Last used</TH>
-                <TH>Status</TH>
-                <TH className="relative text-right">
-                  <span className="sr-only">Actions</span>
-                </TH>
-              </TR>
-            </THead>
+            <ColumnHeads columns={['Name', 'Token', 'Scopes', 'Created', 'Expires', 'Last used', 'Status']} />
             <TBody>
               {q.isPending ? (
                 <SkeletonRows rows={2} cols={8} className="h-4 w-full max-w-24" />

@@ -5,12 +5,13 @@ import { Lock, UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { api } from '../api';
 import { Button } from '../ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { Card, CardContent } from '../ui/card';
 import { EmptyState, ErrorNote, Tip } from '../ui/misc';
-import { SkeletonRows, Table, TBody, TH, THead, TR } from '../ui/table';
+import { ColumnHeads, SkeletonRows, Table, TBody } from '../ui/table';
 import { useCan, useViewer } from '../viewer';
 import { AddUserDialog } from './add-user-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
+import { SettingsCardHeader } from './settings-card';
 import { UserRow } from './user-row';
 import type { UserOut } from './view';
 
@@ -27,11 +28,7 @@ export function UsersCard() {
   });
   return (
     <Card>
-      <CardHeader className="flex-row items-start justify-between gap-3">
-        <div className="grid gap-1">
-          <CardTitle>Users</CardTitle>
-          <CardDescription>People who can sign in to this console, and their roles. Owners manage users.</CardDescription>
-        </div>
+      <SettingsCardHeader title="Users" description="People who can sign in to this console, and their roles. Owners manage users.">
         {read.allowed ? (
           <Tip content={manage.why}>
             <Button onClick={() => setAdding(true)} disabled={!manage.allowed}>
@@ -39,7 +36,7 @@ export function UsersCard() {
             </Button>
           </Tip>
         ) : null}
-      </CardHeader>
+      </SettingsCardHeader>
       <CardContent>
         {!read.allowed ? (
           <EmptyState icon={<Lock />} title="The user list is hidden">
@@ -49,18 +46,7 @@ export function UsersCard() {
           <ErrorNote error={q.error} />
         ) : (
           <Table aria-label="Users">
-            <THead>
-              <TR className="hover:bg-transparent">
-                <TH>User</TH>
-                <TH>Role</TH>
-                <TH>Status</TH>
-                <TH>Last login</TH>
-                <TH>Created</TH>
-                <TH className="relative text-right">
-                  <span className="sr-only">Actions</span>
-                </TH>
-              </TR>
-            </THead>
+            <ColumnHeads columns={['User', 'Role', 'Status', 'Last login', 'Created']} />
             <TBody>
               {q.isPending ? (
                 <SkeletonRows rows={3} cols={6} className="h-4 w-full max-w-28" />

@@ -91,3 +91,17 @@ export function Confirm({
     </AD.Root>
   );
 }
+
+/** The foot of a dialog's form: Cancel, and the submit button that says when it is working. */
+export function DialogFormActions({ onCancel, pending, label, pendingLabel }: { onCancel: () => void; pending: boolean; label: string; pendingLabel: string }) {
+  return (
+    <div className="flex justify-end gap-2">
+      <Button type="button" variant="outline" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" disabled={pending}>
+        {pending ? pendingLabel : label}
+      </Button>
+    </div>
+  );
+}

@@ -36,3 +36,19 @@ export function SkeletonRows({ rows, cols, className = 'h-4 w-full max-w-24' }: 
     </>
   );
 }
+
+/** A header row of plain column titles, ending in a column for row actions that only screen readers name. */
+export function ColumnHeads({ columns }: { columns: string[] }) {
+  return (
+    <THead>
+      <TR className="hover:bg-transparent">
+        {columns.map((c) => (
+          <TH key={c}>{c}</TH>
+        ))}
+        <TH className="relative text-right">
+          <span className="sr-only">Actions</span>
+        </TH>
+      </TR>
+    </THead>
+  );
+}

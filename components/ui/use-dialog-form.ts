@@ -1,22 +1,25 @@
 'use client';
 
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { type DefaultValues, type FieldValues, useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { applyIssues } from '../api';
 
 /**
- * A dialog whose form is sent through a mutation: the server's field issues land on the fields,
- * other errors above the form, and closing the dialog resets the form, the error and the mutation.
+ * A dialog whose form is sent through a mutation: validated as you type with `schema`, the server's field issues
+ * land on the fields, other errors above the form, and closing the dialog resets the form, the error and the mutation.
  */
 export function useDialogForm<F extends FieldValues, R>(opts: {
-  form: UseFormReturn<F>;
+  schema: z.ZodType;
   empty: F;
   onOpenChange: (open: boolean) => void;
   submit: (values: F) => Promise<R>;
   onDone: (result: R, values: F) => void;
 }) {
-  const { form, empty, onOpenChange } = opts;
+  const { empty, onOpenChange } = opts;
+  const form = useForm<F>({ resolver: zodResolver(opts.schema as never) as never, mode: 'onChange', defaultValues: empty as DefaultValues<F> });
   const [error, setError] = useState<unknown>(null);
   const mutation = useMutation({
     mutationFn: opts.submit,
@@ -40,5 +43,5 @@ export function useDialogForm<F extends FieldValues, R>(opts: {
     setError(null);
     mutation.mutate(values);
   });
-  return { error, mutation, close, onSubmit };
+  return { form, error, mutation, close, onSubmit };
 }

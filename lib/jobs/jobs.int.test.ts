@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { openDatabase } from '@/db/client';
 import { jobs } from '@/db/schema';
 import { type Actor, ROLE_PERMISSIONS, systemActor } from '@/lib/auth';
+import { AppError } from '@/lib/core/errors';
 import { dbKind } from '@/test/helpers/db';
 import { startTestServices, type TestServices, waitFor } from '@/test/helpers/services';
 import { JobEventHub } from './hub';
@@ -61,6 +62,14 @@ const sleepJob = defineJobKind({
   maxAttempts: 1,
   resumable: false,
 });
+const failingJob = defineJobKind({
+  name: 'test.failing',
+  title: () => 'fails with a typed error or a plain one',
+  params: z.strictObject({ typed: z.boolean() }),
+  concurrency: 2,
+  maxAttempts: 1,
+  resumable: false,
+});
 const parentJob: JobKind<Record<string, never>, { states: string[]; waitedMs: number }> = defineJobKind({
   name: 'test.parent',
   title: () => 'waits for its children',
@@ -83,6 +92,13 @@ beforeAll(async () => {
       await ctx.run(process.execPath, ['-e', 'setTimeout(() => {}, 300)']);
     })
     .register(sleepJob, (ctx) => new Promise((resolve) => setTimeout(() => resolve({ slept: ctx.params.ms }), ctx.params.ms)))
+    .register(failingJob, async (ctx) => {
+      if (!ctx.params.typed) throw new Error('plain failure');
+      throw new AppError('checksum_mismatch', 'The download does not match its checksum.', {
+        details: { expected: 'aa', found: 'bb', jobResult: { downloaded: 3 } },
+        hint: 'Ask the publisher to fix the release.',
+      });
+    })
     .register(parentJob, async (ctx) => {
       const started = Date.now();
       // A fallback far beyond the test's patience: only the bus's notices can end this wait in time.
@@ -255,6 +271,21 @@ describe('durable jobs', () => {
     expect(typeof check).toBe('function');
   });
 
+  it("stores a failed job's error in the API's error shape, its partial result apart", async () => {
+    const typed = await finished((await enqueue(t.services.database, admin, failingJob, { typed: true }, { trusted: true })).id);
+    expect(typed.state).toBe('failed');
+    expect(typed.error).toBe('The download does not match its checksum.');
+    expect(typed.failure).toEqual({
+      code: 'checksum_mismatch',
+      message: 'The download does not match its checksum.',
+      details: { expected: 'aa', found: 'bb' },
+      hint: 'Ask the publisher to fix the release.',
+    });
+    expect(typed.result).toEqual({ downloaded: 3 });
+    const plain = await finished((await enqueue(t.services.database, admin, failingJob, { typed: false }, { trusted: true })).id);
+    expect(plain.failure).toEqual({ code: 'internal', message: 'plain failure' });
+  });
+
   it('ends a job whose worker died as failed with the reason, and resumes a resumable one', async () => {
     const db = t.services.database.db;
     const dead = new Date(Date.now() - 60_000);
@@ -272,6 +303,7 @@ describe('durable jobs', () => {
     const fa = await finished(a.id);
     expect(fa.state).toBe('failed');
     expect(fa.error).toMatch(/crashed-replica.*stopped responding.*lease expired/);
+    expect(fa.failure).toEqual({ code: 'unavailable', message: fa.error });
     const fb = await finished(b.id);
     expect(fb.state).toBe('succeeded');
     expect(fb.attempts).toBe(2);
