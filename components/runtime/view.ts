@@ -58,15 +58,8 @@ export type HistoryView = z.output<typeof historyOut>;
 export type DepsReport = z.output<typeof depsReportOut>;
 export type DepsInstallOut = z.output<typeof depsInstallOut>;
 
-/** One Update All row in the parent job's result (job results are any JSON in the job's contract). */
-export interface UpdateAllRow {
-  spec: string;
-  jobId: string;
-  state: string;
-  fromVersion: string | null;
-  toVersion: string | null;
-  error: string | null;
-}
+/** One Update All row in the parent job's result, as the batch parent writes it. */
+export type { BatchRow as UpdateAllRow } from '@/lib/packages/job-kinds';
 
 /**
  * The key that ties a job, an installed package and an update row to the same package:

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DockerStatus } from '../../docker/client';
 import { defineJobKind, type JobHandler, type JobKind } from '../kind';
 
 interface Check {
@@ -17,16 +18,8 @@ const PROGRAMS: { name: string; command: string; args: string[]; parse: (out: st
   { name: 'git', command: 'git', args: ['--version'], parse: (o) => /version\s+(\S+)/.exec(o)?.[1] ?? o.trim() },
 ];
 
-/** What the container engine answered (or why it did not), as the Docker domain reports it. */
-export interface EngineStatus {
-  endpoint: string;
-  reachable: boolean;
-  version?: string;
-  apiVersion?: string;
-  os?: string;
-  arch?: string;
-  error?: string;
-}
+/** What the container engine answered (or why it did not), as the Docker client reports it. */
+export type EngineStatus = DockerStatus;
 
 export interface DiagnosticsResult {
   checks: Check[];
