@@ -46,7 +46,20 @@ describe('setup and users', () => {
     expect(create?.actorLabel).toBe('owner@example.com');
     expect(JSON.stringify(create?.after)).not.toContain('scrypt$');
     const reset = rows.find((r) => r.action === 'user.reset_password' && r.targetId === u.id);
-    expect(reset?.after).toEqual({ password: '***' });
+    expect(reset?.after).toEqual({ password: '***', apiAccessRevoked: 0 });
+  });
+});
+
+describe('password reset', () => {
+  it("revokes the user's API tokens with the password, and says how many in the audit", async () => {
+    const u = await createUser(t.services.database.db, owner, { email: 'leaked@example.com', name: 'L', role: 'admin', password: pw });
+    const actor: Actor = { ...systemActor, kind: 'user', userId: u.id, email: u.email, label: u.email, role: 'admin', permissions: ROLE_PERMISSIONS.admin };
+    const { token } = await createToken(t.services.database.db, actor, { name: 'ci', permissions: ['jobs.read'], expiresInDays: 30 });
+    await expect(viaToken(token)).resolves.toMatchObject({ via: 'token' });
+    await resetPassword(t.services.database.db, owner, u.id, 'a fresh long password');
+    await expect(viaToken(token)).rejects.toMatchObject({ code: 'unauthenticated' });
+    const rows = await t.services.database.db.select().from(auditLog);
+    expect(rows.find((r) => r.action === 'user.reset_password' && r.targetId === u.id)?.after).toEqual({ password: '***', apiAccessRevoked: 1 });
   });
 });
 

@@ -1,6 +1,6 @@
-import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
-import { users } from '@/db/schema';
+import { apiTokens, users } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
 import { AppError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
@@ -101,7 +101,18 @@ export async function resetPassword(db: AppDb, actor: Actor, id: string, passwor
       .where(eq(users.id, id))
       .returning({ id: users.id });
     if (!u) throw notFound('User');
-    await recordAudit(tx, actor, { action: 'user.reset_password', targetType: 'user', targetId: id, after: { password: 'changed' } });
+    // A reset is what an operator does when a password leaked: the user's API tokens go with it.
+    const revoked = await tx
+      .update(apiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiTokens.userId, id), isNull(apiTokens.revokedAt)))
+      .returning({ id: apiTokens.id });
+    await recordAudit(tx, actor, {
+      action: 'user.reset_password',
+      targetType: 'user',
+      targetId: id,
+      after: { password: 'changed', apiAccessRevoked: revoked.length },
+    });
   });
 }
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { AppError } from '../../core/errors';
 import { defineOperation } from '../../http/operation';
 import { enqueue } from '../../jobs';
 import { getRuntimeSettings, updateRuntimeSettings } from '../../settings';
@@ -65,16 +66,11 @@ export const skillOps = {
     async ({ services, actor, req }) => {
       const r = req!;
       const settings = await getSkillsSettings(services.database.db);
-      const filename = r.headers.get('x-filename');
       return saveUpload(managedStore(services.config.dataDir).uploadsDir, r.body, {
         maxBytes: settings.uploadMaxMb * 1024 * 1024,
         declaredSize: num(r.headers.get('content-length')),
         declaredSha256: r.headers.get('x-content-sha256') ?? undefined,
-        filename: filename
-          ? decodeURIComponent(filename)
-              .replace(/[^\w.\- ]/g, '_')
-              .slice(0, 200)
-          : undefined,
+        filename: uploadFilename(r.headers.get('x-filename')),
         actor: actor.label,
         signal: r.signal,
       });
@@ -110,3 +106,17 @@ export const settingsOps = {
     return out;
   }),
 };
+
+/** The x-filename header (percent-encoded by the browser) as a safe display name; refused before any byte is read. */
+function uploadFilename(raw: string | null): string | undefined {
+  if (!raw) return undefined;
+  let name: string;
+  try {
+    name = decodeURIComponent(raw);
+  } catch {
+    throw new AppError('validation', 'The x-filename header is not valid percent-encoding: encode the name with encodeURIComponent.', {
+      issues: [{ path: 'x-filename', message: 'not valid percent-encoding' }],
+    });
+  }
+  return name.replace(/[^\w.\- ]/g, '_').slice(0, 200);
+}

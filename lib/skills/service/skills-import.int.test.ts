@@ -139,6 +139,16 @@ describe('imports from an uploaded archive', () => {
     expect(treeOf(path.join(t.dataDir, 'skills', 'uploads')).filter((f) => f.endsWith('.part'))).toEqual([]);
   });
 
+  it('refuses an upload whose x-filename is not valid percent-encoding with a 400, storing nothing', async () => {
+    const uploads = path.join(t.dataDir, 'skills', 'uploads');
+    const before = treeOf(uploads);
+    const bad = await api.upload(v1, sha256(v1), '%E0%A4%A');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('validation');
+    expect(bad.body.error.issues).toEqual([{ path: 'x-filename', message: expect.stringMatching(/percent-encoding/) }]);
+    expect(treeOf(uploads)).toEqual(before);
+  });
+
   it('fails hostile archives with unsafe_archive, writing nothing outside staging', async () => {
     const before = storeState();
     for (const archive of [traversalZip('evil-skill', skillMd('evil-skill', 'Climbs out.')), symlinkZip('link-skill', skillMd('link-skill', 'Links out.'))]) {
