@@ -19,3 +19,17 @@ export const logger = {
   warn: (m: string, f?: Record<string, unknown>) => emit('warn', m, f),
   error: (m: string, f?: Record<string, unknown>) => emit('error', m, f),
 };
+
+/**
+ * An error with its whole `cause` chain, for the log: a database wrapper's own stack says only
+ * "Failed query", the driver's reason sits in its cause. Bounded, so a cycle cannot loop.
+ */
+export function describeError(e: unknown, depth = 5): string {
+  const parts: string[] = [];
+  let cur: unknown = e;
+  for (let i = 0; i < depth && cur !== undefined && cur !== null; i++) {
+    parts.push(cur instanceof Error ? (cur.stack ?? `${cur.name}: ${cur.message}`) : String(cur));
+    cur = cur instanceof Error ? cur.cause : undefined;
+  }
+  return parts.join('\ncaused by: ');
+}

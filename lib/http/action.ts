@@ -5,7 +5,7 @@ import type { ActionError, ActionResult } from '../api/action-error';
 import { type Actor, requirePermission } from '../auth/actor';
 import { AppError, isAppError } from '../core/errors';
 import { randomToken } from '../core/ids';
-import { logger } from '../core/logger';
+import { describeError, logger } from '../core/logger';
 import { getServices, type Services } from '../services';
 import { authenticate, CLIENT_IP_HEADER } from './authenticate';
 import type { RouteContract } from './contract';
@@ -34,7 +34,7 @@ async function nextRequest(): Promise<ActionRequest> {
 export function toActionError(e: unknown): ActionError {
   if (isAppError(e)) return { ...e.toJSON().error, status: e.status };
   const ref = randomToken(6);
-  logger.error('unhandled error in server action', { ref, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+  logger.error('unhandled error in server action', { ref, error: describeError(e) });
   return { code: 'internal', message: `Something went wrong on the server (reference ${ref}); the details are in the server log.`, status: 500 };
 }
 

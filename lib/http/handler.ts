@@ -1,7 +1,7 @@
 import 'server-only';
 import { isAppError } from '../core/errors';
 import { randomToken } from '../core/ids';
-import { logger } from '../core/logger';
+import { describeError, logger } from '../core/logger';
 
 /** The one mapping of errors to HTTP: an AppError's status and JSON envelope; anything else a 500 with a reference. */
 export function errorResponse(e: unknown): Response {
@@ -13,7 +13,7 @@ export function errorResponse(e: unknown): Response {
     return new Response(JSON.stringify(e.toJSON()), { status: e.status, headers });
   }
   const ref = randomToken(6);
-  logger.error('unhandled error in request', { ref, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+  logger.error('unhandled error in request', { ref, error: describeError(e) });
   return Response.json(
     { error: { code: 'internal', message: `Something went wrong on the server (reference ${ref}); the details are in the server log.` } },
     { status: 500 },

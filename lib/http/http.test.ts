@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { api } from '../api/contracts';
 import { buildOpenApi } from '../api/openapi';
 import { originAllowed, parseCookies } from './authenticate';
+import { errorResponse } from './handler';
 import { parseWith, queryObject, readJsonBody } from './request';
 
 const post = (body: BodyInit | null, type = 'application/json', headers: Record<string, string> = {}) =>
@@ -82,5 +83,30 @@ describe('OpenAPI', () => {
       requestBody: { content: { 'application/json': { schema: { properties: Record<string, unknown>; additionalProperties: unknown } } } };
     };
     expect(Object.keys(create.requestBody.content['application/json'].schema.properties).sort()).toEqual(['email', 'name', 'password', 'role']);
+  });
+});
+
+describe('unhandled errors', () => {
+  it('answer 500 with a reference and log the whole cause chain, not only the wrapper', async () => {
+    const driver = Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
+    const wrapped = new Error('Failed query: select "id" from "jobs" limit $1', { cause: driver });
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    let res: Response;
+    try {
+      res = errorResponse(wrapped);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('internal');
+    const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'unhandled error in request');
+    expect(body.error.message).toContain(logged.ref);
+    expect(logged.error).toContain('Failed query');
+    expect(logged.error).toContain('caused by: Error: sorry, too many clients already');
   });
 });
