@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, ilike, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '@/db/client';
 import { JOB_STATES, jobLogs, jobs } from '@/db/schema';
+import { isFinalState as isFinal } from '@/db/schema/job-states';
 import { recordAudit } from '../audit/audit';
 import { type Actor, requirePermission } from '../auth/actor';
 import { AppError, notFound } from '../core/errors';
@@ -10,8 +11,7 @@ import { type AnyJobKind, type AnyJobSpec, JOB_KIND_NAME, type JobKind } from '.
 import type { JobRegistry } from './registry';
 import { BUS_CHANNEL, type BusMessage, type JobRow } from './types';
 
-export const FINAL_STATES = ['succeeded', 'failed', 'canceled'] as const;
-export const isFinal = (s: string) => (FINAL_STATES as readonly string[]).includes(s);
+export { isFinal };
 
 export async function publish(database: Database, msg: BusMessage): Promise<void> {
   await database.notify(BUS_CHANNEL, JSON.stringify(msg));
