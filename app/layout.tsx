@@ -5,6 +5,14 @@ import './globals.css';
 export const metadata: Metadata = {
   title: { default: 'Skilldock', template: '%s · Skilldock' },
   description: 'Control plane for the skills runtime of AI-agent gateways',
+  icons: {
+    icon: [
+      { url: '/favicon.ico', sizes: '48x48' },
+      { url: '/icon.svg', type: 'image/svg+xml' },
+    ],
+    apple: '/apple-touch-icon.png',
+  },
+  manifest: '/site.webmanifest',
 };
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {

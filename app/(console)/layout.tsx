@@ -1,20 +1,12 @@
-import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { consoleSession } from '@/components/shell/console-session';
 import { Shell } from '@/components/shell/shell';
 import { ViewerProvider } from '@/components/viewer';
-import { CLIENT_IP_HEADER } from '@/lib/http/authenticate';
-import { pageSession } from '@/lib/http/page-session';
 
 export const dynamic = 'force-dynamic';
 
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
-  const h = await headers();
-  const jar = await cookies();
-  const cookie = jar
-    .getAll()
-    .map((c) => `${c.name}=${encodeURIComponent(c.value)}`)
-    .join('; ');
-  const s = await pageSession(cookie, h.get(CLIENT_IP_HEADER));
+  const s = await consoleSession();
   if (s.status === 'setup') redirect('/setup');
   if (s.status === 'anonymous') redirect('/login');
   return (

@@ -137,7 +137,7 @@ export function AuditFiltersBar({
         <p role={badRange ? 'alert' : undefined} className={badRange ? 'text-destructive' : undefined}>
           {badRange
             ? '“From” is after “To”, so nothing can match. Swap them or clear one.'
-            : 'An action ending in a dot (e.g. “user.”) matches every action of that kind. Times are in your browser’s time zone.'}
+            : 'Part of an action name matches (e.g. “user” finds user.create and user.update). Times are in your browser’s time zone.'}
         </p>
         {active && !hideClear ? (
           <Button variant="ghost" size="sm" onClick={clear}>

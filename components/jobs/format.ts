@@ -41,3 +41,17 @@ export function stageLabel(job: Pick<Job, 'state' | 'progressStage' | 'cancelReq
   if (!job.progressStage || job.progressStage === job.state) return FINAL_STAGE[job.state] ?? job.state;
   return job.progressStage;
 }
+
+/** The progress bar's colour for a job's state: red when it failed, green when it succeeded, amber when canceled. */
+export function progressTone(state: string): string | undefined {
+  return state === 'failed' ? '[&>div]:bg-destructive' : state === 'succeeded' ? '[&>div]:bg-success' : state === 'canceled' ? '[&>div]:bg-warning' : undefined;
+}
+
+/** A job's progress as its bar shows it: a job that succeeded is complete, whatever its last reported percent. */
+export const shownPercent = (job: { state: string; progressPercent: number }): number => (job.state === 'succeeded' ? 100 : Math.round(job.progressPercent));
+
+/** "1 (no automatic retry)", "1 (tried up to 3 times)", "2 of 3 (tried again after a failure)": never reads like a retry that did not happen. */
+export function attemptsText(job: { attempts: number; maxAttempts: number }): string {
+  if (job.attempts > 1) return `${job.attempts} of ${job.maxAttempts} (tried again after a failure)`;
+  return job.maxAttempts > 1 ? `${job.attempts} (tried up to ${job.maxAttempts} times if it fails)` : `${job.attempts} (no automatic retry)`;
+}

@@ -18,7 +18,13 @@ import { type Job, jobHref } from './view';
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Cancel (queued or running jobs) and Retry (failed or canceled ones), each behind its permission. */
-export function JobActions({ job }: { job: Job }) {
+export function JobActions({
+  job,
+  onRetried,
+}: {
+  job: Job /** Follow the new job here (e.g. in a drawer) instead of opening its page. */;
+  onRetried?: (j: Job) => void;
+}) {
   const qc = useQueryClient();
   const router = useRouter();
   const started = useJobStartedToast();
@@ -53,7 +59,8 @@ export function JobActions({ job }: { job: Job }) {
       qc.setQueryData(jobKey(j.id), j);
       void qc.invalidateQueries({ queryKey: ['jobs'] });
       started(j, 'Retry started');
-      router.push(jobHref(j.id));
+      if (onRetried) onRetried(j);
+      else router.push(jobHref(j.id));
     },
     onError: (e) => toast.error('Could not retry the job', { description: errorText(e) }),
   });

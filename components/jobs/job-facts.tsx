@@ -2,7 +2,7 @@
 
 import { Card, CardContent } from '../ui/card';
 import { Progress } from '../ui/misc';
-import { fullTime, relativeTime, stageLabel } from './format';
+import { attemptsText, fullTime, progressTone, relativeTime, shownPercent, stageLabel } from './format';
 import { JobDuration } from './job-duration';
 import { useNow } from './use-now';
 import type { Job } from './view';
@@ -34,7 +34,7 @@ export function JobFacts({ job }: { job: Job }) {
     [
       'Attempts',
       <span key="a" style={{ fontVariantNumeric: 'tabular-nums' }}>
-        {job.attempts} of {job.maxAttempts}
+        {attemptsText(job)}
       </span>,
     ],
   ];
@@ -47,22 +47,10 @@ export function JobFacts({ job }: { job: Job }) {
               {stage}
             </span>
             <span className="text-muted-foreground" style={{ fontVariantNumeric: 'tabular-nums' }}>
-              {job.progressPercent}%
+              {shownPercent(job)}%
             </span>
           </div>
-          <Progress
-            value={job.progressPercent}
-            label="Job progress"
-            className={
-              job.state === 'failed'
-                ? '[&>div]:bg-destructive'
-                : job.state === 'succeeded'
-                  ? '[&>div]:bg-success'
-                  : job.state === 'canceled'
-                    ? '[&>div]:bg-warning'
-                    : undefined
-            }
-          />
+          <Progress value={shownPercent(job)} label="Job progress" className={progressTone(job.state)} />
         </div>
         <dl className="grid grid-cols-2 gap-x-6 gap-y-3 text-sm sm:grid-cols-3 lg:grid-cols-6">
           {facts.map(([k, v]) => (

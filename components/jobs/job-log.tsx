@@ -1,6 +1,6 @@
 'use client';
 
-import { ArrowDownToLine, Copy, Download, RefreshCw, Search } from 'lucide-react';
+import { ArrowDownToLine, Copy, Download, RefreshCw, Search, WrapText } from 'lucide-react';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { Button, buttonVariants } from '../ui/button';
@@ -52,6 +52,7 @@ export function JobLog({
   const { store, count, status, error, reconnect } = stream;
   const [filter, setFilter] = useState('');
   const [follow, setFollow] = useState(true);
+  const [wrap, setWrap] = useState(false);
   const deferred = useDeferredValue(filter.trim());
   const hits = useFilterIndex(store, deferred, count);
   const held = store.lines.length;
@@ -124,6 +125,9 @@ export function JobLog({
           >
             <ArrowDownToLine aria-hidden /> Follow
           </Button>
+          <Button variant={wrap ? 'secondary' : 'outline'} size="sm" aria-pressed={wrap} onClick={() => setWrap((w) => !w)} title="Wrap long lines">
+            <WrapText aria-hidden /> Wrap
+          </Button>
           <Button variant="outline" size="sm" onClick={() => void copy()} disabled={!held}>
             <Copy aria-hidden /> Copy
           </Button>
@@ -157,7 +161,7 @@ export function JobLog({
             Showing the last {formatCount(MAX_LINES)} lines; {formatCount(store.dropped)} older lines are only in the download.
           </p>
         ) : null}
-        <LogView rows={rows} line={line} version={count} filter={deferred} follow={follow} onFollowChange={setFollow} empty={empty} />
+        <LogView rows={rows} line={line} version={count} filter={deferred} follow={follow} onFollowChange={setFollow} empty={empty} wrap={wrap} />
       </CardContent>
     </Card>
   );

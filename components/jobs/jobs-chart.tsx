@@ -69,7 +69,7 @@ export function JobsChart({ jobs, loading, error }: { jobs: Job[] | undefined; l
               : 'How long finished jobs ran, coloured by outcome.'}
           </CardDescription>
         </div>
-        <ul className="flex gap-3 text-xs text-muted-foreground" aria-label="Legend">
+        <ul className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted-foreground" aria-label="Legend">
           {LEGEND.map((l) => (
             <li key={l.state} className="flex items-center gap-1.5">
               <span aria-hidden className="size-2.5 rounded-sm" style={{ background: COLOURS[l.state] }} />

@@ -37,7 +37,7 @@ export function JobsTable({ jobs, sort, onSort, loading }: { jobs: Job[]; sort: 
             </button>
           </TH>
           <TH className="text-right">Duration</TH>
-          <TH className="text-right" title="Attempts so far, of the most allowed">
+          <TH className="text-right" title="How many times the job ran; more than 1 means it was tried again after a failure">
             Attempts
           </TH>
         </TR>
@@ -82,7 +82,7 @@ function JobRow({ job }: { job: Job }) {
         <JobDuration job={job} />
       </TD>
       <TD className="text-right text-muted-foreground" style={{ fontVariantNumeric: 'tabular-nums' }}>
-        {job.attempts}/{job.maxAttempts}
+        {job.attempts > 1 ? `${job.attempts} of ${job.maxAttempts}` : job.attempts}
       </TD>
     </TR>
   );

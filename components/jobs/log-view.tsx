@@ -7,10 +7,31 @@ import type { LogLine } from './view';
 
 export const ROW_HEIGHT = 20;
 
+// Tools write progress and notices to stderr (npm's `npm http fetch GET 200 …`), so the stream says
+// nothing about failure: a line is coloured by what it says.
+const ERROR_LINE = /(^|[\s[(])(error|err!|fatal|failed|failure|traceback|exception|panic)\b|^E: /i;
+const WARN_LINE = /(^|[\s[(])(warn|warning|deprecated)\b|^W: /i;
+
+export type LineTone = 'error' | 'warn' | 'info' | 'plain';
+
+/** How a log line is coloured: errors and warnings by their content, Skilldock's own notes muted. */
+export function lineTone(l: Pick<LogLine, 'line' | 'stream'>): LineTone {
+  if (ERROR_LINE.test(l.line)) return 'error';
+  if (WARN_LINE.test(l.line)) return 'warn';
+  return l.stream === 'info' ? 'info' : 'plain';
+}
+
+const TONE_CLASS: Record<LineTone, string | undefined> = {
+  error: 'text-destructive',
+  warn: 'text-[color-mix(in_oklch,var(--warning),black_40%)] dark:text-warning',
+  info: 'text-muted-foreground',
+  plain: undefined,
+};
+
 /**
- * The virtualized log: fixed-height monospace rows, line numbers are sequence numbers, stderr in
- * red. While `follow` is on it sticks to the tail; scrolling up turns it off, reaching the bottom
- * turns it back on.
+ * The virtualized log: fixed-height monospace rows, line numbers are sequence numbers, errors and
+ * warnings coloured by content. While `follow` is on it sticks to the tail; scrolling up turns it
+ * off, reaching the bottom turns it back on.
  */
 export function LogView({
   rows,
@@ -20,6 +41,7 @@ export function LogView({
   follow,
   onFollowChange,
   empty,
+  wrap = false,
 }: {
   rows: number;
   line: (i: number) => LogLine;
@@ -29,10 +51,14 @@ export function LogView({
   follow: boolean;
   onFollowChange: (f: boolean) => void;
   empty: React.ReactNode;
+  /** Long lines wrap (rows are measured) instead of scrolling sideways. */
+  wrap?: boolean;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const lastTop = useRef(0);
   const v = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 30 });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: row heights change when wrapping is switched
+  useLayoutEffect(() => v.measure(), [wrap]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow the tail whenever rows arrive
   useLayoutEffect(() => {
@@ -69,14 +95,19 @@ export function LogView({
               <div
                 key={item.key}
                 data-seq={l.seq}
+                data-index={item.index}
+                ref={wrap ? v.measureElement : undefined}
                 title={l.at}
-                className="absolute left-0 top-0 flex w-max min-w-full whitespace-pre hover:bg-muted/60"
-                style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+                className={cn(
+                  'absolute left-0 top-0 flex min-w-full hover:bg-muted/60',
+                  wrap ? 'w-full whitespace-pre-wrap [overflow-wrap:anywhere]' : 'w-max whitespace-pre',
+                )}
+                style={{ height: wrap ? undefined : ROW_HEIGHT, minHeight: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
               >
                 <span aria-hidden className="sticky left-0 w-16 shrink-0 select-none border-r bg-background pr-2 text-right text-muted-foreground/70">
                   {l.seq}
                 </span>
-                <span className={cn('pl-3 pr-4', l.stream === 'stderr' && 'text-destructive', l.stream === 'info' && 'text-muted-foreground')}>
+                <span className={cn('min-w-0 pl-3 pr-4', TONE_CLASS[lineTone(l)])} data-tone={lineTone(l)}>
                   {q ? <Highlight text={l.line} q={q} /> : l.line || ' '}
                 </span>
               </div>

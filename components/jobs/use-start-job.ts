@@ -11,8 +11,10 @@ import { type Job, jobHref } from './view';
 /** Toast for a job that was just queued, with a way to open it. */
 export function useJobStartedToast() {
   const router = useRouter();
+  // The toast's id is the one the job's outcome toast uses, so "started" is replaced once it ends.
   return (job: Job, heading = 'Job started') =>
     toast.success(heading, {
+      id: `job-end-${job.id}`,
       description: job.title,
       action: { label: 'Open job', onClick: () => router.push(jobHref(job.id)) },
     });

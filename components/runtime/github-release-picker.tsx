@@ -2,6 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { Check, ChevronRight, Download, PackageX, SearchX } from 'lucide-react';
+import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { ApiError } from '../api';
 import { Badge } from '../ui/badge';
@@ -186,7 +187,10 @@ export function ReleasePicker({
           Check the spelling of <code className="font-mono">{repo}</code>. If it exists, its owner may be outside the allowed owners in Settings → GitHub.
         </EmptyState>
       ) : q.error ? (
-        <RetryableError error={q.error} onRetry={() => void q.refetch()} />
+        <div className="grid gap-2">
+          <RetryableError error={q.error} onRetry={() => void q.refetch()} />
+          {q.error instanceof ApiError && q.error.status >= 400 && q.error.status < 500 ? null : <GithubUnreachableHint />}
+        </div>
       ) : !q.data?.releases.length ? (
         <EmptyState icon={<PackageX />} title="No releases">
           {repo} has no published releases. Drafts are not listed; ask the maintainers to publish one.
@@ -205,5 +209,18 @@ export function ReleasePicker({
         </div>
       )}
     </Dialog>
+  );
+}
+
+/** Shown when GitHub did not answer: where to point Skilldock at another API base or a mirror. */
+export function GithubUnreachableHint() {
+  return (
+    <p className="text-sm text-muted-foreground" data-testid="github-unreachable-hint">
+      If GitHub cannot be reached from this host, set the API base (GitHub Enterprise) or a download mirror in{' '}
+      <Link href="/settings#github" className="text-primary hover:underline">
+        Settings → GitHub
+      </Link>
+      .
+    </p>
   );
 }

@@ -7,7 +7,7 @@ import { Dialog } from '../ui/dialog';
 import { EmptyState } from '../ui/misc';
 import { exactTime, RelativeTime } from '../ui/time';
 import { VerificationBadge } from './github-verification';
-import type { GithubPackage } from './view';
+import { type GithubPackage, isNewerVersion, switchVerb } from './view';
 
 /** Switch a package back to a kept version (smoke-tested first, then the same atomic symlink swap). */
 export function RollbackDialog({
@@ -24,6 +24,8 @@ export function RollbackDialog({
   const [chosen, setChosen] = useState<string | null>(null);
   const retained = pkg?.retained ?? [];
   const selected = retained.find((r) => r.version === chosen) ?? retained[0];
+  const verb = pkg && selected && isNewerVersion(selected.version, pkg.version) ? 'Activate' : 'Roll back to';
+  const title = pkg ? `${switchVerb(pkg) === 'Activate' ? 'Activate a kept version of' : 'Roll back'} ${pkg.name}` : 'Roll back';
   return (
     <Dialog
       open={!!pkg}
@@ -31,7 +33,7 @@ export function RollbackDialog({
         if (!o) setChosen(null);
         onOpenChange(o);
       }}
-      title={pkg ? `Roll back ${pkg.name}` : 'Roll back'}
+      title={title}
       description={
         pkg
           ? `Now at ${pkg.tag}. The version you pick is smoke-tested, then ${pkg.binaries.map((b) => b.name).join(', ')} ${pkg.binaries.length === 1 ? 'points' : 'point'} at it again.`
@@ -67,6 +69,7 @@ export function RollbackDialog({
                   className="size-4 accent-primary"
                 />
                 <span className="font-mono font-medium">{r.tag}</span>
+                {pkg && isNewerVersion(r.version, pkg.version) ? <span className="text-xs text-muted-foreground">newer than {pkg.tag}</span> : null}
                 <span className="text-xs text-muted-foreground" title={exactTime(r.installedAt)}>
                   installed <RelativeTime iso={r.installedAt} />
                 </span>
@@ -81,7 +84,7 @@ export function RollbackDialog({
               Cancel
             </Button>
             <Button type="submit" disabled={busy || !selected}>
-              <History aria-hidden /> Roll back to {selected?.tag}
+              <History aria-hidden /> {verb} {selected?.tag}
             </Button>
           </div>
         </form>

@@ -6,7 +6,7 @@ import { Button } from '../ui/button';
 import { EmptyState, RetryableError } from '../ui/misc';
 import { GithubInstallBox } from './github-install-box';
 import { useGithubJobs } from './github-jobs';
-import { ReleasePicker } from './github-release-picker';
+import { GithubUnreachableHint, ReleasePicker } from './github-release-picker';
 import { GithubStatusLine } from './github-status';
 import { type GithubRowAction, GithubTable } from './github-table';
 import { useGithubOverview } from './queries';
@@ -32,7 +32,10 @@ export function GithubTab({ q, onClearSearch }: { q: string; onClearSearch: () =
       <GithubStatusLine data={overview.data} />
       <GithubInstallBox busy={jobs.pending} onBrowse={setBrowsing} onInstall={(spec) => jobs.start({ action: 'install', spec }, `install ${spec}`)} />
       {overview.error && !overview.data ? (
-        <RetryableError error={overview.error} onRetry={() => void overview.refetch()} />
+        <div className="grid gap-2">
+          <RetryableError error={overview.error} onRetry={() => void overview.refetch()} />
+          <GithubUnreachableHint />
+        </div>
       ) : !overview.isPending && !rows.length ? (
         q && all?.length ? (
           <EmptyState

@@ -12,9 +12,9 @@ import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
 import { RollbackDialog } from './github-rollback-dialog';
 import { BinariesCell, VerificationBadge } from './github-verification';
-import { useGithubChannel } from './queries';
+import { useGithubChannel, useUpdates } from './queries';
 import { JobProgressChip } from './updates-jobs';
-import type { GithubPackage, GithubTarget } from './view';
+import { type GithubPackage, type GithubTarget, isNewerVersion, switchVerb, updateOffer } from './view';
 
 /** Pre-releases on or off for one package's update checks. */
 function ChannelToggle({ pkg, disabled, why }: { pkg: GithubPackage; disabled: boolean; why?: string }) {
@@ -73,6 +73,12 @@ export function GithubTable({
   const can = useCan('packages.write');
   const [uninstalling, setUninstalling] = useState<GithubPackage | null>(null);
   const [rollingBack, setRollingBack] = useState<GithubPackage | null>(null);
+  const updates = useUpdates().data;
+  // A kept version newer than the active one means the active one is not the latest, whatever the last check said.
+  const upToDate = (p: GithubPackage) =>
+    updateOffer(updates, 'github', p.name).state === 'latest' && !p.retained.some((r) => isNewerVersion(r.version, p.version))
+      ? `${p.name} ${p.tag} is the latest release of its channel.`
+      : undefined;
 
   return (
     <>
@@ -144,11 +150,11 @@ export function GithubTable({
                         </span>
                       ) : null}
                       <ChannelToggle pkg={p} disabled={!can.allowed || rowBusy} why={can.why} />
-                      <Tip content={can.why}>
+                      <Tip content={can.why ?? upToDate(p)}>
                         <Button
                           variant="outline"
                           size="sm"
-                          disabled={!can.allowed || rowBusy}
+                          disabled={!can.allowed || rowBusy || !!upToDate(p)}
                           onClick={() => onAction({ action: 'update', pkg: p })}
                           aria-label={`Update ${p.name}`}
                           title={`Update ${p.name} to the latest ${p.channel === 'prerelease' ? 'release or pre-release' : 'release'}`}
@@ -156,15 +162,15 @@ export function GithubTable({
                           <ArrowUpCircle aria-hidden /> Update
                         </Button>
                       </Tip>
-                      <Tip content={can.why ?? (!p.retained.length ? 'No earlier version is kept.' : undefined)}>
+                      <Tip content={can.why ?? (!p.retained.length ? 'No other version is kept.' : undefined)}>
                         <Button
                           variant="outline"
                           size="sm"
                           disabled={!can.allowed || rowBusy || !p.retained.length}
                           onClick={() => setRollingBack(p)}
-                          aria-label={`Roll back ${p.name}`}
+                          aria-label={`${switchVerb(p)} ${p.name}`}
                         >
-                          <History aria-hidden /> Roll back
+                          <History aria-hidden /> {switchVerb(p)}
                         </Button>
                       </Tip>
                       <Tip content={can.why}>
@@ -195,8 +201,9 @@ export function GithubTable({
           uninstalling ? (
             <div className="grid gap-2">
               <p>
-                {uninstalling.name} {uninstalling.tag} and its {uninstalling.retained.length ? `${uninstalling.retained.length} kept version(s)` : 'files'} are
-                deleted. These programs disappear from PATH:
+                {uninstalling.name} {uninstalling.tag} and its{' '}
+                {uninstalling.retained.length ? `${uninstalling.retained.length} kept ${uninstalling.retained.length === 1 ? 'version' : 'versions'}` : 'files'}{' '}
+                are deleted. These programs disappear from PATH:
               </p>
               <ul className="flex flex-wrap gap-1.5">
                 {uninstalling.binaries.map((b) => (

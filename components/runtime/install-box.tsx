@@ -1,7 +1,7 @@
 'use client';
 
 import { Download } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { isAppError } from '@/lib/core/errors';
 import { parsePackageSpec } from '@/lib/runtime/spec';
 import { Button } from '../ui/button';
@@ -11,9 +11,9 @@ import { ErrorNote, Tip } from '../ui/misc';
 import { useCan } from '../viewer';
 
 const PREFIXES = ['pip', 'npm', 'system'] as const;
-type Prefix = (typeof PREFIXES)[number];
+export type Prefix = (typeof PREFIXES)[number];
 const TYPED_PREFIX = /^(pip|npm|system|apt|apk|github):/;
-const PLACEHOLDER: Record<Prefix, string> = { pip: 'requests==2.31.0', npm: 'is-number@7.0.0', system: 'ffmpeg' };
+const PLACEHOLDER: Record<Prefix, string> = { pip: 'e.g. requests==2.31.0', npm: 'e.g. is-number@7.0.0', system: 'e.g. ffmpeg' };
 
 /** The full spec: the typed text when it names its own prefix, else the selected prefix before it. */
 export function fullSpec(prefix: Prefix, text: string): string {
@@ -36,9 +36,21 @@ function validate(spec: string): string | undefined {
 }
 
 /** Install a package by spec; validated as you type, started as a job. */
-export function InstallBox({ onInstall, busy, error }: { onInstall: (spec: string) => Promise<unknown>; busy: boolean; error: unknown }) {
+export function InstallBox({
+  onInstall,
+  busy,
+  error,
+  prefix: follow = 'npm',
+}: {
+  onInstall: (spec: string) => Promise<unknown>;
+  busy: boolean;
+  error: unknown;
+  /** The manager of the tab in view: the prefix follows it until the user picks or types another. */
+  prefix?: Prefix;
+}) {
   const can = useCan('packages.write');
-  const [prefix, setPrefix] = useState<Prefix>('npm');
+  const [prefix, setPrefix] = useState<Prefix>(follow);
+  useEffect(() => setPrefix(follow), [follow]);
   const [text, setText] = useState('');
   const id = useId();
   const spec = fullSpec(prefix, text);

@@ -3,7 +3,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect } from 'react';
-import { stageLabel } from '../jobs/format';
+import { progressTone, shownPercent, stageLabel } from '../jobs/format';
+import { JobActions } from '../jobs/job-actions';
 import { JobLog } from '../jobs/job-log';
 import { useJob } from '../jobs/queries';
 import { StateChip } from '../jobs/state-chip';
@@ -21,7 +22,18 @@ const SHEET =
  * Follows one package job live: state chip, progress and the streamed log. It stays open after the
  * job ends, showing the result or the failure's reason, until the user closes it.
  */
-export function JobDrawer({ job: initial, open, onOpenChange }: { job: Job; open: boolean; onOpenChange: (o: boolean) => void }) {
+export function JobDrawer({
+  job: initial,
+  open,
+  onOpenChange,
+  onRetried,
+}: {
+  job: Job;
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  /** A Retry from the drawer started this job: follow it. */
+  onRetried?: (j: Job) => void;
+}) {
   const { data } = useJob(initial.id, { poll: true });
   const job = data ?? initial;
   const stream = useJobStream(initial.id);
@@ -30,7 +42,6 @@ export function JobDrawer({ job: initial, open, onOpenChange }: { job: Job; open
   useEffect(() => {
     if (stream.status === 'ended') invalidatePackages(qc);
   }, [stream.status, qc]);
-  const final = isFinal(job.state);
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={job.title} className={SHEET}>
       <div className="grid gap-4" data-testid="job-drawer" data-job-id={job.id} data-state={job.state}>
@@ -40,11 +51,12 @@ export function JobDrawer({ job: initial, open, onOpenChange }: { job: Job; open
           <Link href={jobHref(job.id)} className="ml-auto text-sm text-primary hover:underline">
             Open job page
           </Link>
+          {job.state === 'failed' || job.state === 'canceled' ? <JobActions job={job} onRetried={onRetried} /> : null}
         </div>
         <div className="flex items-center gap-3">
-          <Progress value={final && job.state === 'succeeded' ? 100 : job.progressPercent} label={`Progress of ${job.title}`} />
+          <Progress value={shownPercent(job)} label={`Progress of ${job.title}`} className={progressTone(job.state)} />
           <span className="w-10 text-right text-xs text-muted-foreground" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            {final && job.state === 'succeeded' ? 100 : Math.round(job.progressPercent)}%
+            {shownPercent(job)}%
           </span>
         </div>
         {job.state === 'failed' ? <ErrorNote error={job.error ?? 'The job failed without a reason; see the log below.'} /> : null}

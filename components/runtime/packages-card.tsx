@@ -25,7 +25,7 @@ function sortRows(rows: InstalledPackage[], sort: PackageSort): InstalledPackage
 
 const EXAMPLE: Record<string, string> = { system: 'system:jq', python: 'pip:requests==2.31.0', node: 'npm:is-number@7.0.0' };
 
-/** System / Python / Node / GitHub tabs over the installed packages, with search, sort and an "installed here" toggle. */
+/** System / Python / Node tabs over the installed packages (or the GitHub-release packages), with search, sort and an "installed here" toggle. */
 export function PackagesCard({
   filters,
   setFilters,
@@ -42,33 +42,36 @@ export function PackagesCard({
   active: Map<string, string>;
 }) {
   const github = filters.tab === 'github';
-  const tabs = [...TABS.map((t) => ({ id: t.id as string, label: t.label as string })), { id: 'github', label: 'GitHub' }];
-  const current = github ? 'github' : (TABS.find((t) => t.id === filters.tab) ?? TABS[0]).id;
+  const current = github ? 'github' : (TABS.find((t) => t.id === filters.pm) ?? TABS[0]).id;
   const q = useDeferredValue(filters.q.trim().toLowerCase());
 
   return (
     <Card>
       <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4 pt-5">
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <div role="tablist" aria-label="Package managers" className="inline-flex rounded-md border bg-muted/40 p-0.5">
-            {tabs.map((t) => (
-              <button
-                key={t.id}
-                type="button"
-                role="tab"
-                id={`pkg-tab-${t.id}`}
-                aria-selected={t.id === current}
-                aria-controls="pkg-panel"
-                onClick={() => setFilters({ tab: t.id as ManagerTabId | 'github' })}
-                className={cn(
-                  'rounded px-3 py-1.5 text-sm font-medium text-muted-foreground transition-colors hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring',
-                  t.id === current && 'bg-background text-foreground shadow-xs',
-                )}
-              >
-                {t.label}
-              </button>
-            ))}
-          </div>
+          {github ? (
+            <h2 className="font-semibold">GitHub-release packages</h2>
+          ) : (
+            <div role="tablist" aria-label="Package managers" className="inline-flex rounded-md border bg-muted/40 p-0.5">
+              {TABS.map((t) => (
+                <button
+                  key={t.id}
+                  type="button"
+                  role="tab"
+                  id={`pkg-tab-${t.id}`}
+                  aria-selected={t.id === current}
+                  aria-controls="pkg-panel"
+                  onClick={() => setFilters({ pm: t.id })}
+                  className={cn(
+                    'rounded px-3 py-1.5 text-sm font-medium text-muted-foreground transition-colors hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring',
+                    t.id === current && 'bg-background text-foreground shadow-xs',
+                  )}
+                >
+                  {t.label}
+                </button>
+              ))}
+            </div>
+          )}
           <div className="flex flex-wrap items-center gap-3">
             <div className="relative">
               <Search aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
@@ -89,7 +92,7 @@ export function PackagesCard({
             )}
           </div>
         </div>
-        <div id="pkg-panel" role="tabpanel" aria-labelledby={`pkg-tab-${current}`} className="grid grid-cols-[minmax(0,1fr)] gap-3">
+        <div id="pkg-panel" {...(github ? {} : { role: 'tabpanel', 'aria-labelledby': `pkg-tab-${current}` })} className="grid grid-cols-[minmax(0,1fr)] gap-3">
           {github ? (
             <GithubTab q={q} onClearSearch={() => setFilters({ q: '' })} />
           ) : (

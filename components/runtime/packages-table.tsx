@@ -1,5 +1,6 @@
 'use client';
 
+import { formatDistanceToNowStrict } from 'date-fns';
 import { ArrowUpCircle, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '../ui/badge';
@@ -10,8 +11,9 @@ import { SortHeader } from '../ui/sort-header';
 import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
+import { useUpdates } from './queries';
 import { JobProgressChip } from './updates-jobs';
-import { type InstalledPackage, type PackageAction, type PackageSort, pkgKey } from './view';
+import { type InstalledPackage, type PackageAction, type PackageSort, pkgKey, updateOffer } from './view';
 
 export const PAGE = 100;
 
@@ -39,6 +41,17 @@ export function PackagesTable({
   const [shown, setShown] = useState(PAGE);
   const [confirming, setConfirming] = useState<InstalledPackage | null>(null);
   const visible = rows.slice(0, shown);
+  const updates = useUpdates().data;
+  const upToDate = (p: InstalledPackage) => {
+    const o = updateOffer(updates, p.manager, p.name);
+    return o.state === 'latest'
+      ? `${p.name} ${p.version} is the latest version (checked ${formatDistanceToNowStrict(new Date(o.checkedAt), { addSuffix: true })}).`
+      : undefined;
+  };
+  const updateTitle = (p: InstalledPackage) => {
+    const o = updateOffer(updates, p.manager, p.name);
+    return o.state === 'available' ? `Update ${p.name} to ${o.latest}` : o.state === 'latest' ? undefined : `Update ${p.name} to the newest version`;
+  };
 
   return (
     <>
@@ -98,14 +111,14 @@ export function PackagesTable({
                   <TD className="text-right">
                     {p.managed ? (
                       <div className="inline-flex gap-1.5">
-                        <Tip content={can.why}>
+                        <Tip content={can.why ?? upToDate(p)}>
                           <Button
                             variant="outline"
                             size="sm"
-                            disabled={!can.allowed || rowBusy}
+                            disabled={!can.allowed || rowBusy || !!upToDate(p)}
                             onClick={() => onAction('update', p)}
                             aria-label="Update"
-                            title={`Update ${p.name} to the newest version`}
+                            title={updateTitle(p)}
                           >
                             <ArrowUpCircle aria-hidden /> Update
                           </Button>

@@ -1,6 +1,6 @@
 'use client';
 
-import { RefreshCw } from 'lucide-react';
+import { ScanSearch } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { toast } from 'sonner';
 import { useJobsSocket } from '../jobs/use-jobs-socket';
@@ -15,6 +15,7 @@ import { InstallHistoryCard } from './install-history';
 import { JobDrawer } from './job-drawer';
 import { PackagesCard } from './packages-card';
 import { usePackageJob, usePin, useRuntimes, useUpdates } from './queries';
+import { RuntimeSections } from './runtime-sections';
 import { RuntimeStatus } from './runtime-status';
 import { UpdateAllDialog } from './update-all-dialog';
 import { UpdatesBar } from './updates-bar';
@@ -26,7 +27,7 @@ import { type ApplyAllResponse, type InstalledPackage, type PackageAction, packa
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** /runtime: detected runtimes, updates, install box, installed packages per manager, history, deps check and the skill environment. */
+/** /runtime in sections: overview (runtimes, updates summary), packages, updates, GitHub releases, the deps check and the skill environment. */
 export function RuntimePage() {
   const [filters, setFilters] = useRuntimeFilters();
   const { query: runtimes, refresh } = useRuntimes();
@@ -84,11 +85,25 @@ export function RuntimePage() {
     );
   };
 
+  const bar = (
+    <UpdatesBar
+      view={updates.data}
+      loading={updates.isPending}
+      error={updates.error}
+      onRetry={() => void updates.refetch()}
+      onUpdateAll={() => setAllOpen(true)}
+      detailsHref={filters.tab === 'updates' ? undefined : '/runtime?tab=updates'}
+    />
+  );
+
   const onUpdateAllStarted = (r: ApplyAllResponse) => {
     track(r.job);
     for (const c of r.children) track(c, { quiet: true });
     startedToast(r.job, 'Update All started');
   };
+
+  const section = filters.tab;
+  const installPrefix = ({ system: 'system', python: 'pip', node: 'npm' } as const)[filters.pm];
 
   return (
     <>
@@ -96,62 +111,93 @@ export function RuntimePage() {
         title="Runtime & Packages"
         description="The runtimes and tools skills can use on this host, and the pip, npm, system and GitHub-release packages installed for them."
         actions={
-          <Button
-            variant="outline"
-            onClick={() =>
-              refresh.mutate(undefined, {
-                onError: (e) => toast.error('Could not detect the runtimes again', { description: e instanceof Error ? e.message : String(e) }),
-              })
-            }
-            disabled={refresh.isPending}
-          >
-            <RefreshCw aria-hidden className={refresh.isPending ? 'animate-spin motion-reduce:animate-none' : undefined} />{' '}
-            {refresh.isPending ? 'Detecting…' : 'Refresh'}
-          </Button>
+          section === 'overview' || section === 'env' ? (
+            <Button
+              variant="outline"
+              onClick={() =>
+                refresh.mutate(undefined, {
+                  onError: (e) => toast.error('Could not detect the runtimes again', { description: e instanceof Error ? e.message : String(e) }),
+                })
+              }
+              disabled={refresh.isPending}
+            >
+              <ScanSearch aria-hidden className={refresh.isPending ? 'animate-pulse motion-reduce:animate-none' : undefined} />{' '}
+              {refresh.isPending ? 'Detecting…' : 'Detect runtimes again'}
+            </Button>
+          ) : null
         }
       />
-      <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
-        <RuntimeStatus report={runtimes.data} loading={runtimes.isPending} error={runtimes.error} />
-        <UpdatesBar
-          view={updates.data}
-          loading={updates.isPending}
-          error={updates.error}
-          onRetry={() => void updates.refetch()}
-          onUpdateAll={() => setAllOpen(true)}
-        />
-        {updates.data ? (
-          <UpdatesTable
-            view={updates.data}
+      <RuntimeSections filters={filters} counts={{ updates: updates.data?.updates.length }} />
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-section={section}>
+        {section === 'overview' ? (
+          <>
+            <RuntimeStatus report={runtimes.data} loading={runtimes.isPending} error={runtimes.error} />
+            {bar}
+          </>
+        ) : null}
+        {section === 'updates' ? (
+          <>
+            {bar}
+            {updates.data ? (
+              <UpdatesTable
+                view={updates.data}
+                filters={filters}
+                setFilters={setFilters}
+                active={active}
+                onUpdate={onUpdate}
+                onPin={(u) => {
+                  pin.reset();
+                  setPinTarget(u);
+                }}
+                onUnpin={onUnpin}
+                starting={rowUpdate.isPending ? (rowUpdate.variables?.spec ?? null) : null}
+              />
+            ) : null}
+          </>
+        ) : null}
+        {section === 'packages' ? (
+          <>
+            <InstallBox
+              prefix={installPrefix}
+              onInstall={(spec) => install.mutateAsync({ action: 'install', spec })}
+              busy={install.isPending}
+              error={install.error}
+            />
+            <PackagesCard
+              filters={filters}
+              setFilters={setFilters}
+              readiness={runtimes.data?.managers}
+              onAction={onAction}
+              busy={rowAction.isPending}
+              active={active}
+            />
+            <InstallHistoryCard />
+          </>
+        ) : null}
+        {section === 'github' ? (
+          <PackagesCard
             filters={filters}
             setFilters={setFilters}
+            readiness={runtimes.data?.managers}
+            onAction={onAction}
+            busy={rowAction.isPending}
             active={active}
-            onUpdate={onUpdate}
-            onPin={(u) => {
-              pin.reset();
-              setPinTarget(u);
-            }}
-            onUnpin={onUnpin}
-            starting={rowUpdate.isPending ? (rowUpdate.variables?.spec ?? null) : null}
           />
         ) : null}
-        <InstallBox onInstall={(spec) => install.mutateAsync({ action: 'install', spec })} busy={install.isPending} error={install.error} />
-        <PackagesCard
-          filters={filters}
-          setFilters={setFilters}
-          readiness={runtimes.data?.managers}
-          onAction={onAction}
-          busy={rowAction.isPending}
-          active={active}
-        />
-        <InstallHistoryCard />
-        <DepsCheckCard />
-        <EnvCard env={runtimes.data?.env} loading={runtimes.isPending} />
+        {section === 'deps' ? <DepsCheckCard /> : null}
+        {section === 'env' ? <EnvCard env={runtimes.data?.env} loading={runtimes.isPending} /> : null}
       </div>
       {watchers}
       {allOpen ? <UpdateAllDialog open onOpenChange={setAllOpen} updates={updates.data?.updates ?? []} onStarted={onUpdateAllStarted} /> : null}
       <PinDialog target={pinTarget} onOpenChange={(o) => !o && setPinTarget(null)} onPin={onPin} busy={pin.isPending} error={pinTarget ? pin.error : null} />
       {drawer ? (
-        <JobDrawer key={drawer.job.id} job={drawer.job} open={drawer.open} onOpenChange={(open) => setDrawer((d) => (d ? { ...d, open } : d))} />
+        <JobDrawer
+          key={drawer.job.id}
+          job={drawer.job}
+          open={drawer.open}
+          onOpenChange={(open) => setDrawer((d) => (d ? { ...d, open } : d))}
+          onRetried={started}
+        />
       ) : null}
     </>
   );

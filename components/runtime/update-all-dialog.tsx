@@ -67,7 +67,7 @@ function RunRow({ item, job }: { item: Planned; job: Job | undefined }) {
  * patches the job cache; each is read once more on mount (an event sent before the cache held it
  * would be lost), and polled only while the socket is down.
  */
-function RunView({ run }: { run: ApplyAllResponse }) {
+function RunView({ run, onClose }: { run: ApplyAllResponse; onClose: () => void }) {
   const live = useJobsLive();
   const items = ((run.job.params as { items?: Planned[] } | null)?.items ?? []).slice().sort((a, b) => a.spec.localeCompare(b.spec));
   // package.update children carry their spec; github.update children the installed name.
@@ -116,6 +116,12 @@ function RunView({ run }: { run: ApplyAllResponse }) {
           <RunRow key={item.spec} item={item} job={data[i]} />
         ))}
       </ul>
+      <div className="flex items-center justify-end gap-3">
+        {done ? null : <span className="text-xs text-muted-foreground">Closing does not stop the updates.</span>}
+        <Button variant={done ? 'default' : 'outline'} onClick={onClose}>
+          {done ? 'Done' : 'Hide'}
+        </Button>
+      </div>
     </div>
   );
 }
@@ -168,7 +174,7 @@ export function UpdateAllDialog({
       className="max-w-2xl"
     >
       {run ? (
-        <RunView run={run} />
+        <RunView run={run} onClose={() => onOpenChange(false)} />
       ) : (
         <div className="grid gap-3">
           <label className="inline-flex items-center gap-2 border-b pb-2 text-sm font-medium">

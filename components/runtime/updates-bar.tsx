@@ -29,10 +29,10 @@ export function staleReason(v: UpdatesView): { short: string; full: string } | n
   if (never.length)
     return {
       short: 'never checked',
-      full: `${never.map((s) => s.source).join(', ')} ${never.length === 1 ? 'has' : 'have'} never been checked. Refresh to check now.`,
+      full: `${never.map((s) => s.source).join(', ')} ${never.length === 1 ? 'has' : 'have'} never been checked. Check for updates to look now.`,
     };
   const mins = Math.round(v.ttlSeconds / 60);
-  return { short: `older than ${mins} min`, full: `The last check is older than ${mins} minutes; results may be out of date. Refresh to check now.` };
+  return { short: `older than ${mins} min`, full: `The last check is older than ${mins} minutes; results may be out of date. Check for updates to look now.` };
 }
 
 /** A check job, followed until it ends (the socket pushes changes; polled as a fallback). */
@@ -45,19 +45,22 @@ function useCheckJob(id: string | null) {
   });
 }
 
-/** "N updates available", per-source counts, freshness, Refresh (a check job) and Update All. */
+/** "N updates available", per-source counts, freshness, Check for updates (a check job) and Update All. */
 export function UpdatesBar({
   view,
   loading,
   error,
   onRetry,
   onUpdateAll,
+  detailsHref,
 }: {
   view: UpdatesView | undefined;
   loading: boolean;
   error: unknown;
   onRetry: () => void;
   onUpdateAll: () => void;
+  /** Where the full updates table is, when it is not on this view. */
+  detailsHref?: string;
 }) {
   const can = useCan('packages.write');
   const qc = useQueryClient();
@@ -125,8 +128,8 @@ export function UpdatesBar({
                     <Tip
                       content={
                         s.error
-                          ? `Last ${s.source} check failed: ${s.error}`
-                          : `${s.packageErrors} ${s.source} package(s) could not be checked; their earlier results are kept.`
+                          ? `Last ${s.source} check failed: ${s.error}${s.source === 'github' ? ' If GitHub cannot be reached from this host, set an API base or a mirror in Settings → GitHub.' : ''}`
+                          : `${s.packageErrors} ${s.source} ${s.packageErrors === 1 ? 'package' : 'packages'} could not be checked; their earlier results are kept.`
                       }
                     >
                       <CircleAlert aria-label={`${s.source} check problem`} className="size-4 text-warning" />
@@ -147,14 +150,9 @@ export function UpdatesBar({
             ) : null}
             <div className="ml-auto flex flex-wrap items-center gap-2">
               <Tip content={can.why}>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  onClick={start}
-                  disabled={!can.allowed || busy}
-                  aria-label={busy ? 'Checking for updates' : 'Refresh updates'}
-                >
-                  <RefreshCw aria-hidden className={busy ? 'animate-spin motion-reduce:animate-none' : undefined} /> {busy ? 'Checking…' : 'Refresh'}
+                <Button variant="outline" size="sm" onClick={start} disabled={!can.allowed || busy}>
+                  <RefreshCw aria-hidden className={busy ? 'animate-spin motion-reduce:animate-none' : undefined} />{' '}
+                  {busy ? 'Checking for updates…' : 'Check for updates'}
                 </Button>
               </Tip>
               <Tip content={why}>
@@ -162,6 +160,11 @@ export function UpdatesBar({
                   <ArrowUpCircle aria-hidden /> Update All
                 </Button>
               </Tip>
+              {detailsHref && updates.length ? (
+                <Button asChild variant="ghost" size="sm">
+                  <Link href={detailsHref}>See {updates.length === 1 ? 'the update' : `all ${updates.length}`}</Link>
+                </Button>
+              ) : null}
             </div>
           </div>
         ) : null}

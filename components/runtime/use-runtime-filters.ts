@@ -1,10 +1,13 @@
 'use client';
 
 import { useUrlFilters } from '../ui/use-url-filters';
-import { type PackageSort, SORT_KEYS, TAB_IDS, type TabId, UPDATE_SORTS, type UpdateSort } from './view';
+import { MANAGER_TAB_IDS, type ManagerTabId, type PackageSort, SECTION_IDS, type SectionId, SORT_KEYS, UPDATE_SORTS, type UpdateSort } from './view';
 
 export interface RuntimeFilters {
-  tab: TabId;
+  /** The section shown (Overview, Packages, Updates, GitHub, Dependencies, Environment). */
+  tab: SectionId;
+  /** The package manager of the Packages section. */
+  pm: ManagerTabId;
   q: string;
   /** Only packages Skilldock installed (not the host's own). */
   mine: boolean;
@@ -15,10 +18,14 @@ export interface RuntimeFilters {
 }
 
 function parse(params: URLSearchParams): RuntimeFilters {
-  const tab = params.get('tab') ?? '';
+  const raw = params.get('tab') ?? '';
+  const pm = params.get('pm') ?? '';
   const sort = params.get('sort') ?? '';
+  // Links from before the sections named a manager in ?tab= (e.g. ?tab=node): they open that manager's packages.
+  const legacyManager = (MANAGER_TAB_IDS as readonly string[]).includes(raw) ? (raw as ManagerTabId) : null;
   return {
-    tab: (TAB_IDS as readonly string[]).includes(tab) ? (tab as TabId) : 'system',
+    tab: legacyManager ? 'packages' : (SECTION_IDS as readonly string[]).includes(raw) ? (raw as SectionId) : 'overview',
+    pm: legacyManager ?? ((MANAGER_TAB_IDS as readonly string[]).includes(pm) ? (pm as ManagerTabId) : 'system'),
     q: (params.get('q') ?? '').slice(0, 200),
     mine: params.get('mine') === '1',
     sort: (SORT_KEYS as readonly string[]).includes(sort) ? (sort as PackageSort) : 'name',
@@ -27,9 +34,10 @@ function parse(params: URLSearchParams): RuntimeFilters {
   };
 }
 
-function toQuery(f: RuntimeFilters): string {
+export function runtimeQuery(f: RuntimeFilters): string {
   const p = new URLSearchParams();
-  if (f.tab !== 'system') p.set('tab', f.tab);
+  if (f.tab !== 'overview') p.set('tab', f.tab);
+  if (f.pm !== 'system') p.set('pm', f.pm);
   if (f.q) p.set('q', f.q);
   if (f.mine) p.set('mine', '1');
   if (f.sort !== 'name') p.set('sort', f.sort);
@@ -38,7 +46,7 @@ function toQuery(f: RuntimeFilters): string {
   return p.toString();
 }
 
-/** The packages tab, search, toggle and sort, in the URL so a view can be shared. */
+/** The section, packages tab, search, toggle and sort, in the URL so a view can be shared. */
 export function useRuntimeFilters(): [RuntimeFilters, (patch: Partial<RuntimeFilters>) => void] {
-  return useUrlFilters(parse, toQuery);
+  return useUrlFilters(parse, runtimeQuery);
 }

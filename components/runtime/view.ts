@@ -1,4 +1,5 @@
 /** The packages API's shapes, taken from the contracts' schemas (type-only), and the runtime page's view helpers. */
+import { coerce, gt } from 'semver';
 import type { z } from 'zod';
 import type {
   applyAllOut,
@@ -30,9 +31,19 @@ export const TABS = [
   { id: 'node', label: 'Node', manager: 'npm', prefix: 'npm', readiness: 'npm' },
 ] as const;
 export type ManagerTabId = (typeof TABS)[number]['id'];
-/** The GitHub tab lists GitHub-release binaries (its own API), after the manager tabs. */
-export type TabId = ManagerTabId | 'github';
-export const TAB_IDS: readonly TabId[] = [...TABS.map((t) => t.id), 'github'];
+export const MANAGER_TAB_IDS: readonly ManagerTabId[] = TABS.map((t) => t.id);
+
+/** The sections of /runtime, each its own view (?tab=…), so the page is never one long scroll. */
+export const SECTIONS = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'packages', label: 'Packages' },
+  { id: 'updates', label: 'Updates' },
+  { id: 'github', label: 'GitHub' },
+  { id: 'deps', label: 'Dependencies' },
+  { id: 'env', label: 'Environment' },
+] as const;
+export type SectionId = (typeof SECTIONS)[number]['id'];
+export const SECTION_IDS: readonly SectionId[] = SECTIONS.map((s) => s.id);
 
 export const SORT_KEYS = ['name', '-name', 'version', '-version'] as const;
 export type PackageSort = (typeof SORT_KEYS)[number];
@@ -70,6 +81,19 @@ export function pkgKey(manager: string, name: string): string {
   return `${m}:${m === 'pip' ? normalizePipName(name) : name}`;
 }
 
+/** What the updates table says about one installed package: an update to offer, already at the latest, or not known yet. */
+export type UpdateOffer = { state: 'available'; latest: string; pinned: boolean } | { state: 'latest'; checkedAt: string } | { state: 'unknown' };
+
+export function updateOffer(view: UpdatesView | undefined, manager: string, name: string): UpdateOffer {
+  if (!view) return { state: 'unknown' };
+  const key = pkgKey(manager, name);
+  const row = view.updates.find((u) => pkgKey(u.source, u.name) === key);
+  if (row) return { state: 'available', latest: row.latest, pinned: row.pinned };
+  const family = key.slice(0, key.indexOf(':') + 1);
+  const source = view.sources.find((s) => pkgKey(s.source, '') === family);
+  return source?.checkedAt && !source.error ? { state: 'latest', checkedAt: source.checkedAt } : { state: 'unknown' };
+}
+
 export type GithubOverview = z.output<typeof githubOverviewOut>;
 export type GithubPackage = GithubOverview['packages'][number];
 export type GithubTarget = GithubOverview['target'];
@@ -77,3 +101,15 @@ export type GithubRateLimit = GithubOverview['rateLimits'][number];
 export type GithubReleases = z.output<typeof githubReleasesOut>;
 export type GithubRelease = GithubReleases['releases'][number];
 export type GithubOverrides = z.infer<typeof githubOverridesInput>;
+
+/** Whether a kept version is newer than the active one (by its semantic version; unknown forms count as older). */
+export function isNewerVersion(version: string, than: string): boolean {
+  const a = coerce(version, { includePrerelease: true });
+  const b = coerce(than, { includePrerelease: true });
+  return !!a && !!b && gt(a, b);
+}
+
+/** The row's version switch: "Activate" when every kept version is newer than the active one, else "Roll back". */
+export function switchVerb(p: GithubPackage): 'Activate' | 'Roll back' {
+  return p.retained.length > 0 && p.retained.every((r) => isNewerVersion(r.version, p.version)) ? 'Activate' : 'Roll back';
+}

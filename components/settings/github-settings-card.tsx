@@ -121,7 +121,7 @@ export function GithubSettingsCard() {
               error={errors.downloadHosts}
               hint="Hosts release downloads may redirect to besides GitHub’s own (Enterprise storage, mirrors); host names separated by commas or spaces."
             >
-              {input(form, 'downloadHosts', 'gh-download-hosts', { ...text, placeholder: 'objects.ghe.example.com' })}
+              {input(form, 'downloadHosts', 'gh-download-hosts', { ...text, placeholder: 'e.g. objects.ghe.example.com' })}
             </Field>
             <div className="hidden md:block" />
             <Field

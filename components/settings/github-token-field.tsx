@@ -48,7 +48,7 @@ export function GithubTokenField({
             onToken(e.target.value);
             onRemoveToken(false);
           }}
-          placeholder={configured ? '•••••••• (configured)' : 'ghp_…'}
+          placeholder={configured ? '•••••••• (configured)' : 'e.g. ghp_…'}
           autoComplete="new-password"
           aria-invalid={!!error}
         />

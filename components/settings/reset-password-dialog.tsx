@@ -1,9 +1,9 @@
 'use client';
 
-import { signOut } from 'next-auth/react';
 import { toast } from 'sonner';
 import { resetPasswordAction } from '@/app/(console)/settings/actions';
 import { resetPasswordInput } from '@/lib/auth/schemas';
+import { signOutHere } from '../shell/sign-out';
 import { Dialog, DialogFormActions } from '../ui/dialog';
 import { Field, Input } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
@@ -31,7 +31,7 @@ export function ResetPasswordDialog({ user, onOpenChange }: { user: UserOut | nu
     onDone: () => {
       toast.success(`Password set for ${user?.email}; their sessions have ended`);
       // A new password ends every session of that user, this one included when it is your own.
-      if (user?.id === viewer.userId) void signOut({ callbackUrl: '/login' });
+      if (user?.id === viewer.userId) void signOutHere();
     },
   });
   const { errors } = form.formState;

@@ -110,7 +110,7 @@ export function RuntimeSettingsCard() {
               >
                 <Input
                   id="rs-pip-index"
-                  placeholder="https://pypi.org/simple"
+                  placeholder="e.g. https://pypi.org/simple"
                   autoComplete="off"
                   spellCheck={false}
                   aria-invalid={!!errors.pipIndexUrl}
@@ -126,7 +126,7 @@ export function RuntimeSettingsCard() {
                 <TextArea
                   id="rs-pip-extra"
                   rows={3}
-                  placeholder="https://download.pytorch.org/whl/cpu"
+                  placeholder="e.g. https://download.pytorch.org/whl/cpu"
                   invalid={!!errors.pipExtraIndexUrls}
                   {...form.register('pipExtraIndexUrls')}
                 />
@@ -137,7 +137,7 @@ export function RuntimeSettingsCard() {
                 error={errors.pipFindLinks?.message}
                 hint="pip --find-links: local wheel folders (absolute paths) or pages of links, one per line."
               >
-                <TextArea id="rs-pip-find" rows={3} placeholder="/srv/wheels" invalid={!!errors.pipFindLinks} {...form.register('pipFindLinks')} />
+                <TextArea id="rs-pip-find" rows={3} placeholder="e.g. /srv/wheels" invalid={!!errors.pipFindLinks} {...form.register('pipFindLinks')} />
               </Field>
               <div className="grid content-start gap-1.5 md:pt-6">
                 <CheckField
@@ -153,7 +153,7 @@ export function RuntimeSettingsCard() {
               <Field label="npm registry URL" htmlFor="rs-npm-registry" error={errors.npmRegistry?.message} hint="Empty: https://registry.npmjs.org/">
                 <Input
                   id="rs-npm-registry"
-                  placeholder="https://registry.npmjs.org/"
+                  placeholder="e.g. https://registry.npmjs.org/"
                   autoComplete="off"
                   spellCheck={false}
                   aria-invalid={!!errors.npmRegistry}

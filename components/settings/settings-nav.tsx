@@ -1,6 +1,6 @@
 'use client';
 
-import { GitBranch, KeyRound, Package, Puzzle, Server, Users } from 'lucide-react';
+import { GitBranch, KeyRound, Package, Puzzle, Server, UserRound, Users } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { cn } from '../ui/cn';
 
@@ -10,10 +10,11 @@ export const SETTINGS_SECTIONS = [
   { id: 'github', label: 'GitHub', icon: GitBranch },
   { id: 'skills', label: 'Skills', icon: Puzzle },
   { id: 'users', label: 'Users', icon: Users },
+  { id: 'account', label: 'Your account', icon: UserRound },
   { id: 'tokens', label: 'API tokens', icon: KeyRound },
 ] as const;
 
-/** In-page tab bar: each tab is an anchor (#instance, #packages, #github, #skills, #users, #tokens); the tab of the section in view is marked. */
+/** In-page tab bar: each tab is an anchor (#instance, #packages, #github, #skills, #users, #account, #tokens); the tab of the section in view is marked. */
 export function SettingsNav() {
   const [active, setActive] = useState<string>('instance');
   const clicked = useRef(0);
@@ -72,7 +73,7 @@ export function SettingsNav() {
   }, []);
   return (
     <nav aria-label="Settings sections" className="sticky top-14 z-20 -mx-4 mb-6 border-b bg-background/90 px-4 backdrop-blur md:-mx-6 md:px-6">
-      <ul className="flex gap-1">
+      <ul className="flex gap-1 overflow-x-auto [scrollbar-width:thin]">
         {SETTINGS_SECTIONS.map((s) => (
           <li key={s.id}>
             <a

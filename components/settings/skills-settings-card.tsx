@@ -109,7 +109,7 @@ export function SkillsSettingsCard() {
                 error={errors.workspaceDir}
                 hint={`Its skills/ and .agents/skills are roots 1 and 2. Empty: the default${rootPath('workspace') ? ` (${rootPath('workspace')!.replace(/\/skills$/, '')})` : ''}.`}
               >
-                {text('workspaceDir', 'sk-workspace', { placeholder: '/srv/agent-workspace', className: 'font-mono' })}
+                {text('workspaceDir', 'sk-workspace', { placeholder: 'e.g. /srv/agent-workspace', className: 'font-mono' })}
               </Field>
               <Field
                 label="Personal skills folder"
@@ -128,7 +128,7 @@ export function SkillsSettingsCard() {
                 {text('bundledDir', 'sk-bundled', { className: 'font-mono' })}
               </Field>
               <Field label="Extra folders" htmlFor="sk-extra" error={errors.extraDirs} hint="Lowest precedence, in this order; absolute paths, one per line.">
-                {list('extraDirs', 'sk-extra', '/opt/team-skills')}
+                {list('extraDirs', 'sk-extra', 'e.g. /opt/team-skills')}
               </Field>
               <Field
                 label="Allowed symlink targets"
@@ -136,7 +136,7 @@ export function SkillsSettingsCard() {
                 error={errors.allowSymlinkTargets}
                 hint="Folders a workspace, project or extra skill may link into; links elsewhere are refused with a warning."
               >
-                {list('allowSymlinkTargets', 'sk-symlinks', '/srv/shared-skills')}
+                {list('allowSymlinkTargets', 'sk-symlinks', 'e.g. /srv/shared-skills')}
               </Field>
               <div className="grid content-start gap-2">
                 <CheckField
@@ -148,7 +148,7 @@ export function SkillsSettingsCard() {
                 />
                 {!form.allowAllBundled ? (
                   <Field label="Allowed bundled skills" htmlFor="sk-bundled-allow" error={errors.allowBundled} hint="Skill keys or names, one per line.">
-                    {list('allowBundled', 'sk-bundled-allow', 'weather')}
+                    {list('allowBundled', 'sk-bundled-allow', 'e.g. weather')}
                   </Field>
                 ) : null}
               </div>
@@ -204,7 +204,7 @@ export function SkillsSettingsCard() {
                 error={errors.urlHostAllowlist}
                 hint="Only these hosts may be imported from by URL; empty allows any public host. One per line."
               >
-                {list('urlHostAllowlist', 'sk-url-allow', 'downloads.example.com')}
+                {list('urlHostAllowlist', 'sk-url-allow', 'e.g. downloads.example.com')}
               </Field>
               <Field
                 label="Allowed private hosts"
@@ -212,7 +212,7 @@ export function SkillsSettingsCard() {
                 error={errors.urlPrivateHosts}
                 hint="Hosts allowed although they resolve to loopback or private addresses (an internal mirror). One per line."
               >
-                {list('urlPrivateHosts', 'sk-url-private', 'mirror.internal:8080')}
+                {list('urlPrivateHosts', 'sk-url-private', 'e.g. mirror.internal:8080')}
               </Field>
               <CheckField
                 id="sk-git-local"

@@ -1,11 +1,11 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { signOut } from 'next-auth/react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { updateUserAction } from '@/app/(console)/settings/actions';
 import { ROLES, type Role } from '@/lib/auth/permissions';
+import { signOutHere } from '../shell/sign-out';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Confirm } from '../ui/dialog';
@@ -27,6 +27,7 @@ type Patch = { role?: Role; disabled?: boolean };
 export function UserRow({
   user,
   isSelf,
+  lastOwner = false,
   canManage,
   why,
   onResetPassword,
@@ -34,6 +35,8 @@ export function UserRow({
 }: {
   user: UserOut;
   isSelf: boolean;
+  /** The only active owner: no role change and no Disable (there must always be one). */
+  lastOwner?: boolean;
   canManage: boolean;
   why?: string;
   onResetPassword: (u: UserOut) => void;
@@ -52,7 +55,7 @@ export function UserRow({
       toast.success(body.role ? `${u.email} is now ${u.role}` : u.disabled ? `Disabled ${u.email}` : `Enabled ${u.email}`);
       void qc.invalidateQueries({ queryKey: ['users'] });
       // Changing your own role or disabling yourself ends your session: sign in again.
-      if (isSelf) void signOut({ callbackUrl: '/login' });
+      if (isSelf) void signOutHere();
     },
     onError: (e, body) => {
       setConfirmDisable(false);
@@ -64,6 +67,8 @@ export function UserRow({
   });
   const rowId = `user-${user.id}`;
   const tip = canManage ? undefined : why;
+  const ownerTip = tip ?? (lastOwner ? `${isSelf ? 'You are' : 'This is'} the only active owner: make another user an owner first.` : undefined);
+  const ownerLocked = !canManage || lastOwner;
   const busy = update.isPending;
   return (
     <TR data-testid="user-row" data-email={user.email} className={user.disabled ? 'text-muted-foreground' : undefined}>
@@ -89,13 +94,13 @@ export function UserRow({
       <TD>
         <div className="flex flex-wrap items-center justify-end gap-1.5">
           <div className="flex items-center gap-1.5">
-            <Tip content={tip}>
+            <Tip content={ownerTip}>
               <Select
                 aria-label={dialogOpen ? undefined : 'Role'}
                 aria-describedby={rowId}
                 className="h-8 w-28"
                 value={role}
-                disabled={!canManage || busy}
+                disabled={ownerLocked || busy}
                 onChange={(e) => setPicked(e.target.value as Role)}
               >
                 {ROLES.map((r) => (
@@ -105,12 +110,12 @@ export function UserRow({
                 ))}
               </Select>
             </Tip>
-            <Tip content={tip}>
+            <Tip content={ownerTip}>
               <Button
                 size="sm"
                 variant="outline"
                 aria-describedby={rowId}
-                disabled={!canManage || busy || role === user.role}
+                disabled={ownerLocked || busy || role === user.role}
                 onClick={() => update.mutate({ role })}
               >
                 Save role
@@ -118,7 +123,7 @@ export function UserRow({
             </Tip>
           </div>
           <div className="flex items-center gap-1.5">
-            <Tip content={tip}>
+            <Tip content={user.disabled ? tip : ownerTip}>
               {user.disabled ? (
                 <Button size="sm" variant="outline" aria-describedby={rowId} disabled={!canManage || busy} onClick={() => update.mutate({ disabled: false })}>
                   Enable
@@ -129,7 +134,7 @@ export function UserRow({
                   variant="outline"
                   aria-describedby={rowId}
                   className="text-destructive hover:text-destructive"
-                  disabled={!canManage || busy}
+                  disabled={ownerLocked || busy}
                   onClick={() => setConfirmDisable(true)}
                 >
                   Disable

@@ -15,6 +15,11 @@ import { SettingsCardHeader } from './settings-card';
 import { UserRow } from './user-row';
 import type { UserOut } from './view';
 
+/** The only active owner: the server refuses to disable them or change their role, so the row does not offer it. */
+function isLastOwner(users: UserOut[], u: UserOut): boolean {
+  return u.role === 'owner' && !u.disabled && users.filter((x) => x.role === 'owner' && !x.disabled).length === 1;
+}
+
 export function UsersCard() {
   const read = useCan('users.read');
   const manage = useCan('users.manage');
@@ -56,6 +61,7 @@ export function UsersCard() {
                     key={u.id}
                     user={u}
                     isSelf={u.id === viewer.userId}
+                    lastOwner={isLastOwner(q.data.items, u)}
                     canManage={manage.allowed}
                     why={manage.why}
                     onResetPassword={setResetFor}

@@ -7,8 +7,10 @@ import { useEffect, useState } from 'react';
 import { SkillJumps } from '../skills/skill-jumps';
 import { useViewer } from '../viewer';
 import { NAV } from './nav';
+import { PaletteActions, useRunDiagnostics } from './palette-actions';
+import { PaletteJobs } from './palette-jobs';
 
-/** ⌘K / Ctrl+K: jump to any section, or to a job by pasting its id. */
+/** ⌘K / Ctrl+K: jump to any section, skill or job (by title or pasted id), or start a common action. */
 export function CommandPalette() {
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
@@ -29,9 +31,13 @@ export function CommandPalette() {
       window.removeEventListener('skilldock:palette', onOpen);
     };
   }, []);
-  const go = (href: string) => {
+  const startDiagnostics = useRunDiagnostics();
+  const close = () => {
     setOpen(false);
     setQuery('');
+  };
+  const go = (href: string) => {
+    close();
     router.push(href);
   };
   const isId = /^[0-9a-f-]{36}$/.test(query.trim());
@@ -42,7 +48,6 @@ export function CommandPalette() {
     { href: '/settings#packages', label: 'Package sources', show: true },
     { href: '/settings#github', label: 'GitHub settings', show: true },
     { href: '/runtime?tab=github', label: 'GitHub packages', show: true },
-    { href: '/skills?import=1', label: 'Import skill', show: viewer.permissions.includes('skills.write') },
     { href: '/skills?status=needs-setup', label: 'Skills that need setup', show: viewer.permissions.includes('skills.read') },
     { href: '/skills?status=blocked', label: 'Blocked skills', show: viewer.permissions.includes('skills.read') },
     { href: '/settings#skills', label: 'Skills settings', show: viewer.permissions.includes('skills.read') },
@@ -55,7 +60,7 @@ export function CommandPalette() {
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
         <Dialog.Content className="fixed left-1/2 top-[20%] z-50 w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 overflow-hidden rounded-lg border bg-card shadow-xl">
           <Dialog.Title className="sr-only">Command palette</Dialog.Title>
-          <Dialog.Description className="sr-only">Type to jump to a page or a job</Dialog.Description>
+          <Dialog.Description className="sr-only">Type to jump to a page, skill or job, or to run an action</Dialog.Description>
           <Command
             label="Command palette"
             className="[&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:text-muted-foreground"
@@ -63,7 +68,7 @@ export function CommandPalette() {
             <Command.Input
               value={query}
               onValueChange={setQuery}
-              placeholder="Go to… (or paste a job id)"
+              placeholder="Go to or do… (or paste a job id)"
               className="h-11 w-full border-b bg-transparent px-3 text-sm outline-none"
             />
             <Command.List className="max-h-80 overflow-y-auto p-1">
@@ -74,6 +79,16 @@ export function CommandPalette() {
                     Open job {query.trim().slice(0, 8)}…
                   </Item>
                 </Command.Group>
+              ) : null}
+              {open ? (
+                <PaletteActions
+                  onSelect={go}
+                  runDiagnostics={() => {
+                    close();
+                    startDiagnostics();
+                  }}
+                  Item={Item}
+                />
               ) : null}
               <Command.Group heading="Pages">
                 {items.map((n) => (
@@ -89,6 +104,7 @@ export function CommandPalette() {
                 ))}
               </Command.Group>
               {open && viewer.permissions.includes('skills.read') ? <SkillJumps onSelect={go} Item={Item} /> : null}
+              {open ? <PaletteJobs query={query} onSelect={go} Item={Item} /> : null}
             </Command.List>
           </Command>
         </Dialog.Content>
@@ -101,7 +117,7 @@ function Item(props: React.ComponentProps<typeof Command.Item>) {
   return (
     <Command.Item
       {...props}
-      className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm aria-selected:bg-accent aria-selected:text-accent-foreground"
+      className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm aria-selected:bg-accent aria-selected:text-accent-foreground data-[disabled=true]:cursor-not-allowed data-[disabled=true]:opacity-60"
     />
   );
 }

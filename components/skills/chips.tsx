@@ -10,7 +10,12 @@ const VERDICT: Record<ScanVerdict | 'acknowledged', { label: string; variant: Va
   warn: { label: 'Warning', variant: 'warning', icon: ShieldAlert, title: 'The scanner found things worth a look; the skill is not blocked.' },
   critical: { label: 'Critical', variant: 'destructive', icon: ShieldX, title: 'Critical findings: the skill is blocked until an admin acknowledges them.' },
   error: { label: 'Scan failed', variant: 'destructive', icon: ShieldQuestion, title: 'The scan could not complete, so the skill is blocked.' },
-  acknowledged: { label: 'Acknowledged', variant: 'secondary', icon: ShieldCheck, title: 'Critical findings were acknowledged by an admin.' },
+  acknowledged: {
+    label: 'Acknowledged',
+    variant: 'warning',
+    icon: ShieldAlert,
+    title: 'Critical findings were acknowledged by an admin: the skill runs despite them.',
+  },
 };
 
 /** Scanner verdict: Clean / Warning / Critical / Acknowledged (critical findings an admin accepted). */
@@ -48,11 +53,27 @@ const STATUS: Record<SkillStatus, { label: string; variant: Variant; icon: typeo
 };
 
 /** Readiness (status), with the first reason when the skill is not ready. */
-export function StatusChip({ status, reason }: { status: SkillStatus; reason?: string }) {
-  const look = STATUS[status] ?? STATUS.invalid;
+export function StatusChip({
+  status,
+  reason,
+  riskAccepted,
+}: {
+  status: SkillStatus;
+  reason?: string /** Ready only because critical findings were acknowledged. */;
+  riskAccepted?: boolean;
+}) {
+  const accepted = status === 'ready' && !!riskAccepted;
+  const look = accepted ? { label: 'Ready · risk accepted', variant: 'warning' as const, icon: ShieldAlert } : (STATUS[status] ?? STATUS.invalid);
   const Icon = look.icon;
   return (
-    <Badge variant={look.variant} data-testid="status-chip" data-status={status} title={reason} className="max-w-64">
+    <Badge
+      variant={look.variant}
+      data-testid="status-chip"
+      data-status={status}
+      data-risk-accepted={accepted || undefined}
+      title={accepted ? 'An admin acknowledged critical scanner findings; review them on the skill’s Findings tab.' : reason}
+      className="max-w-64"
+    >
       <Icon aria-hidden className="size-3.5 shrink-0" />
       <span className="truncate">
         {look.label}

@@ -54,7 +54,6 @@ export function useSkill(id: string) {
     queryKey: skillKey(id),
     queryFn: ({ signal }) => api<SkillDetailView>(`/api/v1/skills/${encodeURIComponent(id)}`, { signal }),
     refetchInterval: 15_000,
-    retry: (n, e) => n < 2 && !(e instanceof Error && 'status' in e && (e as { status: number }).status === 404),
   });
 }
 

@@ -35,7 +35,7 @@ export function SkillRow({ skill: s }: { skill: SkillSummary }) {
         </div>
       </TD>
       <TD className="hidden md:table-cell">
-        <StatusChip status={s.status} reason={s.reasons[0]} />
+        <StatusChip status={s.status} reason={s.reasons[0]} riskAccepted={s.acknowledged && (s.verdict === 'critical' || s.verdict === 'error')} />
       </TD>
       <TD>
         <VerdictChip verdict={s.verdict} acknowledged={s.acknowledged} counts={s.findingCounts} />

@@ -2,7 +2,7 @@ import type * as React from 'react';
 import { cn } from './cn';
 
 export function Card({ className, ...p }: React.HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn('rounded-lg border bg-card text-card-foreground shadow-xs', className)} {...p} />;
+  return <div className={cn('min-w-0 rounded-lg border bg-card text-card-foreground shadow-xs', className)} {...p} />;
 }
 export function CardHeader({ className, ...p }: React.HTMLAttributes<HTMLDivElement>) {
   return <div className={cn('flex flex-col gap-1 p-5 pb-3', className)} {...p} />;

@@ -1,9 +1,13 @@
 import type * as React from 'react';
 import { cn } from './cn';
 
+/**
+ * A table that scrolls sideways inside its own box on narrow screens. inline-size containment keeps
+ * the table's width out of its ancestors' sizing, so a wide table cannot widen the card or the page.
+ */
 export function Table({ className, ...p }: React.TableHTMLAttributes<HTMLTableElement>) {
   return (
-    <div className="relative w-full overflow-x-auto">
+    <div className="relative w-full overflow-x-auto [contain:inline-size]">
       <table className={cn('w-full caption-bottom text-sm', className)} {...p} />
     </div>
   );

@@ -91,7 +91,7 @@ export function FilesTab({
         </CardContent>
       </Card>
       {current && meta ? (
-        <FileViewer skillId={s.copy.id} file={meta} line={path === current ? line : null} />
+        <FileViewer skillId={s.copy.id} file={meta} line={path === current ? line : null} flagged={s.scan.findings.filter((f) => f.file === meta.path)} />
       ) : (
         <p className="text-sm text-muted-foreground">This skill has no files.</p>
       )}

@@ -1,8 +1,9 @@
 'use client';
 
-import { ArrowLeftRight } from 'lucide-react';
+import { ArrowLeftRight, WrapText } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '../../ui/badge';
+import { Button } from '../../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/card';
 import { cn } from '../../ui/cn';
 import { Select } from '../../ui/input';
@@ -14,36 +15,44 @@ const STATUS_VARIANT = { added: 'success', removed: 'destructive', modified: 'wa
 
 /** A unified diff with added and removed lines coloured; file headers (Index, ===, ---, +++) are dropped. */
 export function PatchView({ patch, path }: { patch: string; path: string }) {
+  const [wrap, setWrap] = useState(false);
   const lines = patch
     .replace(/\n$/, '')
     .split('\n')
     .filter((l, i) => !(i < 4 && /^(Index:|={10,}|--- |\+\+\+ )/.test(l)));
   return (
-    <pre
-      className="overflow-x-auto rounded-md border bg-muted/30 py-2 font-mono text-xs leading-5"
-      role="region"
-      aria-label={`Changes in ${path}`}
-      data-testid="patch"
-    >
-      {lines.map((l, i) => {
-        const kind = l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('\\') ? 'meta' : 'ctx';
-        return (
-          <div
-            key={i}
-            data-line={kind}
-            className={cn(
-              'px-3 whitespace-pre',
-              kind === 'add' && 'bg-success/15 text-foreground',
-              kind === 'del' && 'bg-destructive/15 text-foreground',
-              kind === 'hunk' && 'bg-primary/10 text-primary',
-              kind === 'meta' && 'text-muted-foreground italic',
-            )}
-          >
-            {l || ' '}
-          </div>
-        );
-      })}
-    </pre>
+    <div className="grid gap-1.5">
+      <div className="flex justify-end">
+        <Button variant={wrap ? 'secondary' : 'outline'} size="sm" aria-pressed={wrap} onClick={() => setWrap((w) => !w)} className="h-7">
+          <WrapText aria-hidden /> Wrap
+        </Button>
+      </div>
+      <pre
+        className="overflow-x-auto rounded-md border bg-muted/30 py-2 font-mono text-xs leading-5"
+        role="region"
+        aria-label={`Changes in ${path}`}
+        data-testid="patch"
+      >
+        {lines.map((l, i) => {
+          const kind = l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('\\') ? 'meta' : 'ctx';
+          return (
+            <div
+              key={i}
+              data-line={kind}
+              className={cn(
+                wrap ? 'px-3 whitespace-pre-wrap [overflow-wrap:anywhere]' : 'px-3 whitespace-pre',
+                kind === 'add' && 'bg-success/15 text-foreground',
+                kind === 'del' && 'bg-destructive/15 text-foreground',
+                kind === 'hunk' && 'bg-primary/10 text-primary',
+                kind === 'meta' && 'text-muted-foreground italic',
+              )}
+            >
+              {l || ' '}
+            </div>
+          );
+        })}
+      </pre>
+    </div>
   );
 }
 

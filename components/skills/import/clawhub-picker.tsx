@@ -35,8 +35,9 @@ export function ClawhubFields({ form, set, errors, disabled }: { form: ImportFor
             data-testid="clawhub-search"
           />
         </div>
-        {search.error ? <ErrorNote error={search.error} /> : null}
-        {query.length >= 2 ? (
+        {search.error ? (
+          <ErrorNote error={search.error} />
+        ) : query.length >= 2 ? (
           <ul aria-label="ClawHub results" className="grid max-h-56 gap-1 overflow-y-auto rounded-md border p-1" data-testid="clawhub-results">
             {search.isPending ? (
               [0, 1, 2].map((n) => <Skeleton key={n} className="h-12 w-full" />)

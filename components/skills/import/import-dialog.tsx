@@ -100,9 +100,9 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
     }
   };
 
-  const retry = (extra: { acknowledge?: { reason: string }; ownerHandle?: string }) => {
+  const retry = (extra: { acknowledge?: { reason: string }; ownerHandle?: string; force?: true }) => {
     if (!run) return;
-    const input: ImportInput = { ...run.input, ...(extra.acknowledge ? { acknowledge: extra.acknowledge } : {}) };
+    const input: ImportInput = { ...run.input, ...(extra.acknowledge ? { acknowledge: extra.acknowledge } : {}), ...(extra.force ? { force: true } : {}) };
     if (extra.ownerHandle && input.source.kind === 'clawhub')
       input.source = { kind: 'clawhub', ref: clawhubRef(input.source.ref.replace(/^@[^/]+\//, ''), extra.ownerHandle) };
     launch(input);

@@ -1,18 +1,18 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowRight } from 'lucide-react';
+import { ArrowRight, RefreshCw } from 'lucide-react';
 import Link from 'next/link';
 import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
 import { api } from '../../api';
-import { stageLabel } from '../../jobs/format';
+import { progressTone, stageLabel } from '../../jobs/format';
 import { JobLog } from '../../jobs/job-log';
 import { useJob } from '../../jobs/queries';
 import { StateChip } from '../../jobs/state-chip';
 import { useJobStream } from '../../jobs/use-job-stream';
 import { isFinal, type Job, jobHref } from '../../jobs/view';
-import { buttonVariants } from '../../ui/button';
+import { Button, buttonVariants } from '../../ui/button';
 import { ErrorNote, Progress } from '../../ui/misc';
 import { invalidateSkills } from '../queries';
 import { type ImportJobResult, type SkillList, skillHref } from '../view';
@@ -45,7 +45,7 @@ export function ImportRun({
   canAcknowledge,
 }: {
   job: Job;
-  onRetry: (extra: { acknowledge?: { reason: string }; ownerHandle?: string }) => void;
+  onRetry: (extra: { acknowledge?: { reason: string }; ownerHandle?: string; force?: true }) => void;
   retrying: boolean;
   canAcknowledge: boolean;
 }) {
@@ -81,7 +81,7 @@ export function ImportRun({
         </Link>
       </div>
       <div className="flex items-center gap-3">
-        <Progress value={ok ? 100 : job.progressPercent} label={`Progress of ${job.title}`} />
+        <Progress value={ok ? 100 : job.progressPercent} label={`Progress of ${job.title}`} className={progressTone(job.state)} />
         <span className="w-10 text-right text-xs tabular-nums text-muted-foreground">{ok ? 100 : Math.round(job.progressPercent)}%</span>
       </div>
       {ok ? (
@@ -113,6 +113,13 @@ export function ImportRun({
         <div className="grid gap-1" data-testid="import-error" data-code={result?.code ?? ''}>
           <ErrorNote error={job.error ?? 'The import failed without a reason; see the log below.'} />
           {result?.hint ? <p className="text-sm text-muted-foreground">{result.hint}</p> : null}
+          {result?.code === 'exists' ? (
+            <div>
+              <Button size="sm" onClick={() => onRetry({ force: true })} disabled={retrying}>
+                <RefreshCw aria-hidden /> {retrying ? 'Starting…' : 'Replace with a new version'}
+              </Button>
+            </div>
+          ) : null}
         </div>
       ) : null}
       {blocked ? (

@@ -1,0 +1,139 @@
+// The console's shell in Chromium at phone and tablet widths: no page scrolls sideways, the
+// navigation drawer and the account menu (role, Sign out) are reachable; sign-out stays on the
+// host the operator used; the command palette offers actions and finds jobs by title.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, signIn } from './helpers/browser';
+import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
+import { PASSWORD, seedUsers } from './helpers/session';
+
+const PAGES = ['/overview', '/runtime', '/skills', '/jobs', '/audit', '/settings', '/api-docs'];
+
+let server: RunningServer;
+const browsers: Awaited<ReturnType<typeof openBrowser>>[] = [];
+
+beforeAll(async () => {
+  await ensureBuilt();
+  server = await startServer();
+  await seedUsers(server);
+});
+afterAll(async () => {
+  for (const b of browsers) await b.close();
+  await server?.stop();
+});
+
+async function browserAs(email: string): Promise<Page> {
+  const b = await openBrowser();
+  browsers.push(b);
+  await signIn(b.page, server.base, email, PASSWORD);
+  return b.page;
+}
+
+/** Opens a console page and waits until its data has arrived (no request in flight, no skeletons). */
+async function open(page: Page, path: string) {
+  await page.goto(server.base + path);
+  await page.locator('main h1').first().waitFor();
+  await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => {});
+  await page.waitForFunction(() => !document.querySelector('main .animate-pulse, main [aria-busy="true"]'), null, { timeout: 30_000 }).catch(() => {});
+}
+
+/** Ctrl+K, retried until the shell has hydrated and the palette shows its input. */
+async function openPalette(page: Page) {
+  const input = page.getByPlaceholder(/Go to or do/);
+  await expect
+    .poll(async () => {
+      if (!(await input.isVisible())) await page.keyboard.press('Control+k');
+      return input.isVisible();
+    })
+    .toBe(true);
+  return input;
+}
+
+const widths = (page: Page) => page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+
+describe.each([390, 768])('at %i px', (width) => {
+  it('no page scrolls sideways, and the role and Sign out are reachable', async () => {
+    const page = await browserAs('owner@example.com');
+    await page.setViewportSize({ width, height: 844 });
+    for (const path of PAGES) {
+      await open(page, path);
+      expect({ path, ...(await widths(page)) }).toEqual({ path, scroll: width, viewport: width });
+      await expect.poll(() => page.getByTestId('current-role').isVisible()).toBe(true);
+      await page.getByTestId('current-user').click();
+      const signOut = page.getByRole('menuitem', { name: 'Sign out' });
+      await signOut.waitFor();
+      const box = await signOut.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= width).toBe(true);
+      await page.keyboard.press('Escape');
+      await signOut.waitFor({ state: 'hidden' });
+    }
+  });
+});
+
+it('below the md breakpoint the sections are a drawer with labels and the current one marked', async () => {
+  const page = await browserAs('admin@example.com');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, '/audit');
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  const drawer = page.getByRole('dialog');
+  const current = drawer.getByRole('link', { name: 'Audit log' });
+  expect(await current.getAttribute('aria-current')).toBe('page');
+  for (const label of ['Overview', 'Runtime & Packages', 'Skills', 'Jobs', 'Settings']) await drawer.getByRole('link', { name: label }).waitFor();
+  await drawer.getByRole('link', { name: 'Jobs' }).click();
+  await page.waitForURL(/\/jobs$/);
+  await drawer.waitFor({ state: 'hidden' });
+});
+
+it('signing out from 127.0.0.1 stays on 127.0.0.1, and the login page names the public URL it differs from', async () => {
+  // The server runs with the default public URL, http://localhost:PORT.
+  const page = await browserAs('viewer@example.com');
+  expect(new URL(page.url()).hostname).toBe('127.0.0.1');
+  await page.getByTestId('current-user').click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/login$/);
+  expect(new URL(page.url()).host).toBe(`127.0.0.1:${server.port}`);
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  // Signed out for real: the console sends the browser back to the login page.
+  await page.goto(`${server.base}/jobs`);
+  await page.waitForURL(/\/login$/);
+  expect(new URL(page.url()).hostname).toBe('127.0.0.1');
+  await expect.poll(() => page.getByTestId('public-url-note').textContent()).toContain(`http://localhost:${server.port}`);
+  expect(server.output().match(/its public URL is http:\/\/localhost/g)?.length).toBe(1);
+});
+
+it('the command palette offers actions by role and finds jobs by title', async () => {
+  const viewer = await browserAs('viewer@example.com');
+  await (await openPalette(viewer)).fill('diagnostics');
+  const viewerRun = viewer.getByRole('dialog').getByRole('option', { name: /Run diagnostics/ });
+  expect(await viewerRun.getAttribute('aria-disabled')).toBe('true');
+  await viewer.keyboard.press('Escape');
+
+  const admin = await browserAs('admin@example.com');
+  const p = admin.getByRole('dialog');
+  await (await openPalette(admin)).fill('import a skill');
+  await p.getByRole('option', { name: /Import a skill/ }).click();
+  await admin.waitForURL(/\/skills/);
+  await admin.getByRole('dialog').waitFor();
+  await admin.keyboard.press('Escape');
+
+  await (await openPalette(admin)).fill('run diagnostics');
+  await p.getByRole('option', { name: /Run diagnostics/ }).click();
+  await admin.getByRole('button', { name: 'Open job' }).first().waitFor();
+  const [job] = (await admin.evaluate(async () => (await fetch('/api/v1/jobs?kind=diagnostics&limit=1')).json())).items as { id: string; title: string }[];
+
+  // A job is found by a word of its title, and opens from the palette.
+  await (await openPalette(admin)).fill(job.title.split(/\s+/)[0]);
+  await p.getByRole('group', { name: 'Jobs' }).getByRole('option').first().click();
+  await admin.waitForURL(new RegExp(`/jobs/${job.id}$`));
+});
+
+it('an unknown address shows a not-found page inside the shell with a way back', async () => {
+  const page = await browserAs('operator@example.com');
+  const res = await page.goto(`${server.base}/no-such-page`);
+  expect(res?.status()).toBe(404);
+  await page.getByText('This page does not exist').waitFor();
+  await page.getByTestId('current-role').filter({ hasText: 'operator' }).waitFor();
+  await page.getByRole('link', { name: 'Back to the overview' }).click();
+  await page.waitForURL(/\/overview$/);
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+});
