@@ -46,6 +46,14 @@ export async function apiLoad(
     await run(`${server.base}/api/v1/jobs`, { cookie }, connections, 2);
     const trivial = toResult('/api/ping', await run(`${server.base}/api/ping`, {}, connections, seconds));
     const jobs = toResult('/api/v1/jobs', await run(`${server.base}/api/v1/jobs`, { cookie }, connections, seconds));
+    await server.stop();
+    // Any error fails the section: timeouts, non-2xx answers, and errors the server logged (shutdown included).
+    const failures = trivial.errors + trivial.non2xx + jobs.errors + jobs.non2xx + server.errorLines();
+    if (failures) {
+      throw new Error(
+        `API load: ${jobs.non2xx + trivial.non2xx} non-2xx, ${jobs.errors + trivial.errors} client errors, ${server.errorLines()} server error lines`,
+      );
+    }
     return { jobs, trivial };
   } finally {
     await server.stop();

@@ -28,9 +28,10 @@ export const freePort = () =>
 export async function startServer(extraEnv: Record<string, string> = {}) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-bench-'));
-  const proc = spawn(process.execPath, [path.join(ROOT, 'dist/server.js')], {
+  // BENCH_SERVER_JS: another build of the server (with SKILLDOCK_NEXT_DIST naming its Next folder).
+  const proc = spawn(process.execPath, [path.resolve(ROOT, process.env.BENCH_SERVER_JS ?? 'dist/server.js')], {
     cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -43,6 +44,16 @@ export async function startServer(extraEnv: Record<string, string> = {}) {
       ...extraEnv,
     },
   });
+  // The server's error log lines are counted: a 500 the load generator never saw still counts.
+  let errorLines = 0;
+  let stopped: Promise<void> | undefined;
+  proc.stderr!.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    errorLines += chunk
+      .toString()
+      .split('\n')
+      .filter((l) => l.includes('"level":"error"')).length;
+  });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     try {
@@ -54,10 +65,14 @@ export async function startServer(extraEnv: Record<string, string> = {}) {
   }
   return {
     base,
-    async stop() {
-      proc.kill('SIGTERM');
-      await new Promise((r) => proc.once('exit', r));
-      fs.rmSync(dataDir, { recursive: true, force: true });
+    errorLines: () => errorLines,
+    stop() {
+      stopped ??= (async () => {
+        proc.kill('SIGTERM');
+        await new Promise((r) => proc.once('exit', r));
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      })();
+      return stopped;
     },
   };
 }

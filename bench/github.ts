@@ -172,6 +172,9 @@ export async function githubBench(packages = 100, runs = 3, payloadMb = 50): Pro
     const want = sha256(big);
     const dlDir = path.join(tmp, 'baseline');
     fs.mkdirSync(dlDir);
+    // Building the archive blocks the event loop for seconds: let fetch see the idle connections the
+    // server closed meanwhile, or it reuses one and the first download fails with ECONNRESET.
+    await new Promise((r) => setTimeout(r, 200));
 
     const baseline = async () => {
       const file = path.join(dlDir, assetName);

@@ -60,7 +60,8 @@ async function followSse(base: string, cookie: string, jobId: string, lat: numbe
 }
 
 export async function fanoutSkilldock(lines: number, followers: number, rate: number, env: Record<string, string> = {}): Promise<FanoutResult> {
-  const server = await startServer(env);
+  // Every follower is the same user here; the per-user stream cap must not refuse the bench's own followers.
+  const server = await startServer({ SKILLDOCK_STREAMS_PER_USER: String(Math.max(16, followers)), ...env });
   try {
     const cookie = await login(server.base);
     const lat: number[] = [];

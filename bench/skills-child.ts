@@ -1,13 +1,16 @@
 // One side of the skills benchmark, in its own process: `read` (a plain read of every file),
 // `index` (the catalog's first build: discovery + hash + parse + security scan of every file + gating),
-// `rebuild` (a later build: scanner verdicts memoised by content hash, as in the live catalog after
-// its first build), or `search` (building the
-// BM25 index, then queries over it). Prints one JSON line.
+// `rebuild` (a later build with nothing changed: stat identities and scanner verdicts kept from the
+// previous build, as in the live catalog), `search` (building the BM25 index, then queries over it),
+// or `change` (one skill's SKILL.md edited, that skill reloaded and re-indexed as the watcher path
+// does, then queries right after). Prints one JSON line.
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { CopyCache } from '../lib/skills/catalog';
 import { createHostTarget } from '../lib/skills/gating';
-import { createSkillSearch } from '../lib/skills/search';
-import { buildCatalog, searchDocs } from '../lib/skills/service/build';
+import { createSkillSearch, type SkillSearch } from '../lib/skills/search';
+import { type BuildInput, buildCatalog, searchDocs, updateCatalog } from '../lib/skills/service/build';
 import type { ScanResult } from '../lib/skills/types';
 
 const [mode, dir, runsArg] = process.argv.slice(2);
@@ -47,17 +50,21 @@ async function plainRead() {
 const root = { kind: 'workspace' as const, path: dir, precedence: 0 };
 const opts = { allowSymlinkTargets: [], maxCandidatesPerRoot: 100_000, maxSkillFileBytes: 256_000, groupDepth: 1 };
 
+const target = createHostTarget({});
+const inputOf = (scans: Map<string, ScanResult>, cache?: CopyCache): BuildInput => ({
+  roots: [root],
+  discover: opts,
+  config: {},
+  entries: new Map(),
+  acks: new Map(),
+  target,
+  scans,
+  cache,
+});
+
 /** The catalog's own build (discover + hash + parse + scan every file + gate + index), minus the database reads. */
-async function index(scans = new Map<string, ScanResult>()) {
-  const { skills } = await buildCatalog({
-    roots: [root],
-    discover: opts,
-    config: {},
-    entries: new Map(),
-    acks: new Map(),
-    target: createHostTarget({}),
-    scans,
-  });
+async function index(scans = new Map<string, ScanResult>(), cache?: CopyCache) {
+  const { skills } = await buildCatalog(inputOf(scans, cache));
   const counts = { ready: 0, needsSetup: 0, blocked: 0, invalid: 0, disabled: 0, findings: 0, files: 0, bytes: 0 };
   for (const s of skills) {
     counts.findings += s.scan.findings.length;
@@ -69,32 +76,15 @@ async function index(scans = new Map<string, ScanResult>()) {
   return { counts, skills };
 }
 
-if (mode === 'read' || mode === 'index' || mode === 'rebuild') {
-  const times: number[] = [];
-  let last: Record<string, number> = {};
-  // `rebuild`: the scanner's verdicts are memoised by content hash from the warm-up on, as in the live
-  // catalog after its first build (a watcher change rescans only what changed).
-  const memo = new Map<string, ScanResult>();
-  for (let r = 0; r <= runs; r++) {
-    const t0 = performance.now();
-    if (mode === 'read') last = await plainRead();
-    else last = (await (mode === 'rebuild' ? index(memo) : index())).counts;
-    if (r > 0) times.push(performance.now() - t0); // run 0 warms the page cache and the JIT
-  }
-  const maxRssMb = process.resourceUsage().maxRSS / 1024;
-  console.log(JSON.stringify({ medianMs: median(times), runsMs: times, maxRssMb, ...last }));
-} else {
-  const { skills } = await index();
-  const docs = searchDocs(skills);
-  const search = createSkillSearch();
-  const t0 = performance.now();
-  search.replaceAll(docs);
-  const indexMs = performance.now() - t0;
+function queriesOf(docs: ReturnType<typeof searchDocs>): string[] {
   const words = new Set<string>();
   for (const d of docs.slice(0, 400)) for (const w of `${d.description}`.toLowerCase().match(/[a-z]{5,}/g) ?? []) words.add(w);
   const base = [...words].slice(0, 300);
   // whole words, prefixes and one-letter typos, as people type them
-  const queries = base.flatMap((w) => [w, w.slice(0, 4), w.slice(0, 2) + w[3] + w[2] + w.slice(4)]);
+  return base.flatMap((w) => [w, w.slice(0, 4), w.slice(0, 2) + w[3] + w[2] + w.slice(4)]);
+}
+
+function latencies(search: SkillSearch, queries: string[]) {
   const lat: number[] = [];
   let hits = 0;
   for (const q of queries) {
@@ -103,14 +93,65 @@ if (mode === 'read' || mode === 'index' || mode === 'rebuild') {
     lat.push(performance.now() - t0);
   }
   lat.sort((a, b) => a - b);
+  return {
+    queries: queries.length,
+    p50Ms: lat[Math.floor(lat.length * 0.5)],
+    p99Ms: lat[Math.floor(lat.length * 0.99)],
+    maxMs: lat[lat.length - 1],
+    hitsPerQuery: hits / queries.length,
+  };
+}
+
+if (mode === 'read' || mode === 'index' || mode === 'rebuild') {
+  const times: number[] = [];
+  let last: Record<string, number> = {};
+  // `rebuild`: the scanner's verdicts are memoised by content hash from the warm-up on, as in the live
+  // catalog after its first build (a watcher change rescans only what changed).
+  const memo = new Map<string, ScanResult>();
+  const cache = new CopyCache();
+  for (let r = 0; r <= runs; r++) {
+    const t0 = performance.now();
+    if (mode === 'read') last = await plainRead();
+    else last = (await (mode === 'rebuild' ? index(memo, cache) : index())).counts;
+    if (r > 0) times.push(performance.now() - t0); // run 0 warms the page cache and the JIT
+  }
+  const maxRssMb = process.resourceUsage().maxRSS / 1024;
+  console.log(JSON.stringify({ medianMs: median(times), runsMs: times, maxRssMb, ...last }));
+} else if (mode === 'search') {
+  const { skills } = await index();
+  const docs = searchDocs(skills);
+  const search = createSkillSearch();
+  const t0 = performance.now();
+  search.replaceAll(docs);
+  const indexMs = performance.now() - t0;
+  console.log(JSON.stringify({ indexMs, ...latencies(search, queriesOf(docs)) }));
+} else {
+  // `change`: the live catalog's watcher path, one skill at a time, `runs` × 5 edits over 5 skills.
+  const scans = new Map<string, ScanResult>();
+  const input = inputOf(scans, new CopyCache());
+  let built = await buildCatalog(input);
+  const search = createSkillSearch();
+  await search.sync(searchDocs(built.skills));
+  const queries = queriesOf(searchDocs(built.skills));
+  const picks = built.skills.filter((_, i) => i % Math.max(1, Math.floor(built.skills.length / 5)) === 0).slice(0, 5);
+  const times: number[] = [];
+  let full = 0;
+  for (let r = 0; r < Math.max(1, runs) * 5; r++) {
+    const md = path.join(picks[r % picks.length].copy.dir, 'SKILL.md');
+    const text = `${fs.readFileSync(md, 'utf8').replace(/\nEdited in run \d+\.\n$/, '')}\nEdited in run ${r}.\n`;
+    fs.writeFileSync(md, text);
+    const t0 = performance.now();
+    let next = await updateCatalog(built, [md], input);
+    if (!next) {
+      full++;
+      next = await buildCatalog(input);
+    }
+    await search.sync(searchDocs(next.skills));
+    times.push(performance.now() - t0);
+    built = next;
+  }
+  times.sort((a, b) => a - b);
   console.log(
-    JSON.stringify({
-      indexMs,
-      queries: queries.length,
-      p50Ms: lat[Math.floor(lat.length * 0.5)],
-      p99Ms: lat[Math.floor(lat.length * 0.99)],
-      maxMs: lat[lat.length - 1],
-      hitsPerQuery: hits / queries.length,
-    }),
+    JSON.stringify({ changes: times.length, medianMs: median(times), maxMs: times[times.length - 1], fullBuilds: full, search: latencies(search, queries) }),
   );
 }

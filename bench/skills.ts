@@ -23,9 +23,19 @@ export interface SkillsBenchResult {
   rebuild: SkillsSide;
   /** First build / plain read. */
   ratio: number;
-  /** Rebuild (verdicts memoised) / plain read. */
+  /** Rebuild with nothing changed (stat identities and verdicts kept) / plain read. */
   rebuildRatio: number;
-  search: { indexMs: number; queries: number; p50Ms: number; p99Ms: number; maxMs: number; hitsPerQuery: number };
+  search: { indexMs: number } & SearchLatency;
+  /** One skill's SKILL.md edited: that folder reloaded, rescanned, gated and re-indexed (the watcher path). */
+  change: { changes: number; medianMs: number; maxMs: number; fullBuilds: number; search: SearchLatency };
+}
+
+export interface SearchLatency {
+  queries: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  hitsPerQuery: number;
 }
 
 const CORPUS = path.join(ROOT, 'test/fixtures/skills-real');
@@ -54,7 +64,7 @@ export function generateSkills(dir: string, n: number): void {
   }
 }
 
-function child(mode: 'read' | 'index' | 'rebuild' | 'search', dir: string, runs: number): Record<string, unknown> {
+function child(mode: 'read' | 'index' | 'rebuild' | 'search' | 'change', dir: string, runs: number): Record<string, unknown> {
   const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/skills-child.ts'), mode, dir, String(runs)], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -71,7 +81,8 @@ export async function skillsBench(n: number, runs: number): Promise<SkillsBenchR
     const index = child('index', dir, runs) as unknown as SkillsBenchResult['index'];
     const rebuild = child('rebuild', dir, runs) as unknown as SkillsSide;
     const search = child('search', dir, runs) as unknown as SkillsBenchResult['search'];
-    return { skills: n, runs, read, index, rebuild, ratio: index.medianMs / read.medianMs, rebuildRatio: rebuild.medianMs / read.medianMs, search };
+    const change = child('change', dir, runs) as unknown as SkillsBenchResult['change'];
+    return { skills: n, runs, read, index, rebuild, ratio: index.medianMs / read.medianMs, rebuildRatio: rebuild.medianMs / read.medianMs, search, change };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

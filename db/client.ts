@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { lockFile } from '@/lib/core/dir-lock';
 import * as schema from './schema';
 
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -23,21 +24,71 @@ export interface Database {
    * (a session advisory lock on PostgreSQL; PGlite has one process, so an in-process queue).
    */
   withLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` holding every lock of `locks` at once, taken in key order (so two callers never
+   * deadlock on each other) on one connection; a shared lock excludes only exclusive holders.
+   */
+  withLocks<T>(locks: readonly LockRequest[], fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
-/** Serialises callers per key inside this process. */
+export interface LockRequest {
+  key: number;
+  /** Held beside other shared holders of the key; only an exclusive holder waits for them (default exclusive). */
+  shared?: boolean;
+}
+
+/** Sorted by key, one request per key (exclusive when any request of the key is). */
+function normalizeLocks(locks: readonly LockRequest[]): LockRequest[] {
+  const byKey = new Map<number, boolean>();
+  for (const l of locks) byKey.set(l.key, (byKey.get(l.key) ?? true) && !!l.shared);
+  return [...byKey].sort((a, b) => a[0] - b[0]).map(([key, shared]) => ({ key, shared }));
+}
+
+interface KeyState {
+  readers: number;
+  writer: boolean;
+  queue: { shared: boolean; grant: () => void }[];
+}
+
+/** Shared/exclusive locks per key inside this process, granted first come first served. */
 function localLocks() {
-  const tails = new Map<number, Promise<unknown>>();
-  return async function withLocalLock<T>(key: number, fn: () => Promise<T>): Promise<T> {
-    const prev = tails.get(key) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    const tail = run.catch(() => undefined);
-    tails.set(key, tail);
+  const keys = new Map<number, KeyState>();
+  const free = (s: KeyState, shared: boolean) => !s.writer && (shared || s.readers === 0);
+  const take = (s: KeyState, shared: boolean) => {
+    if (shared) s.readers++;
+    else s.writer = true;
+  };
+  const acquire = (key: number, shared: boolean) =>
+    new Promise<void>((grant) => {
+      let s = keys.get(key);
+      if (!s) keys.set(key, (s = { readers: 0, writer: false, queue: [] }));
+      if (!s.queue.length && free(s, shared)) {
+        take(s, shared);
+        grant();
+      } else s.queue.push({ shared, grant });
+    });
+  const release = (key: number, shared: boolean) => {
+    const s = keys.get(key)!;
+    if (shared) s.readers--;
+    else s.writer = false;
+    while (s.queue.length && free(s, s.queue[0].shared)) {
+      const next = s.queue.shift()!;
+      take(s, next.shared);
+      next.grant();
+    }
+    if (!s.readers && !s.writer && !s.queue.length) keys.delete(key);
+  };
+  return async function withLocalLocks<T>(locks: readonly LockRequest[], fn: () => Promise<T>): Promise<T> {
+    const held: LockRequest[] = [];
     try {
-      return await run;
+      for (const l of locks) {
+        await acquire(l.key, !!l.shared);
+        held.push(l);
+      }
+      return await fn();
     } finally {
-      if (tails.get(key) === tail) tails.delete(key);
+      for (const l of held.reverse()) release(l.key, !!l.shared);
     }
   };
 }
@@ -66,11 +117,17 @@ export async function openDatabase(opts: DbOptions): Promise<Database> {
 async function openPglite(dir: string): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
-  // PGlite creates no parent folders.
+  // PGlite creates no parent folders, and two processes on one folder corrupt it: whoever opens it
+  // directly (scripts, tests) is refused like a second server.
   fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const lock = lockFile(`${path.resolve(dir)}.lock`, 'PGlite database', dir);
   const client = new PGlite(dir);
-  await client.waitReady;
+  await client.waitReady.catch((e) => {
+    lock.release();
+    throw e;
+  });
   const db = drizzle(client, { schema }) as unknown as AppDb;
+  const local = localLocks();
   return {
     kind: 'pglite',
     location: dir,
@@ -86,9 +143,15 @@ async function openPglite(dir: string): Promise<Database> {
     async notify(channel, payload) {
       await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
-    withLock: localLocks(),
+    withLock(key, fn) {
+      return local([{ key }], fn);
+    },
+    withLocks(locks, fn) {
+      return local(normalizeLocks(locks), fn);
+    },
     async close() {
       await client.close();
+      lock.release();
     },
   };
 }
@@ -101,6 +164,25 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   const db = drizzle(sql, { schema }) as unknown as AppDb;
   // Session advisory locks are re-entrant per connection, so callers in this process queue first.
   const localLock = localLocks();
+  const withPgLocks = <T>(locks: readonly LockRequest[], fn: () => Promise<T>): Promise<T> =>
+    localLock(locks, async () => {
+      const conn = await sql.reserve();
+      const held: LockRequest[] = [];
+      try {
+        for (const l of locks) {
+          if (l.shared) await conn`select pg_advisory_lock_shared(${l.key})`;
+          else await conn`select pg_advisory_lock(${l.key})`;
+          held.push(l);
+        }
+        return await fn();
+      } finally {
+        for (const l of held.reverse()) {
+          if (l.shared) await conn`select pg_advisory_unlock_shared(${l.key})`;
+          else await conn`select pg_advisory_unlock(${l.key})`;
+        }
+        conn.release();
+      }
+    });
   return {
     kind: 'postgres',
     location: redactUrl(url),
@@ -116,21 +198,11 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     async notify(channel, payload) {
       await sql.notify(channel, payload);
     },
-    async withLock(key, fn) {
-      const local = localLock;
-      return local(key, async () => {
-        const conn = await sql.reserve();
-        try {
-          await conn`select pg_advisory_lock(${key})`;
-          try {
-            return await fn();
-          } finally {
-            await conn`select pg_advisory_unlock(${key})`;
-          }
-        } finally {
-          conn.release();
-        }
-      });
+    withLock(key, fn) {
+      return withPgLocks([{ key }], fn);
+    },
+    withLocks(locks, fn) {
+      return withPgLocks(normalizeLocks(locks), fn);
     },
     async close() {
       await sql.end({ timeout: 5 });

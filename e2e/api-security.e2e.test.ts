@@ -20,7 +20,7 @@ beforeAll(async () => {
   pgdb = await freshPostgresDatabase(process.env.DATABASE_URL_TEST);
   server = await startServer({ env: { DATABASE_URL: pgdb.url! } });
   sql = postgres(pgdb.url!, { max: 1, onnotice: () => {} });
-  users = await seedUsers(server.base);
+  users = await seedUsers(server);
 });
 
 afterAll(async () => {

@@ -2,7 +2,7 @@
 // read-only UI for a viewer, a job followed live, a running job canceled, and the audit trail.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openBrowser, signIn } from './helpers/browser';
-import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
+import { ensureBuilt, type RunningServer, setupToken, startServer } from './helpers/server';
 import { PASSWORD } from './helpers/session';
 
 let server: RunningServer;
@@ -39,11 +39,12 @@ it('runs the operator journey end to end', async () => {
   const owner = await browser();
   await owner.goto(base);
   await owner.waitForURL(/\/setup$/);
+  await owner.getByLabel('Setup token').fill(setupToken(server.dataDir));
   await owner.getByLabel('Your name').fill('Olga Owner');
   await owner.getByLabel('Email').fill('owner@example.com');
   await owner.getByLabel('Password').fill(PASSWORD);
   await owner.getByRole('button', { name: 'Create owner account' }).click();
-  await owner.waitForURL(/\/jobs/);
+  await owner.waitForURL(/\/overview/);
   await owner.getByTestId('current-role').filter({ hasText: 'owner' }).waitFor();
 
   // The owner creates an admin and a viewer from Settings.
@@ -62,6 +63,14 @@ it('runs the operator journey end to end', async () => {
     await dialog.waitFor({ state: 'hidden' });
     await owner.getByRole('cell', { name: `${role}@example.com` }).waitFor();
   }
+
+  // The only owner's own row offers no Disable and no role change (the server would refuse both); another user's row does.
+  const ownRow = owner.locator('[data-testid="user-row"][data-email="owner@example.com"]');
+  expect(await ownRow.getByRole('button', { name: 'Disable' }).isDisabled()).toBe(true);
+  expect(await ownRow.getByRole('combobox').isDisabled()).toBe(true);
+  const adminRow = owner.locator('[data-testid="user-row"][data-email="admin@example.com"]');
+  expect(await adminRow.getByRole('button', { name: 'Disable' }).isDisabled()).toBe(false);
+  expect(await adminRow.getByRole('combobox').isDisabled()).toBe(false);
 
   // A rule only the server can check (the email is taken) comes back from the server action as a
   // field issue and shows under the Email field, with the dialog still open.
@@ -125,6 +134,17 @@ it('runs the operator journey end to end', async () => {
   for (const action of ['user.setup', 'user.create', 'auth.login', 'job.start', 'job.cancel']) {
     await audit.getByText(action, { exact: true }).first().waitFor();
   }
+  // Part of an action name filters the log: "user" finds user.setup and user.create, and no job rows.
+  await admin.locator('#audit-action').fill('user');
+  await admin.waitForURL(/[?&]action=user\b/);
+  await audit.getByText('job.start', { exact: true }).first().waitFor({ state: 'detached' });
+  for (const action of ['user.setup', 'user.create']) await audit.getByText(action, { exact: true }).first().waitFor();
+  const partial = await admin.evaluate(async () => (await fetch('/api/v1/audit?action=user&limit=500')).json());
+  const found = new Set(partial.items.map((r: { action: string }) => r.action));
+  expect(found.has('user.setup') && found.has('user.create')).toBe(true);
+  expect([...found].every((a) => (a as string).includes('user'))).toBe(true);
+  await admin.locator('#audit-action').fill('');
+
   const jobId = jobUrl.split('/').pop()!;
   const api = await admin.evaluate(async (id) => (await fetch(`/api/v1/audit?target=${id}`)).json(), jobId);
   expect(api.items.map((r: { action: string }) => r.action).sort()).toEqual(['job.cancel', 'job.start']);

@@ -1,5 +1,5 @@
 // GitHub-release packages in Chromium as the owner, against a loopback fake GitHub serving real tar.gz
-// archives of a real ELF program: Settings → GitHub points the API at the fake; the GitHub tab browses
+// archives of a real ELF program: Settings → GitHub points the API at the fake; the GitHub section browses
 // the releases (chosen asset, rejected .deb and darwin assets with their reasons), installs v1.0.0 from
 // the picker with its log followed live (verified by the checksums file); Refresh updates offers
 // v2.0.0, which is applied from the updates table; the row rolls back to v1.0.0 and is uninstalled.
@@ -71,8 +71,9 @@ it('browses, installs, updates, rolls back and uninstalls a GitHub-release binar
 
   // The GitHub tab: the repository is validated as you type, then its releases are browsed.
   await page.goto(`${server.base}/runtime`);
-  await page.getByRole('tab', { name: 'GitHub' }).click();
-  expect(page.url()).toContain('tab=github');
+  const sections = page.getByRole('navigation', { name: 'Runtime sections' });
+  await sections.getByRole('link', { name: 'GitHub' }).click();
+  await page.waitForURL(/[?&]tab=github\b/);
   await page.getByTestId('github-status').getByText(gh.base, { exact: false }).waitFor();
   const repoInput = page.getByLabel('GitHub repository');
   await repoInput.fill('acme/hello tool');
@@ -128,9 +129,11 @@ it('browses, installs, updates, rolls back and uninstalls a GitHub-release binar
   await row.locator('button[aria-label="Pre-releases for hello-tool"][aria-pressed="false"]').waitFor();
   expect(await channelOf()).toBe('stable');
 
-  // Refresh updates: the GitHub source offers v1.0.0 → v2.0.0; Update from the row applies it.
+  // Check for updates (the Updates section): the GitHub source offers v1.0.0 → v2.0.0; Update from the row applies it.
+  await sections.getByRole('link', { name: /^Updates/ }).click();
+  await page.waitForURL(/[?&]tab=updates\b/);
   const bar = page.getByTestId('updates-bar');
-  const refresh = bar.getByRole('button', { name: 'Refresh updates', exact: true });
+  const refresh = bar.getByRole('button', { name: 'Check for updates', exact: true });
   await refresh.waitFor({ timeout: 120_000 });
   await refresh.click();
   const updateRow = page.getByRole('table', { name: 'Available updates' }).locator('tr[data-update="hello-tool"][data-source="github"]');
@@ -140,9 +143,12 @@ it('browses, installs, updates, rolls back and uninstalls a GitHub-release binar
   await updateRow.getByRole('button', { name: 'Update hello-tool' }).click();
   await page.locator('[data-testid="job-drawer"][data-state="succeeded"]').waitFor({ timeout: 120_000 });
   await page.keyboard.press('Escape');
+  await updateRow.waitFor({ state: 'detached', timeout: 60_000 });
+  await sections.getByRole('link', { name: 'GitHub' }).click();
   await table.locator('tr[data-package="hello-tool"][data-tag="v2.0.0"]').waitFor({ timeout: 60_000 });
   expect(await row.locator('[data-verification]').getAttribute('data-verification')).toBe('api_digest');
-  await updateRow.waitFor({ state: 'detached', timeout: 60_000 });
+  // At the latest release, the row offers no enabled Update.
+  expect(await row.getByRole('button', { name: 'Update hello-tool' }).isDisabled()).toBe(true);
 
   // Roll back to the kept v1.0.0 from the dialog.
   await row.getByRole('button', { name: 'Roll back hello-tool' }).click();
@@ -152,6 +158,13 @@ it('browses, installs, updates, rolls back and uninstalls a GitHub-release binar
   await page.locator('[data-testid="job-drawer"][data-state="succeeded"]').waitFor({ timeout: 120_000 });
   await page.keyboard.press('Escape');
   await table.locator('tr[data-package="hello-tool"][data-tag="v1.0.0"]').waitFor({ timeout: 60_000 });
+  // Now the kept version is the newer v2.0.0: the row offers "Activate" (not "Roll back") and Update again.
+  await row.getByRole('button', { name: 'Activate hello-tool' }).click();
+  const activate = page.getByRole('dialog', { name: 'Activate a kept version of hello-tool' });
+  await activate.getByRole('button', { name: 'Activate v2.0.0' }).waitFor();
+  await activate.getByRole('button', { name: 'Cancel' }).click();
+  await activate.waitFor({ state: 'detached' });
+  expect(await row.getByRole('button', { name: 'Update hello-tool' }).isDisabled()).toBe(false);
 
   // Uninstall: the confirmation names the program that leaves PATH.
   await row.getByRole('button', { name: 'Uninstall hello-tool' }).click();

@@ -83,7 +83,7 @@ it('saves package sources with validation as you type, and the runtime check use
 
 it('checks a SKILL.md, installs the missing deps and lists the install in the history', async () => {
   const page = browser.page;
-  await page.goto(`${server.base}/runtime`);
+  await page.goto(`${server.base}/runtime?tab=deps`);
   const card = page.getByTestId('deps-check');
   await card.getByLabel('SKILL.md').fill(SKILL_MD);
   await card.getByRole('button', { name: 'Check', exact: true }).click();
@@ -124,6 +124,8 @@ it('checks a SKILL.md, installs the missing deps and lists the install in the hi
   expect(await row('system:sh').getAttribute('data-status')).toBe('ok');
   expect(await card.getByRole('button', { name: 'Install missing (0)' }).isDisabled()).toBe(true);
 
+  // The install history is in the Packages section.
+  await page.getByRole('navigation', { name: 'Runtime sections' }).getByRole('link', { name: 'Packages' }).click();
   const history = page.getByTestId('install-history');
   const entry = history.locator('[data-testid="history-row"]').filter({ has: page.locator(`a[href="/jobs/${jobId}"]`) });
   await entry.waitFor({ timeout: 60_000 });
@@ -158,7 +160,7 @@ it('shows a viewer the same cards read-only, with the role that is needed', asyn
     expect(await form.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
     await form.getByText(/Read only: Needs the admin role/).waitFor();
 
-    await page.goto(`${server.base}/runtime`);
+    await page.goto(`${server.base}/runtime?tab=deps`);
     const card = page.getByTestId('deps-check');
     await card.getByLabel('SKILL.md').fill(['---', 'name: v', 'deps:', '  - npm:is-odd@3.0.1', '---', ''].join('\n'));
     // The check runs processes over the pasted text (packages.write), so a viewer cannot start it.

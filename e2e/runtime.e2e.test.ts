@@ -1,7 +1,8 @@
-// Runtime & Packages in Chromium: a hostile spec is refused as you type; an npm package from the real
-// registry is installed from the page with its log followed live and listed as installed here; Refresh
-// finds its update, Update All applies it in a dialog that stays open with the row's live result, and
-// the package is then uninstalled.
+// Runtime & Packages in Chromium, section by section: the install prefix follows the packages tab; a
+// hostile spec is refused as you type; an npm package from the real registry is installed from the page
+// with its log followed live and listed as installed here; a check finds its update, Update All applies
+// it in a dialog that stays open with the row's live result, the row then offers no Update, and the
+// package is uninstalled.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
@@ -25,9 +26,18 @@ it('installs, updates (Update All) and uninstalls an npm package from the page',
   await signIn(page, server.base, 'owner@example.com', PASSWORD);
   await page.goto(`${server.base}/runtime`);
   await page.getByText('node', { exact: true }).first().waitFor();
+  const sections = page.getByRole('navigation', { name: 'Runtime sections' });
+
+  // The Packages section, Node tab: the install box's prefix follows the tab.
+  await sections.getByRole('link', { name: 'Packages' }).click();
+  await page.waitForURL(/[?&]tab=packages\b/);
+  await page.getByRole('tab', { name: 'Node' }).click();
+  expect(await page.getByLabel('Package manager', { exact: true }).inputValue()).toBe('npm');
+  await page.getByRole('tab', { name: 'Python' }).click();
+  expect(await page.getByLabel('Package manager', { exact: true }).inputValue()).toBe('pip');
+  await page.getByRole('tab', { name: 'Node' }).click();
 
   const spec = page.getByLabel('Package spec');
-  await page.getByLabel('Package manager', { exact: true }).selectOption('npm');
   await spec.fill("a');require(");
   expect(await page.getByRole('button', { name: 'Install', exact: true }).isDisabled()).toBe(true);
 
@@ -38,15 +48,16 @@ it('installs, updates (Update All) and uninstalls an npm package from the page',
   await drawer.locator('span[data-state="succeeded"]').waitFor({ timeout: 180_000 });
   await page.keyboard.press('Escape');
 
-  await page.getByRole('tab', { name: 'Node' }).click();
   const row = page.getByRole('table', { name: 'Installed packages' }).getByRole('row').filter({ hasText: 'is-number' });
   await row.getByText('6.0.0', { exact: true }).waitFor();
   await row.getByText('Installed here').waitFor();
 
-  // Refresh in the updates bar: once no check is running (a background one may have started on load),
-  // start one; it must find is-number 6.0.0 → 7.0.0 on the real registry.
+  // The Updates section: once no check is running (a background one may have started on load),
+  // check again; it must find is-number 6.0.0 → 7.0.0 on the real registry.
+  await sections.getByRole('link', { name: /^Updates/ }).click();
+  await page.waitForURL(/[?&]tab=updates\b/);
   const bar = page.getByTestId('updates-bar');
-  const refresh = bar.getByRole('button', { name: 'Refresh updates', exact: true });
+  const refresh = bar.getByRole('button', { name: 'Check for updates', exact: true });
   await refresh.waitFor({ timeout: 120_000 });
   await refresh.click();
   const updateRow = page.getByRole('table', { name: 'Available updates' }).getByRole('row').filter({ hasText: 'is-number' });
@@ -54,6 +65,7 @@ it('installs, updates (Update All) and uninstalls an npm package from the page',
   expect((await updateRow.textContent())?.replace(/\s+/g, '')).toContain('6.0.0→7.0.0');
   expect(await updateRow.locator('[data-source="npm"]').count()).toBe(1);
   expect(await bar.textContent()).toMatch(/\d+ updates? available/);
+  await refresh.waitFor({ timeout: 120_000 });
 
   // Update All: is-number is offered and selected; after Apply the dialog stays open with the row's outcome.
   await bar.getByRole('button', { name: 'Update All', exact: true }).click();
@@ -65,14 +77,17 @@ it('installs, updates (Update All) and uninstalls an npm package from the page',
   await dialog.locator('li[data-spec="npm:is-number"][data-state="succeeded"]').waitFor({ timeout: 180_000 });
   expect(await runRow.textContent()).toContain('Updated to 7.0.0');
   expect(await dialog.getByRole('link', { name: 'Open the Update All job' }).getAttribute('href')).toMatch(/^\/jobs\/[0-9a-f-]{36}$/);
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: 'Done', exact: true }).click();
   await dialog.waitFor({ state: 'detached' });
-
-  await row.getByText('7.0.0', { exact: true }).waitFor({ timeout: 60_000 });
-  await row.getByText('Installed here').waitFor();
   await updateRow.waitFor({ state: 'detached', timeout: 60_000 });
   const pending = await page.evaluate(async () => (await fetch('/api/v1/packages/updates')).json());
   expect(pending.updates.map((u: { spec: string }) => u.spec)).not.toContain('npm:is-number');
+
+  // Back in Packages (still on the Node tab): at its latest, is-number offers no enabled Update.
+  await sections.getByRole('link', { name: 'Packages' }).click();
+  await row.getByText('7.0.0', { exact: true }).waitFor({ timeout: 60_000 });
+  await row.getByText('Installed here').waitFor();
+  await expect.poll(() => row.getByRole('button', { name: 'Update' }).isDisabled(), { timeout: 30_000 }).toBe(true);
 
   await row.getByRole('button', { name: 'Uninstall' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Uninstall' }).click();

@@ -3,10 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Database, openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
+import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
+import { UserCache } from './auth/user-cache';
 import { setupFirstOwner, userCount } from './auth/users';
+import { scrubSecretEnv } from './core/child-env';
 import { type Config, loadConfig } from './core/config';
+import { lockDir } from './core/dir-lock';
 import { randomToken } from './core/ids';
 import { logger } from './core/logger';
+import { RateLimiter } from './core/rate-limit';
 import { dockerStatus } from './docker/client';
 import { recoverGithubInstalls } from './github/install/recovery';
 import { registerBuiltinJobs } from './jobs/builtin';
@@ -18,11 +23,13 @@ import { PackageRuntime } from './packages/context';
 import { PACKAGES_CHANGED } from './packages/job-kinds';
 import { registerPackageJobs } from './packages/jobs';
 import { startUpdateScheduler } from './packages/update-requests';
+import { startRetentionSweeper } from './retention';
 import { parseKey, type SecretBox, secretBox } from './secrets/crypto';
+import { closeScanPool, configureScanPool } from './skills/scanner';
 import { SkillCatalog } from './skills/service/catalog';
 import { registerSkillJobs } from './skills/service/jobs';
 import { managedStore } from './skills/service/roots';
-import { recoverStore } from './skills/store';
+import { recoverStore, sweepStaging } from './skills/store';
 
 export interface Services {
   config: Config;
@@ -34,6 +41,10 @@ export interface Services {
   /** The runtime dir's package side: manager contexts, the cached runtime report, change listeners. */
   packages: PackageRuntime;
   authSecret: string;
+  /** The session user check of every request, in memory, dropped on change on any replica. */
+  users: UserCache;
+  /** Counters of the operations' per-caller rate limits (see RouteContract.rateLimit). */
+  rateLimiter: RateLimiter;
   /** Seals stored secrets (AES-256-GCM) with SKILLDOCK_SECRET_KEY or a key generated once into the data dir. */
   secrets: SecretBox;
   startedAt: Date;
@@ -43,6 +54,8 @@ export interface Services {
   /** The live skill catalog of this process (discovery, scanner verdicts, gating, search). */
   skills: SkillCatalog;
   stopSkillEvents: () => void;
+  /** Gives up this process's exclusive hold on the data dir (and the runtime dir), last in stopServices. */
+  releaseLocks: () => void;
 }
 
 /** Reads a secret from the data dir, creating it once (mode 0600) if absent. */
@@ -80,9 +93,41 @@ export interface StartOptions {
   worker?: boolean;
 }
 
-/** Opens and migrates the database, bootstraps the first owner from env, starts the event hub and worker. */
+/** The data dir, and the runtime dir when it lies elsewhere, for this process alone (or a `conflict` naming the holder). */
+function lockDirs(config: Config): () => void {
+  const locks = [lockDir(config.dataDir)];
+  const rel = path.relative(config.dataDir, config.runtimeDir);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    try {
+      locks.push(lockDir(config.runtimeDir, 'runtime dir'));
+    } catch (e) {
+      locks[0].release();
+      throw e;
+    }
+  }
+  return () => locks.forEach((l) => l.release());
+}
+
+/**
+ * Takes the data dir for this process, then opens and migrates the database, bootstraps the first
+ * owner from env, recovers crash leftovers, starts the event hub and worker.
+ */
 export async function startServices(opts: StartOptions = {}): Promise<Services> {
   const config = opts.config ?? loadConfig();
+  // The secrets live on in config; children and anything reading process.env later never see them.
+  if (!opts.config) scrubSecretEnv();
+  // Before anything touches the data dir: a second process would corrupt PGlite and its boot
+  // recovery would delete this one's live temp files.
+  const releaseLocks = lockDirs(config);
+  try {
+    return await bootServices(config, opts, releaseLocks);
+  } catch (e) {
+    releaseLocks();
+    throw e;
+  }
+}
+
+async function bootServices(config: Config, opts: StartOptions, releaseLocks: () => void): Promise<Services> {
   const authSecret = config.NEXTAUTH_SECRET ?? persistentSecret(config.dataDir, 'auth-secret');
   const secrets = secretBox(parseKey(config.SKILLDOCK_SECRET_KEY ?? persistentSecret(config.dataDir, 'secret-key', 32)));
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir });
@@ -96,14 +141,23 @@ export async function startServices(opts: StartOptions = {}): Promise<Services> 
     await setupFirstOwner(database.db, { email: config.SKILLDOCK_ADMIN_EMAIL.toLowerCase(), name: 'Owner', password: config.SKILLDOCK_ADMIN_PASSWORD });
     logger.info('created the first owner from SKILLDOCK_ADMIN_EMAIL', { email: config.SKILLDOCK_ADMIN_EMAIL });
   }
+  // Setup needs a secret only this machine's operator can read; it goes once an owner exists.
+  if ((await userCount(database.db)) === 0) ensureSetupToken(config.dataDir);
+  else removeSetupToken(config.dataDir);
+  const users = new UserCache(database);
+  await users.start();
   // GitHub installs interrupted by a crash are made consistent before any job or route touches them.
   await recoverGithubInstalls(database.db, config.runtimeDir)
     .then((actions) => actions.forEach((a) => logger.warn('github recovery', { path: a.path, action: a.action })))
     .catch((e) => logger.error('github recovery failed; use Repair on the GitHub tab', { error: String(e) }));
   await recoverStore(managedStore(config.dataDir)).catch((e) => logger.error('skill store recovery failed', { error: String(e) }));
+  await sweepStaging(managedStore(config.dataDir).stagingDir)
+    .then((removed) => removed.length && logger.warn('removed skill import leftovers', { paths: removed }))
+    .catch((e) => logger.error('skill staging sweep failed', { error: String(e) }));
   const hub = new JobEventHub(database);
   await hub.start();
   const version = appVersion();
+  configureScanPool({ size: config.SKILLDOCK_SCAN_WORKERS, budgetMs: config.SKILLDOCK_SCAN_BUDGET_MS });
   const skills = new SkillCatalog({ db: database.db, dataDir: config.dataDir, runtimeDir: config.runtimeDir });
   const packages = new PackageRuntime(config.runtimeDir);
   const jobKinds = new JobRegistry();
@@ -124,7 +178,18 @@ export async function startServices(opts: StartOptions = {}): Promise<Services> 
     ? new JobWorker(database, hub, jobKinds, { concurrency: config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: config.SKILLDOCK_JOB_LEASE_MS })
     : null;
   await worker?.start();
-  const stopScheduler = worker ? startUpdateScheduler(database) : () => undefined;
+  const stopUpdates = worker ? startUpdateScheduler(database) : () => undefined;
+  const stopRetention = worker
+    ? startRetentionSweeper(database, {
+        jobDays: config.SKILLDOCK_RETENTION_JOB_DAYS,
+        auditDays: config.SKILLDOCK_RETENTION_AUDIT_DAYS,
+        throttleWindowMs: config.SKILLDOCK_LOGIN_WINDOW_MS,
+      })
+    : () => undefined;
+  const stopScheduler = () => {
+    stopUpdates();
+    stopRetention();
+  };
   const services: Services = {
     config,
     database,
@@ -133,12 +198,15 @@ export async function startServices(opts: StartOptions = {}): Promise<Services> 
     jobKinds,
     packages,
     authSecret,
+    users,
+    rateLimiter: new RateLimiter(),
     secrets,
     startedAt: new Date(),
     version,
     stopScheduler,
     skills,
     stopSkillEvents,
+    releaseLocks,
   };
   return services;
 }
@@ -147,9 +215,12 @@ export async function stopServices(s: Services): Promise<void> {
   s.stopScheduler();
   s.stopSkillEvents();
   await s.skills.close();
-  await s.worker?.stop();
+  await closeScanPool();
+  await s.worker?.stop(s.config.SKILLDOCK_SHUTDOWN_GRACE_MS);
   await s.hub.stop();
+  await s.users.stop();
   await s.database.close();
+  s.releaseLocks();
 }
 
 const KEY = Symbol.for('skilldock.services');

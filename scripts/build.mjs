@@ -37,5 +37,17 @@ await esbuild.build({
   sourcemap: true,
   logLevel: 'warning',
 });
+// The scanner's worker thread loads this file (lib/skills/scanner/pool.ts looks for it beside server.js).
+await esbuild.build({
+  entryPoints: ['lib/skills/scanner/worker.ts'],
+  outfile: 'dist/scan-worker.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
 fs.writeFileSync('dist/build-stamp', buildStamp(root));
 console.log('Build complete.');

@@ -6,19 +6,24 @@ import { signIn } from 'next-auth/react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { setupAction } from '@/app/(auth)/setup/actions';
-import { setupInput } from '@/lib/auth/schemas';
+import { setupForm } from '@/lib/auth/schemas';
 import { applyIssues } from '../api';
 import { Button } from '../ui/button';
 import { Field, Input } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { callAction } from '../use-operation';
 
-type Form = { email: string; name: string; password: string };
+type Form = { email: string; name: string; password: string; token: string };
 
-export function SetupForm() {
+/** `token`: the one-time setup token from the URL the server logged, prefilled; without it the field must be filled by hand. */
+export function SetupForm({ token = '' }: { token?: string }) {
   const router = useRouter();
   const [error, setError] = useState<unknown>(null);
-  const form = useForm<Form>({ resolver: zodResolver(setupInput) as never, mode: 'onTouched', defaultValues: { email: '', name: '', password: '' } });
+  const form = useForm<Form>({
+    resolver: zodResolver(setupForm) as never,
+    mode: 'onTouched',
+    defaultValues: { email: '', name: '', password: '', token },
+  });
   const onSubmit = form.handleSubmit(async (v) => {
     setError(null);
     try {
@@ -28,15 +33,23 @@ export function SetupForm() {
       return;
     }
     const res = await signIn('credentials', { email: v.email, password: v.password, redirect: false });
-    router.replace(res?.ok ? '/jobs' : '/login');
+    router.replace(res?.ok ? '/overview' : '/login');
     router.refresh();
   });
   const { errors, isSubmitting } = form.formState;
   return (
     <form onSubmit={onSubmit} className="grid gap-4" noValidate>
       <ErrorNote error={error} />
+      <Field
+        label="Setup token"
+        htmlFor="token"
+        error={errors.token?.message}
+        hint="Printed in the server log at start (the setup URL), and kept in the data dir file setup-token."
+      >
+        <Input id="token" autoComplete="off" spellCheck={false} required autoFocus={!token} aria-invalid={!!errors.token} {...form.register('token')} />
+      </Field>
       <Field label="Your name" htmlFor="name" error={errors.name?.message}>
-        <Input id="name" autoComplete="name" autoFocus aria-invalid={!!errors.name} {...form.register('name')} />
+        <Input id="name" autoComplete="name" autoFocus={!!token} aria-invalid={!!errors.name} {...form.register('name')} />
       </Field>
       <Field label="Email" htmlFor="email" error={errors.email?.message}>
         <Input id="email" type="email" autoComplete="username" aria-invalid={!!errors.email} {...form.register('email')} />

@@ -42,7 +42,9 @@ export const jobs = pgTable(
   },
   (t) => [
     index('jobs_claim_idx').on(t.state, t.runAfter),
-    index('jobs_created_idx').on(t.createdAt),
+    // The list's keyset order, and the retention sweep's range.
+    index('jobs_created_id_idx').on(t.createdAt, t.id),
+    index('jobs_finished_idx').on(t.finishedAt),
     index('jobs_kind_idx').on(t.kind),
     index('jobs_parent_idx').on(t.parentId),
   ],

@@ -10,6 +10,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 /** Builds once per source state (the same fingerprint `npm start` uses). */
 export async function ensureBuilt(): Promise<void> {
+  // A build made elsewhere (e.g. into its own SKILLDOCK_NEXT_DIST while others build the default one).
+  if (process.env.SKILLDOCK_E2E_SERVER_JS) return;
   const { buildStamp } = (await import(path.join(ROOT, 'scripts/build-stamp.mjs'))) as { buildStamp: (root: string) => string };
   const stampFile = path.join(ROOT, 'dist/build-stamp');
   const fresh = fs.existsSync(path.join(ROOT, '.next/BUILD_ID')) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === buildStamp(ROOT);
@@ -39,6 +41,11 @@ export interface RunningServer {
   kill9(): Promise<void>;
 }
 
+/** The one-time setup token a fresh server wrote to its data dir (what its log's setup URL carries). */
+export function setupToken(dataDir: string): string {
+  return fs.readFileSync(path.join(dataDir, 'setup-token'), 'utf8').trim();
+}
+
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(process.env.SKILLDOCK_TEST_TMPDIR || os.tmpdir(), prefix));
 }
@@ -58,7 +65,11 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     ...opts.env,
   };
   if (!opts.env?.DATABASE_URL) delete env.DATABASE_URL;
-  const proc = spawn(process.execPath, [path.join(ROOT, 'dist/server.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [process.env.SKILLDOCK_E2E_SERVER_JS || path.join(ROOT, 'dist/server.js')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));

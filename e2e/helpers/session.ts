@@ -1,4 +1,5 @@
 // Signs in through next-auth's real credentials flow and calls the API like the console does.
+import { setupToken } from './server';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -59,11 +60,12 @@ export async function login(base: string, email: string, password = PASSWORD): P
 }
 
 /** First-run setup, then an owner session, then one user per other role. */
-export async function seedUsers(base: string): Promise<Record<'owner' | 'admin' | 'operator' | 'viewer', Client>> {
+export async function seedUsers(server: { base: string; dataDir: string }): Promise<Record<'owner' | 'admin' | 'operator' | 'viewer', Client>> {
+  const { base } = server;
   const setup = await fetch(`${base}/api/setup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'owner@example.com', name: 'Owner', password: PASSWORD }),
+    body: JSON.stringify({ email: 'owner@example.com', name: 'Owner', password: PASSWORD, token: setupToken(server.dataDir) }),
   });
   if (setup.status !== 201) throw new Error(`setup failed: ${setup.status} ${await setup.text()}`);
   const owner = await login(base, 'owner@example.com');

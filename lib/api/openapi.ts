@@ -25,6 +25,7 @@ export function buildOpenApi(version: string) {
     if (c.permission) [401, 403].forEach((x) => codes.add(x));
     if (c.params) codes.add(404);
     if (c.body || c.consumes) [413, 415].forEach((x) => codes.add(x));
+    if (c.rateLimit) codes.add(429);
     for (const code of codes) {
       const names = Object.entries(ERROR_STATUS)
         .filter(([, s]) => s === code)

@@ -100,14 +100,52 @@ const isExecutableHead = (head: Buffer) => {
  */
 export async function extractArchive(file: string, destDir: string, opts: ExtractOptions = {}): Promise<ExtractResult> {
   opts.signal?.throwIfAborted();
+  const head = await readHead(file, DETECT_BYTES);
+  const input = () => fs.createReadStream(file, { signal: opts.signal });
+  const size = async () => (await fsp.stat(file)).size;
+  return extractFrom({ head, input, file, size }, destDir, { ...opts, fileName: opts.fileName ?? path.basename(file) });
+}
+
+/**
+ * Extract an archive while it streams in (e.g. while it downloads), under the same entry policy.
+ * A zip needs random access to its central directory: then nothing is written, `input` is
+ * destroyed and the answer is null (extract the whole file with `extractArchive` instead).
+ */
+export async function extractArchiveStream(
+  input: Readable,
+  destDir: string,
+  opts: ExtractOptions & { fileName: string; size?: number },
+): Promise<ExtractResult | null> {
+  opts.signal?.throwIfAborted();
+  const { head, all } = await peek(input, DETECT_BYTES);
+  try {
+    if (detectFormat(head) === 'zip') return null;
+    return await extractFrom({ head, input: () => all, size: async () => opts.size }, destDir, opts);
+  } finally {
+    // Whatever stopped reading, the producer must not wait on it.
+    all.destroy();
+    input.destroy();
+  }
+}
+
+interface Source {
+  head: Buffer;
+  /** The whole input from its first byte; called once. */
+  input: () => Readable;
+  /** The file itself, when it is one (a zip is read by random access). */
+  file?: string;
+  size: () => Promise<number | undefined>;
+}
+
+async function extractFrom(src: Source, destDir: string, opts: ExtractOptions & { fileName: string }): Promise<ExtractResult> {
   const maxTotalBytes = opts.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
   const limits: Limits = {
     maxEntries: opts.maxEntries ?? DEFAULT_MAX_ENTRIES,
     maxTotalBytes,
     maxEntryBytes: Math.min(opts.maxEntryBytes ?? maxTotalBytes, maxTotalBytes),
   };
-  const fileName = opts.fileName ?? path.basename(file);
-  const head = await readHead(file, DETECT_BYTES);
+  const { fileName } = opts;
+  const head = src.head;
   const magic = detectFormat(head);
   if (magic === 'unknown') {
     throw new AppError('unsupported_format', `${fileName} is not a supported archive or executable (unknown magic bytes).`, {
@@ -119,12 +157,13 @@ export async function extractArchive(file: string, destDir: string, opts: Extrac
 
   const sink = new ExtractSink(destDir, limits, opts.signal, opts.keepFile);
   await sink.open();
-  const input = () => fs.createReadStream(file, { signal: opts.signal });
+  const input = src.input;
   try {
     let format: ArchiveFormat;
     if (magic === 'zip') {
+      if (!src.file) throw new Error('A zip is extracted from its file, not a stream.');
       format = 'zip';
-      await extractZip(file, sink);
+      await extractZip(src.file, sink);
     } else if (magic === 'tar') {
       format = 'tar';
       await extractTar(input(), sink, rawCap);
@@ -146,9 +185,8 @@ export async function extractArchive(file: string, destDir: string, opts: Extrac
     } else {
       // ELF binary or shebang script: the asset itself is the one file.
       format = magic === 'elf' ? 'elf' : 'script';
-      const { size } = await fsp.stat(file);
       const name = sink.admit(safeBaseName(fileName));
-      await sink.addFile(name, 0o755, size, input());
+      await sink.addFile(name, 0o755, await src.size(), input());
     }
     return { format, entries: sink.entries, skipped: sink.skipped };
   } catch (e) {

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, ilike, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, desc, gte, ilike, lt, lte, or, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppDb } from '@/db/client';
 import { auditLog } from '@/db/schema';
@@ -63,7 +63,7 @@ const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 export async function listAudit(db: AppDb, q: AuditQuery) {
   const where: SQL[] = [];
   if (q.actor) where.push(ilike(auditLog.actorLabel, like(q.actor)));
-  if (q.action) where.push(q.action.endsWith('.') ? ilike(auditLog.action, `${q.action}%`) : eq(auditLog.action, q.action));
+  if (q.action) where.push(ilike(auditLog.action, like(q.action)));
   if (q.target) {
     const t = or(ilike(auditLog.targetType, like(q.target)), ilike(auditLog.targetId, like(q.target)));
     if (t) where.push(t);

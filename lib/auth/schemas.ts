@@ -10,6 +10,14 @@ export const roleSchema = z.enum(ROLES);
 export const nameSchema = z.string().trim().min(1, 'Enter a name').max(100);
 
 export const setupInput = z.strictObject({ email: emailSchema, name: nameSchema, password: passwordSchema });
+/** What the setup page and POST /api/setup send: the owner, and the one-time token from the server log or data dir. */
+export const setupTokenSchema = z.string().trim().min(1, 'Enter the setup token').max(200);
+export const setupRequest = z.strictObject({ ...setupInput.shape, token: setupTokenSchema.optional() });
+export const setupForm = z.strictObject({ ...setupInput.shape, token: setupTokenSchema });
+export const changeOwnPasswordInput = z.strictObject({
+  currentPassword: z.string().min(1, 'Enter your current password').max(256),
+  newPassword: passwordSchema,
+});
 export const createUserInput = z.strictObject({ email: emailSchema, name: nameSchema, role: roleSchema, password: passwordSchema });
 export const updateUserInput = z
   .strictObject({ role: roleSchema.optional(), disabled: z.boolean().optional(), name: nameSchema.optional() })

@@ -5,9 +5,9 @@ import { recordAudit } from '../audit/audit';
 import { AppError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { type Actor, systemActor } from './actor';
-import { dummyHash, hashPassword, verifyPassword } from './password';
+import { hashPassword, verifyPassword } from './password';
 import type { CreateUserInput, SetupInput, UpdateUserInput } from './schemas';
-import { clearFailures, lockedFor, recordFailure, type ThrottleLimits } from './throttle';
+import { notifyUserChanged } from './user-events';
 
 export type UserRow = typeof users.$inferSelect;
 export type PublicUser = Omit<UserRow, 'passwordHash' | 'sessionsValidAfter'>;
@@ -22,13 +22,17 @@ export async function userCount(db: AppDb): Promise<number> {
   return Number(r.n);
 }
 
+const setupDone = () => new AppError('setup_done', 'Setup is already complete. Sign in instead.');
+
 /** Creates the first owner. Refused once any user exists, under a lock so two setups cannot race. */
 export async function setupFirstOwner(db: AppDb, input: SetupInput, actor: Actor = systemActor): Promise<PublicUser> {
+  // Refused before hashing: a finished instance must not spend CPU on setup attempts.
+  if ((await userCount(db)) > 0) throw setupDone();
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(7340002)`);
     const [r] = await tx.select({ n: count() }).from(users);
-    if (Number(r.n) > 0) throw new AppError('setup_done', 'Setup is already complete. Sign in instead.');
+    if (Number(r.n) > 0) throw setupDone();
     const [u] = await tx.insert(users).values({ id: newId(), email: input.email, name: input.name, passwordHash, role: 'owner' }).returning();
     await recordAudit(
       tx,
@@ -87,6 +91,7 @@ export async function updateUser(db: AppDb, actor: Actor, id: string, input: Upd
       .set({ ...input, updatedAt: new Date(), ...(revokeSessions ? { sessionsValidAfter: new Date() } : {}) })
       .where(eq(users.id, id))
       .returning();
+    await notifyUserChanged(tx, id);
     await recordAudit(tx, actor, { action: 'user.update', targetType: 'user', targetId: id, before: publicUser(before), after: publicUser(after) });
     return publicUser(after);
   });
@@ -101,6 +106,7 @@ export async function resetPassword(db: AppDb, actor: Actor, id: string, passwor
       .where(eq(users.id, id))
       .returning({ id: users.id });
     if (!u) throw notFound('User');
+    await notifyUserChanged(tx, id);
     // A reset is what an operator does when a password leaked: the user's API tokens go with it.
     const revoked = await tx
       .update(apiTokens)
@@ -117,32 +123,25 @@ export async function resetPassword(db: AppDb, actor: Actor, id: string, passwor
 }
 
 /**
- * Checks a login. Throttled per account and per client IP; a locked key is refused before any
- * password is checked, and unknown emails cost the same time as known ones.
+ * A user changes their own password, proving the current one. Every session of the user ends (the
+ * console signs the caller in again); API tokens stay valid, as nothing says they leaked.
  */
-export async function authenticate(
-  db: AppDb,
-  email: string,
-  password: string,
-  ip: string | null,
-  limits: { account: ThrottleLimits; ip: ThrottleLimits },
-): Promise<UserRow> {
-  const acctKey = `acct:${email.toLowerCase()}`;
-  const ipKey = ip ? `ip:${ip}` : null;
-  const wait = Math.max(await lockedFor(db, acctKey), ipKey ? await lockedFor(db, ipKey) : 0);
-  if (wait > 0) {
-    throw new AppError('rate_limited', `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60_000)} minute(s).`, {
-      details: { retryAfterSeconds: Math.ceil(wait / 1000) },
+export async function changeOwnPassword(db: AppDb, actor: Actor, currentPassword: string, newPassword: string): Promise<void> {
+  if (actor.kind !== 'user' || !actor.userId) throw new AppError('forbidden', 'Change your password from a signed-in session, not with an API token.');
+  const u = await getUser(db, actor.userId);
+  if (!u) throw notFound('User');
+  if (!(await verifyPassword(currentPassword, u.passwordHash))) {
+    throw new AppError('validation', 'The current password is wrong.', { issues: [{ path: 'currentPassword', message: 'Wrong password' }] });
+  }
+  if (currentPassword === newPassword) {
+    throw new AppError('validation', 'Choose a password different from the current one.', {
+      issues: [{ path: 'newPassword', message: 'Same as the current password' }],
     });
   }
-  const [u] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
-  const ok = await verifyPassword(password, u?.passwordHash ?? (await dummyHash()));
-  if (!u || !ok || u.disabled) {
-    await recordFailure(db, acctKey, limits.account);
-    if (ipKey) await recordFailure(db, ipKey, limits.ip);
-    throw new AppError('unauthenticated', u?.disabled && ok ? 'This account is disabled. Ask an owner to enable it.' : 'Wrong email or password.');
-  }
-  await clearFailures(db, acctKey);
-  await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, u.id));
-  return u;
+  const passwordHash = await hashPassword(newPassword);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, sessionsValidAfter: new Date(), updatedAt: new Date() }).where(eq(users.id, u.id));
+    await notifyUserChanged(tx, u.id);
+    await recordAudit(tx, actor, { action: 'user.change_password', targetType: 'user', targetId: u.id, after: { password: 'changed', sessionsEnded: true } });
+  });
 }

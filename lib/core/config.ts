@@ -29,10 +29,28 @@ export const envSchema = z.object({
   SKILLDOCK_WORKER: bool.default(true),
   SKILLDOCK_WORKER_CONCURRENCY: int(1, 64).default(4),
   SKILLDOCK_JOB_LEASE_MS: int(1000, 3_600_000).default(30_000),
+  /** Worker threads of the skill scanner; 0: one per core. */
+  SKILLDOCK_SCAN_WORKERS: int(0, 64).default(0),
+  /** Time one skill's scan may take; past it the scan stops with verdict "error" (blocked until acknowledged) and runs again on the next build. */
+  SKILLDOCK_SCAN_BUDGET_MS: int(1, 3_600_000).default(10_000),
+  /** On SIGTERM/SIGINT: how long running jobs may take to finish or stop (system package steps are never interrupted) before the server exits anyway. */
+  SKILLDOCK_SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000),
+  /** Job event streams (SSE) one user or token may hold open at once; past it, 429. */
+  SKILLDOCK_STREAMS_PER_USER: int(1, 1000).default(16),
+  /** Finished jobs (and their logs) older than this many days are deleted by the daily sweep. */
+  SKILLDOCK_RETENTION_JOB_DAYS: int(1, 36_500).default(90),
+  /** Audit records older than this many days are deleted by the daily sweep. */
+  SKILLDOCK_RETENTION_AUDIT_DAYS: int(1, 36_500).default(365),
   SKILLDOCK_MAX_BODY_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
-  SKILLDOCK_TRUST_PROXY: bool.default(false),
+  /** Reverse proxies in front of Skilldock: a hop count ("1") or CIDRs ("10.0.0.0/8,::1"); unset, X-Forwarded-For is ignored. */
+  SKILLDOCK_TRUSTED_PROXIES: z.string().optional(),
+  /** Extra Host names (comma-separated, with or without a port) the server answers besides the public URL and loopback. */
+  SKILLDOCK_ALLOWED_HOSTS: z.string().optional(),
+  /** Absolute lifetime of a console session in seconds, however active it is. */
+  SKILLDOCK_SESSION_MAX_AGE: int(300, 365 * 86_400).default(7 * 86_400),
   SKILLDOCK_LOGIN_MAX_FAILURES: int(1, 1000).default(5),
   SKILLDOCK_LOGIN_IP_MAX_FAILURES: int(1, 10000).default(30),
+  SKILLDOCK_LOGIN_ACCOUNT_MAX_FAILURES: int(1, 100_000).default(50),
   SKILLDOCK_LOGIN_WINDOW_MS: int(1000, 86_400_000).default(15 * 60_000),
   SKILLDOCK_ALLOWED_ORIGINS: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
@@ -62,7 +80,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...e,
     dataDir,
     pgliteDir: path.join(dataDir, 'pglite'),
-    runtimeDir: path.resolve(e.RUNTIME_DIR ?? path.join(dataDir, 'runtime')),
+    runtimeDir: path.resolve(/*turbopackIgnore: true*/ e.RUNTIME_DIR ?? path.join(dataDir, 'runtime')),
     databaseKind: e.DATABASE_URL ? 'postgres' : 'pglite',
     allowedOrigins: (e.SKILLDOCK_ALLOWED_ORIGINS ?? '')
       .split(',')

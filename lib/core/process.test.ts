@@ -91,3 +91,31 @@ describe('runProcess stopping and line caps', () => {
     expect(lines[0].length).toBeLessThanOrEqual(64 * 1024 + 64);
   });
 });
+
+describe('runProcess environment', () => {
+  const SECRETS = ['NEXTAUTH_SECRET', 'SKILLDOCK_SESSION_SECRET', 'SKILLDOCK_SECRET_KEY'];
+  const PRINT_ENV = 'process.stdout.write(JSON.stringify(process.env))';
+
+  it('a child sees none of the server secrets nor its other variables, even when they are set in the parent', async () => {
+    const saved = Object.fromEntries([...SECRETS, 'SKILLDOCK_SOME_SETTING'].map((k) => [k, process.env[k]]));
+    for (const k of SECRETS) process.env[k] = `secret-${k}-${'x'.repeat(40)}`;
+    process.env.SKILLDOCK_SOME_SETTING = 'server-only';
+    try {
+      const plain = JSON.parse((await runProcess(process.execPath, ['-e', PRINT_ENV])).stdout) as Record<string, string>;
+      const spread = JSON.parse((await runProcess(process.execPath, ['-e', PRINT_ENV], { env: { ...process.env, EXTRA: '1' } })).stdout) as Record<
+        string,
+        string
+      >;
+      for (const env of [plain, spread]) for (const k of SECRETS) expect(env, k).not.toHaveProperty(k);
+      expect(plain).not.toHaveProperty('SKILLDOCK_SOME_SETTING');
+      expect(plain.HOME).toBe(process.env.HOME);
+      expect(plain.PATH.split(':').some((d) => d.includes('node_modules'))).toBe(false);
+      expect(spread.EXTRA).toBe('1');
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+});

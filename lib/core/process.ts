@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { childEnv, SECRET_ENV_NAMES } from './child-env';
+import { runCritical } from './critical';
 import { AppError } from './errors';
 
 export interface RunOptions {
   cwd?: string;
+  /** The child's whole environment; default childEnv() (allowlisted, never the server's own env). */
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
   /** Stop collecting output past this many bytes per stream (the process keeps running). */
@@ -16,6 +19,12 @@ export interface RunOptions {
   stdin?: string;
   /** A longer line passed to onLine is cut here (the rest of it dropped); default 64 KiB. */
   maxLineBytes?: number;
+  /**
+   * A step that must not be interrupted (a system package transaction): while it runs, an abort of
+   * `signal` (cancel, shutdown) waits for it to end; only the timeout still stops it. A signal that
+   * is already aborted means it never starts.
+   */
+  critical?: boolean;
 }
 
 export interface RunResult {
@@ -39,12 +48,27 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
   if (!SAFE_COMMAND.test(command)) {
     return Promise.reject(new AppError('validation', `Refusing to run "${command}": not a plain program path.`));
   }
+  if (!opts.critical) return spawnProcess(command, args, opts);
+  if (opts.signal?.aborted) {
+    return Promise.resolve({ code: null, signal: null, stdout: '', stderr: '', timedOut: false, aborted: true, truncated: false, durationMs: 0 });
+  }
+  return runCritical(opts.signal, () => spawnProcess(command, args, opts));
+}
+
+function safeEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  if (!env) return childEnv();
+  const copy = { ...env };
+  for (const name of SECRET_ENV_NAMES) delete copy[name];
+  return copy;
+}
+
+function spawnProcess(command: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
   const maxBytes = opts.maxOutputBytes ?? 1024 * 1024;
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args as string[], {
       cwd: opts.cwd,
-      env: opts.env ?? process.env,
+      env: safeEnv(opts.env),
       detached: true,
       stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });

@@ -2,7 +2,6 @@ import { decode } from 'next-auth/jwt';
 import type { Actor } from '../auth/actor';
 import { ROLE_PERMISSIONS } from '../auth/permissions';
 import { resolveToken } from '../auth/tokens';
-import { getUser } from '../auth/users';
 import { AppError } from '../core/errors';
 import type { Services } from '../services';
 
@@ -46,8 +45,9 @@ export interface AuthInput {
 }
 
 /**
- * Resolves the caller from a bearer token or the session cookie, against the database every time, so
- * a disabled user, a changed role, a reset password or a revoked token takes effect at once.
+ * Resolves the caller from a bearer token or the session cookie. Tokens are read from the database
+ * every time; session users come from the user cache, which every replica drops on a change, so a
+ * disabled user, a changed role or a reset password takes effect at once.
  */
 export async function authenticate(services: Services, input: AuthInput): Promise<Actor & { via: 'token' | 'session' }> {
   const { database } = services;
@@ -72,8 +72,12 @@ export async function authenticate(services: Services, input: AuthInput): Promis
   if (!raw) throw new AppError('unauthenticated', 'Sign in, or send an API token as "Authorization: Bearer <token>".');
   const jwt = await decode({ token: raw, secret: services.authSecret }).catch(() => null);
   if (!jwt?.sub) throw new AppError('unauthenticated', 'Your session is invalid or expired; sign in again.');
-  const user = await getUser(database.db, jwt.sub);
   const authAt = typeof jwt.authAt === 'number' ? jwt.authAt : 0;
+  // next-auth's maxAge slides with every refresh; the sign-in time does not.
+  if (Date.now() - authAt > services.config.SKILLDOCK_SESSION_MAX_AGE * 1000) {
+    throw new AppError('unauthenticated', 'Your session has reached its maximum age; sign in again.');
+  }
+  const user = await services.users.get(jwt.sub);
   if (!user || user.disabled || authAt < user.sessionsValidAfter.getTime()) {
     throw new AppError('unauthenticated', user?.disabled ? 'This account is disabled.' : 'Your session has ended; sign in again.');
   }

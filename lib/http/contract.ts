@@ -25,6 +25,21 @@ export interface RouteContract {
   consumes?: 'application/octet-stream';
   /** Largest accepted body in bytes; defaults to SKILLDOCK_MAX_BODY_BYTES. */
   maxBodyBytes?: number;
+  /**
+   * A per-caller limit for costly work a low role can trigger, enforced by both doors: over it the
+   * call is refused with 429 rate_limited and Retry-After. `when` limits only the calls it matches.
+   */
+  rateLimit?: RateLimit;
+}
+
+export interface RateLimit {
+  /** Counted per user (a token counts for its user; a call without a user, per client address). */
+  key: 'user';
+  max: number;
+  perSeconds: number;
+  when?: (input: { query: unknown; body: unknown; params: unknown }) => boolean;
+  /** Callers holding this permission are not limited: they can already start heavier work (installs, imports). */
+  unless?: Permission;
 }
 
 export const defineContract = <C extends RouteContract>(c: C): C => c;

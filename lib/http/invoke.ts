@@ -1,6 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
-import type { Actor } from '../auth/actor';
+import { type Actor, can } from '../auth/actor';
 import { AppError } from '../core/errors';
 import { logger } from '../core/logger';
 import type { Services } from '../services';
@@ -53,6 +53,20 @@ export function checkOutput(c: RouteContract, json: unknown): void {
   throw new Error(`The response of ${where} does not match its contract: ${issues.slice(0, 5).join('; ')}`);
 }
 
+/** The contract's per-caller limit; the counters live on the services, so both doors share them. */
+export function enforceRateLimit(services: Services, c: RouteContract, actor: Actor | null, meta: CallMeta, input: ReturnType<typeof parseInput>): void {
+  const rule = c.rateLimit;
+  if (!rule || (rule.when && !rule.when(input))) return;
+  if (rule.unless && actor && can(actor, rule.unless)) return;
+  const who = actor?.userId ?? actor?.tokenId ?? `ip:${meta.ip ?? 'unknown'}`;
+  const waitMs = services.rateLimiter.take(`${c.method} ${c.path}|${who}`, rule);
+  if (waitMs === 0) return;
+  const seconds = Math.ceil(waitMs / 1000);
+  throw new AppError('rate_limited', `This is limited to ${rule.max} calls in ${rule.perSeconds} s per user; try again in ${seconds} s.`, {
+    details: { retryAfterSeconds: seconds },
+  });
+}
+
 export interface Invocation {
   services: Services;
   actor: Actor | null;
@@ -67,6 +81,7 @@ export interface Invocation {
  */
 export async function invoke(op: Operation, call: Invocation): Promise<{ response: Response } | { json: unknown }> {
   const input = parseInput(op.contract, call.raw);
+  enforceRateLimit(call.services, op.contract, call.actor, call.meta, input);
   const ctx = { services: call.services, actor: call.actor, meta: call.meta, req: call.req, ...input } as OperationContext<RouteContract>;
   const out = await op.run(ctx);
   if (out instanceof Response) return { response: out };

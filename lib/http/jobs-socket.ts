@@ -1,3 +1,4 @@
+import { pacedSender } from './socket-pacing';
 import type { SocketRoute } from './ws-router';
 
 /**
@@ -9,9 +10,9 @@ export const jobsSocket: SocketRoute = {
   permission: 'jobs.read',
   maxPayload: 1024,
   onConnection(ws, { services }) {
-    const off = services.hub.onJobState((job) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'job', job }));
-    });
+    // A slow console gets the latest state of each job once it drains; a dead one is dropped by ping.
+    const send = pacedSender(ws, { maxBufferedBytes: 256 * 1024, maxHeld: 2000, pingMs: 30_000 });
+    const off = services.hub.onJobState((job) => send(job.id, JSON.stringify({ type: 'job', job })));
     ws.send(JSON.stringify({ type: 'hello', at: new Date().toISOString() }));
     ws.on('message', () => ws.close(1003, 'This socket only sends.'));
     ws.on('close', off);

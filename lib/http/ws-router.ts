@@ -16,23 +16,37 @@ export interface SocketRoute {
   onConnection(ws: WebSocket, ctx: { actor: Actor; url: URL; services: Services }): void;
 }
 
-function refuse(socket: Duplex, status: 401 | 403 | 404, message: string) {
-  const reason = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[status];
-  const body = JSON.stringify({ error: { code: status === 401 ? 'unauthenticated' : status === 403 ? 'forbidden' : 'not_found', message } });
+const REASONS = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' } as const;
+const CODES = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' } as const;
+
+/** Answers an upgrade with a plain HTTP error and closes the socket once the answer is out. */
+export function refuseUpgrade(socket: Duplex, status: 401 | 403 | 404, message: string, body?: string) {
+  const text = body ?? JSON.stringify({ error: { code: CODES[status], message } });
+  socket.on('error', () => undefined);
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
+  // A client that never reads would keep the half-closed socket: it goes after a short grace.
+  setTimeout(() => socket.destroy(), 2000).unref();
 }
+const refuse = refuseUpgrade;
 
 /**
  * Routes WebSocket upgrades by exact path. Authentication (session cookie or bearer token), the
  * Origin check and the permission check all happen before the handshake; a refusal is a plain
- * HTTP 401/403 and no socket is opened. Paths under /_next/ are never handled here.
+ * HTTP 401/403 and no socket is opened. Any other path is answered 404 and closed, unless passed through.
  */
 export class SocketRouter {
   private routes = new Map<string, { route: SocketRoute; wss: WebSocketServer }>();
 
-  constructor(private readonly services: () => Promise<Services>) {}
+  /**
+   * `passThrough` names upgrade paths another listener owns (Next's HMR socket in development);
+   * every other path outside the registered routes is answered 404 and closed.
+   */
+  constructor(
+    private readonly services: () => Promise<Services>,
+    private readonly passThrough: (pathname: string) => boolean = () => false,
+  ) {}
 
   register(route: SocketRoute): void {
     // One server per route, so each route's frame size limit is enforced by ws itself.
@@ -40,14 +54,19 @@ export class SocketRouter {
     this.routes.set(route.path, { route, wss });
   }
 
-  /** Returns false when the path is not ours, so another upgrade listener (Next's HMR) may take it. */
+  /** Returns false when the path is passed through, so another upgrade listener (Next's HMR) may take it. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname.startsWith('/_next/')) return false;
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      refuse(socket, 404, 'No WebSocket endpoint here.');
+      return true;
+    }
+    if (this.passThrough(url.pathname)) return false;
     const entry = this.routes.get(url.pathname);
     if (!entry) {
-      if (!url.pathname.startsWith('/ws/')) return false;
-      refuse(socket, 404, `No WebSocket endpoint at ${url.pathname}.`);
+      refuse(socket, 404, `No WebSocket endpoint at ${url.pathname.slice(0, 200)}.`);
       return true;
     }
     void this.accept(entry.route, entry.wss, url, req, socket, head);

@@ -113,6 +113,18 @@ export class JobEventHub {
     };
   }
 
+  /** Lines this process just stored: its followers get them at once, without reading them back. */
+  stored(id: string, rows: readonly { seq: number; at: Date; stream: string; line: string }[]): void {
+    const ch = this.channels.get(id);
+    if (!ch || !rows.length) return;
+    if (ch.pumping || rows[0].seq !== ch.fetchedUpTo + 1) return this.pump(id);
+    ch.fetchedUpTo = rows[rows.length - 1].seq;
+    for (const r of rows) {
+      const ev = logEvent(r);
+      ch.listeners.forEach((l) => l(ev));
+    }
+  }
+
   /** Reads new rows of a job and hands them out; coalesces bursts of notices into one reader. */
   pump(id: string): void {
     const ch = this.channels.get(id);

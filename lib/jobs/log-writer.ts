@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { jobLogs, jobs } from '@/db/schema';
 import { logger } from '../core/logger';
@@ -10,30 +10,41 @@ const FLUSH_MS = 20;
 export const MAX_LINES_PER_JOB = 2_000_000;
 
 type Stream = 'stdout' | 'stderr' | 'info';
+export type LogRow = { seq: number; at: Date; stream: Stream; line: string };
+
+export interface LogWriterOptions {
+  /** Writes only while the job is still this worker's and this attempt's; a fenced-off attempt's lines are dropped. */
+  owner?: string;
+  attempt?: number;
+  /** Told of every stored batch, so followers in this process get it without reading it back. */
+  onStored?: (jobId: string, rows: LogRow[]) => void;
+}
 
 /**
  * Appends a job's log lines with consecutive sequence numbers. Lines are batched (one INSERT and one
  * NOTIFY per batch), and flushes run strictly in order so sequence numbers never interleave.
  */
 export class JobLogWriter {
-  private buffer: { seq: number; at: Date; stream: Stream; line: string }[] = [];
+  private buffer: LogRow[] = [];
   private chain: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private capped = false;
+  private fenced = false;
 
   constructor(
     private readonly database: Database,
     private readonly jobId: string,
     private seq: number,
+    private readonly opts: LogWriterOptions = {},
   ) {}
 
   /** Continues after the highest stored sequence number (a crashed attempt may not have updated log_count). */
-  static async open(database: Database, jobId: string): Promise<JobLogWriter> {
+  static async open(database: Database, jobId: string, opts: LogWriterOptions = {}): Promise<JobLogWriter> {
     const [r] = await database.db
       .select({ max: sql<number | null>`max(${jobLogs.seq})` })
       .from(jobLogs)
       .where(eq(jobLogs.jobId, jobId));
-    return new JobLogWriter(database, jobId, Number(r?.max ?? 0));
+    return new JobLogWriter(database, jobId, Number(r?.max ?? 0), opts);
   }
 
   get lastSeq() {
@@ -53,7 +64,10 @@ export class JobLogWriter {
 
   private push(line: string, stream: Stream) {
     // Control characters other than tab and ANSI escapes would corrupt the viewer; NUL breaks PostgreSQL text.
-    const clean = line.replace(/[\u0000-\u0008\u000b-\u001a\u001c-\u001f]/g, '');
+    // A lone surrogate cannot travel as JSON to PostgreSQL: it becomes U+FFFD, as a UTF-8 encoder would make it.
+    const clean = line
+      .replace(/[\u0000-\u0008\u000b-\u001a\u001c-\u001f]/g, '')
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
     this.buffer.push({ seq: ++this.seq, at: new Date(), stream, line: clean });
     if (this.buffer.length >= BATCH) this.flushSoon(0);
     else this.flushSoon(FLUSH_MS);
@@ -72,21 +86,49 @@ export class JobLogWriter {
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const rows = this.buffer.splice(0);
-    if (!rows.length) return this.chain;
-    this.chain = this.chain.then(async () => {
-      try {
-        for (let i = 0; i < rows.length; i += BATCH) {
-          await this.database.db.insert(jobLogs).values(rows.slice(i, i + BATCH).map((r) => ({ jobId: this.jobId, ...r })));
-        }
-        const last = rows[rows.length - 1].seq;
-        await this.database.db.update(jobs).set({ logCount: last }).where(eq(jobs.id, this.jobId));
-        const msg: BusMessage = { t: 'log', id: this.jobId, seq: last };
-        await this.database.notify(BUS_CHANNEL, JSON.stringify(msg));
-      } catch (e) {
-        logger.error('job log write failed', { jobId: this.jobId, error: String(e) });
-      }
-    });
+    // The buffer is taken when the previous write ends, so a slow database gets fewer, larger batches.
+    this.chain = this.chain.then(() => this.write());
     return this.chain;
+  }
+
+  private async write(): Promise<void> {
+    const rows = this.buffer.splice(0);
+    if (!rows.length) return;
+    try {
+      const { owner, attempt } = this.opts;
+      const fence =
+        owner !== undefined && attempt !== undefined
+          ? and(eq(jobs.id, this.jobId), eq(jobs.leaseOwner, owner), eq(jobs.attempts, attempt))
+          : eq(jobs.id, this.jobId);
+      let stored = 0;
+      for (let i = 0; i < rows.length; i += BATCH) {
+        const page = rows.slice(i, i + BATCH);
+        const data = JSON.stringify(page.map((r) => ({ seq: r.seq, at: r.at.toISOString(), stream: r.stream, line: r.line })));
+        // One statement per page: the fence, the count and the rows together, so a fenced-off attempt writes nothing.
+        const [r] = await this.database.rows<{ n: number }>(sql`
+          with own as (
+            update ${jobs} set log_count = greatest(${jobs.logCount}, ${page[page.length - 1].seq}) where ${fence} returning ${jobs.id}
+          ), ins as (
+            insert into ${jobLogs} (job_id, seq, at, stream, line)
+            select own.id, r.seq, r.at, r.stream, r.line
+            from own, json_to_recordset(${data}::json) as r(seq bigint, at timestamptz, stream text, line text)
+            returning 1
+          )
+          select count(*)::int as n from ins`);
+        if (!Number(r?.n ?? 0)) break;
+        stored += page.length;
+      }
+      if (!stored) {
+        if (!this.fenced) logger.warn('job log lines dropped: the job is no longer this attempt', { jobId: this.jobId, attempt });
+        this.fenced = true;
+        return;
+      }
+      const kept = stored === rows.length ? rows : rows.slice(0, stored);
+      this.opts.onStored?.(this.jobId, kept);
+      const msg: BusMessage = { t: 'log', id: this.jobId, seq: kept[kept.length - 1].seq };
+      await this.database.notify(BUS_CHANNEL, JSON.stringify(msg));
+    } catch (e) {
+      logger.error('job log write failed', { jobId: this.jobId, error: String(e) });
+    }
   }
 }

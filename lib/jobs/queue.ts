@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gt, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '@/db/client';
-import { JOB_STATES, jobLogs, jobs } from '@/db/schema';
+import { jobLogs, jobs } from '@/db/schema';
 import { isFinalState as isFinal } from '@/db/schema/job-states';
 import { recordAudit } from '../audit/audit';
 import { type Actor, requirePermission } from '../auth/actor';
@@ -155,18 +155,40 @@ export async function cancelJob(database: Database, actor: Actor, id: string): P
             .where(eq(jobs.id, id))
             .returning()
         : await tx.update(jobs).set({ cancelRequested: true, updatedAt: now, progressStage: 'canceling' }).where(eq(jobs.id, id)).returning();
+    // Its children go with it: queued ones end now, running ones are asked to stop.
+    const canceled = await tx
+      .update(jobs)
+      .set({
+        state: 'canceled',
+        cancelRequested: true,
+        finishedAt: now,
+        updatedAt: now,
+        error: `Canceled with its parent by ${actor.label}.`,
+        progressStage: 'canceled',
+      })
+      .where(and(eq(jobs.parentId, id), eq(jobs.state, 'queued')))
+      .returning({ id: jobs.id });
+    const stopping = await tx
+      .update(jobs)
+      .set({ cancelRequested: true, updatedAt: now, progressStage: 'canceling' })
+      .where(and(eq(jobs.parentId, id), eq(jobs.state, 'running'), eq(jobs.cancelRequested, false)))
+      .returning({ id: jobs.id });
     await recordAudit(tx, actor, {
       action: 'job.cancel',
       targetType: 'job',
       targetId: id,
       before: { state: before.state },
-      after: { state: after.state, cancelRequested: true },
+      after: {
+        state: after.state,
+        cancelRequested: true,
+        ...(canceled.length || stopping.length ? { children: { canceled: canceled.map((c) => c.id), stopping: stopping.map((c) => c.id) } } : {}),
+      },
     });
-    return after;
+    return { after, canceled, stopping };
   });
-  await publish(database, { t: 'cancel', id });
-  await publish(database, { t: 'state', id });
-  return row;
+  for (const c of [{ id }, ...row.stopping]) await publish(database, { t: 'cancel', id: c.id });
+  for (const c of [{ id }, ...row.canceled, ...row.stopping]) await publish(database, { t: 'state', id: c.id });
+  return row.after;
 }
 
 /**
@@ -186,46 +208,7 @@ export async function retryJob(database: Database, registry: JobRegistry, actor:
   return enqueueByName(database, registry, actor, old.kind, params, { parentId: old.parentId, retryOf: old.id, trusted: true });
 }
 
-export const listJobsQuery = z.strictObject({
-  state: z.enum(JOB_STATES).optional(),
-  kind: z.string().max(64).optional(),
-  q: z.string().trim().max(200).optional(),
-  parentId: z.string().max(64).optional(),
-  /** Keyset cursor: the nextBefore of the previous page. */
-  before: z
-    .string()
-    .regex(/^\d{4}-\d\d-\d\dT[\d:.]+Z~[0-9a-f-]{36}$/, 'Not a cursor from a previous page')
-    .optional(),
-  sort: z.enum(['created_desc', 'created_asc']).default('created_desc'),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-export type ListJobsQuery = z.infer<typeof listJobsQuery>;
-
-export async function listJobs(database: Database, q: ListJobsQuery) {
-  const where: SQL[] = [];
-  if (q.state) where.push(eq(jobs.state, q.state));
-  if (q.kind) where.push(eq(jobs.kind, q.kind));
-  if (q.parentId) where.push(eq(jobs.parentId, q.parentId));
-  if (q.q) {
-    const pat = `%${q.q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-    where.push(or(ilike(jobs.title, pat), ilike(jobs.kind, pat), ilike(jobs.createdByLabel, pat), eq(jobs.id, q.q))!);
-  }
-  const asc_ = q.sort === 'created_asc';
-  if (q.before) {
-    const [at, id] = q.before.split('~');
-    const cursor = sql`(${new Date(at).toISOString()}::timestamptz, ${id}::text)`;
-    where.push(asc_ ? sql`(${jobs.createdAt}, ${jobs.id}) > ${cursor}` : sql`(${jobs.createdAt}, ${jobs.id}) < ${cursor}`);
-  }
-  const rows = await database.db
-    .select()
-    .from(jobs)
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(asc_ ? asc(jobs.createdAt) : desc(jobs.createdAt), asc_ ? asc(jobs.id) : desc(jobs.id))
-    .limit(q.limit + 1);
-  const items = rows.slice(0, q.limit);
-  const last = items[items.length - 1];
-  return { items, nextBefore: rows.length > q.limit ? `${last.createdAt.toISOString()}~${last.id}` : null };
-}
+export { type ListJobsQuery, listJobs, listJobsQuery } from './list';
 
 export const jobLogsQuery = z.strictObject({
   after: z.coerce.number().int().min(0).default(0),

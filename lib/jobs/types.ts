@@ -18,6 +18,12 @@ export interface JobContext<P = unknown> {
   progress(percent: number, stage: string): void;
   /** Runs a program (argument array) whose output lines go to the job log; stopped on cancel. */
   run(command: string, args: readonly string[], opts?: Omit<RunOptions, 'signal'>): Promise<RunResult>;
+  /**
+   * Runs `fn` as a step that must not be interrupted: a cancel, a lost lease or a shutdown waits
+   * for it to end (the server's shutdown grace period bounds the wait). `run(…, { critical: true })`
+   * does the same for one process.
+   */
+  critical<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export type JobEvent = { type: 'state'; job: JobRow } | { type: 'log'; seq: number; at: string; stream: string; line: string; frame: string };

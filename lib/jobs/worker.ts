@@ -2,6 +2,7 @@ import os from 'node:os';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { jobs } from '@/db/schema';
+import { DeferringAbortController, settledWithin } from '../core/critical';
 import { type ErrorBody, isAppError } from '../core/errors';
 import { randomToken } from '../core/ids';
 import { logger } from '../core/logger';
@@ -26,11 +27,14 @@ export interface WorkerOptions {
 
 interface Running {
   job: JobRow;
-  controller: AbortController;
+  controller: DeferringAbortController;
   reason: 'cancel' | 'lease-lost' | 'shutdown' | null;
   done: Promise<void>;
+  handler?: Promise<unknown>;
 }
 
+/** The row is still this attempt's: same worker and same attempt (a lease that expired and was re-claimed is another's). */
+const fence = (job: JobRow, owner: string) => and(eq(jobs.id, job.id), eq(jobs.leaseOwner, owner), eq(jobs.attempts, job.attempts));
 const leaseUntil = (ms: number) => sql`now() + (${ms}::int * interval '1 millisecond')`;
 
 /**
@@ -46,6 +50,7 @@ export class JobWorker {
   private ticking = false;
   private again = false;
   private offBus: (() => void) | undefined;
+  private stopped: Promise<void> | undefined;
 
   constructor(
     private readonly database: Database,
@@ -75,13 +80,17 @@ export class JobWorker {
     this.tick();
   }
 
-  /** Stops claiming, aborts what runs, and waits for the handlers to settle (bounded). */
-  async stop(graceMs = 5000): Promise<void> {
-    this.stopping = true;
-    this.offBus?.();
-    this.timers.forEach(clearInterval);
-    for (const id of this.running.keys()) this.abort(id, 'shutdown');
-    await Promise.race([Promise.allSettled([...this.running.values()].map((r) => r.done)), new Promise((r) => setTimeout(r, graceMs))]);
+  /** Stops claiming, aborts what runs (a critical step ends first) and waits ≤ graceMs for it to settle, heartbeats going on. */
+  stop(graceMs = 30_000): Promise<void> {
+    return (this.stopped ??= (async () => {
+      this.stopping = true;
+      this.offBus?.();
+      for (const id of this.running.keys()) this.abort(id, 'shutdown');
+      const busy = [...this.running.values()].flatMap((r) => [r.done, r.handler]);
+      const late = !(await settledWithin(busy, graceMs));
+      this.timers.forEach(clearInterval);
+      if (late) logger.warn('jobs still running after the shutdown grace period', { ids: this.activeJobIds, graceMs });
+    })());
   }
 
   private abort(id: string, reason: NonNullable<Running['reason']>) {
@@ -151,7 +160,7 @@ export class JobWorker {
   }
 
   private launch(job: JobRow) {
-    const controller = new AbortController();
+    const controller = new DeferringAbortController();
     const entry: Running = { job, controller, reason: null, done: Promise.resolve() };
     this.running.set(job.id, entry);
     entry.done = this.execute(entry)
@@ -165,7 +174,11 @@ export class JobWorker {
   private async execute(entry: Running): Promise<void> {
     const { job, controller } = entry;
     const { kind: def, run } = this.registry.require(job.kind);
-    const log = await JobLogWriter.open(this.database, job.id);
+    const log = await JobLogWriter.open(this.database, job.id, {
+      owner: this.id,
+      attempt: job.attempts,
+      onStored: (id, rows) => this.hub.stored(id, rows),
+    });
     let lastProgress = 0;
     let lastStage = '';
     const ctx: JobContext<unknown> = {
@@ -183,10 +196,11 @@ export class JobWorker {
         void this.database.db
           .update(jobs)
           .set({ progressPercent: p, progressStage: stage.slice(0, 200), updatedAt: new Date() })
-          .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, this.id)))
+          .where(fence(job, this.id))
           .then(() => publish(this.database, { t: 'state', id: job.id }))
           .catch(() => undefined);
       },
+      critical: (fn) => controller.critical(fn),
       run: (command, args, opts) =>
         runProcess(command, args, {
           ...opts,
@@ -203,6 +217,7 @@ export class JobWorker {
     let outcome: { state: 'succeeded' | 'failed' | 'canceled' | 'queued'; result?: unknown; error?: string; failure?: ErrorBody; runAfter?: Date };
     try {
       const handler = run(ctx);
+      entry.handler = handler;
       const stopped = new Promise<never>((_, reject) => {
         controller.signal.addEventListener('abort', () => {
           // Cooperative first; a handler that ignores the signal is ended after the grace period.
@@ -210,7 +225,8 @@ export class JobWorker {
         });
       });
       const result = await Promise.race([handler, stopped]);
-      if (controller.signal.aborted) throw new Error('aborted');
+      // A handler that finished the critical step a shutdown waited for has done its work.
+      if (controller.signal.aborted && !(entry.reason === 'shutdown' && controller.deferred)) throw new Error('aborted');
       outcome = { state: 'succeeded', result: result ?? null };
     } catch (e) {
       const message = isAppError(e) || e instanceof Error ? e.message : String(e);
@@ -251,7 +267,7 @@ export class JobWorker {
         finishedAt: final ? new Date() : null,
         updatedAt: new Date(),
       })
-      .where(and(eq(jobs.id, job.id), eq(jobs.leaseOwner, this.id)));
+      .where(fence(job, this.id));
     await publish(this.database, { t: 'state', id: job.id });
   }
 
@@ -259,11 +275,12 @@ export class JobWorker {
   private async heartbeat(): Promise<void> {
     const ids = this.activeJobIds;
     if (!ids.length) return;
+    const attempts = [...this.running.values()].map((r) => sql`(${r.job.id}::text, ${r.job.attempts}::int)`);
     try {
       const rows = await this.database.db
         .update(jobs)
         .set({ leaseExpiresAt: leaseUntil(this.opts.leaseMs) })
-        .where(and(inArray(jobs.id, ids), eq(jobs.leaseOwner, this.id), eq(jobs.state, 'running')))
+        .where(and(sql`(${jobs.id}, ${jobs.attempts}) in (${sql.join(attempts, sql`, `)})`, eq(jobs.leaseOwner, this.id), eq(jobs.state, 'running')))
         .returning({ id: jobs.id, cancelRequested: jobs.cancelRequested });
       const alive = new Set(rows.map((r) => r.id));
       for (const r of rows) if (r.cancelRequested) this.abort(r.id, 'cancel');

@@ -12,7 +12,7 @@ import type { PackageRuntime } from './context';
 import type { BatchParams, BatchResult, BatchRow } from './job-kinds';
 import type { PackageOpResult } from './operations';
 import { type RefreshSummary, refreshUpdates } from './updates';
-import type { SourceCheck } from './updates-merge';
+import type { SourceCheck, UpdateSource } from './updates-merge';
 
 function describeCheck(c: SourceCheck): string {
   if (!c.ok) return `${c.source}: check failed, previous results kept — ${c.error}`;
@@ -23,7 +23,11 @@ function describeCheck(c: SourceCheck): string {
 }
 
 /** Checks pip, npm, the system manager and GitHub releases, and merges the results into the updates table. */
-export function updateCheckHandler(deps: { runtime: PackageRuntime; secrets: SecretBox; version: string }): JobHandler<Record<string, never>, RefreshSummary> {
+export function updateCheckHandler(deps: {
+  runtime: PackageRuntime;
+  secrets: SecretBox;
+  version: string;
+}): JobHandler<{ sources?: UpdateSource[] }, RefreshSummary> {
   return async (ctx) => {
     const db = ctx.database.db;
     const mctx = await deps.runtime.loadContext(db, { signal: ctx.signal, log: (l, s) => ctx.log(l, s) });
@@ -39,7 +43,7 @@ export function updateCheckHandler(deps: { runtime: PackageRuntime; secrets: Sec
         ctx.progress(5 + Math.round((done / 4) * 90), `checked ${c.source}`);
       },
     });
-    ctx.log(`${summary.pending} pending update(s) in total.`, 'info');
+    ctx.log(`${summary.pending} pending update${summary.pending === 1 ? '' : 's'} in total.`, 'info');
     return summary;
   };
 }

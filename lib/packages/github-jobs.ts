@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { AppError } from '../core/errors';
 import { getGithubPackage, githubClient, installGithubPackage, rollbackGithubPackage, uninstallGithubPackage } from '../github/install/installer';
+import { githubJobLocks } from '../github/install/locks';
 import { recoverGithubInstalls } from '../github/install/recovery';
 import type { githubInstallParams, githubRepairParams, githubRollbackParams, githubUninstallParams, githubUpdateParams } from '../github/schemas';
 import { loadGithubContext } from '../github/service';
@@ -9,7 +10,7 @@ import { newestRelease } from '../github/updates/newest';
 import type { JobHandler } from '../jobs/kind';
 import type { JobContext } from '../jobs/types';
 import type { SecretBox } from '../secrets/crypto';
-import { type PackageRuntime, packageLockKey } from './context';
+import type { PackageRuntime } from './context';
 import { dropUpdates, settleUpdate } from './updates';
 
 export interface GithubJobDeps {
@@ -32,11 +33,14 @@ async function context(deps: GithubJobDeps, ctx: JobContext<unknown>) {
     progress: (p, s) => ctx.progress(p, s),
     version: deps.version,
   });
-  /** Runs under the package lock of the repository; what is installed may change, so the runtime is told afterwards. */
-  const locked = async <T>(repo: string, fn: () => Promise<T>) => {
-    ctx.progress(2, 'waiting for the package lock');
+  /**
+   * Runs under the lock of the repository and the GitHub jobs lock (shared; exclusive for Repair);
+   * what is installed may change, so the runtime is told afterwards.
+   */
+  const locked = async <T>(repo: string | null, fn: () => Promise<T>) => {
+    ctx.progress(2, repo ? 'waiting for the package lock' : 'waiting for running GitHub jobs to finish');
     try {
-      return await ctx.database.withLock(packageLockKey({ raw: '', manager: 'github', name: repo }), () => {
+      return await ctx.database.withLocks(githubJobLocks(repo ? { repo } : { exclusive: true }), () => {
         if (ctx.signal.aborted) throw new AppError('already_running', 'Canceled while waiting for the package lock.');
         return fn();
       });
@@ -44,7 +48,7 @@ async function context(deps: GithubJobDeps, ctx: JobContext<unknown>) {
       deps.runtime.changed();
     }
   };
-  return { g, locked, db };
+  return { g: { ...g, locks: ctx.database }, locked, db };
 }
 
 async function recordOf(db: Awaited<ReturnType<typeof context>>['db'], name: string) {
@@ -110,10 +114,12 @@ export const githubUninstallHandler =
 export const githubRepairHandler =
   (deps: GithubJobDeps): Handler<typeof githubRepairParams> =>
   async (ctx) => {
-    const { g } = await context(deps, ctx);
-    const actions = await recoverGithubInstalls(g.db, g.runtimeDir);
-    for (const a of actions) ctx.log(`${a.action}: ${a.path}`, 'info');
-    if (!actions.length) ctx.log('Nothing to repair: the files and the records agree.', 'info');
-    if (actions.length) deps.runtime.changed();
-    return { actions };
+    const { g, locked } = await context(deps, ctx);
+    // Exclusive: an install in progress has files in the scratch folder that repair would remove.
+    return locked(null, async () => {
+      const actions = await recoverGithubInstalls(g.db, g.runtimeDir);
+      for (const a of actions) ctx.log(`${a.action}: ${a.path}`, 'info');
+      if (!actions.length) ctx.log('Nothing to repair: the files and the records agree.', 'info');
+      return { actions };
+    });
   };

@@ -3,6 +3,7 @@ import { githubInstallParams, githubRepairParams, githubRollbackParams, githubUn
 import { defineJobKind, type JobKind } from '../jobs/kind';
 import { PACKAGE_JOB_NAMES as NAMES } from './job-names';
 import { installPackageInput, type PackageAction, uninstallPackageInput, updatePackageInput } from './schemas';
+import { UPDATE_SOURCES, type UpdateSource } from './updates-merge';
 
 /**
  * The package domain's job kinds (pip, npm, system and GitHub-release installs, update checks,
@@ -58,11 +59,17 @@ export const githubRepairJob = defineJobKind({
   ...installs,
 });
 
+/** The sources a check covers, as the host had them when it was queued; they only name the job. */
+export const updateCheckParams = z.strictObject({ sources: z.array(z.enum(UPDATE_SOURCES)).max(UPDATE_SOURCES.length).optional() });
+const SOURCE_LABEL: Record<UpdateSource, string> = { pip: 'pip', npm: 'npm', apt: 'apt', apk: 'apk', github: 'GitHub releases' };
+/** "a", "a and b", "a, b and c". */
+const listOf = (items: string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
+
 /** Checks pip, npm, the system manager and GitHub releases for updates of managed packages. */
 export const updateCheckJob = defineJobKind({
   name: NAMES.updateCheck,
-  params: z.strictObject({}),
-  title: () => 'Check for package updates',
+  params: updateCheckParams,
+  title: (p) => (p.sources?.length ? `Check ${listOf(p.sources.map((s) => SOURCE_LABEL[s]))} for updates` : 'Check for package updates'),
   concurrency: 1,
   maxAttempts: 1,
   resumable: true,
@@ -92,11 +99,17 @@ export interface BatchResult {
   failed: number;
 }
 
+/** Up to three specs by name, then how many more: "npm:a, pip:b and 3 more". */
+function batchSubject(specs: string[]): string {
+  if (specs.length <= 3) return listOf(specs);
+  return `${specs.slice(0, 2).join(', ')} and ${specs.length - 2} more`;
+}
+
 const batch = (name: string, noun: string): JobKind<BatchParams, BatchResult> =>
   defineJobKind({
     name,
     params: batchParams,
-    title: (p) => `${noun}: ${p.items.length} package${p.items.length === 1 ? '' : 's'}`,
+    title: (p) => `${noun}: ${batchSubject(p.items.map((i) => i.spec))}`,
     concurrency: 2,
     maxAttempts: 1,
     // Only waits on its children (which hold their own state), so it can pick up where it left off after a crash.

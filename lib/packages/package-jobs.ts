@@ -6,7 +6,7 @@ import { type PackageRuntime, packageLockKey, systemManagerLockKey } from './con
 import { type PackageOpResult, runPackageOp } from './operations';
 import { forgetInstalled, recordInstalled } from './records';
 import { checkSpec, type PackageAction } from './schemas';
-import { dropUpdates, settleUpdate } from './updates';
+import { dropUpdates, recheckPackage, settleUpdate } from './updates';
 
 type PackageParams = { spec: string; toVersion?: string };
 
@@ -43,6 +43,10 @@ async function runPackageJob(runtime: PackageRuntime, ctx: JobContext<PackagePar
     } else if (result.toVersion) {
       await recordInstalled(db, { manager: result.manager, name: result.name, version: result.toVersion, actor, jobId: ctx.job.id });
       await settleUpdate(db, { source: result.manager, name: result.name, jobId: ctx.job.id, toVersion: result.toVersion });
+      // An install can land an older version than the latest: ask the index now rather than waiting for the next check.
+      ctx.progress(95, 'checking for a newer version');
+      const recheck = await recheckPackage(db, mctx, result.manager, result.name).catch((e: Error) => ({ ok: false as const, error: e.message }));
+      if (!recheck.ok) ctx.log(`[skilldock] could not check ${result.name} for a newer version: ${recheck.error}`, 'info');
     }
     ctx.progress(100, 'done');
     return result;

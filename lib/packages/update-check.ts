@@ -11,6 +11,8 @@ export interface CheckOptions {
   /** The GitHub-release source's check (it needs the database and the GitHub settings). */
   github?: OutdatedCheck;
   timeoutMs?: Partial<Record<UpdateSource, number>>;
+  /** Check only these packages (by name) instead of every managed one. */
+  names?: readonly string[];
 }
 
 /** The sources this host can check: pip, npm and GitHub releases always, plus its system manager. */
@@ -24,9 +26,12 @@ async function runCheck(source: UpdateSource, ctx: ManagerContext, opts: CheckOp
     if (!opts.github) throw new Error('The GitHub check was not configured for this run.');
     return opts.github(ctx.signal!);
   }
-  if (source === 'pip') return pipOutdated(ctx, undefined, { timeoutMs: 60_000 });
-  if (source === 'npm') return npmOutdated(ctx, undefined, { cache: opts.npmCache });
-  return systemOutdated(ctx);
+  if (source === 'pip') return pipOutdated(ctx, opts.names, { timeoutMs: 60_000 });
+  if (source === 'npm') return npmOutdated(ctx, opts.names, { cache: opts.npmCache });
+  const all = await systemOutdated(ctx);
+  if (!opts.names) return all;
+  const wanted = new Set(opts.names);
+  return { outdated: all.outdated.filter((o) => wanted.has(o.name)), errors: all.errors.filter((e) => wanted.has(e.name)) };
 }
 
 /** Checks one source within its time budget; any failure becomes `ok: false` with the reason. */

@@ -6,6 +6,7 @@ import { enqueue } from '../jobs/queue';
 import type { JobRow } from '../jobs/types';
 import { getRuntimeSettings } from '../settings';
 import { updateCheckJob } from './job-kinds';
+import { hostUpdateSources } from './update-check';
 import { listUpdates, type UpdatesView } from './updates';
 
 const CHECK_LOCK = 0x3fff_0001;
@@ -22,7 +23,7 @@ export async function requestUpdateCheck(database: Database, actor: Actor): Prom
       .where(and(eq(jobs.kind, updateCheckJob.name), inArray(jobs.state, ['queued', 'running'])))
       .limit(1);
     if (open) return { job: open, started: false };
-    return { job: await enqueue(database, actor, updateCheckJob, {}, { trusted: true }), started: true };
+    return { job: await enqueue(database, actor, updateCheckJob, { sources: hostUpdateSources() }, { trusted: true }), started: true };
   });
 }
 

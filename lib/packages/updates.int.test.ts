@@ -195,6 +195,17 @@ describe('updates and Update All', () => {
     expect(versions).toEqual({ 'skd-bad': '1.0', 'skd-good': '2.0', 'skd-held': '1.0' });
   });
 
+  it('installing an older version re-checks that package: its update shows without a refresh', async () => {
+    expect((await updates()).updates.map((u) => u.name)).not.toContain('skd-good');
+    const r = await call(installRoute, 'POST', '/api/v1/packages/install', { spec: 'pip:skd-good==1.0' });
+    expect((await finished((r.body as unknown as JobRow).id)).state).toBe('succeeded');
+    expect((await updates()).updates.find((u) => u.name === 'skd-good')).toMatchObject({ current: '1.0', latest: '2.0', spec: 'pip:skd-good' });
+    // Installing the latest again clears it the same way.
+    const again = await call(installRoute, 'POST', '/api/v1/packages/install', { spec: 'pip:skd-good==2.0' });
+    expect((await finished((again.body as unknown as JobRow).id)).state).toBe('succeeded');
+    expect((await updates()).updates.map((u) => u.name)).not.toContain('skd-good');
+  });
+
   it('an uninstalled package leaves the updates table', async () => {
     const r = await call(uninstallRoute, 'POST', '/api/v1/packages/uninstall', { spec: 'pip:skd-bad' });
     expect((await finished((r.body as unknown as JobRow).id)).state).toBe('succeeded');

@@ -17,10 +17,14 @@ export interface RefreshSummary {
   pending: number;
 }
 
-/** Writes one source's check: merged rows and the source's state, in one transaction. */
-async function applyCheck(db: AppDb, check: SourceCheck, now: Date): Promise<void> {
+/**
+ * Writes one source's check: merged rows and the source's state, in one transaction. A check of
+ * some packages only (`names`) merges into their rows alone and leaves the source's state as it was.
+ */
+async function applyCheck(db: AppDb, check: SourceCheck, now: Date, names?: readonly string[]): Promise<void> {
   await db.transaction(async (tx) => {
-    const previous = await tx.select().from(packageUpdates).where(eq(packageUpdates.source, check.source));
+    const keys = names ? new Set(names.map((n) => packageKey(check.source, n))) : null;
+    const previous = (await tx.select().from(packageUpdates).where(eq(packageUpdates.source, check.source))).filter((r) => !keys || keys.has(r.name));
     const plan = planMerge(previous, check, now);
     for (const name of plan.deletes) await tx.delete(packageUpdates).where(and(eq(packageUpdates.source, check.source), eq(packageUpdates.name, name)));
     for (const row of plan.upserts) {
@@ -29,6 +33,7 @@ async function applyCheck(db: AppDb, check: SourceCheck, now: Date): Promise<voi
         .values(row)
         .onConflictDoUpdate({ target: [packageUpdates.source, packageUpdates.name], set: row });
     }
+    if (keys) return;
     const state = check.ok
       ? { checkedAt: now, attemptedAt: now, error: null, details: check.errors.length ? { packageErrors: check.errors } : null }
       : { attemptedAt: now, error: check.error, details: null };
@@ -63,6 +68,26 @@ export async function refreshUpdates(
     ),
     pending,
   };
+}
+
+/**
+ * Re-checks one package right after a job installed or updated it, so its update row reflects the
+ * version now installed (an older version than the latest shows its update at once). GitHub releases
+ * are settled by their own jobs. A failed look-up leaves the row as it was and is returned, not thrown.
+ */
+export async function recheckPackage(
+  db: AppDb,
+  ctx: ManagerContext,
+  source: string,
+  name: string,
+  opts: CheckOptions = {},
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  if (!hostUpdateSources().includes(source as UpdateSource) || source === 'github') return { ok: true };
+  const check = await checkSource(source as UpdateSource, ctx, { timeoutMs: { [source]: 60_000 }, ...opts, names: [name] });
+  if (!check.ok) return { ok: false, error: check.error };
+  await applyCheck(db, check, new Date(), [name]);
+  const failed = check.errors.find((e) => packageKey(source, e.name) === packageKey(source, name));
+  return failed ? { ok: false, error: failed.message } : { ok: true };
 }
 
 export interface UpdateItem {

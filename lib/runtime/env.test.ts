@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../core/process';
 import { joinPathList, splitPathList, which } from '../core/which';
 import { ensureRuntimeDir, runtimeLayout } from './dir';
-import { describeRuntimeEnv, runtimeEnv, systemNodeModules } from './env';
+import { describeRuntimeEnv, runtimeEnv, systemNodeModules, toolEnv } from './env';
 
 let tmp: string;
 let fakePrefix: string;
@@ -24,7 +24,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('runtimeEnv', () => {
   const layout = () => runtimeLayout(path.join(tmp, 'rt'));
 
-  it('sets every variable and keeps the rest of the base env', () => {
+  it('sets every variable and keeps the allowlisted rest of the base env', () => {
     const l = layout();
     const env = runtimeEnv(l, { PATH: '/usr/bin:/bin', HOME: '/home/x', UNSET: undefined });
     expect(env.HOME).toBe('/home/x');
@@ -35,6 +35,38 @@ describe('runtimeEnv', () => {
     expect(env.NPM_CONFIG_PREFIX).toBe(l.npmGlobal);
     expect(env.PYTHONPATH).toBe(l.pip);
     expect(env.PATH).toBe([l.npmBin, l.pipBin, l.bin, '/usr/bin', '/bin'].join(':'));
+  });
+
+  it('gives skill processes a PATH without Skilldock’s node_modules/.bin or npm’s node-gyp-bin, and none of the server’s variables', () => {
+    const l = layout();
+    const env = runtimeEnv(l, {
+      PATH: [
+        '/srv/skilldock/node_modules/.bin',
+        '/srv/node_modules/.bin',
+        '/node_modules/.bin',
+        '/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin',
+        'relative/bin',
+        '/usr/local/bin',
+        '/usr/bin',
+      ].join(':'),
+      LANG: 'C.UTF-8',
+      NEXTAUTH_SECRET: 'n'.repeat(40),
+      SKILLDOCK_SECRET_KEY: 'k'.repeat(43),
+      SKILLDOCK_SESSION_SECRET: 's'.repeat(40),
+      DATABASE_URL: 'postgres://u:p@db/skilldock',
+      npm_config_prefix: '/srv/skilldock',
+    });
+    expect(env.PATH).toBe([l.npmBin, l.pipBin, l.bin, '/usr/local/bin', '/usr/bin'].join(':'));
+    expect(env.LANG).toBe('C.UTF-8');
+    for (const k of ['NEXTAUTH_SECRET', 'SKILLDOCK_SECRET_KEY', 'SKILLDOCK_SESSION_SECRET', 'DATABASE_URL', 'npm_config_prefix'])
+      expect(env, k).not.toHaveProperty(k);
+  });
+
+  it('runs Skilldock’s own tools with the host PATH only, never the runtime dir’s bins', () => {
+    const l = layout();
+    const env = toolEnv(l, { PATH: `${l.bin}:${l.pipBin}:/usr/local/bin:/usr/bin`, HOME: '/home/x' });
+    expect(env.PATH).toBe('/usr/local/bin:/usr/bin');
+    expect(env.HOME).toBe('/home/x');
   });
 
   it('puts the runtime dir first, keeps existing entries, drops duplicates and empty entries', () => {

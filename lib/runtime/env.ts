@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { childEnv, cleanPath } from '../core/child-env';
 import { joinPathList, splitPathList, which } from '../core/which';
 import type { RuntimeLayout } from './dir';
 
@@ -8,9 +9,6 @@ export type BaseEnv = Readonly<Record<string, string | undefined>>;
 
 /** Plain strings, and also accepted where a NodeJS.ProcessEnv is expected (runProcess, spawn). */
 export type RuntimeEnv = Record<string, string> & NodeJS.ProcessEnv;
-
-/** Used when the base environment has no PATH at all, so skill processes still find system programs. */
-const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 function realpathOr(p: string): string {
   try {
@@ -42,7 +40,8 @@ export interface RuntimeEnvEntry {
 }
 
 function computeEntries(layout: RuntimeLayout, base: BaseEnv): RuntimeEnvEntry[] {
-  const basePath = base.PATH ?? DEFAULT_PATH;
+  // The host's folders without what `npm start` put in front of them (Skilldock's own node_modules/.bin).
+  const basePath = cleanPath(base.PATH, [layout.root]);
   return [
     {
       name: 'PATH',
@@ -75,14 +74,23 @@ function computeEntries(layout: RuntimeLayout, base: BaseEnv): RuntimeEnvEntry[]
 }
 
 /**
- * The environment of every skill process: the base environment with
- * the runtime dir's variables applied. The one place these values are computed.
+ * The environment of every skill process: the allowlisted variables of the base environment
+ * (childEnv: never the server's secrets) with the runtime dir's variables applied. The one place
+ * these values are computed.
  */
 export function runtimeEnv(layout: RuntimeLayout, base: BaseEnv = process.env): RuntimeEnv {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+  const env: Record<string, string> = childEnv({}, { base });
   for (const e of computeEntries(layout, base)) env[e.name] = e.value;
   return env as RuntimeEnv;
+}
+
+/**
+ * The environment Skilldock's own tools run with (python3 for pip, npm, apt-get, getconf…): the
+ * allowlisted base with the host's PATH, never the runtime dir's bins, which a package install
+ * can fill with a program named like one of them.
+ */
+export function toolEnv(layout: RuntimeLayout, base: BaseEnv = process.env, extra: BaseEnv = {}): RuntimeEnv {
+  return childEnv(extra, { base, excludeFromPath: [layout.root] }) as RuntimeEnv;
 }
 
 /** The variables runtimeEnv sets, with their effective values and why, for the Runtime page. */

@@ -1,8 +1,15 @@
 import { AppError, type ErrorCode } from '../core/errors';
 import type { ManagerName, PackageErrorClass } from './types';
 
+/** apk names what needs a package after "unsatisfiable constraints" (one pass, not a regex with a `[\s\S]*` gap). */
+function unsatisfiableByDependency(output: string): boolean {
+  const lower = output.toLowerCase();
+  const at = lower.indexOf('unsatisfiable constraints');
+  return at >= 0 && (lower.indexOf('breaks: world', at) >= 0 || lower.indexOf('required by', at) >= 0);
+}
+
 /** Substring rules per manager, first match wins. */
-const RULES: Record<string, [RegExp, PackageErrorClass][]> = {
+const RULES: Record<string, [RegExp | ((output: string) => boolean), PackageErrorClass][]> = {
   pip: [
     [/externally-managed-environment/i, 'externally_managed'],
     [/Permission denied|EACCES/i, 'permission'],
@@ -31,14 +38,14 @@ const RULES: Record<string, [RegExp, PackageErrorClass][]> = {
     [/unable to lock/i, 'locked'],
     [/Permission denied/i, 'permission'],
     [/No space left/i, 'disk_full'],
-    [/unsatisfiable constraints[\s\S]*(breaks: world|required by)/i, 'conflict'],
+    [unsatisfiableByDependency, 'conflict'],
     [/unsatisfiable constraints/i, 'not_found'],
     [/network error|temporary error|DNS lookup error|Connection refused/i, 'network'],
   ],
 };
 
 export function classifyPackageError(manager: ManagerName, output: string): PackageErrorClass {
-  for (const [re, cls] of RULES[manager] ?? []) if (re.test(output)) return cls;
+  for (const [rule, cls] of RULES[manager] ?? []) if (typeof rule === 'function' ? rule(output) : rule.test(output)) return cls;
   return 'unknown';
 }
 

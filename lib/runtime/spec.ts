@@ -1,6 +1,7 @@
 import { valid as pep440Valid } from '@renovatebot/pep440';
 import semver from 'semver';
 import { AppError } from '../core/errors';
+import { trimChar } from '../core/text';
 import type { PackageSpec, SystemManager } from './types';
 
 /**
@@ -80,7 +81,7 @@ function noOption(raw: string, part: string, accepted: string): void {
 
 function parsePip(raw: string, body: string): PackageSpec {
   const accepted = FORMS.pip;
-  const m = /^([^[\]=!<>~,]*)(?:\[([^\]]*)\])?(.*)$/.exec(body)!;
+  const m = /^([^[\]=!<>~,]*)(?:\[([^\]]*)\])?([\s\S]*)$/.exec(body)!;
   const [, name, extrasText, specifier] = m;
   if (!name) fail(raw, 'pip: needs a package name', accepted);
   if (name.includes('@')) fail(raw, 'pip versions are written with ==, e.g. pip:name==1.2.3; direct references (name @ url) are not accepted', accepted);
@@ -232,7 +233,13 @@ export function parsePackageSpec(raw: string, opts: { context?: SpecContext } = 
   const body = raw.slice(colon + 1);
   switch (prefix) {
     case 'pip':
-      return parsePip(raw, body.replace(/ *, */g, ','));
+      return parsePip(
+        raw,
+        body
+          .split(',')
+          .map((p) => trimChar(p, ' '))
+          .join(','),
+      );
     case 'npm':
       return parseNpm(raw, body);
     case 'system':

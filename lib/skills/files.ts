@@ -19,6 +19,20 @@ export interface ListFilesOptions {
   maxFileBytes?: number;
   /** Receives the bytes of every file up to 1 MiB, read once for hashing (the scanner reuses them). */
   onFile?: (path: string, content: Buffer) => void;
+  /** The sha256 a previous listing found for this file when its stat identity is unchanged; the file is then not read. */
+  known?: (path: string, identity: string) => string | undefined;
+  /** Receives each file's stat identity (fileIdentity) as found on the descriptor that was read. */
+  onIdentity?: (path: string, identity: string, stats: fs.BigIntStats) => void;
+  /** Receives each folder's identity ("" is `dir` itself, followed if it is a link), taken before it is read. */
+  onDir?: (path: string, identity: string, stats: fs.BigIntStats) => void;
+}
+
+/**
+ * What says a file is unchanged without reading it: device, inode, size, and the modification and
+ * change times in nanoseconds. Any write or chmod moves ctime, which no user-space call can set back.
+ */
+export function fileIdentity(st: fs.BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }
 
 /** Files up to this size are read whole (one read instead of a stream); larger ones are streamed. */
@@ -62,6 +76,10 @@ export async function listSkillFiles(dir: string, opts: ListFilesOptions = {}): 
   const maxFileBytes = opts.maxFileBytes ?? 64 * 1024 * 1024;
   const out: SkillFile[] = [];
   async function walk(rel: string): Promise<void> {
+    if (opts.onDir) {
+      const st = rel ? await fsp.lstat(path.join(dir, rel), { bigint: true }) : await fsp.stat(dir, { bigint: true });
+      opts.onDir(rel, fileIdentity(st), st);
+    }
     const entries = await fsp.readdir(path.join(dir, rel), { withFileTypes: true });
     for (const e of entries) {
       const relPath = rel ? `${rel}/${e.name}` : e.name;
@@ -75,14 +93,18 @@ export async function listSkillFiles(dir: string, opts: ListFilesOptions = {}): 
       if (out.length >= maxFiles) throw new SkillFilesError('too-many-files', `The skill has more than ${maxFiles} files.`);
       // One open (never following a link, never blocking on a FIFO swapped in since readdir), one fstat, one read.
       const fh = await fsp.open(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
-      let st: fs.Stats;
+      let st: fs.BigIntStats;
       let sha256: string;
       try {
-        st = await fh.stat();
-        const size = st.size;
+        st = await fh.stat({ bigint: true });
+        const size = Number(st.size);
         if (!st.isFile()) throw new SkillFilesError('special-file', `${relPath} is not a regular file.`, relPath);
         if (size > maxFileBytes) throw new SkillFilesError('file-too-large', `${relPath} is ${size} bytes, over the ${maxFileBytes} byte limit.`, relPath);
-        if (size <= WHOLE_READ_BYTES) {
+        const identity = fileIdentity(st);
+        opts.onIdentity?.(relPath, identity, st);
+        const known = opts.known?.(relPath, identity);
+        if (known) sha256 = known;
+        else if (size <= WHOLE_READ_BYTES) {
           const buf = await readExactly(fh, size);
           sha256 = createHash('sha256').update(buf).digest('hex');
           opts.onFile?.(relPath, buf);
@@ -90,7 +112,7 @@ export async function listSkillFiles(dir: string, opts: ListFilesOptions = {}): 
       } finally {
         await fh.close();
       }
-      out.push({ path: relPath, size: st.size, sha256, mode: st.mode & 0o777 });
+      out.push({ path: relPath, size: Number(st.size), sha256, mode: Number(st.mode & 0o777n) });
     }
   }
   await walk('');

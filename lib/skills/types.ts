@@ -121,6 +121,8 @@ export interface ScanResult {
   filesScanned: number;
   /** Set when the verdict is "error" (the scan could not complete: it blocks). */
   error?: string;
+  /** The scan ran out of its time budget: not a final verdict (never stored; the next build scans again). */
+  timedOut?: boolean;
 }
 
 // ---------- sources, discovery ----------

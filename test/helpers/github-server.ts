@@ -21,6 +21,8 @@ export interface FakeAsset {
   fault?: 'short-body' | 'close-early' | 'stall';
   /** A private-repository asset: its browser_download_url answers 404, only the asset API URL (with the token) serves it. */
   private?: boolean;
+  /** A download held in flight: the first half is sent at once, the rest when this settles. */
+  gate?: Promise<unknown>;
 }
 export interface FakeRelease {
   tag: string;
@@ -128,6 +130,12 @@ export class FakeGithub {
       // Half the bytes, then nothing: the client's stall timeout has to end it.
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(asset.data.length) });
       res.write(half);
+      return;
+    }
+    if (asset.gate) {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(asset.data.length) });
+      res.write(half);
+      void asset.gate.then(() => res.end(asset.data.subarray(half.length)));
       return;
     }
     if (asset.fault === 'close-early') {

@@ -7,9 +7,11 @@ import { getServices } from '@/lib/services';
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'First-run setup' };
 
-export default async function SetupPage() {
+export default async function SetupPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const s = await getServices();
   if ((await userCount(s.database.db)) > 0) redirect('/login');
+  const given = (await searchParams).token;
+  const token = typeof given === 'string' ? given.slice(0, 200) : '';
   return (
     <Card>
       <CardHeader>
@@ -17,7 +19,7 @@ export default async function SetupPage() {
         <CardDescription>Create the owner account. The owner manages users, roles and API tokens.</CardDescription>
       </CardHeader>
       <CardContent>
-        <SetupForm />
+        <SetupForm token={token} />
       </CardContent>
     </Card>
   );

@@ -10,3 +10,4 @@ export const updateUserAction = action(ops.updateUser);
 export const resetPasswordAction = action(ops.resetPassword);
 export const createTokenAction = action(ops.createToken);
 export const revokeTokenAction = action(ops.revokeToken);
+export const changeOwnPasswordAction = action(ops.changeOwnPassword);

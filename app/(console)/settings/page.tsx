@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { GithubSettingsCard } from '@/components/settings/github-settings-card';
 import { InstanceCard } from '@/components/settings/instance-card';
+import { PasswordCard } from '@/components/settings/password-card';
 import { RuntimeSettingsCard } from '@/components/settings/runtime-settings-card';
 import { SettingsNav } from '@/components/settings/settings-nav';
 import { SkillsSettingsCard } from '@/components/settings/skills-settings-card';
@@ -33,6 +34,9 @@ export default function SettingsPage() {
         </section>
         <section id="users" aria-label="Users" className="scroll-mt-28">
           <UsersCard />
+        </section>
+        <section id="account" aria-label="Your account" className="scroll-mt-28">
+          <PasswordCard />
         </section>
         <section id="tokens" aria-label="API tokens" className="scroll-mt-28">
           <TokensCard />

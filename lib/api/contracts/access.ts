@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { auditQuery } from '../../audit/audit';
-import { createTokenInput, createUserInput, resetPasswordInput, setupInput, updateUserInput } from '../../auth/schemas';
+import { changeOwnPasswordInput, createTokenInput, createUserInput, resetPasswordInput, setupRequest, updateUserInput } from '../../auth/schemas';
 import { defineContract } from '../../http/contract';
 import { auditOut, createdTokenOut, idParams, instanceOut, meOut, openapiOut, pageOf, tokenOut, userOut } from '../schemas';
 
@@ -18,9 +18,10 @@ export const accessApi = {
     method: 'POST',
     path: '/api/setup',
     tag: 'Setup',
-    summary: 'Create the first owner (only while no user exists)',
+    summary: 'Create the first owner (only while no user exists, with the one-time setup token)',
+    description: 'The token is printed in the server log at start and kept in the data dir file "setup-token" until the owner exists.',
     permission: null,
-    body: setupInput,
+    body: setupRequest,
     response: userOut,
     status: 201,
   }),
@@ -32,6 +33,15 @@ export const accessApi = {
     summary: 'The caller: user, role, effective permissions',
     permission: 'instance.read',
     response: meOut,
+  }),
+  changeOwnPassword: defineContract({
+    method: 'POST',
+    path: '/api/v1/me/password',
+    tag: 'Session',
+    summary: 'Change your own password (ends all your sessions; API tokens stay valid)',
+    permission: 'instance.read',
+    body: changeOwnPasswordInput,
+    status: 204,
   }),
   instance: defineContract({
     method: 'GET',

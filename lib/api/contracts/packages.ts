@@ -138,5 +138,7 @@ export const packagesApi = {
     permission: 'packages.read',
     query: runtimesQuery,
     response: runtimesOut,
+    // A detection run starts about fifteen processes; the cached report is free.
+    rateLimit: { key: 'user', max: 2, perSeconds: 10, unless: 'packages.write', when: ({ query }) => (query as { refresh?: string } | undefined)?.refresh === 'true' },
   }),
 } as const;

@@ -99,6 +99,8 @@ export const skillsApi = {
     summary: 'Rediscover every root now (the watcher normally does this)',
     permission: 'skills.read',
     response: refreshSkillsOut,
+    // Any viewer may ask, and each call re-reads every root.
+    rateLimit: { key: 'user', max: 2, perSeconds: 10, unless: 'skills.write' },
   }),
   updateSkillEntry: defineContract({
     method: 'PUT',

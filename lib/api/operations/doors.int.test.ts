@@ -54,6 +54,8 @@ const CASES: Partial<Record<OpName, Case>> = {
   },
   updateUser: { status: 200, input: async () => ({ params: { id: await newUser() }, body: { name: 'Renamed' } }) },
   resetPassword: { status: 204, input: async () => ({ params: { id: await newUser() }, body: { password: 'another long password' } }) },
+  // A wrong current password: a success would end the owner session the other cases use.
+  changeOwnPassword: { status: 400, input: () => ({ body: { currentPassword: 'not the password', newPassword: 'a brand new password' } }) },
   createToken: { status: 201, input: () => ({ body: { name: unique('tok'), permissions: ['instance.read'], expiresInDays: 1 } }) },
   revokeToken: {
     status: 200,

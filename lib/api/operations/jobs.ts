@@ -31,12 +31,15 @@ export const jobOps = {
   ),
   jobEvents: defineOperation(
     api.jobEvents,
-    async ({ services, params, req }) => {
+    async ({ services, actor, params, req }) => {
       await getJob(services.database, params.id);
       const r = req!; // REST only: the route always passes its request
       const header = r.headers.get('last-event-id') ?? new URL(r.url).searchParams.get('lastEventId') ?? '0';
       const after = /^\d{1,15}$/.test(header) ? Number(header) : 0;
-      return jobEventStream(services.database, services.hub, params.id, after, r.signal);
+      return jobEventStream(services.database, services.hub, params.id, after, r.signal, {
+        owner: actor.userId ? `user:${actor.userId}` : actor.tokenId ? `token:${actor.tokenId}` : `label:${actor.label}`,
+        maxPerOwner: services.config.SKILLDOCK_STREAMS_PER_USER,
+      });
     },
     { restOnly: true },
   ),

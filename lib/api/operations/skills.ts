@@ -21,7 +21,7 @@ import {
   uninstallSkill,
   updateEntry,
 } from '../../skills/service';
-import { skillImportJob } from '../../skills/service/jobs';
+import { namedImport, skillImportJob } from '../../skills/service/jobs';
 import { api } from '../contracts';
 
 const num = (v: string | null) => (v !== null && /^\d{1,15}$/.test(v) ? Number(v) : undefined);
@@ -78,7 +78,7 @@ export const skillOps = {
     { restOnly: true },
   ),
   importSkill: defineOperation(api.importSkill, async ({ services, actor, body }) =>
-    enqueue(services.database, actor, skillImportJob, body, { trusted: true }),
+    enqueue(services.database, actor, skillImportJob, await namedImport(managedStore(services.config.dataDir).uploadsDir, body), { trusted: true }),
   ),
   rollbackSkill: defineOperation(api.rollbackSkill, async ({ services, actor, body }) =>
     rollbackSkill(services.skills, services.database.db, services.config.dataDir, actor, body),

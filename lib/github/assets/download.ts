@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
+import type { Writable } from 'node:stream';
 import { AppError } from '@/lib/core/errors';
 import type { HashAlgorithm } from '../checksums/checksums';
 import { fetchWithHops, type HopPolicy, readCapped } from '../client/http';
@@ -19,6 +20,12 @@ export interface DownloadOptions {
   stallMs?: number;
   /** Digests to compute while streaming (sha256 always); others are computed later only if a source needs them. */
   algorithms?: readonly HashAlgorithm[];
+  /**
+   * Also receives the bytes of the first attempt as they arrive (its back-pressure is respected);
+   * ended after the last byte, destroyed when that attempt fails. A consumer that stops reading
+   * (destroys it) does not stop the download.
+   */
+  tee?: Writable;
 }
 
 export interface Downloaded {
@@ -26,6 +33,8 @@ export interface Downloaded {
   size: number;
   /** Hex digests of the file: sha256 and the requested algorithms. */
   hashes: Partial<Record<HashAlgorithm, string>> & { sha256: string };
+  /** Whether the tee was offered every byte (false after a retry: read the file instead). */
+  teed: boolean;
 }
 
 /**
@@ -73,9 +82,13 @@ export async function downloadAsset(asset: GithubAsset, file: string, opts: Down
     });
   }
   for (let attempt = 1; ; attempt++) {
+    const tee = attempt === 1 ? opts.tee : undefined;
     try {
-      return await downloadOnce(asset, file, opts);
+      const got = await downloadOnce(asset, file, opts, tee);
+      tee?.end();
+      return { ...got, teed: !!tee };
     } catch (e) {
+      tee?.destroy(e as Error);
       // A truncated transfer is tried once more; everything else fails at once.
       if (!(e instanceof AppError && e.code === 'download_failed') || attempt >= 2) throw e;
       fs.rmSync(file, { force: true });
@@ -83,7 +96,61 @@ export async function downloadAsset(asset: GithubAsset, file: string, opts: Down
   }
 }
 
-async function downloadOnce(asset: GithubAsset, file: string, opts: DownloadOptions): Promise<Downloaded> {
+/** Bytes handed to the tee at a time: network reads are small, and each one costs a decompressor call and parser splits. */
+const TEE_BLOCK = 256 * 1024;
+
+/** Collects network reads into blocks of TEE_BLOCK for the tee. */
+class TeeFeed {
+  private parts: Uint8Array[] = [];
+  private bytes = 0;
+  constructor(private readonly tee: Writable | undefined) {}
+
+  get pending(): boolean {
+    return this.bytes > 0;
+  }
+
+  async push(chunk: Uint8Array): Promise<void> {
+    if (!this.tee || this.tee.destroyed) return;
+    this.parts.push(chunk);
+    this.bytes += chunk.length;
+    if (this.bytes >= TEE_BLOCK) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.tee || !this.bytes) return;
+    const block = Buffer.concat(this.parts, this.bytes);
+    this.parts = [];
+    this.bytes = 0;
+    await feed(this.tee, block);
+  }
+}
+
+/** Whether `p` settles before the event loop turns (the data was already there). */
+function settlesAtOnce(p: Promise<unknown>): Promise<boolean> {
+  return Promise.race([
+    p.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((r) => setImmediate(() => r(false))),
+  ]);
+}
+
+/** Hands a chunk to the tee, waiting while it is full; a tee that was destroyed is skipped. */
+async function feed(tee: Writable, chunk: Uint8Array): Promise<void> {
+  if (tee.destroyed || tee.write(chunk)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      tee.off('drain', done);
+      tee.off('close', done);
+      resolve();
+    };
+    tee.on('drain', done);
+    tee.on('close', done);
+  });
+}
+
+async function downloadOnce(asset: GithubAsset, file: string, opts: DownloadOptions, tee: Writable | undefined): Promise<Omit<Downloaded, 'teed'>> {
   const res = await open(asset, opts, 'application/octet-stream');
   if (!res.ok) {
     await res.body?.cancel();
@@ -93,10 +160,14 @@ async function downloadOnce(asset: GithubAsset, file: string, opts: DownloadOpti
   const hashers = Object.fromEntries(wanted.map((a) => [a, createHash(a)])) as Record<HashAlgorithm, Hash>;
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
   let size = 0;
+  const teeFeed = new TeeFeed(tee);
   try {
     const reader = res.body!.getReader();
     for (;;) {
-      const { done, value } = await readWithin(reader, opts.stallMs ?? STALL_MS, asset.name);
+      const next = readWithin(reader, opts.stallMs ?? STALL_MS, asset.name);
+      // The network makes us wait: the tee gets what has arrived so far rather than a full block.
+      if (teeFeed.pending && !(await settlesAtOnce(next))) await teeFeed.flush();
+      const { done, value } = await next;
       if (done) break;
       size += value.length;
       if (size > opts.maxBytes || size > asset.size) {
@@ -106,9 +177,11 @@ async function downloadOnce(asset: GithubAsset, file: string, opts: DownloadOpti
       for (const h of Object.values(hashers)) h.update(value);
       let off = 0;
       while (off < value.length) off += fs.writeSync(fd, value, off, value.length - off);
+      await teeFeed.push(value);
       opts.onProgress?.(size, asset.size);
     }
-    fs.fsyncSync(fd);
+    await teeFeed.flush();
+    // No fsync: the file is scratch, removed at boot after a crash; what is installed is synced when committed.
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw new AppError('disk_full', `The disk filled up while downloading ${asset.name}.`);
     if (!(e instanceof AppError) && !(e as NodeJS.ErrnoException).syscall && !opts.signal?.aborted)

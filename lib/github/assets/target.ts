@@ -49,7 +49,7 @@ export async function detectTarget(opts: DetectTargetOptions = {}): Promise<Host
   }
   if (os !== 'linux') return { os, arch: targetArch, libc: 'unknown' };
   const info = await detectLibc({ binary: opts.shell ?? '/bin/sh' }).catch(() => ({ libc: 'unknown' as const, interpreter: undefined }));
-  const alpine = fs.existsSync(opts.alpineReleaseFile ?? '/etc/alpine-release');
+  const alpine = fs.existsSync(/*turbopackIgnore: true*/ opts.alpineReleaseFile ?? '/etc/alpine-release');
   // The loader decides when there is one: detectLibc's `ldd --version` fallback describes this
   // machine's default libc, which can differ from the probed binary's.
   const fromLoader: TargetLibc | undefined = info.interpreter?.includes('ld-musl') ? 'musl' : info.interpreter?.includes('ld-linux') ? 'glibc' : undefined;

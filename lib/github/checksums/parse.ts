@@ -65,6 +65,15 @@ const malformed = (assetName: string, why: string, extra: Record<string, unknown
  * and `./` stripped. A file that lists other files but not ours throws
  * `checksum_missing_entry` — its first hash is never taken.
  */
+/** `SHA256 (name) = hex`: the name runs to the last `)` (names may hold parentheses). */
+function bsdLine(line: string): { hex: string; name: string } | null {
+  const head = /^(?:SHA(?:1|256|512)|MD5)[ \t]*\(/i.exec(line);
+  const close = line.lastIndexOf(')');
+  if (!head || close <= head[0].length) return null;
+  const tail = /^[ \t]*=[ \t]*(\S+)$/.exec(line.slice(close + 1));
+  return tail ? { hex: tail[1], name: line.slice(head[0].length, close) } : null;
+}
+
 export function parseChecksumFile(input: string | Buffer, assetName: string, opts: ParseChecksumOptions = {}): ParsedChecksum {
   const size = typeof input === 'string' ? Buffer.byteLength(input) : input.length;
   if (size > MAX_CHECKSUM_FILE_BYTES) {
@@ -93,13 +102,13 @@ export function parseChecksumFile(input: string | Buffer, assetName: string, opt
   for (const raw of text.split('\n')) {
     let line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
-    let m = /^(?:SHA(?:1|256|512)|MD5)\s*\((.+)\)\s*=\s*(\S+)$/i.exec(line); // BSD / `shasum --tag`
-    if (m) {
-      entries.push({ hex: m[2], name: m[1] });
+    const bsd = bsdLine(line); // BSD / `shasum --tag`
+    if (bsd) {
+      entries.push(bsd);
       continue;
     }
     if (line.startsWith('\\')) line = line.slice(1); // GNU escaped-name marker
-    m = /^(\S+)[ \t]+(.+)$/.exec(line);
+    const m = /^(\S+)[ \t]+([^ \t].*)$/.exec(line);
     if (!m) {
       entries.push({ hex: line, name: '' }); // a bare hash line inside a multi-line file
       continue;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@/lib/core/errors';
+import { trimEndChar } from '@/lib/core/text';
 import { fetchWithHops, type HopPolicy, readCapped } from './http';
 
 export const DEFAULT_GITHUB_API = 'https://api.github.com';
@@ -104,7 +105,7 @@ export function parseRateLimit(h: Headers): RateLimit | null {
 /** The `rel="next"` URL of a Link header. */
 export function nextLink(link: string | null): string | null {
   for (const part of (link ?? '').split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part.trim());
+    const m = /^<([^>]+)>\s*;\s*rel="?next"?/.exec(part.trim());
     if (m) return m[1];
   }
   return null;
@@ -121,7 +122,7 @@ export class GithubClient {
   private readonly now: () => number;
 
   constructor(private readonly opts: GithubClientOptions) {
-    this.apiBase = new URL((opts.apiBase ?? DEFAULT_GITHUB_API).replace(/\/+$/, '') + '/');
+    this.apiBase = new URL(`${trimEndChar(opts.apiBase ?? DEFAULT_GITHUB_API, '/')}/`);
     this.tokenId = tokenIdentity(opts.token);
     this.policy = { apiBase: this.apiBase, extraHosts: opts.extraHosts };
     this.sleep = opts.sleep ?? defaultSleep;

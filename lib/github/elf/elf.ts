@@ -52,7 +52,7 @@ export function parseShebang(buf: Uint8Array): { interpreter: string; arg: strin
   while (end < max && buf[end] !== 0x0a) end++;
   const line = Buffer.from(buf.subarray(2, end)).toString('utf8').replace(/\r$/, '').trim();
   if (!line || /[\x00-\x08\x0b-\x1f\x7f]/.test(line)) return null;
-  const m = /^(\S+)(?:[ \t]+(.*))?$/.exec(line);
+  const m = /^(\S+)(?:[ \t]+([^ \t].*))?$/.exec(line);
   if (!m?.[1].startsWith('/')) return null;
   return { interpreter: m[1], arg: m[2]?.trim() || null };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { githubPackages } from '@/db/schema';
+import type { AppDb } from '@/db/client';
+import { githubPackages } from '@/db/schema';
 import { AppError } from '@/lib/core/errors';
 import { fsyncDirSync, swapSymlinkSync, writeFileAtomicSync } from '../../core/atomic-fs';
 import { isAppError } from '../../core/errors';
@@ -141,4 +142,39 @@ export function manifestRow(m: InstallManifest, retained: RetainedVersion[]): ty
     installedBy: m.installedBy,
     problem: null,
   };
+}
+
+/** Writes the record of the current version, retrying after 100 ms, 500 ms and 1 s. */
+export async function writeRecord(db: AppDb, m: InstallManifest, retained: RetainedVersion[]): Promise<void> {
+  const row = manifestRow(m, retained);
+  for (const wait of [100, 500, 1000, -1]) {
+    try {
+      await db.insert(githubPackages).values(row).onConflictDoUpdate({ target: githubPackages.name, set: row });
+      return;
+    } catch (e) {
+      if (wait < 0) throw e;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
+/** Keeps the newest `keep` earlier versions and removes the other version folders. */
+export function retain(
+  l: GithubLayout,
+  name: string,
+  current: string,
+  previous: RetainedVersion | null,
+  old: RetainedVersion[],
+  keep: number,
+): RetainedVersion[] {
+  const list = [
+    ...(previous && previous.version !== current ? [previous] : []),
+    ...old.filter((r) => r.version !== current && r.version !== previous?.version),
+  ].slice(0, keep);
+  const alive = new Set([current, ...list.map((r) => r.version)]);
+  const dir = packageDir(l, name);
+  for (const entry of fs.readdirSync(dir)) {
+    if (entry !== 'current' && !entry.startsWith('current.') && !alive.has(entry)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+  }
+  return list;
 }

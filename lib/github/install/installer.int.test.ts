@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GITHUB_SETTINGS_DEFAULTS } from '@/lib/settings/github-settings';
 import { FakeGithub, sha256, tarGzWith } from '@/test/helpers/github-server';
-import { startTestServices, type TestServices } from '@/test/helpers/services';
+import { startTestServices, type TestServices, waitFor } from '@/test/helpers/services';
 import { type GithubContext, getGithubPackage, installGithubPackage, rollbackGithubPackage, uninstallGithubPackage } from './installer';
 import { recoverGithubInstalls } from './recovery';
 
@@ -136,10 +136,33 @@ describe('GitHub-release installs', () => {
     expect(execFileSync(bin(), ['--version']).toString()).toMatch(/^true/);
   });
 
-  it('a checksum mismatch is a hard failure before anything is extracted', async () => {
-    await expect(installGithubPackage(ctx(), { repo: REPO, tag: 'v4.0.0' })).rejects.toMatchObject({ code: 'checksum_mismatch' });
+  it('a checksum mismatch is a hard failure: the asset extracted while it downloaded is never activated and leaves no files', async () => {
+    const v4 = gh.releases.get(REPO)!.find((r) => r.tag === 'v4.0.0')!.assets[0];
+    let release!: () => void;
+    v4.gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const tmp = path.join(runtimeDir, 'github', '.tmp');
+    try {
+      const install = installGithubPackage(ctx(), { repo: REPO, tag: 'v4.0.0' });
+      install.catch(() => undefined);
+      // Half the asset has arrived and the download is held: extraction has already begun in scratch.
+      await waitFor(async () => {
+        const [scratch] = fs.existsSync(tmp) ? fs.readdirSync(tmp) : [];
+        const x = scratch && path.join(tmp, scratch, 'x');
+        return !!x && fs.existsSync(x) && fs.readdirSync(x).length > 0;
+      }, 'entries extracted while the download is in flight');
+      release();
+      await expect(install).rejects.toMatchObject({ code: 'checksum_mismatch' });
+    } finally {
+      release();
+      delete v4.gate;
+    }
     expect(versions()).toEqual(['v1.0.0', 'v2.0.0']);
-    expect(fs.readdirSync(path.join(runtimeDir, 'github', '.tmp'))).toEqual([]);
+    expect(current()).toBe('v2.0.0');
+    expect(fs.readlinkSync(bin())).toBe('../github/hello-tool/current/hello-tool');
+    expect((await getGithubPackage(t.services.database.db, 'hello-tool'))?.tag).toBe('v2.0.0');
+    expect(fs.readdirSync(tmp)).toEqual([]);
   });
 
   it('an asset replaced under the same tag is refused (digest changed)', async () => {

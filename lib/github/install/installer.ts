@@ -7,12 +7,13 @@ import { AppError } from '@/lib/core/errors';
 import type { GithubSettings } from '../../settings/github-settings';
 import { type HostTarget, hostTarget } from '../assets/target';
 import { GithubClient } from '../client/client';
-import { latestRelease, parseRepo, releaseByTag } from '../client/releases';
+import { type GithubRelease, latestRelease, parseRepo, releaseByTag } from '../client/releases';
 import { dbEtagStore, dbRateLimitSink } from '../client/store';
 import type { GithubOverrides, InstallManifest, RetainedVersion } from '../types';
-import { activateVersion, binaryConflicts, commitVersion, manifestRow, readManifest, retainedOf, smokeTest } from './activate';
-import { binOwner, currentVersion, ensureGithubLayout, type GithubLayout, githubLayout, packageDir, scratchDir, versionDirName } from './layout';
-import { stageRelease } from './stage';
+import { activateVersion, binaryConflicts, commitVersion, readManifest, retain, retainedOf, smokeTest, writeRecord } from './activate';
+import { binOwner, currentVersion, ensureGithubLayout, type GithubLayout, githubLayout, PACKAGE_NAME, packageDir, scratchDir, versionDirName } from './layout';
+import { type GithubLocks, withNameLocks } from './locks';
+import { type Staged, stageRelease } from './stage';
 
 export interface GithubContext {
   db: AppDb;
@@ -26,6 +27,8 @@ export interface GithubContext {
   signal?: AbortSignal;
   log?: (line: string) => void;
   progress?: (percent: number, stage: string) => void;
+  /** Locks the installed name and bin/ names while they change (jobs pass the database). */
+  locks?: GithubLocks;
   /** Called between the steps of an install; crash tests pause here and kill the process. */
   onStep?: (step: InstallStep) => Promise<void>;
 }
@@ -75,34 +78,6 @@ export async function getGithubPackage(db: AppDb, name: string): Promise<GithubP
   return row ?? null;
 }
 
-/** Writes the record of the current version, retrying after 100 ms, 500 ms and 1 s. */
-async function writeRecord(db: AppDb, m: InstallManifest, retained: RetainedVersion[]): Promise<void> {
-  const row = manifestRow(m, retained);
-  for (const wait of [100, 500, 1000, -1]) {
-    try {
-      await db.insert(githubPackages).values(row).onConflictDoUpdate({ target: githubPackages.name, set: row });
-      return;
-    } catch (e) {
-      if (wait < 0) throw e;
-      await new Promise((r) => setTimeout(r, wait));
-    }
-  }
-}
-
-/** Keeps the newest `keep` earlier versions and removes the other version folders. */
-function retain(l: GithubLayout, name: string, current: string, previous: RetainedVersion | null, old: RetainedVersion[], keep: number): RetainedVersion[] {
-  const list = [
-    ...(previous && previous.version !== current ? [previous] : []),
-    ...old.filter((r) => r.version !== current && r.version !== previous?.version),
-  ].slice(0, keep);
-  const alive = new Set([current, ...list.map((r) => r.version)]);
-  const dir = packageDir(l, name);
-  for (const entry of fs.readdirSync(dir)) {
-    if (entry !== 'current' && !entry.startsWith('current.') && !alive.has(entry)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
-  }
-  return list;
-}
-
 export interface InstallRequest {
   repo: string;
   tag?: string;
@@ -148,96 +123,124 @@ export async function installGithubPackage(ctx: GithubContext, req: InstallReque
     await checkDigest(ctx.db, req.repo, release.tag_name, staged.pick.chosen.asset.name, staged.sha256);
     const step = ctx.onStep ?? (async () => undefined);
     await step('staged');
-    const existing = await getGithubPackage(ctx.db, staged.name);
-    if (existing && existing.repo.toLowerCase() !== req.repo.toLowerCase()) {
-      throw new AppError('conflict', `The package name ${staged.name} is taken by ${existing.repo}.`, {
-        hint: 'Set a different binary name for this package.',
-      });
-    }
-    const conflicts = binaryConflicts(
-      l,
-      staged.name,
-      staged.binaries.map((b) => b.name),
-    );
-    if (conflicts.length && !req.takeover) {
-      throw new AppError('binary_conflict', `bin/ names already in use: ${conflicts.map((c) => `${c.binary} (${c.owner})`).join(', ')}.`, {
-        details: { conflicts },
-        hint: 'Confirm the takeover to replace them.',
-      });
-    }
-    const manifest: InstallManifest = {
-      name: staged.name,
-      repo: req.repo,
-      tag: release.tag_name,
-      version: versionDirName(release.tag_name),
-      channel: (existing?.channel as InstallManifest['channel'] | undefined) ?? (release.prerelease ? 'prerelease' : 'stable'),
-      releaseId: release.id,
-      publishedAt: release.published_at,
-      prerelease: release.prerelease,
-      assetId: staged.pick.chosen.asset.id ?? null,
-      assetName: staged.pick.chosen.asset.name,
-      assetUrl: staged.pick.chosen.asset.browser_download_url,
-      assetSize: staged.pick.chosen.asset.size,
-      sha256: staged.sha256,
-      checksumSource: staged.checksumSource,
-      binaries: staged.binaries,
-      overrides: req.overrides ?? {},
-      smokeOutput: null,
-      installedAt: new Date().toISOString(),
-      installedBy: ctx.actor,
-    };
-    progress(75, 'smoke test');
-    const { dir, created } = commitVersion(l, staged.dir, manifest);
-    await step('committed');
-    const overrides = req.overrides ?? {};
-    if (overrides.smokeTest !== false) {
-      try {
-        manifest.smokeOutput = await smokeTest(
-          path.join(dir, staged.binaries[0].name),
-          overrides.smokeArgs ?? ['--version'],
-          ctx.settings.smokeTimeoutSeconds * 1000,
-          ctx.signal,
-        );
-        log(`Smoke test passed: ${manifest.smokeOutput}`);
-      } catch (e) {
-        if (created) fs.rmSync(dir, { recursive: true, force: true });
-        throw e;
-      }
-    } else log('Smoke test turned off for this package: not run-tested.');
-    await step('smoke-tested');
-    const previous = currentVersion(l, staged.name);
-    const previousManifest = previous ? readManifest(path.join(packageDir(l, staged.name), previous)) : null;
-    progress(90, 'switching');
-    activateVersion(
-      l,
-      staged.name,
-      manifest.version,
-      manifest.binaries.map((b) => b.name),
-      previousManifest?.binaries.map((b) => b.name) ?? [],
-    );
-    await step('current-switched');
-    const retained = retain(
-      l,
-      staged.name,
-      manifest.version,
-      previousManifest ? retainedOf(previousManifest) : null,
-      (existing?.retained as RetainedVersion[]) ?? [],
-      ctx.settings.retainedVersions,
-    );
-    await writeRecord(ctx.db, manifest, retained);
-    await step('recorded');
-    log(
-      `${staged.name} ${previousManifest ? `${previousManifest.tag} → ` : ''}${manifest.tag} is current; bin/: ${manifest.binaries.map((b) => b.name).join(', ')}.`,
-    );
-    progress(100, 'done');
-    return { ...manifest, retained };
+    const live = currentVersion(l, staged.name);
+    const liveBins = (live && readManifest(path.join(packageDir(l, staged.name), live))?.binaries.map((b) => b.name)) || [];
+    const bins = [...staged.binaries.map((b) => b.name), ...liveBins];
+    return await withNameLocks(ctx.locks, staged.name, bins, () => switchTo(ctx, req, release, staged, step));
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
+/** From a staged release to the current version, under the locks of its name and bin/ names. */
+async function switchTo(
+  ctx: GithubContext,
+  req: InstallRequest,
+  release: GithubRelease,
+  staged: Staged,
+  step: (s: InstallStep) => Promise<void>,
+): Promise<InstallManifest & { retained: RetainedVersion[] }> {
+  const log = ctx.log ?? (() => undefined);
+  const progress = ctx.progress ?? (() => undefined);
+  const l = githubLayout(ctx.runtimeDir);
+  const existing = await getGithubPackage(ctx.db, staged.name);
+  if (existing && existing.repo.toLowerCase() !== req.repo.toLowerCase()) {
+    throw new AppError('conflict', `The package name ${staged.name} is taken by ${existing.repo}.`, {
+      hint: 'Set a different binary name for this package.',
+    });
+  }
+  const conflicts = binaryConflicts(
+    l,
+    staged.name,
+    staged.binaries.map((b) => b.name),
+  );
+  if (conflicts.length && !req.takeover) {
+    throw new AppError('binary_conflict', `bin/ names already in use: ${conflicts.map((c) => `${c.binary} (${c.owner})`).join(', ')}.`, {
+      details: { conflicts },
+      hint: 'Confirm the takeover to replace them.',
+    });
+  }
+  const manifest: InstallManifest = {
+    name: staged.name,
+    repo: req.repo,
+    tag: release.tag_name,
+    version: versionDirName(release.tag_name),
+    channel: (existing?.channel as InstallManifest['channel'] | undefined) ?? (release.prerelease ? 'prerelease' : 'stable'),
+    releaseId: release.id,
+    publishedAt: release.published_at,
+    prerelease: release.prerelease,
+    assetId: staged.pick.chosen.asset.id ?? null,
+    assetName: staged.pick.chosen.asset.name,
+    assetUrl: staged.pick.chosen.asset.browser_download_url,
+    assetSize: staged.pick.chosen.asset.size,
+    sha256: staged.sha256,
+    checksumSource: staged.checksumSource,
+    binaries: staged.binaries,
+    overrides: req.overrides ?? {},
+    smokeOutput: null,
+    installedAt: new Date().toISOString(),
+    installedBy: ctx.actor,
+  };
+  progress(75, 'smoke test');
+  const { dir, created } = commitVersion(l, staged.dir, manifest);
+  await step('committed');
+  const overrides = req.overrides ?? {};
+  if (overrides.smokeTest !== false) {
+    try {
+      manifest.smokeOutput = await smokeTest(
+        path.join(dir, staged.binaries[0].name),
+        overrides.smokeArgs ?? ['--version'],
+        ctx.settings.smokeTimeoutSeconds * 1000,
+        ctx.signal,
+      );
+      log(`Smoke test passed: ${manifest.smokeOutput}`);
+    } catch (e) {
+      if (created) fs.rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
+  } else log('Smoke test turned off for this package: not run-tested.');
+  await step('smoke-tested');
+  const previous = currentVersion(l, staged.name);
+  const previousManifest = previous ? readManifest(path.join(packageDir(l, staged.name), previous)) : null;
+  progress(90, 'switching');
+  activateVersion(
+    l,
+    staged.name,
+    manifest.version,
+    manifest.binaries.map((b) => b.name),
+    previousManifest?.binaries.map((b) => b.name) ?? [],
+  );
+  await step('current-switched');
+  const retained = retain(
+    l,
+    staged.name,
+    manifest.version,
+    previousManifest ? retainedOf(previousManifest) : null,
+    (existing?.retained as RetainedVersion[]) ?? [],
+    ctx.settings.retainedVersions,
+  );
+  await writeRecord(ctx.db, manifest, retained);
+  await step('recorded');
+  log(
+    `${staged.name} ${previousManifest ? `${previousManifest.tag} → ` : ''}${manifest.tag} is current; bin/: ${manifest.binaries.map((b) => b.name).join(', ')}.`,
+  );
+  progress(100, 'done');
+  return { ...manifest, retained };
+}
+
+/** The bin/ names of these versions of a package, for its locks; nothing when a name or version is not one. */
+function binsOf(l: GithubLayout, name: string, versions: (string | null)[]): string[] {
+  if (!PACKAGE_NAME.test(name)) return [];
+  return versions.flatMap((v) => (v && versionDirName(v) === v && readManifest(path.join(packageDir(l, name), v))?.binaries.map((b) => b.name)) || []);
+}
+
 /** Switches back to a retained version after its smoke test. */
-export async function rollbackGithubPackage(ctx: GithubContext, name: string, version: string): Promise<InstallManifest & { retained: RetainedVersion[] }> {
+export function rollbackGithubPackage(ctx: GithubContext, name: string, version: string): Promise<InstallManifest & { retained: RetainedVersion[] }> {
+  const l = githubLayout(ctx.runtimeDir);
+  return withNameLocks(ctx.locks, name, binsOf(l, name, [version, currentVersion(l, name)]), () => rollback(ctx, name, version));
+}
+
+async function rollback(ctx: GithubContext, name: string, version: string): Promise<InstallManifest & { retained: RetainedVersion[] }> {
   const row = await getGithubPackage(ctx.db, name);
   if (!row) throw new AppError('release_not_found', `${name} is not installed.`);
   const retainedList = row.retained as RetainedVersion[];
@@ -271,13 +274,22 @@ export async function rollbackGithubPackage(ctx: GithubContext, name: string, ve
   return { ...m, retained };
 }
 
+type UninstallContext = Pick<GithubContext, 'db' | 'runtimeDir' | 'log' | 'locks'>;
+
+const ownedBins = (l: GithubLayout, name: string) => (fs.existsSync(l.bin) ? fs.readdirSync(l.bin) : []).filter((b) => binOwner(l, b) === name);
+
 /** Removes a package: its bin/ links, its folder, its record. */
-export async function uninstallGithubPackage(ctx: Pick<GithubContext, 'db' | 'runtimeDir' | 'log'>, name: string): Promise<{ name: string; tag: string }> {
+export function uninstallGithubPackage(ctx: UninstallContext, name: string): Promise<{ name: string; tag: string }> {
+  const l = githubLayout(ctx.runtimeDir);
+  return withNameLocks(ctx.locks, name, ownedBins(l, name), () => uninstall(ctx, name));
+}
+
+async function uninstall(ctx: UninstallContext, name: string): Promise<{ name: string; tag: string }> {
   const row = await getGithubPackage(ctx.db, name);
   if (!row) throw new AppError('release_not_found', `${name} is not installed from GitHub.`);
   const l = githubLayout(ctx.runtimeDir);
   // Every bin/ link into this package goes, including those of older versions; nothing else is touched.
-  for (const b of fs.existsSync(l.bin) ? fs.readdirSync(l.bin) : []) if (binOwner(l, b) === name) fs.rmSync(path.join(l.bin, b), { force: true });
+  for (const b of ownedBins(l, name)) fs.rmSync(path.join(l.bin, b), { force: true });
   fs.rmSync(packageDir(l, name), { recursive: true, force: true });
   await ctx.db.delete(githubPackages).where(eq(githubPackages.name, name));
   ctx.log?.(`${name} ${row.tag} removed.`);

@@ -21,7 +21,8 @@ function rm(p: string, actions: RecoveryAction[], why: string): void {
 /**
  * Brings the runtime dir and the records back to one consistent state after a crash at any step.
  * Runs at boot before jobs are served, and on demand ("Repair"); every action is returned
- * for the log. Holds no lock itself: at boot nothing else runs, on demand the caller locks.
+ * for the log. Holds no lock itself: at boot nothing else runs; on demand the Repair job holds
+ * the GitHub jobs lock exclusively, so no install is staging files beside it.
  */
 export async function recoverGithubInstalls(db: AppDb, runtimeDir: string): Promise<RecoveryAction[]> {
   const l = githubLayout(runtimeDir);

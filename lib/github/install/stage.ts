@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { AppError } from '@/lib/core/errors';
-import { extractArchive } from '../../archive/archive';
+import { extractArchive, extractArchiveStream } from '../../archive/archive';
 import { type DownloadOptions, downloadAsset, downloadText } from '../assets/download';
 import { NoMatchingAssetError, type PickResult, pickAsset } from '../assets/picker';
 import type { HostTarget } from '../assets/target';
@@ -41,6 +42,9 @@ export interface Staged {
   checksumSource: ChecksumRecordSource;
   binaries: InstalledBinary[];
 }
+
+/** Bytes the download may run ahead of the extraction. */
+const TEE_BUFFER = 2 * 1024 * 1024;
 
 /** Chooses the asset, or fails with every candidate and why. */
 export function chooseAsset(
@@ -121,26 +125,49 @@ export async function stageRelease(scratch: string, opts: StageOptions): Promise
   opts.log(`Asset: ${asset.name} (score ${pick.chosen.score}: ${pick.chosen.reasons.join(', ')}); ${pick.rejected.length} rejected.`);
   opts.progress(20, 'downloading');
   const file = path.join(scratch, 'asset');
-  const got = await downloadAsset(asset, file, {
-    ...opts.download,
-    algorithms: algorithmsNeeded(findChecksumSources(asset.name, opts.release.assets)),
-    maxBytes: opts.maxAssetBytes,
-    onProgress: (n, total) => opts.progress(20 + Math.round((n / Math.max(total, 1)) * 30), 'downloading'),
-  });
-  opts.log(`Downloaded ${got.size} bytes, sha256 ${got.hashes.sha256}.`);
-  opts.progress(52, 'verifying');
-  const checksumSource = await verify(opts, asset, file, got.hashes);
-  opts.progress(58, 'extracting');
   const x = path.join(scratch, 'x');
-  fs.mkdirSync(x, { mode: 0o700 });
   const tool = (opts.overrides.binaryName ?? repoName).toLowerCase();
   // A file with an extension, no exec bit and not named like the tool can never be chosen: it is not written.
   const keepFile = (p: string, mode: number) => {
     const base = p.split('/').pop()!.toLowerCase();
     return !!opts.overrides.binaryPath || (mode & 0o111) !== 0 || !base.includes('.') || base.startsWith(tool);
   };
-  const extracted = await extractArchive(file, x, { fileName: asset.name, maxTotalBytes: 2 * opts.maxAssetBytes, signal: opts.signal, keepFile });
-  opts.log(`Extracted ${extracted.entries.length} entries (${extracted.format}).`);
+  const extractOpts = { fileName: asset.name, maxTotalBytes: 2 * opts.maxAssetBytes, signal: opts.signal, keepFile };
+  // Extracted into scratch while it downloads; nothing leaves scratch before the checksums are verified.
+  const tee = new PassThrough({ highWaterMark: TEE_BUFFER });
+  tee.on('error', () => undefined);
+  const inFlight = extractArchiveStream(tee, x, { ...extractOpts, size: asset.size }).then(
+    (result) => ({ result, error: null }),
+    (error: unknown) => ({ result: null, error }),
+  );
+  let got: Awaited<ReturnType<typeof downloadAsset>>;
+  try {
+    got = await downloadAsset(asset, file, {
+      ...opts.download,
+      algorithms: algorithmsNeeded(findChecksumSources(asset.name, opts.release.assets)),
+      maxBytes: opts.maxAssetBytes,
+      onProgress: (n, total) => opts.progress(20 + Math.round((n / Math.max(total, 1)) * 30), 'downloading and extracting'),
+      tee,
+    });
+  } finally {
+    // A download that failed (or never started) ends the extraction; none may still be writing when scratch is removed.
+    if (!tee.writableEnded) tee.destroy();
+    await inFlight;
+  }
+  const streamed = await inFlight;
+  let extracted = got.teed ? streamed.result : null;
+  opts.log(`Downloaded ${got.size} bytes, sha256 ${got.hashes.sha256}.`);
+  if (extracted) opts.log(`Extracted ${extracted.entries.length} entries (${extracted.format}) while downloading; none is used before the checksums match.`);
+  opts.progress(52, 'verifying');
+  const checksumSource = await verify(opts, asset, file, got.hashes);
+  if (got.teed && streamed.error) throw streamed.error;
+  if (!extracted) {
+    // A zip (read by random access), or a download that was retried: extract the verified file.
+    opts.progress(58, 'extracting');
+    fs.rmSync(x, { recursive: true, force: true });
+    extracted = await extractArchive(file, x, extractOpts);
+    opts.log(`Extracted ${extracted.entries.length} entries (${extracted.format}).`);
+  }
   const { chosen, skipped } = chooseBinaries(
     extracted.entries.map((e) => ({
       path: e.path,

@@ -1,4 +1,5 @@
 import { AppError, type FieldIssue } from '../../core/errors';
+import { cutAt } from '../../core/text';
 import { normalizePipName, parsePackageSpec } from '../spec';
 import type { PackageSpec } from '../types';
 
@@ -111,7 +112,7 @@ export function pipSpecForImport(importName: string, table: ReadonlyMap<string, 
 export function importNameForPip(pipName: string, table: ReadonlyMap<string, PipAlias> = aliasTable()): string | undefined {
   const wanted = normalizePipName(pipName);
   for (const a of table.values()) {
-    const name = a.pip.replace(/\[.*$/, '');
+    const name = cutAt(a.pip, '[');
     if (normalizePipName(name) === wanted) return a.import;
   }
   return undefined;

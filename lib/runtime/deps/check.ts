@@ -123,7 +123,7 @@ export async function checkDeps(ctx: ManagerContext, deps: readonly ResolvedDep[
   const layout = runtimeLayout(ctx.runtimeDir);
   const env = runtimeEnv(layout, opts.baseEnv ?? process.env);
   if (opts.skillDir) {
-    const skill = path.resolve(opts.skillDir);
+    const skill = path.resolve(/*turbopackIgnore: true*/ opts.skillDir);
     env.PYTHONPATH = joinPathList([layout.pip, path.join(skill, 'scripts'), skill, ...splitPathList(env.PYTHONPATH)]);
   }
   const cwd = fs.existsSync(layout.root) ? layout.root : os.tmpdir();

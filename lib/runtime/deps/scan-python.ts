@@ -89,7 +89,7 @@ export function extractPythonImports(src: string): PyImport[] {
       for (const part of imp[1].replace(/[()]/g, ' ').split(',')) {
         const name = part
           .trim()
-          .split(/\s+as\s+/)[0]
+          .split(/\sas\s/)[0]
           .trim();
         if (!name || name.startsWith('.')) continue;
         const top = topLevel(name);

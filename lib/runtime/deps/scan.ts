@@ -32,7 +32,7 @@ export interface Shebang {
 
 /** Reads a `#!` line: the interpreter binary, looking through `env` (and `env -S`, `-i`, `-u NAME`, `VAR=x`). */
 export function parseShebang(firstLine: string): Shebang | null {
-  const m = /^#!\s*(.*)$/.exec(firstLine.replace(/\r$/, ''));
+  const m = /^#!(.*)$/.exec(firstLine.replace(/\r$/, ''));
   if (!m) return null;
   const tokens = m[1].trim().split(/\s+/).filter(Boolean);
   if (!tokens.length) return null;

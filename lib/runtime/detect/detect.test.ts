@@ -213,3 +213,20 @@ describe('createRuntimeCache', () => {
     expect(n).toBe(2);
   }, 60_000);
 });
+
+describe('Skilldock’s own tools', () => {
+  it('resolves python3 and npm from the host PATH even when the runtime dir holds programs of those names', async () => {
+    const shimmed = ensureRuntimeDir(path.join(tmp, 'shimmed'));
+    const ran = path.join(tmp, 'shim-ran');
+    const shim = `#!/bin/sh\necho "$0" >> '${ran}'\necho "Python 9.9.9"\n`;
+    for (const dir of [shimmed.bin, shimmed.pipBin, shimmed.npmBin]) {
+      fs.mkdirSync(dir, { recursive: true });
+      for (const name of ['python3', 'npm']) fs.writeFileSync(path.join(dir, name), shim, { mode: 0o755 });
+    }
+    // Even with the runtime bin on the service PATH, as an operator may set it.
+    const r = await detectRuntimes({ layout: shimmed, env: { ...process.env, PATH: `${shimmed.bin}:${process.env.PATH}` }, binaries: [], timeoutMs: 5000 });
+    expect(r.runtimes.python3).toMatchObject({ available: true, path: which('python3', process.env.PATH), managed: false });
+    expect(r.runtimes.npm).toMatchObject({ available: true, path: which('npm', process.env.PATH), managed: false });
+    expect(fs.existsSync(ran) ? fs.readFileSync(ran, 'utf8') : '').toBe('');
+  }, 60_000);
+});

@@ -5,7 +5,7 @@ import { runProcess } from '../../core/process';
 import { splitPathList, which } from '../../core/which';
 import { DEFAULT_BINARIES } from '../../settings/runtime-settings';
 import type { RuntimeLayout } from '../dir';
-import { type BaseEnv, type RuntimeEnv, runtimeEnv } from '../env';
+import { type BaseEnv, type RuntimeEnv, runtimeEnv, toolEnv } from '../env';
 import type { SystemManager } from '../types';
 import { detectLibc, machineArch, parseOsRelease, readTextFile } from './platform';
 import { managerReadiness } from './readiness';
@@ -60,7 +60,19 @@ async function probe(cmd: string, args: string[], env: RuntimeEnv, timeoutMs: nu
 }
 
 const firstLine = (p: Probe) => (p.stdout.trim() || p.stderr.trim()).split('\n')[0]?.trim() ?? '';
-const versionIn = (line: string) => /\d+(?:\.\d+)+(?:[-+~][0-9A-Za-z.+~-]*)?/.exec(line)?.[0];
+const versionIn = (line: string) => /(?:^|\D)(\d+(?:\.\d+)+(?:[-+~][0-9A-Za-z.+~-]*)?)/.exec(line)?.[1];
+
+/** `pip 24.0 from /usr/lib/python3/dist-packages/pip (python 3.11)`: the version and the package path. */
+function pipVersionLine(stdout: string): { version: string; path: string } | null {
+  for (const line of stdout.split('\n')) {
+    const head = /^pip[ \t]+(\S+)[ \t]+from[ \t]/.exec(line);
+    const tail = line.lastIndexOf(' (python');
+    if (!head || tail < head[0].length) continue;
+    const where = line.slice(head[0].length, tail).trim();
+    if (where) return { version: head[1], path: where };
+  }
+  return null;
+}
 
 function isUnder(file: string, dir: string): boolean {
   const rel = path.relative(dir, file);
@@ -84,13 +96,16 @@ interface Ctx {
   env: RuntimeEnv;
   quietEnv: RuntimeEnv;
   PATH: string;
+  /** Skilldock's own tools (python3 and pip, npm, apt/apk, sudo) are found and run with the host's PATH only. */
+  tool: RuntimeEnv;
+  toolQuiet: RuntimeEnv;
   pathCount: number;
   timeoutMs: number;
   runtimeTimeoutMs: number;
 }
 
 async function detectPython(ctx: Ctx): Promise<{ python3: PythonStatus; pip: BinaryStatus }> {
-  const found = which('python3', ctx.PATH);
+  const found = which('python3', ctx.tool.PATH);
   if (!found) {
     return {
       python3: { name: 'python3', available: false, reason: 'python3 was not found on PATH' },
@@ -98,9 +113,9 @@ async function detectPython(ctx: Ctx): Promise<{ python3: PythonStatus; pip: Bin
     };
   }
   const [ver, info, pipVer] = await Promise.all([
-    probe(found, ['--version'], ctx.env, ctx.runtimeTimeoutMs),
-    probe(found, ['-c', 'import sys,sysconfig;print(sys.executable);print(sysconfig.get_path("stdlib"))'], ctx.env, ctx.runtimeTimeoutMs),
-    probe(found, ['-m', 'pip', '--version'], ctx.quietEnv, ctx.runtimeTimeoutMs),
+    probe(found, ['--version'], ctx.tool, ctx.runtimeTimeoutMs),
+    probe(found, ['-c', 'import sys,sysconfig;print(sys.executable);print(sysconfig.get_path("stdlib"))'], ctx.tool, ctx.runtimeTimeoutMs),
+    probe(found, ['-m', 'pip', '--version'], ctx.toolQuiet, ctx.runtimeTimeoutMs),
   ]);
   const managed = isUnder(found, ctx.layout.root);
   const version = /Python\s+(\S+)/.exec(`${ver.stdout}\n${ver.stderr}`)?.[1];
@@ -115,9 +130,9 @@ async function detectPython(ctx: Ctx): Promise<{ python3: PythonStatus; pip: Bin
       python3.externallyManaged = fs.existsSync(path.join(stdlib, 'EXTERNALLY-MANAGED'));
     }
   }
-  const m = /^pip\s+(\S+)\s+from\s+(.+?)\s+\(python/m.exec(pipVer.stdout);
+  const m = pipVersionLine(pipVer.stdout);
   const pip: BinaryStatus = m
-    ? { name: 'pip', available: true, version: m[1], path: m[2], managed: isUnder(m[2], ctx.layout.root) }
+    ? { name: 'pip', available: true, version: m.version, path: m.path, managed: isUnder(m.path, ctx.layout.root) }
     : { name: 'pip', available: false, reason: `python3 -m pip --version failed: ${pipVer.reason ?? 'unexpected output'}` };
   return { python3, pip };
 }
@@ -125,9 +140,9 @@ async function detectPython(ctx: Ctx): Promise<{ python3: PythonStatus; pip: Bin
 async function detectNpm(ctx: Ctx): Promise<{ node: BinaryStatus; npm: BinaryStatus }> {
   const node: BinaryStatus = { name: 'node', available: true, path: process.execPath, version: process.versions.node, managed: false };
   if (!which('node', ctx.PATH)) node.reason = 'node runs Skilldock but is not on PATH, so skill processes cannot call it by name';
-  const found = which('npm', ctx.PATH);
+  const found = which('npm', ctx.tool.PATH);
   if (!found) return { node, npm: { name: 'npm', available: false, reason: 'npm was not found on PATH' } };
-  const p = await probe(found, ['--version'], ctx.quietEnv, ctx.runtimeTimeoutMs);
+  const p = await probe(found, ['--version'], ctx.toolQuiet, ctx.runtimeTimeoutMs);
   const version = p.ok ? versionIn(firstLine(p)) : undefined;
   const npm: BinaryStatus = { name: 'npm', available: !!version, path: found, managed: isUnder(found, ctx.layout.root) };
   if (version) npm.version = version;
@@ -138,13 +153,13 @@ async function detectNpm(ctx: Ctx): Promise<{ node: BinaryStatus; npm: BinarySta
 async function detectSystem(ctx: Ctx): Promise<SystemStatus> {
   const osRelease = parseOsRelease(readTextFile('/etc/os-release') ?? readTextFile('/usr/lib/os-release') ?? '');
   const alpine = readTextFile('/etc/alpine-release')?.trim();
-  const apk = which('apk', ctx.PATH);
-  const apt = which('apt-get', ctx.PATH);
+  const apk = which('apk', ctx.tool.PATH);
+  const apt = which('apt-get', ctx.tool.PATH);
   const manager: SystemManager | null = alpine !== undefined && apk ? 'apk' : apt ? 'apt' : apk ? 'apk' : null;
   const root = process.getuid?.() === 0;
   let sudo = false;
-  const sudoPath = which('sudo', ctx.PATH);
-  if (sudoPath && !root) sudo = (await probe(sudoPath, ['-n', 'true'], ctx.env, ctx.runtimeTimeoutMs)).ok;
+  const sudoPath = which('sudo', ctx.tool.PATH);
+  if (sudoPath && !root) sudo = (await probe(sudoPath, ['-n', 'true'], ctx.tool, ctx.runtimeTimeoutMs)).ok;
   const status: SystemStatus = { manager, root, sudoInstalled: !!sudoPath, sudo };
   const mgrPath = manager === 'apk' ? apk : manager === 'apt' ? apt : null;
   if (mgrPath) status.path = mgrPath;
@@ -159,11 +174,14 @@ export async function detectRuntimes(opts: DetectOptions): Promise<RuntimeReport
   const started = Date.now();
   const base = opts.env ?? process.env;
   const env = runtimeEnv(opts.layout, base);
+  const tool = toolEnv(opts.layout, base);
   const ctx: Ctx = {
     layout: opts.layout,
     env,
     quietEnv: { ...env, ...QUIET_ENV },
     PATH: env.PATH,
+    tool,
+    toolQuiet: { ...tool, ...QUIET_ENV },
     pathCount: splitPathList(base.PATH).length,
     timeoutMs: opts.timeoutMs ?? 5000,
     runtimeTimeoutMs: opts.runtimeTimeoutMs ?? 15_000,
@@ -173,7 +191,7 @@ export async function detectRuntimes(opts: DetectOptions): Promise<RuntimeReport
     detectPython(ctx),
     detectNpm(ctx),
     detectSystem(ctx),
-    detectLibc({ env, timeoutMs: ctx.runtimeTimeoutMs }),
+    detectLibc({ env: tool, timeoutMs: ctx.runtimeTimeoutMs }),
     Promise.all(names.map((n) => detectBinary(n, ctx))),
   ]);
   const partial: Omit<RuntimeReport, 'managers'> = {

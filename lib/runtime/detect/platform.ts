@@ -67,7 +67,7 @@ export interface LibcInfo {
 function libcFromLoader(): Libc {
   for (const dir of ['/lib', '/usr/lib']) {
     try {
-      if (fs.readdirSync(dir).some((f) => f.startsWith('ld-musl-'))) return 'musl';
+      if (fs.readdirSync(/*turbopackIgnore: true*/ dir).some((f) => f.startsWith('ld-musl-'))) return 'musl';
     } catch {
       /* folder absent */
     }

@@ -5,10 +5,12 @@
  * limits and unreadable folders become RootWarnings and never stop the rest of the walk.
  */
 import fsp from 'node:fs/promises';
+import path from 'node:path';
 import type { RootWarning, SkillCopy, SkillRoot } from '../types';
-import { type Candidate, findCandidates } from './candidates';
+import { type Candidate, findCandidates, SKILL_FILE } from './candidates';
 import { mapLimit } from './concurrency';
 import { checkContainment, describeEscape, resolveAllowedTargets } from './containment';
+import type { CopyCache } from './copy-cache';
 import { type InspectCopy, loadCopy } from './load-copy';
 
 export interface DiscoverOptions {
@@ -22,6 +24,8 @@ export interface DiscoverOptions {
   groupDepth: number;
   /** Called per copy with the bytes of its files (≤ 1 MiB each) read for hashing, so a scanner need not read them again. */
   inspect?: InspectCopy;
+  /** Kept across discoveries: folders whose files kept their stat identity are not read again (no inspect call for them). */
+  cache?: CopyCache;
 }
 
 export const DEFAULT_DISCOVER_OPTIONS: DiscoverOptions = {
@@ -46,6 +50,11 @@ interface Job {
 
 function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+function tooLarge(root: SkillRoot, cand: Candidate, bytes: number, limit: number): RootWarning {
+  const message = `${cand.relDir}/SKILL.md is ${bytes} bytes, over the ${limit} byte limit: listed as invalid.`;
+  return { root: root.path, path: cand.dir, code: 'file-too-large', message };
 }
 
 /** Candidates of one root after the limit; null when the root does not exist. */
@@ -80,6 +89,7 @@ export async function discoverSkills(roots: SkillRoot[], options: Partial<Discov
   const opts: DiscoverOptions = { ...DEFAULT_DISCOVER_OPTIONS, ...options };
   const ordered = [...roots].sort((a, b) => a.precedence - b.precedence);
   const allowed = await resolveAllowedTargets(opts.allowSymlinkTargets);
+  opts.cache?.startRound();
   const warningsPerRoot: RootWarning[][] = ordered.map(() => []);
   const jobsPerRoot = await Promise.all(ordered.map((root, i) => scanRoot(root, opts, warningsPerRoot[i])));
   const jobs = jobsPerRoot.flatMap((j) => j ?? []);
@@ -93,15 +103,8 @@ export async function discoverSkills(roots: SkillRoot[], options: Partial<Discov
         jobWarnings[i] = { root: root.path, path: contained.path, code: contained.code, message: describeEscape(root.kind, contained, root.path) };
         return null;
       }
-      const { copy, skillMdBytes } = await loadCopy(root, cand, opts.maxSkillFileBytes, opts.inspect);
-      if (skillMdBytes > opts.maxSkillFileBytes) {
-        jobWarnings[i] = {
-          root: root.path,
-          path: cand.dir,
-          code: 'file-too-large',
-          message: `${cand.relDir}/SKILL.md is ${skillMdBytes} bytes, over the ${opts.maxSkillFileBytes} byte limit: listed as invalid.`,
-        };
-      }
+      const { copy, skillMdBytes } = await loadCopy(root, cand, opts.maxSkillFileBytes, opts.inspect, opts.cache);
+      if (skillMdBytes > opts.maxSkillFileBytes) jobWarnings[i] = tooLarge(root, cand, skillMdBytes, opts.maxSkillFileBytes);
       return copy;
     } catch (e) {
       jobWarnings[i] = { root: root.path, path: cand.dir, code: 'unreadable', message: `${cand.dir} cannot be read: ${errorMessage(e)}` };
@@ -109,7 +112,39 @@ export async function discoverSkills(roots: SkillRoot[], options: Partial<Discov
     }
   });
 
+  opts.cache?.endRound();
   const warnings = warningsPerRoot.flat();
   jobWarnings.forEach((w) => w && warnings.push(w));
   return { copies: loaded.filter((c): c is SkillCopy => c !== null), warnings };
+}
+
+/**
+ * Loads one known skill folder again (a watcher saw a change inside it), with the same containment
+ * rules as discovery. Null when the folder is no longer a skill folder (SKILL.md gone, the folder
+ * gone or unreadable): the caller rediscovers the root.
+ */
+export async function reloadCopy(root: SkillRoot, prev: SkillCopy, options: Partial<DiscoverOptions> = {}): Promise<DiscoverResult | null> {
+  const opts: DiscoverOptions = { ...DEFAULT_DISCOVER_OPTIONS, ...options };
+  let cand: Candidate;
+  let rootReal: string;
+  try {
+    const [dirStat, skillMd, real] = await Promise.all([fsp.lstat(prev.dir), fsp.lstat(path.join(prev.dir, SKILL_FILE)), fsp.realpath(root.path)]);
+    rootReal = real;
+    // Not knowing whether a folder above is a link, resolve the real path (one syscall) as discovery does for links.
+    cand = { relDir: prev.relDir, dir: prev.dir, group: prev.group, dirIsSymlink: dirStat.isSymbolicLink(), viaSymlink: true, skillMd };
+  } catch {
+    return null;
+  }
+  const contained = await checkContainment(root.kind, rootReal, cand, await resolveAllowedTargets(opts.allowSymlinkTargets));
+  if (!contained.ok)
+    return {
+      copies: [],
+      warnings: [{ root: root.path, path: contained.path, code: contained.code, message: describeEscape(root.kind, contained, root.path) }],
+    };
+  try {
+    const { copy, skillMdBytes } = await loadCopy(root, cand, opts.maxSkillFileBytes, opts.inspect, opts.cache);
+    return { copies: [copy], warnings: skillMdBytes > opts.maxSkillFileBytes ? [tooLarge(root, cand, skillMdBytes, opts.maxSkillFileBytes)] : [] };
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,6 @@
 export { isSkippedDirName, SKILL_FILE } from './candidates';
 export { isInside } from './containment';
+export { CopyCache } from './copy-cache';
 export * from './discover';
 export * from './inventory';
 export { copyId, readSkillMd } from './load-copy';

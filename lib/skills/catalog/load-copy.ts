@@ -6,6 +6,7 @@ import { contentHash, listSkillFiles, SkillFilesError } from '../files';
 import { parseSkillMd } from '../manifest';
 import type { ParsedSkill, SkillCopy, SkillFile, SkillRoot } from '../types';
 import { type Candidate, SKILL_FILE } from './candidates';
+import type { CopyCache } from './copy-cache';
 
 export function copyId(source: string, rootPath: string, relDir: string): string {
   return createHash('sha256').update(`${source}:${rootPath}:${relDir}`).digest('hex').slice(0, 16);
@@ -58,13 +59,23 @@ export async function loadCopy(
   cand: Candidate,
   maxSkillFileBytes: number,
   inspect?: InspectCopy,
+  cache?: CopyCache,
 ): Promise<{ copy: SkillCopy; skillMdBytes: number }> {
+  const key = cache?.keyOf(root, cand.relDir) ?? '';
+  const kept = cache && (await cache.unchanged(key, cand.dir, maxSkillFileBytes));
+  if (kept) return kept;
   // The listing reads every file once (hashing); SKILL.md's bytes are taken from it when it fits.
   let files: SkillFile[] = [];
   let filesError: unknown = null;
   const contents = new Map<string, Buffer>();
+  const log = cache?.log();
   try {
-    files = await listSkillFiles(cand.dir, { onFile: (p, b) => contents.set(p, b) });
+    files = await listSkillFiles(cand.dir, {
+      onFile: (p, b) => contents.set(p, b),
+      known: cache?.known(key),
+      onIdentity: log && ((p, id, st) => log.record(p, id, st)),
+      onDir: log && ((p, id, st) => log.recordDir(p, id, st)),
+    });
   } catch (e) {
     filesError = e;
   }
@@ -90,5 +101,9 @@ export async function loadCopy(
   };
   // Hand the bytes already read to the caller (the scanner) while they are in memory, then let them go.
   if (!filesError) await inspect?.(copy, contents);
+  if (cache && log) {
+    if (filesError) cache.forget(key);
+    else cache.remember(key, { copy, skillMdBytes: sizeBytes }, maxSkillFileBytes, log);
+  }
   return { copy, skillMdBytes: sizeBytes };
 }

@@ -7,6 +7,7 @@
  * `missTtlMs` so a binary installed by hand is found without a restart.
  */
 import path from 'node:path';
+import { cleanPath } from '../../core/child-env';
 import { joinPathList, splitPathList, which } from '../../core/which';
 import type { GatingTarget, Os } from '../types';
 
@@ -45,7 +46,8 @@ export function createHostTarget(opts: HostTargetOptions = {}): HostTarget {
   let cacheKey = '';
 
   const searchDirs = (): string[] => {
-    const fromPath = opts.pathDirs ?? splitPathList(env.PATH);
+    // The PATH skill processes get: without what `npm start` put in front (Skilldock's own node_modules/.bin).
+    const fromPath = opts.pathDirs ?? splitPathList(cleanPath(env.PATH));
     const system = platform === 'darwin' ? [...DARWIN_DIRS, ...SYSTEM_DIRS] : SYSTEM_DIRS;
     return splitPathList(joinPathList([...(opts.extraDirs ?? []), ...fromPath, ...system])).filter((d) => path.isAbsolute(d));
   };

@@ -7,7 +7,7 @@ import { defaultTopLevel, readTopLevel } from './top-level';
 export { ENV_NAME_RE, isBinName, OS_VALUES } from './fields';
 export { BREW_FORMULA_RE, GO_MODULE_RE, githubReleaseSpec, INSTALL_KINDS, UV_PACKAGE_RE } from './install';
 export { METADATA_KEYS } from './metadata';
-export { KNOWN_TOP_LEVEL_KEYS, MAX_DESCRIPTION, MAX_SKILL_NAME, SKILL_NAME_RE } from './top-level';
+export { agentDescription, KNOWN_TOP_LEVEL_KEYS, MAX_DESCRIPTION, MAX_SKILL_NAME, SKILL_NAME_RE } from './top-level';
 
 /** OpenClaw `maxSkillFileBytes`. */
 export const MAX_SKILL_MD_BYTES = 256_000;

@@ -1,4 +1,5 @@
 import { type Document, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import { trimEndChar } from '../../core/text';
 import { splitFrontMatter } from '../../runtime/deps/frontmatter';
 import { isPlainObject, type KeyPath, type LineIndex, type Reporter } from './report';
 
@@ -129,9 +130,10 @@ function buildLineIndex(doc: Document, lineOf: (offset: number | undefined) => n
 function repairColonValues(yaml: string): { yaml: string; lines: { line: number; key: string }[] } {
   const repaired: { line: number; key: string }[] = [];
   const out = yaml.split('\n').map((text, i) => {
-    const m = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(.*?)[ \t]*$/.exec(text);
+    const m = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+([^ \t].*)$/.exec(text);
     if (!m) return text;
-    const [, key, value] = m;
+    const key = m[1];
+    const value = trimEndChar(m[2], ' \t');
     if (!/:([ \t]|$)/.test(value) || /^["'{[|>&*!%@`#]/.test(value) || /[ \t]#/.test(value)) return text;
     repaired.push({ line: i + 1, key });
     return `${key}: ${JSON.stringify(value)}`;

@@ -61,10 +61,10 @@ describe('description', () => {
     expect(parse(`name: a\ndescription: ${'é'.repeat(1024)}\n`).valid).toBe(true);
   });
 
-  it('is required, non-blank, at most 1024 characters, and a string', () => {
+  it('is required, non-blank and a string; over 1024 characters it is a warning', () => {
     expect(codes('name: a\n')).toEqual(['error:description.missing@undefined']);
     expect(codes('name: a\ndescription: "   "\n')).toEqual(['error:description.missing@3']);
-    expect(codes(`name: a\ndescription: ${'d'.repeat(1025)}\n`)).toEqual(['error:description.too-long@3']);
+    expect(codes(`name: a\ndescription: ${'d'.repeat(1025)}\n`)).toEqual(['warning:description.too-long@3']);
     expect(codes('name: a\ndescription:\n  - a\n  - b\n')).toEqual(['error:description.invalid@4']);
   });
 });

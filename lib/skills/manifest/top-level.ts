@@ -126,11 +126,26 @@ function readDescription(r: Reporter, value: unknown): string {
   if (!description) {
     r.error('description.missing', ['description'], '"description" is required: say what the skill does and when to use it (1–1024 characters)');
   } else if ([...description].length > MAX_DESCRIPTION) {
-    r.error(
+    // A soft limit of the format: published skills break it (Anthropic's claude-api), and nothing stops
+    // them from working. Agents are shown the first MAX_DESCRIPTION characters (agentDescription).
+    r.warn(
       'description.too-long',
       ['description'],
-      `"description" is ${[...description].length} characters long; the limit is ${MAX_DESCRIPTION}. Move details into the body`,
+      `"description" is ${[...description].length} characters long; the limit is ${MAX_DESCRIPTION}. Agents see only the first ${MAX_DESCRIPTION}; move details into the body`,
     );
   }
   return description;
+}
+
+/** The description as agents are shown it: at most MAX_DESCRIPTION characters, ending in "…" when cut. */
+export function agentDescription(description: string): { text: string; truncated: boolean } {
+  const chars = [...description];
+  if (chars.length <= MAX_DESCRIPTION) return { text: description, truncated: false };
+  return {
+    text: `${chars
+      .slice(0, MAX_DESCRIPTION - 1)
+      .join('')
+      .trimEnd()}…`,
+    truncated: true,
+  };
 }

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AppError } from '@/lib/core/errors';
+import { trimEndChar } from '@/lib/core/text';
 
 export const REF_RE = /^[A-Za-z0-9._/-]{1,200}$/;
 export const COMMIT_RE = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -53,7 +54,7 @@ export function parseGitRemote(raw: string, allowLocal: boolean): GitRemote {
     } catch {
       throw invalid('The file:// URL is not a valid local path.', 'url');
     }
-    const clean = local.replace(/\/+$/, '');
+    const clean = trimEndChar(local, '/');
     if (!clean || !LOCAL_PATH_RE.test(clean) || path.posix.normalize(clean) !== clean) {
       throw invalid('The local repository path must be a plain absolute path.', 'url');
     }
@@ -82,7 +83,7 @@ export function validateRef(ref: string | undefined): string | undefined {
 /** Validates a folder inside the repository; returns it normalised ("" for the root). */
 export function validateSubdir(subdir: string | undefined): string {
   if (subdir === undefined) return '';
-  const trimmed = subdir.replace(/\/+$/, '');
+  const trimmed = trimEndChar(subdir, '/');
   if (trimmed === '' || trimmed === '.') return '';
   if (trimmed.startsWith('/') || trimmed.includes('\\')) throw invalid('The folder must be a relative path inside the repository.', 'subdir');
   const segments = trimmed.split('/');

@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError, isAppError } from '@/lib/core/errors';
+import { cleanPath } from '../../core/child-env';
 import { type RunResult, runProcess } from '../../core/process';
 import { COMMIT_RE, parseGitRemote, validateRef, validateSubdir } from './git-input';
 import { checkUrlTarget, type Resolver, type SsrfPolicy } from './ssrf';
@@ -122,7 +123,7 @@ export async function fetchGitSkill(input: GitFetchInput, destDir: string, polic
   if (await fs.lstat(checkout).catch(() => null)) throw new AppError('conflict', `${checkout} already exists; use a fresh staging folder.`);
   const home = await fs.mkdtemp(path.join(os.tmpdir(), 'skilldock-git-home-'));
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: cleanPath(process.env.PATH),
     HOME: home,
     XDG_CONFIG_HOME: home,
     GIT_CONFIG_NOSYSTEM: '1',

@@ -7,6 +7,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '@/lib/core/errors';
+import { cutAt } from '@/lib/core/text';
 
 export interface SsrfPolicy {
   /**
@@ -62,7 +63,7 @@ function embeddedIPv4(addr: ipaddr.IPv6): { v4: ipaddr.IPv4; kind: string } | nu
 export function blockedRange(address: string): string | null {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+    parsed = ipaddr.parse(cutAt(address.replace(/^\[|\]$/g, ''), '%'));
   } catch {
     return 'invalid';
   }
@@ -88,7 +89,7 @@ interface HostPattern {
 function parsePattern(raw: string): HostPattern | null {
   let text = raw.trim().toLowerCase();
   if (!text) return null;
-  text = text.replace(/^[a-z]+:\/\//, '').replace(/\/.*$/, '');
+  text = cutAt(text.replace(/^[a-z]+:\/\//, ''), '/');
   let host = text;
   let port: number | undefined;
   const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);

@@ -57,6 +57,13 @@ const BY_INTERPRETER: Record<string, Lang> = {
   perl: 'perl',
 };
 
+/** `python3.11` → `python`: the trailing run of digits and dots dropped. */
+function withoutVersion(name: string): string {
+  let end = name.length;
+  while (end > 0 && /[\d.]/.test(name[end - 1])) end--;
+  return name.slice(0, end);
+}
+
 export function languageOf(path: string, text: string): Lang {
   const base = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
   const dot = base.lastIndexOf('.');
@@ -64,7 +71,7 @@ export function languageOf(path: string, text: string): Lang {
   if (byExt) return byExt;
   const m = SHEBANG.exec(text.slice(0, 200));
   if (m) {
-    const interp = m[1].replace(/[\d.]+$/, '');
+    const interp = withoutVersion(m[1]);
     return BY_INTERPRETER[m[1]] ?? BY_INTERPRETER[interp] ?? 'text';
   }
   return 'text';
@@ -103,14 +110,8 @@ const FENCE_LANGS: Record<string, Lang> = {
 
 /** Language of a fenced block from its info string (no info string: treated as shell commands). */
 export function languageOfFence(info: string): Lang {
-  return (
-    FENCE_LANGS[
-      info
-        .toLowerCase()
-        .replace(/^\{?\.?/, '')
-        .replace(/[^\w-].*$/, '')
-    ] ?? 'text'
-  );
+  const word = /^\{?\.?([\w-]*)/.exec(info.toLowerCase())![1];
+  return FENCE_LANGS[word] ?? 'text';
 }
 
 export type BinaryKind = 'archive' | 'executable' | 'media' | 'binary';

@@ -3,6 +3,8 @@
  * decoded and, when they decode to text, re-scanned as segments of their own (up to 3 levels).
  * Running decoded content (`… | base64 -d | bash`, `exec(b64decode(…))`) is a finding by itself.
  */
+
+import { trimEndChar } from '../../core/text';
 import { type DecodedPart, type FindingSink, fileLineAt, flagAll, makeSegment, matches, type Pattern, type Segment } from './model';
 import { INTERPRETER } from './rules-network';
 
@@ -34,7 +36,7 @@ function asText(buf: Buffer): string | null {
 }
 
 function decodeBase64(candidate: string): string | null {
-  const body = candidate.replace(/=+$/, '');
+  const body = trimEndChar(candidate, '=');
   if (body.length % 4 === 1 || ONLY_HEX.test(body)) return null;
   if (/[+/]/.test(body) && /[-_]/.test(body)) return null;
   // Cheap rejection first: most candidates (identifiers, paths) decode to binary noise.
@@ -139,7 +141,7 @@ const EXECUTED_DECODE_WARN: Pattern[] = [
     ['atob', 'buffer', 'unescape', 'decodeuri'],
   ],
   [
-    /(?<![\w.])(?:exec|eval)\s*\(\s*(?:base64\s*\.\s*\w*decode\w*|codecs\s*\.\s*decode|bytes\s*\.\s*fromhex|binascii\s*\.\s*(?:unhexlify|a2b_\w+)|zlib\s*\.\s*decompress|marshal\s*\.\s*loads)\s*\(/g,
+    /(?<![\w.])(?:exec|eval)\s*\(\s*(?:base64\s*\.\s*\w{0,20}decode\w{0,10}|codecs\s*\.\s*decode|bytes\s*\.\s*fromhex|binascii\s*\.\s*(?:unhexlify|a2b_\w+)|zlib\s*\.\s*decompress|marshal\s*\.\s*loads)\s*\(/g,
     'Executes decoded content.',
     ['decode', 'fromhex', 'unhexlify', 'a2b_', 'decompress', 'marshal'],
   ],

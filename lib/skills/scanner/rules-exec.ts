@@ -7,8 +7,23 @@ import { hasAny } from './prefilter';
 
 const JS_MENTIONS_CHILD_PROCESS = /\bchild_process\b/;
 const JS_BARE_EXEC = /(?<![\w$.])(?:exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(/g;
-/** `x.execSync(` etc. on any receiver; `x.exec(` only on a child_process binding (RegExp#exec is everywhere). */
-const JS_MEMBER_EXEC = /([\w$]+|\))\s*\.\s*(exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(/g;
+/**
+ * `x.execSync(` etc. on any receiver; `x.exec(` only on a child_process binding (RegExp#exec is everywhere).
+ * Matched from the dot: the receiver is read backwards (see receiverBefore), as a leading `[\w$]+`
+ * would rescan a long identifier from each of its characters.
+ */
+const JS_MEMBER_EXEC = /\.\s*(exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(/g;
+const MAX_RECEIVER = 200;
+
+/** The identifier (or `)`) just before `dot`, across whitespace, and where it starts; null when none. */
+function receiverBefore(code: string, dot: number): { name: string; start: number } | null {
+  let i = dot;
+  while (i > 0 && dot - i < MAX_RECEIVER && /\s/.test(code[i - 1])) i--;
+  if (code[i - 1] === ')') return { name: ')', start: i - 1 };
+  const end = i;
+  while (i > 0 && end - i < MAX_RECEIVER && /[\w$]/.test(code[i - 1])) i--;
+  return i < end ? { name: code.slice(i, end), start: i } : null;
+}
 const JS_CP_ALIAS =
   /(?:const|let|var)\s+([\w$]+)\s*=\s*require\s*\(\s*['"](?:node:)?child_process['"]\s*\)|import\s+(?:\*\s+as\s+)?([\w$]+)\s+from\s+['"](?:node:)?child_process['"]/g;
 const JS_RUNTIME_EXEC =
@@ -16,17 +31,17 @@ const JS_RUNTIME_EXEC =
 
 const PY_EXEC =
   /\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(|\bos\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)\s*\(|\bpty\s*\.\s*spawn\s*\(|\bcommands\s*\.\s*getoutput\s*\(|\basyncio\s*\.\s*create_subprocess_(?:exec|shell)\s*\(|^[ \t]*from\s+subprocess\s+import\b|__import__\s*\(\s*['"](?:os|subprocess|pty)['"]\s*\)/gm;
-const RUBY_EXEC = /(?<![\w.:])(?:system|exec|spawn)\s*(?:\(|[ \t]+['"$\w])|`[^`\n]{1,300}`|%x[({[]|\bIO\s*\.\s*popen\b|\bOpen3\s*\.\s*\w+/g;
-const PERL_EXEC = /(?<![\w$])(?:system|exec)\s*(?:\(|[ \t]+['"$@\w])|\bqx\s*[({[/|!'"]|`[^`\n]{1,300}`/g;
+const RUBY_EXEC = /(?<![\w.:])(?:system|exec|spawn)(?:\s*\(|[ \t]+['"$\w])|`[^`\n]{1,300}`|%x[({[]|\bIO\s*\.\s*popen\b|\bOpen3\s*\.\s*\w+/g;
+const PERL_EXEC = /(?<![\w$])(?:system|exec)(?:\s*\(|[ \t]+['"$@\w])|\bqx\s*[({[/|!'"]|`[^`\n]{1,300}`/g;
 
 const JS_DYNAMIC =
   /(?<![\w$.])eval\s*\(|\b(?:window|globalThis|global|self)\s*\.\s*eval\s*\(|\bnew\s+Function\s*\(|(?<![\w$.])Function\s*\(\s*['"`]|\bvm\s*\.\s*(?:runInNewContext|runInThisContext|runInContext|compileFunction)\s*\(|\bnew\s+vm\s*\.\s*Script\s*\(/g;
 /** eval/exec/compile whose first argument is not a plain string literal (f-strings count as non-literal). */
 const PY_DYNAMIC = /(?<![\w.])(?:eval|exec|compile)\s*\((?!\s*[rRbBuU]?['"])/g;
 const SHELL_DYNAMIC = /(?<![\w-])eval\s+["']?\$\{?[A-Za-z_]/g;
-const PS_DYNAMIC = /\b(?:Invoke-Expression|iex)\s*\(?\s*\$|\[ScriptBlock\]\s*::\s*Create\s*\(/gi;
-const RUBY_DYNAMIC = /(?<![\w.])(?:eval|instance_eval|class_eval|module_eval)\s*[(\s]\s*(?!['"])/g;
-const PERL_DYNAMIC = /(?<![\w$])eval\s*\(?\s*\$/g;
+const PS_DYNAMIC = /\b(?:Invoke-Expression|iex)\s*(?:\(\s*)?\$|\[ScriptBlock\]\s*::\s*Create\s*\(/gi;
+const RUBY_DYNAMIC = /(?<![\w.])(?:eval|instance_eval|class_eval|module_eval)(?:\s*\(|\s)\s*(?!['"])/g;
+const PERL_DYNAMIC = /(?<![\w$])eval\s*(?:\(\s*)?\$/g;
 
 function jsExec(seg: Segment, sink: FindingSink): void {
   flagAll(sink, seg, 'dangerous-exec', 'critical', [[JS_RUNTIME_EXEC, 'Runs a process (Bun/Deno/execa).', ['bun', 'deno', 'execa']]]);
@@ -35,9 +50,10 @@ function jsExec(seg: Segment, sink: FindingSink): void {
   for (const m of matches(JS_CP_ALIAS, seg.code)) aliases.add(m[1] ?? m[2]);
   for (const m of matches(JS_BARE_EXEC, seg.code)) sink.add(seg, 'dangerous-exec', 'critical', m.index, 'Runs a process through child_process.');
   for (const m of matches(JS_MEMBER_EXEC, seg.code)) {
-    const receiver = m[1];
-    const onChildProcess = aliases.has(receiver) || (receiver === ')' && lineOf(seg.code, m.index).includes('child_process'));
-    if (m[2] !== 'exec' || onChildProcess) sink.add(seg, 'dangerous-exec', 'critical', m.index, 'Runs a process through child_process.');
+    const receiver = receiverBefore(seg.code, m.index);
+    if (!receiver) continue;
+    const onChildProcess = aliases.has(receiver.name) || (receiver.name === ')' && lineOf(seg.code, receiver.start).includes('child_process'));
+    if (m[1] !== 'exec' || onChildProcess) sink.add(seg, 'dangerous-exec', 'critical', receiver.start, 'Runs a process through child_process.');
   }
 }
 
@@ -94,7 +110,8 @@ const SOCKET = /\bsocket\b|TCPSocket|IO::Socket/i;
 const DUP_STDIO = /\bdup2\s*\(|\bopen\s*\(\s*STD(?:IN|OUT|ERR)\s*,\s*['"]?>&|\breopen\s*\(/g;
 const SHELL_PROGRAM = /\/bin\/(?:ba|z|da)?sh\b|\bcmd\.exe\b|\bpty\s*\.\s*spawn\b|\[\s*['"](?:ba|z)?sh['"]/;
 const JS_SOCKET = /\bnet\s*\.\s*(?:Socket|connect|createConnection)\b/;
-const JS_SHELL_SPAWN = /\b(?:spawn|exec)\w*\s*\(\s*['"`](?:\/bin\/)?(?:ba|z)?sh\b|\b(?:spawn|exec)\w*\s*\(\s*['"`]cmd(?:\.exe)?['"`]/g;
+const JS_SHELL_SPAWN =
+  /(?<![\w$])(?:spawn|exec)\w{0,20}\s*\(\s*['"`](?:\/bin\/)?(?:ba|z)?sh\b|(?<![\w$])(?:spawn|exec)\w{0,20}\s*\(\s*['"`]cmd(?:\.exe)?['"`]/g;
 const PS_TCP = /Net\.Sockets\.TCPClient/gi;
 
 /** Reverse shells spread over several lines: checked per script or fenced block. */

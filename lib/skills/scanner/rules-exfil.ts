@@ -100,7 +100,7 @@ const FILE_READS: Partial<Record<Lang, RegExp>> = {
   js: /\b(?:readFile|readFileSync|createReadStream)\s*\(/g,
   python: /(?<![\w.])open\s*\(|\.read_(?:text|bytes)\s*\(/g,
   ruby: /\bFile\s*\.\s*(?:read|open|binread)\b|\bIO\s*\.\s*read\b/g,
-  perl: /\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['"]</g,
+  perl: /\bopen\s*(?:\(\s*)?(?:my\s+)?[$\w]{1,100}\s*,\s*['"]</g,
   powershell: /\bGet-Content\b|\[(?:System\.)?IO\.File\]\s*::\s*Read/gi,
 };
 /** Sends that carry data (a plain GET of a file read elsewhere is not exfiltration). */

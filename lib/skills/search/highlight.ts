@@ -19,11 +19,35 @@ export interface Highlight {
   ranges: [number, number][];
 }
 
-/** Ranges of the tokens of `text` whose lower-case form is in `terms`. */
-export function termRanges(text: string, terms: ReadonlySet<string>): [number, number][] {
+// Terms are runs of word characters; escaping guards the pattern anyway (only syntax characters: `u` refuses other escapes).
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Finds whole tokens equal to one of `terms` (lower case), ignoring case: the same tokens the index
+ * made, found by the regex engine instead of tokenizing the whole text in JavaScript. An alternation
+ * of literals between two one-character lookarounds: linear in the text.
+ */
+export function termMatcher(terms: ReadonlySet<string>): RegExp | null {
+  const list = [...terms].filter((t) => t.length > 0);
+  if (list.length === 0) return null;
+  const alts = list
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRe)
+    .join('|');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alts})(?![\\p{L}\\p{N}_])`, 'giu');
+}
+
+/**
+ * Ranges in `text` of the tokens `matcher` finds. With `span`, the scan stops `span` characters
+ * after the first range (a window around it shows no more), so a long body is not scanned whole.
+ */
+export function termRanges(text: string, matcher: RegExp | null, span = Number.POSITIVE_INFINITY): [number, number][] {
   const out: [number, number][] = [];
-  for (const m of text.matchAll(WORD)) {
-    if (terms.has(m[0].toLowerCase())) out.push([m.index, m.index + m[0].length]);
+  if (!matcher) return out;
+  const re = new RegExp(matcher.source, matcher.flags);
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (out.length > 0 && m.index > out[0][0] + span) break;
+    out.push([m.index, m.index + m[0].length]);
   }
   return out;
 }

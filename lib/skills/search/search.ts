@@ -8,7 +8,7 @@
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
 import type { SourceKind } from '../types';
-import { type Highlight, termRanges, tokenize, windowAround } from './highlight';
+import { type Highlight, termMatcher, termRanges, tokenize, windowAround } from './highlight';
 
 export interface SearchDoc {
   id: string;
@@ -36,13 +36,21 @@ export interface SearchHit {
 }
 
 export interface SkillSearch {
-  /** Replaces the whole index (documents are small; a rebuild is simpler than diffing). */
+  /** Replaces the whole index in one go. */
   replaceAll(docs: SearchDoc[]): void;
+  /**
+   * Brings the index to `docs` by document: new ids added, missing ones discarded, those whose text
+   * changed re-indexed; a change of status or source only is not re-indexed. Queries run during a
+   * sync see every document either before or after its change.
+   */
+  sync(docs: SearchDoc[]): Promise<void>;
   search(query: string, filters?: SearchFilters, limit?: number): SearchHit[];
   readonly size: number;
 }
 
 const FIELDS = ['name', 'description', 'body'] as const;
+/** Index work between two turns of the event loop while syncing (a first load of thousands of skills is seconds of work). */
+const SYNC_SLICE = 16;
 const BODY_WINDOW = 160;
 const DESCRIPTION_WINDOW = 240;
 
@@ -65,15 +73,17 @@ function matches(doc: SearchDoc, f: SearchFilters): boolean {
   return true;
 }
 
-function highlightsOf(doc: SearchDoc, fields: ReadonlySet<string>, terms: ReadonlySet<string>): Highlight[] {
+function highlightsOf(doc: SearchDoc, fields: ReadonlySet<string>, terms: RegExp | null): Highlight[] {
   const out: Highlight[] = [];
   for (const field of FIELDS) {
     if (!fields.has(field)) continue;
     const text = doc[field];
-    const ranges = termRanges(text, terms);
+    const size = field === 'body' ? BODY_WINDOW : DESCRIPTION_WINDOW;
+    // windowAround keeps only ranges within `size` (plus up to 20 characters to a space) of the first.
+    const ranges = termRanges(text, terms, field === 'name' ? undefined : size + 40);
     if (ranges.length === 0) continue;
     if (field === 'name') out.push({ field, text, ranges });
-    else out.push({ field, ...windowAround(text, ranges, field === 'body' ? BODY_WINDOW : DESCRIPTION_WINDOW) });
+    else out.push({ field, ...windowAround(text, ranges, size) });
   }
   return out;
 }
@@ -94,6 +104,31 @@ export function createSkillSearch(): SkillSearch {
       index = next;
       docs = byId;
     },
+    async sync(list: SearchDoc[]) {
+      const next = new Map<string, SearchDoc>();
+      for (const d of list) next.set(d.id, d);
+      let work = 0;
+      const step = async () => {
+        if (++work % SYNC_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      };
+      for (const id of [...docs.keys()]) {
+        if (next.has(id)) continue;
+        index.discard(id);
+        docs.delete(id);
+        await step();
+      }
+      for (const [id, d] of next) {
+        const old = docs.get(id);
+        if (old && FIELDS.every((f) => old[f] === d[f])) {
+          docs.set(id, d);
+          continue;
+        }
+        if (old) index.replace(d);
+        else index.add(d);
+        docs.set(id, d);
+        await step();
+      }
+    },
     search(query: string, filters: SearchFilters = {}, limit = 20): SearchHit[] {
       if (tokenize(query).length === 0 || limit <= 0) return [];
       const hasFilters = filters.source !== undefined || filters.status !== undefined || filters.eligible !== undefined;
@@ -103,7 +138,7 @@ export function createSkillSearch(): SkillSearch {
       return results.slice(0, limit).map((r) => {
         const doc = docs.get(r.id as string)!;
         const fields = new Set(Object.values(r.match).flat());
-        return { id: doc.id, name: doc.name, score: r.score, terms: r.terms, highlights: highlightsOf(doc, fields, new Set(r.terms)) };
+        return { id: doc.id, name: doc.name, score: r.score, terms: r.terms, highlights: highlightsOf(doc, fields, termMatcher(new Set(r.terms))) };
       });
     },
   };

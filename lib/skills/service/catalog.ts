@@ -1,19 +1,20 @@
 /**
  * The live skill catalog of this process: discovery over the six roots, scanner verdicts (memoised
- * by content hash), gating against the target runtime, status and search. Rebuilt when a root
- * changes (watcher), when an import lands, and re-gated when packages or config entries change, so
- * no result goes stale. `version` grows with every change.
+ * by content hash), gating against the target runtime, status and search. Rebuilt when an import
+ * lands, and re-gated when packages or config entries change, so no result goes stale; a change the
+ * watcher sees inside a skill folder reloads that folder only. Every build reuses what kept its stat
+ * identity, and the search index follows each snapshot by document. `version` grows with every change.
  */
 import type { AppDb } from '@/db/client';
 import { logger } from '../../core/logger';
 import { runtimeLayout } from '../../runtime/dir';
 import type { SkillsSettings } from '../../settings/skills-settings';
 import { getSkillsSettings } from '../../settings/store';
-import { watchSkillRoots } from '../catalog';
+import { CopyCache, watchSkillRoots } from '../catalog';
 import { createHostTarget } from '../gating';
 import { createSkillSearch } from '../search';
 import type { GatingTarget, RootWarning, ScanResult } from '../types';
-import { buildCatalog, type CatalogSkill, searchDocs } from './build';
+import { type BuildInput, type BuiltCatalog, buildCatalog, type CatalogSkill, searchDocs, updateCatalog } from './build';
 import { loadAcks, loadEntryConfigs } from './entries';
 import { type ResolvedRoot, resolveRoots } from './roots';
 import { loadScanResults, saveScanResults } from './scan-store';
@@ -41,13 +42,23 @@ export class SkillCatalog {
   private current: CatalogSnapshot | null = null;
   private building: Promise<CatalogSnapshot> | null = null;
   private dirty = true;
+  /** Something other than files inside known skill folders changed: discover everything again. */
+  private full = true;
+  /** Paths the watcher reported since the last build. */
+  private changedPaths: string[] = [];
+  private built: BuiltCatalog | null = null;
+  private lastInput: BuildInput | null = null;
+  private roots: ResolvedRoot[] = [];
+  private readonly copies = new CopyCache();
+  private readonly keyOwners = new Map<string, string>();
+  /** The search index brought to the latest snapshot; queries wait for it. */
+  private searchSynced: Promise<void> = Promise.resolve();
   private version = 0;
   private readonly scans = new Map<string, ScanResult>();
   private readonly search = createSkillSearch();
   private readonly target: GatingTarget & { invalidate(): void };
   private watcher: { close(): Promise<void> } | null = null;
   private watchedKey = '';
-  private searchStale = true;
   private scansLoaded = false;
   private readonly persisted = new Set<string>();
 
@@ -75,6 +86,13 @@ export class SkillCatalog {
   /** Rediscover everything (roots changed, an import landed, settings changed). */
   invalidate(): void {
     this.dirty = true;
+    this.full = true;
+  }
+
+  /** Files changed under the roots (the watcher): folders of known skills are reloaded alone. */
+  pathsChanged(paths: readonly string[]): void {
+    this.changedPaths.push(...paths);
+    this.dirty = true;
   }
 
   /**
@@ -84,11 +102,11 @@ export class SkillCatalog {
    */
   packagesChanged(): void {
     this.target.invalidate();
-    this.dirty = true;
+    this.invalidate();
   }
 
   async refresh(): Promise<CatalogSnapshot> {
-    this.dirty = true;
+    this.invalidate();
     await this.building?.catch(() => undefined);
     return this.snapshot();
   }
@@ -116,11 +134,28 @@ export class SkillCatalog {
 
   private async rebuild(): Promise<CatalogSnapshot> {
     this.dirty = false;
+    const paths = this.changedPaths;
+    this.changedPaths = [];
+    const full = this.full;
+    this.full = false;
+    try {
+      const prev = this.built;
+      const input = this.lastInput;
+      const partial = !full && prev && input ? await updateCatalog(prev, paths, input) : null;
+      const built = partial ?? (await this.buildAll());
+      return this.publish(built);
+    } catch (e) {
+      this.full = true;
+      throw e;
+    }
+  }
+
+  private async buildAll(): Promise<BuiltCatalog> {
     const settings = await getSkillsSettings(this.deps.db);
     const roots = resolveRoots(settings, this.deps.dataDir, this.deps.home);
     this.ensureWatcher(settings, roots);
     const [entries, acks] = await Promise.all([loadEntryConfigs(this.deps.db), loadAcks(this.deps.db), this.loadStoredScans()]);
-    const { skills, warnings } = await buildCatalog({
+    const input: BuildInput = {
       roots,
       discover: {
         allowSymlinkTargets: settings.allowSymlinkTargets,
@@ -134,18 +169,32 @@ export class SkillCatalog {
       acks,
       target: this.target,
       scans: this.scans,
-    });
-    this.searchStale = true;
+      cache: this.copies,
+      keyOwners: this.keyOwners,
+    };
+    const built = await buildCatalog(input);
+    this.lastInput = input;
+    this.roots = roots;
+    return built;
+  }
+
+  private async publish(built: BuiltCatalog): Promise<CatalogSnapshot> {
+    this.built = built;
     await this.storeNewScans();
     this.version += 1;
     this.current = {
       version: this.version,
       builtAt: new Date(),
-      roots,
-      warnings,
-      skills,
+      roots: this.roots,
+      warnings: built.warnings,
+      skills: built.skills,
       target: { id: this.target.id, label: this.target.label, platform: this.target.platform },
     };
+    const docs = searchDocs(built.skills);
+    // One sync after the other, each from the snapshot it was made for.
+    this.searchSynced = this.searchSynced
+      .then(() => this.search.sync(docs))
+      .catch((e) => logger.warn('skill search index update failed', { error: String(e) }));
     return this.current;
   }
 
@@ -160,7 +209,11 @@ export class SkillCatalog {
     try {
       const watcher = watchSkillRoots(
         roots.map((r) => r.path),
-        { debounceMs: settings.watchDebounceMs, onChange: () => this.invalidate(), onError: (e) => logger.warn('skill watcher error', { error: String(e) }) },
+        {
+          debounceMs: settings.watchDebounceMs,
+          onChange: (paths) => this.pathsChanged(paths),
+          onError: (e) => logger.warn('skill watcher error', { error: String(e) }),
+        },
       );
       this.watcher = watcher;
       // Changes made while the watcher's initial scan ran produce no event: rediscover once it is ready.
@@ -175,12 +228,9 @@ export class SkillCatalog {
     }
   }
 
-  /** Searches the current snapshot; the index is rebuilt here, on the first query after a change. */
-  searchSkills(query: string, filters: Parameters<ReturnType<typeof createSkillSearch>['search']>[1], limit?: number) {
-    if (this.searchStale && this.current) {
-      this.search.replaceAll(searchDocs(this.current.skills));
-      this.searchStale = false;
-    }
+  /** Searches the current snapshot, once the index has caught up with it. */
+  async searchSkills(query: string, filters: Parameters<ReturnType<typeof createSkillSearch>['search']>[1], limit?: number) {
+    await this.searchSynced;
     return this.search.search(query, filters, limit);
   }
 

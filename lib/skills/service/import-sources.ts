@@ -2,6 +2,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '@/lib/core/errors';
+import { trimEndChar } from '@/lib/core/text';
 import type { SkillsSettings } from '../../settings/skills-settings';
 import { createClawhubClient, fetchGitSkill, fetchToFile, formatSkillRef, isBlockedVerdict, parseSkillRef, validateOwner } from '../remote';
 import { stageSkillFile } from '../store';
@@ -80,7 +81,7 @@ export async function fetchSource(source: ImportSource, o: FetchOptions): Promis
         o.signal,
       );
       o.log(`checked out ${source.url}${source.ref ? `@${source.ref}` : ''} at ${out.commit}`);
-      const sub = source.subdir ? source.subdir.replace(/\/+$/, '').split('/').pop() : undefined;
+      const sub = source.subdir ? trimEndChar(source.subdir, '/').split('/').pop() : undefined;
       return {
         dir: out.dir,
         suggestedSlug: sub,

@@ -7,6 +7,7 @@ import type { JobRow } from '../../jobs/types';
 import type { SkillCatalog } from './catalog';
 import { type ImportResult, importSkill } from './imports';
 import { type ImportInput, importInput } from './schemas';
+import { uploadFile } from './uploads';
 
 /** The user who queued the job, for the audit rows the job writes (the permission was checked when it was queued). */
 const jobActor = (job: JobRow): Actor => ({
@@ -17,12 +18,48 @@ const jobActor = (job: JobRow): Actor => ({
   label: job.createdByLabel,
 });
 
-const describe = (p: ImportInput) => {
+/** The last path segment of a URL (a file or repository name), or its host when it has none. */
+function lastSegment(raw: string): string {
+  try {
+    const u = new URL(raw);
+    const parts = u.pathname.split('/').filter(Boolean);
+    return parts.length ? decodeURIComponent(parts[parts.length - 1]).replace(/\.git$/, '') : u.host;
+  } catch {
+    return raw.split(/[\\/]/).filter(Boolean).pop() ?? raw;
+  }
+}
+
+/** A title that names what is imported: `Import brand-guidelines.zip`, `Import @owner/slug@1.2.0 from ClawHub`. */
+export function importTitle(p: ImportInput): string {
   const s = p.source;
-  const from =
-    s.kind === 'upload' ? 'an upload' : s.kind === 'clawhub' ? `ClawHub ${s.ref}` : s.kind === 'git' ? `git ${s.url}${s.ref ? `@${s.ref}` : ''}` : s.url;
-  return `Import skill${p.slug ? ` ${p.slug}` : ''} from ${from}`;
+  const what =
+    s.kind === 'upload'
+      ? (s.filename ?? 'an uploaded archive')
+      : s.kind === 'clawhub'
+        ? `${s.ref} from ClawHub`
+        : s.kind === 'git'
+          ? `${lastSegment(s.url)}${s.ref ? `@${s.ref}` : ''}${s.subdir ? `/${s.subdir.replace(/^\/+/, '')}` : ''} from git`
+          : `${lastSegment(s.url)} from ${hostOf(s.url)}`;
+  return `Import ${what}${p.slug ? ` as ${p.slug}` : ''}`;
+}
+
+const hostOf = (raw: string) => {
+  try {
+    return new URL(raw).host || raw;
+  } catch {
+    return raw;
+  }
 };
+
+/** Records an upload's file name in the import's params, so the job's title names the file. */
+export async function namedImport(uploadsDir: string, input: ImportInput): Promise<ImportInput> {
+  if (input.source.kind !== 'upload') return input;
+  const filename = await uploadFile(uploadsDir, input.source.uploadId).then(
+    (u) => u.record.filename,
+    () => null,
+  );
+  return filename ? { ...input, source: { ...input.source, filename } } : input;
+}
 
 /**
  * A failed import keeps its error code and details in the job's result (next to any partial result
@@ -40,7 +77,7 @@ function withCodeInResult(e: unknown): unknown {
 /** Imports one skill into the managed store (fetch → extract → validate → scan → install), then refreshes the catalog. */
 export const skillImportJob: JobKind<ImportInput, ImportResult, z.input<typeof importInput>> = defineJobKind({
   name: 'skill.import',
-  title: describe,
+  title: importTitle,
   params: importInput,
   concurrency: 2,
   maxAttempts: 1,

@@ -31,7 +31,7 @@ export async function listSkills(catalog: SkillCatalog, query: ListQuery) {
   );
   let skills = filtered.map((s) => ({ ...summaryView(s), score: null as number | null, terms: [] as string[], highlights: [] as unknown[] }));
   if (query.q) {
-    const hits = catalog.searchSkills(query.q, { source: query.source, status: query.status, eligible: query.eligible }, 200);
+    const hits = await catalog.searchSkills(query.q, { source: query.source, status: query.status, eligible: query.eligible }, 200);
     const byId = new Map(skills.map((s) => [s.id, s]));
     skills = hits.flatMap((h) => {
       const s = byId.get(h.id);

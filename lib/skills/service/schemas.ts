@@ -58,7 +58,11 @@ export type SkillEntryInput = z.infer<typeof skillEntryInput>;
 
 const GIT_URL = z.string().trim().min(1).max(2048);
 export const importSource = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('upload'), uploadId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'an upload id from POST /api/v1/skills/uploads') }),
+  z.strictObject({
+    kind: z.literal('upload'),
+    uploadId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'an upload id from POST /api/v1/skills/uploads'),
+    filename: z.string().trim().max(200).optional().describe('The uploaded file’s name, for the job title (set by the server from the upload)'),
+  }),
   z.strictObject({
     kind: z.literal('git'),
     url: GIT_URL.describe('https:// repository URL (local paths only when an admin allows them)'),

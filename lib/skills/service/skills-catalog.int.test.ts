@@ -133,6 +133,21 @@ describe('precedence, shadowing and the watcher', () => {
   });
 });
 
+describe('a real skill over a soft limit of the format', () => {
+  it("imports Anthropic's claude-api (1,068-character description) and lists it ready, with the warning on the skill", async () => {
+    const dir = path.join(REAL, 'anthropic/claude-api');
+    const files: Record<string, Buffer> = {};
+    for (const rel of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      if (fs.statSync(path.join(dir, rel)).isFile()) files[rel.split(path.sep).join('/')] = fs.readFileSync(path.join(dir, rel));
+    }
+    const job = await api.importArchive(zipSkill('claude-api', files));
+    expect(job.state, job.error ?? '').toBe('succeeded');
+    // The import job invalidates the catalog: the next list rebuilds it.
+    const s = (await api.list()).skills.find((x) => x.name === 'claude-api');
+    expect(s).toMatchObject({ source: 'managed', status: 'ready', eligible: true, diagnostics: 1 });
+  });
+});
+
 describe('real published skills', () => {
   const sets = ['anthropic', 'openclaw'].map((set) => ({
     set,
@@ -165,7 +180,7 @@ describe('real published skills', () => {
     // env required, not set on this host
     expect(byName.get('goplaces')!.missing.env).toEqual(['GOOGLE_PLACES_API_KEY']);
     // no requirements: ready
-    for (const n of ['diagram-maker', 'algorithmic-art', 'brand-guidelines'])
+    for (const n of ['diagram-maker', 'algorithmic-art', 'brand-guidelines', 'claude-api'])
       expect(byName.get(n), n).toMatchObject({ status: 'ready', eligible: true, reasons: [] });
     expect(list.counts.all).toBe(list.skills.length);
 

@@ -61,6 +61,8 @@ describe('imports from an uploaded archive', () => {
     const job = await api.importJob({ source: { kind: 'upload', uploadId: up.body.uploadId } });
     expect(job.state, job.error ?? '').toBe('succeeded');
     expect(job.kind).toBe('skill.import');
+    // The job's title names the uploaded file, taken from the upload by the server.
+    expect(job.title).toBe('Import skill.zip');
     expect(jobResult(job)).toMatchObject({ slug: SLUG, version: 'v1', unchanged: false, previous: null, verdict: 'clean' });
     hashV1 = jobResult(job).contentHash;
 

@@ -4,7 +4,7 @@ export { DEFAULT_SKILL_ARCHIVE_LIMITS, type SkillArchiveLimits } from './archive
 export { type ClawhubLock, type ClawhubLockEntry, type ClawhubOrigin, lockFilePath, originFilePath, readLock } from './clawhub-files';
 export { type ExtractedSkill, extractSkillArchive, MAX_SINGLE_SKILL_MD_BYTES, type SkillArchiveFormat, stageSkillFile } from './extract';
 export { type VersionRecord, type VersionsManifest, validateSlug } from './manifest';
-export { type RecoveryReport, recoverStore } from './recover';
+export { type RecoveryReport, recoverStore, sweepStaging } from './recover';
 export { SKILL_MD_NAMES } from './skill-root';
 export { activeVersion, listVersions, removeSkill, type SkillStore, setPinned, type VersionInfo } from './store-state';
 export {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { recoverStore } from './recover';
+import { recoverStore, sweepStaging } from './recover';
 import { cleanupStores, linkTarget, lockOf, makeStore, readJson, stage, V1, V2 } from './store.fixtures';
 import { activeVersion, removeSkill } from './store-state';
 import { installVersion } from './versions';
@@ -96,5 +96,19 @@ describe('recoverStore', () => {
     const moved = { ...store, managedRoot: path.join(store.root, 'not-mounted') };
     expect((await recoverStore(moved)).removedSkills).toEqual([]);
     expect(fs.readdirSync(store.storeDir).sort()).toEqual(['demo', 'mine']);
+  });
+});
+
+describe('sweepStaging', () => {
+  it('empties the import staging folder a crash left behind, and tolerates a missing one', async () => {
+    const store = makeStore();
+    const staging = path.join(store.root, 'staging');
+    const stale = path.join(staging, '.tmp-import-dead01');
+    fs.mkdirSync(path.join(stale, 'extract', 'skill'), { recursive: true });
+    fs.writeFileSync(path.join(stale, 'extract', 'skill', 'SKILL.md'), 'half-extracted');
+    fs.writeFileSync(path.join(staging, 'archive.zip'), 'partial');
+    expect((await sweepStaging(staging)).sort()).toEqual([path.join(staging, '.tmp-import-dead01'), path.join(staging, 'archive.zip')]);
+    expect(fs.readdirSync(staging)).toEqual([]);
+    expect(await sweepStaging(path.join(store.root, 'missing'))).toEqual([]);
   });
 });

@@ -74,7 +74,7 @@ async function recoverSlug(store: SkillStore, slug: string, report: RecoveryRepo
   // a real folder or a link made by someone else: not ours to change
   if (!linkStat.isSymbolicLink() || path.dirname(path.resolve(store.managedRoot, await fsp.readlink(link))) !== slugDir) return;
   let active = await activeVersion(store, slug);
-  if (active && !(await lstatOrNull(path.join(slugDir, active)))?.isDirectory()) active = null;
+  if (active && !(await lstatOrNull(path.join(/*turbopackIgnore: true*/ slugDir, active)))?.isDirectory()) active = null;
   const manifest = await reconcileSlug(
     store.storeDir,
     slug,
@@ -118,4 +118,17 @@ export async function recoverStore(store: SkillStore): Promise<RecoveryReport> {
     await withSlugLock(s, slug, () => recoverSlug(s, slug, report));
   }
   return report;
+}
+
+/**
+ * Empties the import staging folder: at boot, with the data dir held by this process, everything in
+ * it is what an import interrupted by a crash left behind. Returns the paths removed.
+ */
+export async function sweepStaging(stagingDir: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const n of await readdirOrEmpty(stagingDir)) {
+    await fsp.rm(path.join(stagingDir, n), { recursive: true, force: true });
+    removed.push(path.join(stagingDir, n));
+  }
+  return removed;
 }

@@ -32,7 +32,7 @@ export async function locateSkillRoot(stagingDir: string): Promise<string> {
   for (const dir of await candidateRoots(stagingDir)) {
     const marker = await markerIn(dir);
     if (!marker) continue;
-    if (marker !== 'SKILL.md') await fsp.rename(path.join(dir, marker), path.join(dir, 'SKILL.md'));
+    if (marker !== 'SKILL.md') await fsp.rename(path.join(/*turbopackIgnore: true*/ dir, marker), path.join(dir, 'SKILL.md'));
     return path.resolve(dir);
   }
   throw new AppError('missing_skill_md', 'archive is missing SKILL.md', {

@@ -70,6 +70,17 @@ describe('diffVersions', () => {
     expect((byPath['gone.md'] as { patch: string }).patch).toMatch(/^-removed in v2$/m);
   });
 
+  it('reports two large, fully different text files as too large to diff instead of computing the patch', async () => {
+    const store = makeStore();
+    // 8,000 distinct lines each (~100 KiB, under the byte cap): every line is an edit.
+    const text = (tag: string) => Array.from({ length: 8000 }, (_, i) => `${tag} line ${i} ${'x'.repeat(i % 7)}`).join('\n');
+    await installVersion(store, { slug: 'big', stagedDir: await stage(store, { ...V1, 'data.txt': text('a') }), force: false });
+    await installVersion(store, { slug: 'big', stagedDir: await stage(store, { ...V1, 'data.txt': text('b') }), force: true });
+    const d = await diffVersions(store, 'big', 'v1', 'v2');
+    expect(d.files.find((f) => f.path === 'data.txt')).toMatchObject({ status: 'modified' });
+    expect(d.textDiffs).toEqual([{ path: 'data.txt', tooLarge: true }]);
+  });
+
   it('a version compared with itself has no changes', async () => {
     const store = await twoVersions();
     const d = await diffVersions(store, 'demo', 'v2', 'v2');

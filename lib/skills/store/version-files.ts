@@ -15,6 +15,13 @@ import { activeVersion, resolveStore, type SkillStore } from './store-state';
 
 export const MAX_READ_BYTES = 2 * 1024 * 1024;
 export const MAX_PATCH_BYTES = 512 * 1024;
+/** Per file: more lines than this on either side, or more line edits than MAX_EDIT_LENGTH, is "too large to diff". */
+export const MAX_DIFF_LINES = 20_000;
+export const MAX_EDIT_LENGTH = 5_000;
+/** Per diff: the patches of one comparison stop growing past this many bytes of input; later files are "too large". */
+export const MAX_DIFF_INPUT_BYTES = 8 * 1024 * 1024;
+/** A bound on the diff's own work per file, whatever the edit count. */
+const DIFF_TIMEOUT_MS = 2_000;
 
 export type FileStatus = 'added' | 'removed' | 'modified' | 'unchanged';
 export interface FileDiff {
@@ -99,6 +106,12 @@ function isText(b: Buffer): boolean {
   }
 }
 
+const lineCount = (s: string) => {
+  let n = 1;
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+};
+
 async function textDiff(dirA: string, dirB: string, d: FileDiff, a: string, b: string): Promise<TextDiff> {
   if ((d.sizeA ?? 0) > MAX_PATCH_BYTES || (d.sizeB ?? 0) > MAX_PATCH_BYTES) return { path: d.path, tooLarge: true };
   const read = (dir: string, present: boolean) => (present ? fsp.readFile(path.join(dir, d.path)) : Promise.resolve(Buffer.alloc(0)));
@@ -106,7 +119,11 @@ async function textDiff(dirA: string, dirB: string, d: FileDiff, a: string, b: s
   if (!isText(bufA) || !isText(bufB)) return { path: d.path, binary: true };
   const nameA = d.status === 'added' ? '/dev/null' : `a/${d.path}`;
   const nameB = d.status === 'removed' ? '/dev/null' : `b/${d.path}`;
-  return { path: d.path, patch: createTwoFilesPatch(nameA, nameB, bufA.toString('utf8'), bufB.toString('utf8'), a, b) };
+  const [textA, textB] = [bufA.toString('utf8'), bufB.toString('utf8')];
+  if (lineCount(textA) > MAX_DIFF_LINES || lineCount(textB) > MAX_DIFF_LINES) return { path: d.path, tooLarge: true };
+  // Past the edit limit or the time bound the library gives up and returns undefined.
+  const patch = createTwoFilesPatch(nameA, nameB, textA, textB, a, b, { maxEditLength: MAX_EDIT_LENGTH, timeout: DIFF_TIMEOUT_MS });
+  return patch === undefined ? { path: d.path, tooLarge: true } : { path: d.path, patch };
 }
 
 export function compareFileSets(before: Pick<SkillFile, 'path' | 'sha256' | 'size'>[], after: Pick<SkillFile, 'path' | 'sha256' | 'size'>[]): FileDiff[] {
@@ -129,7 +146,12 @@ export async function diffVersions(store: SkillStore, slug: string, a: string, b
   });
   const files = compareFileSets(filesA, filesB);
   const textDiffs: TextDiff[] = [];
-  for (const d of files) if (d.status !== 'unchanged') textDiffs.push(await textDiff(dirA, dirB, d, a, b));
+  let input = 0;
+  for (const d of files) {
+    if (d.status === 'unchanged') continue;
+    input += (d.sizeA ?? 0) + (d.sizeB ?? 0);
+    textDiffs.push(input > MAX_DIFF_INPUT_BYTES ? { path: d.path, tooLarge: true } : await textDiff(dirA, dirB, d, a, b));
+  }
   return { a, b, files, textDiffs };
 }
 

@@ -48,7 +48,7 @@ describe('installVersion', () => {
     const staged = await stage(store, V2);
     const err = await installVersion(store, { slug: 'demo', stagedDir: staged, force: false }).catch((e: unknown) => e);
     expect(codeOf(err)).toBe('exists');
-    expect((err as Error).message).toMatch(/Re-run with force\/update/);
+    expect((err as Error).message).toMatch(/Replace it with a new version/);
     expect(fs.existsSync(path.join(staged, 'SKILL.md'))).toBe(true);
     expect(await activeVersion(store, 'demo')).toBe('v1');
 

@@ -104,10 +104,11 @@ export async function installVersion(store: SkillStore, input: InstallVersionInp
       return { slug, version: active, dir, contentHash: hash, files, installedAt: activeRecord.installedAt, previous: active, unchanged: true };
     }
     if ((active || manifest.versions.length > 0) && !input.force) {
-      throw new AppError('exists', `Skill ${slug} is already installed${active ? ` (${active})` : ''}. Re-run with force/update to replace it.`, {
-        details: { slug, active },
-        hint: 'Re-run with force/update.',
-      });
+      throw new AppError(
+        'exists',
+        `Skill ${slug} is already installed${active ? ` (${active})` : ''}. Replace it with a new version (“Replace if installed”, or force: true in the API); earlier versions stay for rollback.`,
+        { details: { slug, active } },
+      );
     }
 
     const slugDir = slugStoreDir(s.storeDir, slug);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { valid as semverValid } from 'semver';
+import { childEnv } from '../../../core/child-env';
 import { AppError } from '../../../core/errors';
 import { type RunResult, runProcess } from '../../../core/process';
 import { ensureRuntimeDir, runtimeLayout } from '../../dir';
@@ -17,32 +18,16 @@ export interface NpmRunOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
-const PASSED_ENV = [
-  'PATH',
-  'HOME',
-  'HTTP_PROXY',
-  'HTTPS_PROXY',
-  'NO_PROXY',
-  'http_proxy',
-  'https_proxy',
-  'no_proxy',
-  'NODE_EXTRA_CA_CERTS',
-  'SSL_CERT_FILE',
-  'SSL_CERT_DIR',
-];
 
 /**
- * A clean environment: when Skilldock itself runs under `npm run`, the parent's npm_config_* variables
- * (prefix, global, …) would otherwise redirect the install.
+ * The allowlisted environment: when Skilldock itself runs under `npm run`, the parent's npm_config_*
+ * variables (prefix, global, …) would otherwise redirect the install; only Skilldock's own are set.
  */
 function npmEnv(runtimeDir: string): NodeJS.ProcessEnv {
-  const env: Record<string, string | undefined> = {};
-  for (const k of PASSED_ENV) if (process.env[k] !== undefined) env[k] = process.env[k];
-  env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
-  env.LC_ALL = 'C';
-  env.npm_config_cache = path.join(path.resolve(runtimeDir), 'npm-cache');
-  env.npm_config_update_notifier = 'false';
-  return env as NodeJS.ProcessEnv;
+  return childEnv(
+    { LC_ALL: 'C', npm_config_cache: path.join(path.resolve(runtimeDir), 'npm-cache'), npm_config_update_notifier: 'false' },
+    { excludeFromPath: [runtimeDir] },
+  );
 }
 
 /** The npm CLI next to the running node, so the same installation is used whatever PATH says. */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { childEnv } from '../../../core/child-env';
 import { AppError } from '../../../core/errors';
 import { type RunResult, runProcess } from '../../../core/process';
 import { classifyPackageError, packageError } from '../../errors';
@@ -114,13 +115,12 @@ export function pipIndexFlags(s: PipIndexSettings): string[] {
   return flags;
 }
 
-// Variables that would turn a --target install into something else or make pip refuse it.
-const STRIPPED_ENV = ['PIP_TARGET', 'PIP_USER', 'PIP_PREFIX', 'PIP_ROOT', 'PIP_REQUIRE_VIRTUALENV', 'PIP_BREAK_SYSTEM_PACKAGES', 'PIP_EDITABLE'];
-
-export function pipEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PYTHONIOENCODING: 'utf-8' };
-  for (const k of STRIPPED_ENV) delete env[k];
-  return env;
+/**
+ * pip's environment: the allowlisted one (so no PIP_TARGET, PIP_USER… of the server's own env turns a
+ * --target install into something else), python3 found on the host PATH, never in the runtime dir.
+ */
+export function pipEnv(runtimeDir?: string): NodeJS.ProcessEnv {
+  return childEnv({ PYTHONIOENCODING: 'utf-8' }, { excludeFromPath: runtimeDir ? [runtimeDir] : [] });
 }
 
 /** An argument list for the job log, with passwords in index URLs masked. */
@@ -140,7 +140,7 @@ export async function runPip(ctx: ManagerContext, args: string[], opts: PipProce
     timeoutMs: opts.timeoutMs,
     maxOutputBytes: 2 * 1024 * 1024,
     signal: ctx.signal,
-    env: pipEnv(),
+    env: pipEnv(ctx.runtimeDir),
     onLine: ctx.log ? (line, stream) => ctx.log!(line, stream) : undefined,
   });
   if (r.aborted) throw new AppError('invalid_state', `${opts.what} was canceled.`, { details: { manager: 'pip', class: 'canceled' } });

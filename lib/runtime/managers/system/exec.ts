@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import { childEnv } from '../../../core/child-env';
 import { AppError } from '../../../core/errors';
 import { type RunResult, runProcess } from '../../../core/process';
 import { classifyPackageError, packageError } from '../../errors';
@@ -76,8 +77,8 @@ export function withSystemLock<T>(manager: SystemManager, fn: () => Promise<T>):
 
 export const isRoot = () => process.getuid?.() === 0;
 
-function baseEnv(): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', LC_ALL: 'C', HOME: process.env.HOME ?? '/root' };
+function baseEnv(runtimeDir: string): Record<string, string> {
+  return childEnv({ LC_ALL: 'C', HOME: process.env.HOME ?? '/root' }, { excludeFromPath: [runtimeDir] });
 }
 
 export interface SystemRunOptions {
@@ -89,7 +90,8 @@ export interface SystemRunOptions {
 
 /**
  * Runs a system manager command: directly as root, otherwise through `sudo -n`, which never prompts.
- * Extra env goes to sudo as `VAR=value` arguments (sudo resets the environment).
+ * Extra env goes to sudo as `VAR=value` arguments (sudo resets the environment). Everything but the
+ * read-only queries is a package transaction: a cancel or a shutdown waits for it to end.
  */
 export async function runSystem(ctx: ManagerContext, command: string, args: string[], opts: SystemRunOptions = {}): Promise<RunResult> {
   const direct = opts.unprivileged || isRoot();
@@ -98,7 +100,8 @@ export async function runSystem(ctx: ManagerContext, command: string, args: stri
   ctx.log?.(`$ ${[cmd, ...argv].join(' ')}`, 'info');
   try {
     return await runProcess(cmd, argv, {
-      env: { ...baseEnv(), ...(direct ? Object.fromEntries(extra) : {}) } as NodeJS.ProcessEnv,
+      env: { ...baseEnv(ctx.runtimeDir), ...(direct ? Object.fromEntries(extra) : {}) } as NodeJS.ProcessEnv,
+      critical: !opts.unprivileged,
       timeoutMs: opts.timeoutMs ?? 20 * 60_000,
       maxOutputBytes: 2 * 1024 * 1024,
       signal: ctx.signal,
@@ -164,7 +167,7 @@ export function aptListsStale(maxAgeMs: number): boolean {
   // apt keeps the server's Last-Modified on list files, so their own mtimes say little about the last refresh.
   const stamps = [LISTS_DIR, '/var/cache/apt/pkgcache.bin', '/var/lib/apt/periodic/update-success-stamp'].map((f) => {
     try {
-      return fs.statSync(f).mtimeMs;
+      return fs.statSync(/*turbopackIgnore: true*/ f).mtimeMs;
     } catch {
       return 0;
     }
