@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
+import { lockKeyOf } from '../core/lock-key';
 import {
   createNpmRegistryCache,
   createRuntimeCache,
@@ -112,18 +113,8 @@ export class PackageRuntime {
   }
 }
 
-/** FNV-1a, folded into [2^30, 2^31) so it stays clear of the small fixed lock keys (migrations, job claims). */
-function lockHash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return (h % 0x40000000) + 0x40000000;
-}
-
 /** One advisory-lock key per (manager, canonical name), shared by install, uninstall and update. */
-export const packageLockKey = (spec: PackageSpec): number => lockHash(`package:${specLockKey(spec)}`);
+export const packageLockKey = (spec: PackageSpec): number => lockKeyOf(`package:${specLockKey(spec)}`);
 
 /** The global lock of a system manager (apt and apk allow one operation at a time per host). */
-export const systemManagerLockKey = (manager: SystemManager): number => lockHash(`system-manager:${manager}`);
+export const systemManagerLockKey = (manager: SystemManager): number => lockKeyOf(`system-manager:${manager}`);

@@ -139,6 +139,12 @@ export const packagesApi = {
     query: runtimesQuery,
     response: runtimesOut,
     // A detection run starts about fifteen processes; the cached report is free.
-    rateLimit: { key: 'user', max: 2, perSeconds: 10, unless: 'packages.write', when: ({ query }) => (query as { refresh?: string } | undefined)?.refresh === 'true' },
+    rateLimit: {
+      key: 'user',
+      max: 2,
+      perSeconds: 10,
+      unless: 'packages.write',
+      when: ({ query }) => (query as { refresh?: string } | undefined)?.refresh === 'true',
+    },
   }),
 } as const;
