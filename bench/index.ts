@@ -12,20 +12,23 @@ import { skillsBench } from './skills';
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
-// BENCH_ONLY=packages (or a comma list of server,packages,github,skills) runs only those sections; default: all.
-const SECTIONS = ['server', 'packages', 'github', 'skills'] as const;
+// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills) runs only those sections; default: all.
+// `server` is `logs` (live log fan-out) plus `api` (API under load).
+const SECTIONS = ['server', 'logs', 'api', 'packages', 'github', 'skills'] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
   .filter(Boolean);
 for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`BENCH_ONLY: unknown section "${s}" (known: ${SECTIONS.join(', ')})`);
-const runs = (s: (typeof SECTIONS)[number]) => !only.length || only.includes(s);
+const runs = (s: (typeof SECTIONS)[number]) => !only.length || only.includes(s) || ((s === 'logs' || s === 'api') && only.includes('server'));
 const results: Record<string, unknown> = { at: new Date().toISOString() };
 
-if (runs('server')) {
+if (runs('logs') || runs('api')) {
   ensureBuilt();
   console.log(`Database: ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'}`);
+}
 
+if (runs('logs')) {
   const fanout: Record<string, unknown> = {};
   for (const rate of [0, Number(process.env.BENCH_RATE ?? 5000)]) {
     const label = rate ? `paced at ${rate.toLocaleString('en')} lines/s` : 'unthrottled burst';
@@ -39,7 +42,10 @@ if (runs('server')) {
     );
     fanout[rate ? 'paced' : 'burst'] = { rate, tail, sse };
   }
+  Object.assign(results, { lines: LINES, followers: FOLLOWERS, fanout });
+}
 
+if (runs('api')) {
   console.log('\n== API under load (50 connections) ==');
   const load = await apiLoad(50, Number(process.env.BENCH_SECONDS ?? 10), 200, env);
   for (const r of [load.trivial, load.jobs])
@@ -50,7 +56,7 @@ if (runs('server')) {
     `ratio: /api/v1/jobs serves ${fmt((load.jobs.requestsPerSecond / load.trivial.requestsPerSecond) * 100, 1)}% of the trivial route's req/s; p99 ×${fmt(load.jobs.p99 / load.trivial.p99, 2)}`,
   );
 
-  Object.assign(results, { lines: LINES, followers: FOLLOWERS, fanout, load });
+  Object.assign(results, { load });
 }
 
 if (runs('packages')) {

@@ -1,0 +1,99 @@
+// The interface every sandbox backend implements (Docker through dockerode; E2B and CubeSandbox
+// through the E2B-protocol client). Later layers — the full check, instances, network rules,
+// skill installs, the terminal — talk to sandboxes only through this.
+import type { Readable } from 'node:stream';
+
+export type SandboxBackendKind = 'docker' | 'e2b' | 'cube';
+
+/** What a backend can do; optional routes a remote answers 404/501 to are reported as unsupported. */
+export interface BackendCapabilities {
+  networkUpdate: boolean;
+  egressDomains: boolean;
+  snapshots: boolean;
+  tty: boolean;
+  stats: boolean;
+}
+
+export interface SandboxLimits {
+  cpu?: number;
+  memoryMb?: number;
+  pids?: number;
+}
+
+export interface CreateSandboxSpec {
+  /** Docker image reference, or the E2B/Cube template id. */
+  image: string;
+  /** Labels (Docker) or metadata (E2B/Cube); Skilldock's own are added by the backend. */
+  labels?: Record<string, string>;
+  env?: Record<string, string>;
+  limits?: SandboxLimits;
+  /** Seconds without activity after which the sweep (Docker) or the remote (E2B timeout) ends it. */
+  idleTtlSeconds?: number;
+  /** Docker network to attach instead of the default; `none` for no network. */
+  network?: string;
+}
+
+export type SandboxState = 'creating' | 'running' | 'paused' | 'stopped' | 'exited' | 'unknown';
+
+export interface SandboxInfo {
+  id: string;
+  backend: SandboxBackendKind;
+  image: string;
+  labels: Record<string, string>;
+  state: SandboxState;
+  createdAt: Date;
+  /** Last exec or file operation seen, when the backend records it. */
+  lastActivityAt?: Date;
+}
+
+export interface ExecRequest {
+  /** An argument vector, never a shell string. */
+  argv: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  stdin?: string | Buffer;
+  /** Enforced inside the sandbox; 124/137 exit codes then mean killed. */
+  timeoutMs: number;
+  /** Per stream; the rest is dropped and `truncated` set. */
+  maxOutputBytes: number;
+  user?: string;
+  signal?: AbortSignal;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+export interface FileEntry {
+  name: string;
+  path: string;
+  type: 'file' | 'dir' | 'symlink' | 'other';
+  size: number;
+  modifiedAt?: Date;
+}
+
+export interface SandboxBackend {
+  readonly kind: SandboxBackendKind;
+  capabilities(): BackendCapabilities;
+  /** Reachability and credentials; throws an AppError naming the problem and a fix. */
+  ping(signal?: AbortSignal): Promise<{ latencyMs: number; version?: string }>;
+  /** Whether the image (Docker) or template (E2B/Cube) exists, without pulling it. */
+  imageExists(image: string, signal?: AbortSignal): Promise<boolean>;
+  create(spec: CreateSandboxSpec, signal?: AbortSignal): Promise<SandboxInfo>;
+  get(id: string, signal?: AbortSignal): Promise<SandboxInfo | null>;
+  /** Only sandboxes Skilldock created, narrowed by the given labels/metadata. */
+  list(labels?: Record<string, string>, signal?: AbortSignal): Promise<SandboxInfo[]>;
+  exec(id: string, req: ExecRequest): Promise<ExecResult>;
+  /** Writes one file (parent folders created); no shell involved. */
+  writeFile(id: string, path: string, data: Buffer, mode?: number): Promise<void>;
+  /** Streams one file's bytes; refuses more than `maxBytes`. */
+  readFile(id: string, path: string, maxBytes: number): Promise<Readable>;
+  listFiles(id: string, dir: string): Promise<FileEntry[]>;
+  /** Removes the sandbox and what it owns (volumes); absent is not an error. */
+  remove(id: string, signal?: AbortSignal): Promise<void>;
+}
