@@ -7,14 +7,15 @@ import { describeCheck, githubBench } from './github';
 import { describeFanout, fanoutSkilldock, fanoutTail } from './log-fanout';
 import { describeOutdated, npmOutdatedBench } from './npm-outdated';
 import { describeList, packagesList } from './packages-list';
+import { sandboxesBench } from './sandboxes';
 import { skillsBench } from './skills';
 
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
-// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills) runs only those sections; default: all.
+// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,sandboxes) runs only those sections; default: all.
 // `server` is `logs` (live log fan-out) plus `api` (API under load).
-const SECTIONS = ['server', 'logs', 'api', 'packages', 'github', 'skills'] as const;
+const SECTIONS = ['server', 'logs', 'api', 'packages', 'github', 'skills', 'sandboxes'] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -136,6 +137,29 @@ if (runs('skills')) {
     `search right after: p50 ${fmt(c.search.p50Ms, 2)} ms, p99 ${fmt(c.search.p99Ms, 2)} ms (target ≤ 5), max ${fmt(c.search.maxMs, 2)} ms, ${fmt(c.search.hitsPerQuery, 1)} hits per query`,
   );
   Object.assign(results, { skills: sb });
+}
+
+if (runs('sandboxes')) {
+  const RUNS = Number(process.env.BENCH_SANDBOX_RUNS ?? 5);
+  const CREATES = Number(process.env.BENCH_SANDBOX_CREATES ?? 20);
+  console.log(`\n== Sandbox full check on Docker (busybox image built offline; median of ${RUNS} after 1 warm-up) ==`);
+  const sb = await sandboxesBench(RUNS, CREATES);
+  if ('skipped' in sb) console.log(`skipped: ${sb.skipped}`);
+  else {
+    console.log(
+      `baseline (dockerode: create+start+wait+remove of \`true\`, then create+start+exec \`true\`+remove): ${fmt(sb.baseline.medianMs, 0)} ms (run ${fmt(sb.baseline.runMs, 0)} ms + exec ${fmt(sb.baseline.execMs, 0)} ms)  [${sb.baseline.runsMs.map((x) => fmt(x, 0)).join(', ')}]`,
+    );
+    console.log(`runFullCheck (DockerBackend, every probe passing): ${fmt(sb.check.medianMs, 0)} ms  [${sb.check.runsMs.map((x) => fmt(x, 0)).join(', ')}]`);
+    console.log(
+      `probes (median ms): ${Object.entries(sb.check.probesMs)
+        .map(([k, v]) => `${k} ${fmt(v, 0)}`)
+        .join(', ')}`,
+    );
+    console.log(`ratio: full check ×${fmt(sb.ratio, 2)} of baseline (target ≤ 1.5)`);
+    console.log(`\n== Create-to-first-exec of a Docker sandbox (DockerBackend.create, then exec \`true\`; ${sb.createToExec.creates} creates) ==`);
+    console.log(`p50 ${fmt(sb.createToExec.p50Ms, 0)} ms, p95 ${fmt(sb.createToExec.p95Ms, 0)} ms, max ${fmt(sb.createToExec.maxMs, 0)} ms`);
+  }
+  Object.assign(results, { sandboxes: sb });
 }
 
 const out = path.join(ROOT, 'bench/results');

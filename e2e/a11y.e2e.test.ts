@@ -7,7 +7,7 @@ import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
 import { PASSWORD, seedUsers } from './helpers/session';
 
-const PAGES = ['/overview', '/runtime', '/skills', '/jobs', '/audit', '/settings', '/api-docs', '/no-such-page'];
+const PAGES = ['/overview', '/runtime', '/skills', '/jobs', '/audit', '/settings', '/sandboxes', '/sandboxes/instances', '/api-docs', '/no-such-page'];
 
 let server: RunningServer;
 let page: Page;

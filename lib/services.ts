@@ -17,6 +17,7 @@ import { recoverGithubInstalls } from './github/install/recovery';
 import { registerBuiltinJobs } from './jobs/builtin';
 import { onJobsFinished } from './jobs/effects';
 import { JobEventHub } from './jobs/hub';
+import { JobListCache } from './jobs/list-cache';
 import { JobRegistry } from './jobs/registry';
 import { JobWorker } from './jobs/worker';
 import { PackageRuntime } from './packages/context';
@@ -24,6 +25,10 @@ import { PACKAGES_CHANGED } from './packages/job-kinds';
 import { registerPackageJobs } from './packages/jobs';
 import { startUpdateScheduler } from './packages/update-requests';
 import { startRetentionSweeper } from './retention';
+import { registerSandboxJobs } from './sandbox/check/job';
+import { SandboxUsage } from './sandbox/config/in-use';
+import { startSandboxSweeper } from './sandbox/docker/sweep-schedule';
+import { backendFor, type InstanceDeps, instanceLister } from './sandbox/instances/service';
 import { parseKey, type SecretBox, secretBox } from './secrets/crypto';
 import { closeScanPool, configureScanPool } from './skills/scanner';
 import { SkillCatalog } from './skills/service/catalog';
@@ -43,6 +48,8 @@ export interface Services {
   authSecret: string;
   /** The session user check of every request, in memory, dropped on change on any replica. */
   users: UserCache;
+  /** Pages of the job list as JSON text, dropped by every job notice of any replica. */
+  jobList: JobListCache;
   /** Counters of the operations' per-caller rate limits (see RouteContract.rateLimit). */
   rateLimiter: RateLimiter;
   /** Seals stored secrets (AES-256-GCM) with SKILLDOCK_SECRET_KEY or a key generated once into the data dir. */
@@ -53,6 +60,10 @@ export interface Services {
   stopScheduler: () => void;
   /** The live skill catalog of this process (discovery, scanner verdicts, gating, search). */
   skills: SkillCatalog;
+  /** What uses each sandbox config: the backends and the agents domain register their listers here. */
+  sandboxUsage: SandboxUsage;
+  /** How running sandboxes are reached: configs become backends here (clients reused per config version). */
+  sandboxes: InstanceDeps;
   stopSkillEvents: () => void;
   /** Gives up this process's exclusive hold on the data dir (and the runtime dir), last in stopServices. */
   releaseLocks: () => void;
@@ -146,6 +157,9 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   else removeSetupToken(config.dataDir);
   const users = new UserCache(database);
   await users.start();
+  // Before anything that writes jobs, so none of their notices is missed.
+  const jobList = new JobListCache(database);
+  await jobList.start();
   // GitHub installs interrupted by a crash are made consistent before any job or route touches them.
   await recoverGithubInstalls(database.db, config.runtimeDir)
     .then((actions) => actions.forEach((a) => logger.warn('github recovery', { path: a.path, action: a.action })))
@@ -164,6 +178,8 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   registerBuiltinJobs(jobKinds, { engineStatus: () => dockerStatus(5000) });
   registerPackageJobs(jobKinds, { runtime: packages, secrets, hub, version });
   registerSkillJobs(jobKinds, { dataDir: config.dataDir, catalog: skills });
+  const sandboxes: InstanceDeps = { db: database.db, secrets, workspaceRoots: () => config.workspaceRoots, backendCache: new Map() };
+  registerSandboxJobs(jobKinds, sandboxes);
   // What changes installed packages re-gates the catalog: installs in this process tell the package
   // runtime directly; jobs that ended on other replicas arrive as state events.
   const offPackages = packages.onChanged(() => skills.packagesChanged());
@@ -186,12 +202,18 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
         throttleWindowMs: config.SKILLDOCK_LOGIN_WINDOW_MS,
       })
     : () => undefined;
+  const stopSandboxSweep = worker ? startSandboxSweeper({ db: database.db, backendFor: (row) => backendFor(sandboxes, row) }) : () => undefined;
   const stopScheduler = () => {
     stopUpdates();
     stopRetention();
+    stopSandboxSweep();
   };
+  const sandboxUsage = new SandboxUsage();
+  sandboxUsage.addInstanceLister(instanceLister(sandboxes));
   const services: Services = {
     config,
+    sandboxUsage,
+    sandboxes,
     database,
     hub,
     worker,
@@ -199,6 +221,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     packages,
     authSecret,
     users,
+    jobList,
     rateLimiter: new RateLimiter(),
     secrets,
     startedAt: new Date(),
@@ -219,6 +242,7 @@ export async function stopServices(s: Services): Promise<void> {
   await s.worker?.stop(s.config.SKILLDOCK_SHUTDOWN_GRACE_MS);
   await s.hub.stop();
   await s.users.stop();
+  await s.jobList.stop();
   await s.database.close();
   s.releaseLocks();
 }

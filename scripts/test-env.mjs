@@ -223,6 +223,10 @@ function missingPackages({ postgres = true, docker = true, chromium = true } = {
   if (chromium && !fs.existsSync(CHROMIUM_PATH)) missing.push('chromium');
   if (docker && !which('dockerd')) missing.push('docker.io');
   if (docker && !which('iptables')) missing.push('iptables');
+  // The sandbox tests' image is built offline from this static binary (test/helpers/sandbox-images.ts).
+  if (docker && !fs.existsSync('/bin/busybox')) missing.push('busybox-static');
+  // The Debian python3 test image is a rootfs mmdebstrap builds from Debian's archive, cached outside the repository.
+  if (docker && !which('mmdebstrap')) missing.push('mmdebstrap');
   if (postgres && !findPgBinDir()) missing.push('postgresql');
   return missing;
 }

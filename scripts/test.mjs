@@ -159,9 +159,33 @@ function childEnv(phase) {
   return env;
 }
 
+/**
+ * Builds the Debian python3 rootfs tarball of the sandbox tests in the background while the static
+ * checks and unit tests run (minutes on a fresh machine; cached outside the repository after
+ * that). The tests wait on the same lock, so a build still running when they need it is awaited.
+ */
+let prebuild = null;
+function startImagePrebuild() {
+  if (!phases.some((p) => p.project === 'integration')) return;
+  if (!(process.env.PATH ?? '').split(':').some((d) => d && fs.existsSync(path.join(d, 'mmdebstrap')))) return;
+  const code =
+    "import('./test/helpers/sandbox-images.ts').then((m) => m.debianPythonRootfs()).catch((e) => { console.error('[test] image prebuild: ' + e.message); })";
+  prebuild = spawn(process.execPath, ['--import', 'tsx', '-e', code], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  prebuild.on('exit', () => {
+    prebuild = null;
+  });
+}
+function stopImagePrebuild() {
+  if (!prebuild?.pid) return;
+  try {
+    process.kill(-prebuild.pid, 'SIGTERM');
+  } catch {}
+}
+
 async function main() {
   const started = Date.now();
   fs.mkdirSync(reportDir, { recursive: true });
+  startImagePrebuild();
   const onDisk = testFilesOnDisk(REPO);
   const results = [];
   let setupError = null;
@@ -205,6 +229,7 @@ async function main() {
     results.push(r);
   }
 
+  stopImagePrebuild();
   await doTeardown();
 
   const summary = summarize(results);

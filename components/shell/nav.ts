@@ -1,10 +1,11 @@
-import { Activity, BookOpen, LayoutDashboard, Package, Puzzle, ScrollText, Settings } from 'lucide-react';
+import { Activity, BookOpen, Boxes, LayoutDashboard, Package, Puzzle, ScrollText, Settings } from 'lucide-react';
 
 /** The console's sections. Later features add theirs here; only working sections are listed. */
 export const NAV = [
   { href: '/overview', label: 'Overview', icon: LayoutDashboard, permission: 'instance.read', description: 'Counts at a glance and next steps' },
   { href: '/runtime', label: 'Runtime & Packages', icon: Package, permission: 'packages.read', description: 'Runtimes, pip/npm/system packages' },
   { href: '/skills', label: 'Skills', icon: Puzzle, permission: 'skills.read', description: 'Skill catalog, imports, findings, versions' },
+  { href: '/sandboxes', label: 'Sandboxes', icon: Boxes, permission: 'sandboxes.read', description: 'Sandbox configs, limits, env vars and credentials' },
   { href: '/jobs', label: 'Jobs', icon: Activity, permission: 'jobs.read', description: 'Long-running work with live logs' },
   { href: '/audit', label: 'Audit log', icon: ScrollText, permission: 'audit.read', description: 'Who changed what, and when' },
   { href: '/settings', label: 'Settings', icon: Settings, permission: 'instance.read', description: 'Instance, users and API tokens' },

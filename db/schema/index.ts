@@ -3,4 +3,5 @@ export * from './auth';
 export * from './github';
 export * from './jobs';
 export * from './packages';
+export * from './sandboxes';
 export * from './skills';

@@ -4,8 +4,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const SCHEMA_FILES = ['lib/api/schemas.ts', 'lib/api/package-schemas.ts', 'lib/api/skill-schemas.ts', 'lib/api/action-error.ts', 'db/schema/job-states.ts'];
-const ALLOWED = new Set(['zod', '@/db/schema/job-states', '../auth/permissions', './schemas']);
+const SCHEMA_FILES = [
+  'lib/api/schemas.ts',
+  'lib/api/package-schemas.ts',
+  'lib/api/skill-schemas.ts',
+  'lib/api/action-error.ts',
+  'db/schema/job-states.ts',
+  'lib/sandbox/config/schema.ts',
+  'lib/sandbox/config/image-ref.ts',
+  'lib/sandbox/env/rules.ts',
+];
+const ALLOWED = new Set(['zod', '@/db/schema/job-states', '../auth/permissions', './schemas', './image-ref']);
 
 const importsOf = (file: string) =>
   [...fs.readFileSync(path.resolve(file), 'utf8').matchAll(/^import\s+(?:type\s+)?[^'"]*?from\s+'([^']+)'/gm)].map((m) => m[1]);

@@ -15,14 +15,18 @@ export const PERMISSIONS = {
   'packages.write': 'Install, update and uninstall packages; run Update All',
   'skills.read': 'See the skill catalog, its files, findings, versions and config entries (secrets masked)',
   'skills.write': 'Import, update, roll back and remove skills; edit skill config entries; acknowledge scanner findings',
+  'sandboxes.read': 'See sandbox configs (secrets masked), their last check, what uses them and which env vars are set',
+  'sandboxes.write': 'Create, change, clone and delete sandbox configs; set config and workspace skill env vars',
+  'sandboxes.env.own': 'Set and remove your own sandbox and skill variables',
+  'sandboxes.run': 'Start and remove sandboxes from enabled configs; move files in and out of them',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
-const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage', 'packages.read', 'skills.read'];
-const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel'];
-const ADMIN: Permission[] = [...OPERATOR, 'audit.read', 'users.read', 'packages.write', 'skills.write'];
+const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage', 'packages.read', 'skills.read', 'sandboxes.read'];
+const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel', 'sandboxes.env.own', 'sandboxes.run'];
+const ADMIN: Permission[] = [...OPERATOR, 'audit.read', 'users.read', 'packages.write', 'skills.write', 'sandboxes.write'];
 const OWNER: Permission[] = [...ADMIN, 'users.manage'];
 
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {

@@ -26,6 +26,10 @@ export const envSchema = z.object({
   SKILLDOCK_ADMIN_PASSWORD: z.string().min(12, 'SKILLDOCK_ADMIN_PASSWORD must be at least 12 characters').optional(),
   DOCKER_HOST: z.string().optional(),
   RUNTIME_DIR: z.string().min(1).optional(),
+  /** Folders (comma-separated) a Docker config's TLS certificate folder must be inside; default <data dir>/docker-certs. */
+  SKILLDOCK_DOCKER_TLS_ROOTS: z.string().optional(),
+  /** Host folders (comma-separated) a Docker config may mount at /workspace; unset, no mount is allowed. */
+  SKILLDOCK_WORKSPACE_ROOTS: z.string().optional(),
   SKILLDOCK_WORKER: bool.default(true),
   SKILLDOCK_WORKER_CONCURRENCY: int(1, 64).default(4),
   SKILLDOCK_JOB_LEASE_MS: int(1000, 3_600_000).default(30_000),
@@ -65,7 +69,16 @@ export interface Config extends Env {
   runtimeDir: string;
   databaseKind: 'pglite' | 'postgres';
   allowedOrigins: string[];
+  dockerTlsRoots: string[];
+  workspaceRoots: string[];
 }
+
+const pathList = (v: string | undefined): string[] =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => path.resolve(/*turbopackIgnore: true*/ s));
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -82,6 +95,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pgliteDir: path.join(dataDir, 'pglite'),
     runtimeDir: path.resolve(/*turbopackIgnore: true*/ e.RUNTIME_DIR ?? path.join(dataDir, 'runtime')),
     databaseKind: e.DATABASE_URL ? 'postgres' : 'pglite',
+    dockerTlsRoots: e.SKILLDOCK_DOCKER_TLS_ROOTS ? pathList(e.SKILLDOCK_DOCKER_TLS_ROOTS) : [path.join(dataDir, 'docker-certs')],
+    workspaceRoots: pathList(e.SKILLDOCK_WORKSPACE_ROOTS),
     allowedOrigins: (e.SKILLDOCK_ALLOWED_ORIGINS ?? '')
       .split(',')
       .map((s) => s.trim())

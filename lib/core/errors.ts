@@ -62,11 +62,26 @@ export const ERROR_STATUS = {
   libc_mismatch: 422,
   smoke_test_failed: 422,
   no_update_known: 409,
+  // Remote sandboxes (E2B, CubeSandbox)
+  sandbox_credentials_rejected: 502,
+  sandbox_not_found: 404,
+  sandbox_template_missing: 404,
+  sandbox_capacity: 503,
+  sandbox_timeout: 504,
+  sandbox_tls_error: 502,
+  sandbox_unreachable: 502,
+  sandbox_unsupported: 422,
+  sandbox_file_too_large: 413,
+  sandbox_error: 502,
+  // Sandbox configs
+  config_in_use: 409,
+  inventory_unverifiable: 409,
+  locked: 423,
   // The host
   disk_full: 507,
   permission: 500,
   swap_failed: 500,
-} as const satisfies Record<string, 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 507>;
+} as const satisfies Record<string, 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 423 | 429 | 500 | 502 | 503 | 504 | 507>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 

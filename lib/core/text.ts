@@ -22,3 +22,19 @@ export function cutAt(s: string, ch: string): string {
   const i = s.indexOf(ch);
   return i === -1 ? s : s.slice(0, i);
 }
+
+/** Replaces every `<…>` tag with a space in one pass (an HTML error page turned into text). */
+export function stripTags(s: string): string {
+  let out = '';
+  let inTag = false;
+  for (const c of s) {
+    if (inTag) {
+      if (c === '>') {
+        inTag = false;
+        out += ' ';
+      }
+    } else if (c === '<') inTag = true;
+    else out += c;
+  }
+  return out;
+}

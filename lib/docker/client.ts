@@ -1,4 +1,5 @@
 import Docker from 'dockerode';
+import { describeEngineProblem } from './errors';
 
 export interface DockerStatus {
   endpoint: string;
@@ -31,15 +32,6 @@ export async function dockerStatus(timeoutMs = 3000, env: NodeJS.ProcessEnv = pr
     ]);
     return { endpoint, reachable: true, version: v.Version, apiVersion: v.ApiVersion, os: v.Os, arch: v.Arch };
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const why =
-      err.code === 'ENOENT'
-        ? 'no Docker socket at this path (is the engine installed and running?)'
-        : err.code === 'EACCES'
-          ? 'permission denied on the Docker socket (add the service user to the docker group)'
-          : err.code === 'ECONNREFUSED'
-            ? 'connection refused (the engine is not running)'
-            : err.message;
-    return { endpoint, reachable: false, error: why };
+    return { endpoint, reachable: false, error: describeEngineProblem(e, endpoint).reason };
   }
 }

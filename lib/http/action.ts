@@ -74,7 +74,7 @@ export function action<C extends RouteContract>(op: Operation<C>, client: Action
     .action(async ({ parsedInput, ctx }) => {
       const out = await invoke(op as unknown as Operation, { services: ctx.services, actor: ctx.actor, meta: ctx.meta, raw: parsedInput });
       if ('response' in out) throw new AppError('internal', 'This operation answers with a stream and has no server action.');
-      return out.json;
+      return out.json();
     });
   return fn as unknown as OperationAction<C>;
 }

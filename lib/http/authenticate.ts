@@ -1,9 +1,9 @@
-import { decode } from 'next-auth/jwt';
 import type { Actor } from '../auth/actor';
 import { ROLE_PERMISSIONS } from '../auth/permissions';
 import { resolveToken } from '../auth/tokens';
 import { AppError } from '../core/errors';
 import type { Services } from '../services';
+import { sessionDecoder } from './session-tokens';
 
 /** Set by server.ts from the socket (or the trusted proxy chain); any client-sent value is overwritten. */
 export const CLIENT_IP_HEADER = 'x-skilldock-client-ip';
@@ -70,9 +70,9 @@ export async function authenticate(services: Services, input: AuthInput): Promis
   }
   const raw = sessionCookie(parseCookies(input.cookie));
   if (!raw) throw new AppError('unauthenticated', 'Sign in, or send an API token as "Authorization: Bearer <token>".');
-  const jwt = await decode({ token: raw, secret: services.authSecret }).catch(() => null);
-  if (!jwt?.sub) throw new AppError('unauthenticated', 'Your session is invalid or expired; sign in again.');
-  const authAt = typeof jwt.authAt === 'number' ? jwt.authAt : 0;
+  const jwt = await sessionDecoder().decode(raw, services.authSecret);
+  if (!jwt) throw new AppError('unauthenticated', 'Your session is invalid or expired; sign in again.');
+  const authAt = jwt.authAt;
   // next-auth's maxAge slides with every refresh; the sign-in time does not.
   if (Date.now() - authAt > services.config.SKILLDOCK_SESSION_MAX_AGE * 1000) {
     throw new AppError('unauthenticated', 'Your session has reached its maximum age; sign in again.');

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { type Actor, can } from '../auth/actor';
 import { AppError } from '../core/errors';
 import { logger } from '../core/logger';
+import { JsonText } from '../core/read-cache';
 import type { Services } from '../services';
 import type { RouteContract } from './contract';
 import type { Operation, OperationContext } from './operation';
@@ -36,8 +37,11 @@ export function parseInput(c: RouteContract, raw: RawInput) {
  */
 export const outputChecked = () => process.env.NODE_ENV !== 'production' || process.env.SKILLDOCK_CHECK_OUTPUT === '1';
 
-/** The JSON a client receives: what JSON.stringify makes of the value (Dates become ISO strings). */
-export const asJson = (out: unknown): unknown => (out === undefined ? null : JSON.parse(JSON.stringify(out)));
+/** An answer serialised once: the route sends the body, the action door and the output check parse it. */
+export interface JsonAnswer {
+  body: string | Uint8Array<ArrayBuffer>;
+  json(): unknown;
+}
 
 export function checkOutput(c: RouteContract, json: unknown): void {
   if (!outputChecked() || c.produces || c.status === 204) return;
@@ -77,15 +81,18 @@ export interface Invocation {
 
 /**
  * The path both doors share after authorization: parse, run the one implementation, check the
- * answer. Returns a Response untouched (streams, text downloads), otherwise the JSON value.
+ * answer. Returns a Response untouched (streams, text downloads), otherwise the JSON answer. An
+ * implementation may answer with a JsonText it keeps (a cached page), sent without serialising again.
  */
-export async function invoke(op: Operation, call: Invocation): Promise<{ response: Response } | { json: unknown }> {
+export async function invoke(op: Operation, call: Invocation): Promise<{ response: Response } | JsonAnswer> {
   const input = parseInput(op.contract, call.raw);
   enforceRateLimit(call.services, op.contract, call.actor, call.meta, input);
   const ctx = { services: call.services, actor: call.actor, meta: call.meta, req: call.req, ...input } as OperationContext<RouteContract>;
   const out = await op.run(ctx);
   if (out instanceof Response) return { response: out };
-  const json = asJson(out);
-  checkOutput(op.contract, json);
-  return { json };
+  const body = out instanceof JsonText ? out.body : (JSON.stringify(out) ?? 'null');
+  let parsed: { value: unknown } | undefined;
+  const json = () => (parsed ??= { value: JSON.parse(out instanceof JsonText ? out.text : (body as string)) }).value;
+  if (outputChecked()) checkOutput(op.contract, json());
+  return { body, json };
 }

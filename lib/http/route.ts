@@ -47,7 +47,7 @@ export function route<C extends RouteContract>(op: Operation<C>) {
       if ('response' in out) return out.response;
       const status = c.status ?? 200;
       if (status === 204) return new Response(null, { status });
-      return Response.json(out.json, { status, headers: { 'cache-control': 'no-store' } });
+      return new Response(out.body, { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
     } catch (e) {
       return errorResponse(e);
     }

@@ -1,5 +1,6 @@
 import type { Database } from '@/db/client';
 import { logger } from '../core/logger';
+import { type LogEvent, RecentLog } from './log-recent';
 import { getJob, readJobLogs } from './queue';
 import { BUS_CHANNEL, type BusMessage, type JobEvent, type JobRow, logEvent } from './types';
 
@@ -12,9 +13,16 @@ interface Channel {
   pumping: boolean;
   dirty: boolean;
   ready: Promise<void>;
+  /** The latest lines handed out, for followers catching up (set once the starting point is known). */
+  recent: RecentLog | undefined;
 }
 
 const PAGE = 5000;
+
+export interface JobEventHubOptions {
+  /** Frame bytes of the latest lines kept per followed job for followers catching up. */
+  recentBytes?: number;
+}
 
 /**
  * Fans job events out to this process's followers. One LISTEN per process; on each notice the new
@@ -27,7 +35,10 @@ export class JobEventHub {
   private extra = new Set<(m: BusMessage) => void>();
   private stateWatchers = new Set<(job: JobRow) => void>();
 
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly opts: JobEventHubOptions = {},
+  ) {}
 
   async start(): Promise<void> {
     this.unlisten = await this.database.listen(BUS_CHANNEL, (payload) => {
@@ -94,13 +105,23 @@ export class JobEventHub {
   async subscribe(id: string, listener: Listener): Promise<() => void> {
     let ch = this.channels.get(id);
     if (!ch) {
-      const created: Channel = { listeners: new Set(), fetchedUpTo: Number.MAX_SAFE_INTEGER, pumping: false, dirty: false, ready: Promise.resolve() };
+      const created: Channel = {
+        listeners: new Set(),
+        fetchedUpTo: Number.MAX_SAFE_INTEGER,
+        pumping: false,
+        dirty: false,
+        ready: Promise.resolve(),
+        recent: undefined,
+      };
+      const recentBytes = this.opts.recentBytes ?? 4 * 1024 * 1024;
       created.ready = getJob(this.database, id)
         .then((j) => {
           created.fetchedUpTo = j.logCount;
+          created.recent = new RecentLog(j.logCount, recentBytes);
         })
         .catch(() => {
           created.fetchedUpTo = 0;
+          created.recent = new RecentLog(0, recentBytes);
         });
       this.channels.set(id, created);
       ch = created;
@@ -116,11 +137,31 @@ export class JobEventHub {
   /** Lines this process just stored: its followers get them at once, without reading them back. */
   stored(id: string, rows: readonly { seq: number; at: Date; stream: string; line: string }[]): void {
     const ch = this.channels.get(id);
-    if (!ch || !rows.length) return;
-    if (ch.pumping || rows[0].seq !== ch.fetchedUpTo + 1) return this.pump(id);
+    if (!ch) return;
+    // Until the starting point is known, the pump (which waits for it) reads them.
+    if (!ch.recent) return this.pump(id);
+    // A pump that read some of these already has handed them out.
+    let i = 0;
+    while (i < rows.length && rows[i].seq <= ch.fetchedUpTo) i++;
+    if (i === rows.length) return;
+    if (rows[i].seq !== ch.fetchedUpTo + 1) return this.pump(id);
+    this.deliver(ch, i ? rows.slice(i) : rows);
+  }
+
+  /**
+   * Stored lines after `cursor` held in memory for a followed job, or undefined when the follower
+   * must read them from the database (not followed here, or older than what is kept).
+   */
+  recent(id: string, cursor: number, limit: number): LogEvent[] | undefined {
+    return this.channels.get(id)?.recent?.since(cursor, limit);
+  }
+
+  /** Hands rows that follow on exactly from `fetchedUpTo` to every follower; one event per line, shared. */
+  private deliver(ch: Channel, rows: readonly { seq: number; at: Date; stream: string; line: string }[]) {
     ch.fetchedUpTo = rows[rows.length - 1].seq;
     for (const r of rows) {
       const ev = logEvent(r);
+      ch.recent?.append(ev);
       ch.listeners.forEach((l) => l(ev));
     }
   }
@@ -138,12 +179,10 @@ export class JobEventHub {
         while (ch.dirty) {
           ch.dirty = false;
           const rows = await readJobLogs(this.database, id, ch.fetchedUpTo, PAGE);
-          for (const r of rows) {
-            const ev = logEvent(r);
-            ch.listeners.forEach((l) => l(ev));
-          }
-          if (rows.length) ch.fetchedUpTo = rows[rows.length - 1].seq;
           if (rows.length === PAGE) ch.dirty = true;
+          // Lines stored by this process while the read ran were handed out already.
+          const fresh = rows.filter((r) => r.seq > ch.fetchedUpTo);
+          if (fresh.length) this.deliver(ch, fresh);
         }
       } catch (e) {
         logger.warn('job log fan-out failed', { id, error: String(e) });

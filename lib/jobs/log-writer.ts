@@ -7,6 +7,7 @@ import { BUS_CHANNEL, type BusMessage } from './types';
 const MAX_LINE = 8192;
 const BATCH = 1000;
 const FLUSH_MS = 20;
+const PGLITE_PAGE = 250;
 export const MAX_LINES_PER_JOB = 2_000_000;
 
 type Stream = 'stdout' | 'stderr' | 'info';
@@ -100,9 +101,12 @@ export class JobLogWriter {
         owner !== undefined && attempt !== undefined
           ? and(eq(jobs.id, this.jobId), eq(jobs.leaseOwner, owner), eq(jobs.attempts, attempt))
           : eq(jobs.id, this.jobId);
+      // PGlite runs each statement on this thread: smaller statements let the followers' writes go
+      // out between them, instead of waiting behind one long insert.
+      const pageRows = this.database.kind === 'pglite' ? PGLITE_PAGE : BATCH;
       let stored = 0;
-      for (let i = 0; i < rows.length; i += BATCH) {
-        const page = rows.slice(i, i + BATCH);
+      for (let i = 0; i < rows.length; i += pageRows) {
+        const page = rows.slice(i, i + pageRows);
         const data = JSON.stringify(page.map((r) => ({ seq: r.seq, at: r.at.toISOString(), stream: r.stream, line: r.line })));
         // One statement per page: the fence, the count and the rows together, so a fenced-off attempt writes nothing.
         const [r] = await this.database.rows<{ n: number }>(sql`
@@ -117,15 +121,15 @@ export class JobLogWriter {
           select count(*)::int as n from ins`);
         if (!Number(r?.n ?? 0)) break;
         stored += page.length;
+        // Each page is durable now: this process's followers get it without waiting for the rest.
+        this.opts.onStored?.(this.jobId, page);
       }
       if (!stored) {
         if (!this.fenced) logger.warn('job log lines dropped: the job is no longer this attempt', { jobId: this.jobId, attempt });
         this.fenced = true;
         return;
       }
-      const kept = stored === rows.length ? rows : rows.slice(0, stored);
-      this.opts.onStored?.(this.jobId, kept);
-      const msg: BusMessage = { t: 'log', id: this.jobId, seq: kept[kept.length - 1].seq };
+      const msg: BusMessage = { t: 'log', id: this.jobId, seq: rows[stored - 1].seq };
       await this.database.notify(BUS_CHANNEL, JSON.stringify(msg));
     } catch (e) {
       logger.error('job log write failed', { jobId: this.jobId, error: String(e) });

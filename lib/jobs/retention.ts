@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { FINAL_STATES } from '@/db/schema/job-states';
+import { BUS_CHANNEL, type BusMessage } from './types';
 
 const JOBS_PER_BATCH = 100;
 const LOG_ROWS_PER_BATCH = 10_000;
@@ -20,7 +21,11 @@ export async function pruneFinishedJobs(database: Database, cutoff: Date): Promi
     const batch = await database.rows<{ id: string }>(
       sql`select id from jobs where state in (${final}) and finished_at < ${cutoff.toISOString()}::timestamptz limit ${JOBS_PER_BATCH}`,
     );
-    if (!batch.length) return deleted;
+    if (!batch.length) {
+      // Deleting sends no state notice of its own; readers that keep job pages must hear of it.
+      if (deleted) await database.notify(BUS_CHANNEL, JSON.stringify({ t: 'wake' } satisfies BusMessage));
+      return deleted;
+    }
     const ids = sql.join(
       batch.map((b) => sql`${b.id}`),
       sql`, `,

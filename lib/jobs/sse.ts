@@ -30,7 +30,9 @@ export interface JobStreamOptions {
 }
 
 export interface JobStreamStats {
+  /** Replay pages read from the database, and taken from the hub's latest lines instead. */
   pagesRead: number;
+  pagesFromMemory: number;
   /** Live bytes held right now, and the most ever held. */
   liveBytes: number;
   maxLiveBytesSeen: number;
@@ -84,7 +86,7 @@ export function openJobEvents(
     openByOwner.set(owner, open + 1);
   }
   const enc = new TextEncoder();
-  const stats: JobStreamStats = { pagesRead: 0, liveBytes: 0, maxLiveBytesSeen: 0, fallbacks: 0, closed: false };
+  const stats: JobStreamStats = { pagesRead: 0, pagesFromMemory: 0, liveBytes: 0, maxLiveBytesSeen: 0, fallbacks: 0, closed: false };
   let cursor = afterSeq;
   let replaying = true;
   let droppedSinceRead = false;
@@ -129,7 +131,8 @@ export function openJobEvents(
     poke();
   };
   const onEvent = (e: JobEvent) => {
-    if (e.type === 'log') hold({ seq: e.seq, frame: e.frame });
+    // The hub's event itself is held: one object per line whatever the number of followers.
+    if (e.type === 'log') hold(e);
     else hold({ seq: null, frame: `event: state\ndata: ${stateData(e.job)}\n\n`, job: e.job });
   };
   // The worker stores its last lines before the final state, so once both are sent the log is complete.
@@ -145,10 +148,15 @@ export function openJobEvents(
   /** Sends one page of history; once it is caught up and the held events follow on exactly, goes live. */
   async function replayPage(): Promise<string> {
     droppedSinceRead = false;
-    const rows = await readJobLogs(database, jobId, cursor, pageRows);
-    stats.pagesRead++;
+    // Lines the hub still holds come from memory, already framed; older ones from the database.
+    let rows: { seq: number; frame: string }[] | undefined = hub.recent(jobId, cursor, pageRows);
+    if (rows) stats.pagesFromMemory++;
+    else {
+      rows = (await readJobLogs(database, jobId, cursor, pageRows)).map(logEvent);
+      stats.pagesRead++;
+    }
     let out = '';
-    for (const r of rows) out += logEvent(r).frame;
+    for (const r of rows) out += r.frame;
     if (rows.length) cursor = rows[rows.length - 1].seq;
     if (rows.length < pageRows) {
       const rest = held.filter((h) => h.seq === null || h.seq > cursor);
@@ -215,7 +223,7 @@ export function openJobEvents(
             let out = '';
             if (replaying) {
               // Give timers and other requests a turn between pages.
-              if (stats.pagesRead > 0) await nextTurn();
+              if (stats.pagesRead + stats.pagesFromMemory > 0) await nextTurn();
               if (stats.closed) return;
               out = await replayPage();
             } else if (held.length) out = takeHeld();

@@ -51,6 +51,15 @@ export function tarGzWith(dir: string, files: Record<string, string | Buffer>, o
 
 export const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
+// GitHub computes an asset's digest once, at upload: the fake does too, or every release answer
+// would hash each asset again in the test's own process (seconds for a large one).
+const assetDigests = new WeakMap<Buffer, string>();
+const assetSha256 = (b: Buffer) => {
+  let d = assetDigests.get(b);
+  if (d === undefined) assetDigests.set(b, (d = sha256(b)));
+  return d;
+};
+
 export interface FakeGithubOptions {
   /**
    * Serve asset downloads from a second loopback server reached under this host name (e.g.
@@ -149,7 +158,7 @@ export class FakeGithub {
   /** Sends the asset itself, or a 302 to the download host when one is configured. */
   private download(repo: string, tag: string, asset: FakeAsset, res: http.ServerResponse): void {
     if (!this.downloadBase) return this.serveAsset(asset, res);
-    const location = `${this.downloadBase}/dl/${repo}/${encodeURIComponent(tag)}/${encodeURIComponent(asset.name)}?token=signed-${sha256(asset.data).slice(0, 8)}`;
+    const location = `${this.downloadBase}/dl/${repo}/${encodeURIComponent(tag)}/${encodeURIComponent(asset.name)}?token=signed-${assetSha256(asset.data).slice(0, 8)}`;
     res.writeHead(302, { location }).end();
   }
 
@@ -179,7 +188,7 @@ export class FakeGithub {
         content_type: 'application/octet-stream',
         browser_download_url: `${this.base}/${repo}/releases/download/${encodeURIComponent(r.tag)}/${encodeURIComponent(a.name)}`,
         url: `${this.base}/repos/${repo}/releases/assets/${1000 * (i + 1) + j}`,
-        digest: a.digest ? `sha256:${sha256(a.data)}` : null,
+        digest: a.digest ? `sha256:${assetSha256(a.data)}` : null,
       })),
     };
   }

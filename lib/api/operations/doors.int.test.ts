@@ -45,6 +45,15 @@ const queuedJob = async () =>
   } as never)) as { id: string };
 
 const ABSENT_SKILL = '0123456789abcdef';
+const sandboxConfig = async (host = '') =>
+  (
+    (await ops.createSandboxConfig.run({
+      services: s,
+      actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' },
+      meta: { ip: null, userAgent: null },
+      body: { name: unique('sbx'), backend: 'docker', description: '', config: { image: 'busybox:1.36', host } },
+    } as never)) as { id: string }
+  ).id;
 
 /** Every write operation the console performs, with an input each door can run. */
 const CASES: Partial<Record<OpName, Case>> = {
@@ -102,6 +111,27 @@ const CASES: Partial<Record<OpName, Case>> = {
   skillDepsInstall: { status: 404, input: () => ({ body: { id: ABSENT_SKILL } }) },
   installDeps: { status: 409, input: () => ({ body: { skillMd: '---\nname: t\ndescription: d\n---\nbody\n', files: [] } }) },
   refreshSkills: { status: 200, input: () => ({}) },
+  createSandboxConfig: { status: 201, input: () => ({ body: { name: unique('sbx'), backend: 'docker', config: { image: 'busybox:1.36' } } }) },
+  updateSandboxConfig: { status: 200, input: async () => ({ params: { id: await sandboxConfig() }, body: { description: 'changed' } }) },
+  // An engine that cannot be asked what runs on it: both doors refuse the delete the same way.
+  deleteSandboxConfig: { status: 409, input: async () => ({ params: { id: await sandboxConfig('unix:///nonexistent/docker.sock') } }) },
+  cloneSandboxConfig: { status: 201, input: async () => ({ params: { id: await sandboxConfig() }, body: { name: unique('clone') } }) },
+  setConfigEnv: { status: 200, input: async () => ({ params: { id: await sandboxConfig() }, body: { name: 'REGION', value: 'eu' } }) },
+  unsetConfigEnv: { status: 404, input: async () => ({ params: { id: await sandboxConfig() }, body: { name: 'NOT_SET' } }) },
+  checkSandboxConfig: { status: 202, input: async () => ({ params: { id: await sandboxConfig() } }) },
+  // Creates nothing: the probes answer (here a failing endpoint) without a write or an audit record.
+  testSandboxConnection: {
+    status: 200,
+    input: () => ({ body: { backend: 'docker', config: { image: 'busybox:1.36', host: 'unix:///nonexistent/docker.sock' } } }),
+  },
+  // A config stays disabled until its full check passes; no engine is contacted for these.
+  startSandbox: { status: 409, input: async () => ({ body: { configId: await sandboxConfig() } }) },
+  removeSandbox: { status: 404, input: () => ({ params: { id: 'absentconfig~abc123' } }) },
+  execSandbox: { status: 404, input: () => ({ params: { id: 'absentconfig~abc123' }, body: { argv: ['true'] } }) },
+  setSkillEnv: { status: 200, input: (d) => ({ body: { skillKey: `skill-${d}`, name: 'API_TOKEN', value: 'secret' } }) },
+  unsetSkillEnv: { status: 404, input: (d) => ({ body: { skillKey: `absent-${d}`, name: 'API_TOKEN' } }) },
+  setMyEnv: { status: 200, input: (d) => ({ body: { level: 'personal_skill', skillKey: `mine-${d}`, name: 'API_TOKEN', value: 'secret' } }) },
+  unsetMyEnv: { status: 404, input: (d) => ({ body: { level: 'personal_skill', skillKey: `absent-${d}`, name: 'API_TOKEN' } }) },
 };
 
 const writes = (Object.entries(ops) as [OpName, Operation][]).filter(([, op]) => op.contract.method !== 'GET' && !op.restOnly && op.contract.permission);

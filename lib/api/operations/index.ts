@@ -4,9 +4,20 @@ import { accessOps } from './access';
 import { githubOps } from './github';
 import { jobOps } from './jobs';
 import { packageOps } from './packages';
+import { sandboxInstanceOps } from './sandbox-instances';
+import { sandboxConfigOps } from './sandboxes';
 import { settingsOps, skillOps } from './skills';
 
 /** Every operation of the API, under the same names as the contracts they implement. */
-export const ops = { ...accessOps, ...jobOps, ...packageOps, ...githubOps, ...skillOps, ...settingsOps } satisfies Record<ApiName, unknown>;
+export const ops = {
+  ...accessOps,
+  ...jobOps,
+  ...packageOps,
+  ...githubOps,
+  ...skillOps,
+  ...settingsOps,
+  ...sandboxConfigOps,
+  ...sandboxInstanceOps,
+} satisfies Record<ApiName, unknown>;
 
 export type OpName = keyof typeof ops;

@@ -1,10 +1,10 @@
 import 'server-only';
 import { defineOperation } from '../../http/operation';
-import { cancelJob, describeJobKinds, enqueueByName, getJob, jobEventStream, jobLogText, listJobs, readJobLogs, retryJob } from '../../jobs';
+import { cancelJob, describeJobKinds, enqueueByName, getJob, jobEventStream, jobLogText, readJobLogs, retryJob } from '../../jobs';
 import { api } from '../contracts';
 
 export const jobOps = {
-  listJobs: defineOperation(api.listJobs, async ({ services, query }) => listJobs(services.database, query)),
+  listJobs: defineOperation(api.listJobs, async ({ services, query }) => services.jobList.list(query)),
   jobKinds: defineOperation(api.jobKinds, async ({ services, actor }) => ({ items: describeJobKinds(services.jobKinds, actor) })),
   startJob: defineOperation(api.startJob, async ({ services, actor, body }) =>
     enqueueByName(services.database, services.jobKinds, actor, body.kind, body.params),

@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FakeGithub, sha256 } from '@/test/helpers/github-server';
 import { GithubClient } from '../client/client';
 import { latestRelease } from '../client/releases';
@@ -12,10 +13,12 @@ import { downloadAsset } from './download';
 let gh: FakeGithub;
 let dir: string;
 const DATA = Buffer.alloc(256 * 1024, 7);
+const LARGE = Buffer.alloc(3 * 1024 * 1024 + 17, 9);
 
 beforeAll(async () => {
   gh = await new FakeGithub().start();
   gh.releases.set('acme/ok', [{ tag: 'v1', assets: [{ name: 'ok-linux-amd64', data: DATA }] }]);
+  gh.releases.set('acme/large', [{ tag: 'v1', assets: [{ name: 'large-linux-amd64', data: LARGE }] }]);
   gh.releases.set('acme/stall', [{ tag: 'v1', assets: [{ name: 'stall-linux-amd64', data: DATA, fault: 'stall' }] }]);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-dl-'));
 });
@@ -32,6 +35,22 @@ describe('downloadAsset', () => {
     const got = await downloadAsset(await assetOf('acme/ok'), path.join(dir, 'ok'), opts());
     expect(got).toMatchObject({ size: DATA.length, hashes: { sha256: sha256(DATA) } });
     expect(fs.readFileSync(path.join(dir, 'ok')).equals(DATA)).toBe(true);
+  });
+
+  it('writes the file off the event loop (no synchronous write), the same bytes as the tee gets', async () => {
+    const spy = vi.spyOn(fs, 'writeSync');
+    const teed: Buffer[] = [];
+    const tee = new PassThrough();
+    tee.on('data', (b: Buffer) => teed.push(b));
+    try {
+      const got = await downloadAsset(await assetOf('acme/large'), path.join(dir, 'large'), { ...opts(), maxBytes: 8 * 1024 * 1024, tee });
+      expect(got).toMatchObject({ size: LARGE.length, teed: true, hashes: { sha256: sha256(LARGE) } });
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.readFileSync(path.join(dir, 'large')).equals(LARGE)).toBe(true);
+    expect(Buffer.concat(teed).equals(LARGE)).toBe(true);
   });
 
   it('refuses an asset over the cap before downloading anything', async () => {

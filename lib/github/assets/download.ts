@@ -1,8 +1,9 @@
-import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { AppError } from '@/lib/core/errors';
 import type { HashAlgorithm } from '../checksums/checksums';
+import { sharedBlock, WorkerHasher } from '../checksums/hash-worker';
 import { fetchWithHops, type HopPolicy, readCapped } from '../client/http';
 import type { GithubAsset } from '../client/releases';
 
@@ -96,33 +97,59 @@ export async function downloadAsset(asset: GithubAsset, file: string, opts: Down
   }
 }
 
-/** Bytes handed to the tee at a time: network reads are small, and each one costs a decompressor call and parser splits. */
-const TEE_BLOCK = 256 * 1024;
+/**
+ * Bytes written to the file and handed to the tee at a time: network reads are small (~64 KiB), and
+ * each one would cost a write to the threadpool, a decompressor call and parser splits.
+ */
+export const DOWNLOAD_BLOCK = 256 * 1024;
 
-/** Collects network reads into blocks of TEE_BLOCK for the tee. */
-class TeeFeed {
+/**
+ * Collects network reads into blocks of DOWNLOAD_BLOCK; each block is hashed in a worker thread,
+ * written to the file by the threadpool (one write in flight while the next block arrives) and
+ * handed to the tee, so the event loop only moves bytes.
+ */
+class BlockFeed {
   private parts: Uint8Array[] = [];
   private bytes = 0;
-  constructor(private readonly tee: Writable | undefined) {}
+  private writing: Promise<void> = Promise.resolve();
+  constructor(
+    private readonly file: fsp.FileHandle,
+    private readonly hasher: WorkerHasher,
+    private readonly tee: Writable | undefined,
+  ) {}
 
   get pending(): boolean {
     return this.bytes > 0;
   }
 
   async push(chunk: Uint8Array): Promise<void> {
-    if (!this.tee || this.tee.destroyed) return;
     this.parts.push(chunk);
     this.bytes += chunk.length;
-    if (this.bytes >= TEE_BLOCK) await this.flush();
+    if (this.bytes >= DOWNLOAD_BLOCK) await this.flush();
   }
 
   async flush(): Promise<void> {
-    if (!this.tee || !this.bytes) return;
-    const block = Buffer.concat(this.parts, this.bytes);
+    if (!this.bytes) return;
+    const block = sharedBlock(this.parts, this.bytes);
     this.parts = [];
     this.bytes = 0;
-    await feed(this.tee, block);
+    await this.hasher.update(block);
+    await this.writing;
+    this.writing = writeAll(this.file, block);
+    // A failed write surfaces at the next flush or at settle(); never as an unhandled rejection.
+    this.writing.catch(() => undefined);
+    if (this.tee && !this.tee.destroyed) await feed(this.tee, block);
   }
+
+  /** Waits for the last write; throws its error. */
+  settle(): Promise<void> {
+    return this.writing;
+  }
+}
+
+async function writeAll(fh: fsp.FileHandle, block: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < block.length) off += (await fh.write(block, off, block.length - off)).bytesWritten;
 }
 
 /** Whether `p` settles before the event loop turns (the data was already there). */
@@ -156,17 +183,18 @@ async function downloadOnce(asset: GithubAsset, file: string, opts: DownloadOpti
     await res.body?.cancel();
     throw new AppError('download_failed', `Downloading ${asset.name} failed: HTTP ${res.status}.`, { details: { status: res.status } });
   }
-  const wanted = [...new Set<HashAlgorithm>(['sha256', ...(opts.algorithms ?? [])])];
-  const hashers = Object.fromEntries(wanted.map((a) => [a, createHash(a)])) as Record<HashAlgorithm, Hash>;
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+  const hasher = new WorkerHasher(opts.algorithms ?? []);
+  let fh: fsp.FileHandle | null = null;
+  let blocks: BlockFeed | null = null;
   let size = 0;
-  const teeFeed = new TeeFeed(tee);
   try {
+    fh = await fsp.open(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+    blocks = new BlockFeed(fh, hasher, tee);
     const reader = res.body!.getReader();
     for (;;) {
       const next = readWithin(reader, opts.stallMs ?? STALL_MS, asset.name);
-      // The network makes us wait: the tee gets what has arrived so far rather than a full block.
-      if (teeFeed.pending && !(await settlesAtOnce(next))) await teeFeed.flush();
+      // The network makes us wait: the file and the tee get what has arrived so far rather than a full block.
+      if (blocks.pending && !(await settlesAtOnce(next))) await blocks.flush();
       const { done, value } = await next;
       if (done) break;
       size += value.length;
@@ -174,24 +202,28 @@ async function downloadOnce(asset: GithubAsset, file: string, opts: DownloadOpti
         await reader.cancel();
         throw new AppError(size > opts.maxBytes ? 'asset_too_large' : 'download_failed', `${asset.name} sent more than its declared ${asset.size} bytes.`);
       }
-      for (const h of Object.values(hashers)) h.update(value);
-      let off = 0;
-      while (off < value.length) off += fs.writeSync(fd, value, off, value.length - off);
-      await teeFeed.push(value);
+      await blocks.push(value);
       opts.onProgress?.(size, asset.size);
     }
-    await teeFeed.flush();
+    await blocks.flush();
+    await blocks.settle();
     // No fsync: the file is scratch, removed at boot after a crash; what is installed is synced when committed.
   } catch (e) {
+    hasher.close();
     if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw new AppError('disk_full', `The disk filled up while downloading ${asset.name}.`);
     if (!(e instanceof AppError) && !(e as NodeJS.ErrnoException).syscall && !opts.signal?.aborted)
       throw new AppError('download_failed', `${asset.name} broke off after ${size} of ${asset.size} bytes: ${(e as Error).message}.`, { cause: e });
     throw e;
   } finally {
-    fs.closeSync(fd);
+    // A write still in flight after a failure must end before the file is closed (and removed).
+    await blocks?.settle().catch(() => undefined);
+    await fh?.close();
   }
-  if (size !== asset.size) throw new AppError('download_failed', `${asset.name} arrived with ${size} of ${asset.size} bytes.`);
-  return { file, size, hashes: Object.fromEntries(wanted.map((a) => [a, hashers[a].digest('hex')])) as Downloaded['hashes'] };
+  if (size !== asset.size) {
+    hasher.close();
+    throw new AppError('download_failed', `${asset.name} arrived with ${size} of ${asset.size} bytes.`);
+  }
+  return { file, size, hashes: await hasher.digests() };
 }
 
 /** A checksum file (sidecar or global list), capped at 1 MiB. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { AppError } from '@/lib/core/errors';
 import { extractArchive, extractArchiveStream } from '../../archive/archive';
-import { type DownloadOptions, downloadAsset, downloadText } from '../assets/download';
+import { DOWNLOAD_BLOCK, type DownloadOptions, downloadAsset, downloadText } from '../assets/download';
 import { NoMatchingAssetError, type PickResult, pickAsset } from '../assets/picker';
 import type { HostTarget } from '../assets/target';
 import { canonicalName, chooseBinaries } from '../binaries/binaries';
@@ -134,7 +134,8 @@ export async function stageRelease(scratch: string, opts: StageOptions): Promise
   };
   const extractOpts = { fileName: asset.name, maxTotalBytes: 2 * opts.maxAssetBytes, signal: opts.signal, keepFile };
   // Extracted into scratch while it downloads; nothing leaves scratch before the checksums are verified.
-  const tee = new PassThrough({ highWaterMark: TEE_BUFFER });
+  // Blocks come out as they went in: a byte-mode reader would copy whatever is buffered into one piece.
+  const tee = new PassThrough({ writableHighWaterMark: TEE_BUFFER, readableObjectMode: true, readableHighWaterMark: TEE_BUFFER / DOWNLOAD_BLOCK });
   tee.on('error', () => undefined);
   const inFlight = extractArchiveStream(tee, x, { ...extractOpts, size: asset.size }).then(
     (result) => ({ result, error: null }),

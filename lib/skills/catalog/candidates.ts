@@ -3,7 +3,7 @@
  * `root/<group>/<skill>/SKILL.md`. A folder without SKILL.md is a group; dot-folders and
  * node_modules are skipped at every level. Nothing here follows a path outside what readdir saw.
  */
-import type { Dirent, Stats } from 'node:fs';
+import type { BigIntStats, Dirent, Stats } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { mapLimit } from './concurrency';
@@ -23,6 +23,16 @@ export interface Candidate {
   viaSymlink: boolean;
   /** lstat of SKILL.md (a symlinked SKILL.md is resolved by the containment check). */
   skillMd: Stats;
+  /** The folder's identity (followed), taken by this discovery before SKILL.md was probed; absent when it was not taken. */
+  dirIdentity?: string;
+}
+
+/** Receives what a walk looks into (CandidateCache's WalkTrace). */
+export interface WalkTrace {
+  /** A folder about to be listed or probed; returns its identity. */
+  folder(dir: string, st: BigIntStats): string;
+  /** The walk met something folder identities cannot vouch for. */
+  unkeepable(): void;
 }
 
 export function isSkippedDirName(name: string): boolean {
@@ -35,14 +45,18 @@ function isMissing(e: unknown): boolean {
 }
 
 /** The entry as a folder: a real directory, or a symlink whose target is one; null otherwise. */
-async function asFolder(parent: string, e: Dirent): Promise<{ isSymlink: boolean } | null> {
-  if (e.isDirectory()) return { isSymlink: false };
-  if (!e.isSymbolicLink()) return null;
+async function asFolder(parent: string, e: Dirent, trace?: WalkTrace): Promise<{ isSymlink: boolean; identity?: string } | null> {
+  if (!e.isDirectory() && !e.isSymbolicLink()) return null;
+  const isSymlink = !e.isDirectory();
+  if (!isSymlink && !trace) return { isSymlink };
   try {
-    return (await fsp.stat(path.join(parent, e.name))).isDirectory() ? { isSymlink: true } : null;
+    const st = await fsp.stat(path.join(parent, e.name), { bigint: true });
+    if (st.isDirectory()) return { isSymlink, identity: trace?.folder(path.join(parent, e.name), st) };
   } catch {
-    return null; // dangling link
+    // dangling link
   }
+  if (isSymlink) trace?.unkeepable();
+  return null;
 }
 
 async function probeSkillMd(dir: string): Promise<Stats | null> {
@@ -57,26 +71,33 @@ async function probeSkillMd(dir: string): Promise<Stats | null> {
 /**
  * Every skill folder under `rootPath`, sorted by relDir (so limits cut deterministically).
  * Throws only when the root itself cannot be read; a folder below it that cannot be read is
- * passed to `onUnreadable` and skipped.
+ * passed to `onUnreadable` and skipped. `trace` records the identity of every folder looked into,
+ * each taken before it is listed or probed (CandidateCache).
  */
 export async function findCandidates(
   rootPath: string,
   groupDepth: number,
   onUnreadable: (dir: string, error: unknown) => void = () => undefined,
+  trace?: WalkTrace,
 ): Promise<Candidate[]> {
   const out: Candidate[] = [];
+  const unreadable = (dir: string, e: unknown) => {
+    trace?.unkeepable();
+    onUnreadable(dir, e);
+  };
   async function walk(absDir: string, relParts: string[], viaSymlink: boolean, depthLeft: number, isRoot: boolean): Promise<void> {
     let entries: Dirent[];
     try {
+      if (isRoot && trace) trace.folder(absDir, await fsp.stat(absDir, { bigint: true }));
       entries = await fsp.readdir(absDir, { withFileTypes: true });
     } catch (e) {
       if (isRoot) throw e;
-      onUnreadable(absDir, e);
+      unreadable(absDir, e);
       return;
     }
     const dirs = entries.filter((e) => !isSkippedDirName(e.name));
     await mapLimit(dirs, PROBE_CONCURRENCY, async (e) => {
-      const folder = await asFolder(absDir, e);
+      const folder = await asFolder(absDir, e, trace);
       if (!folder) return;
       const dir = path.join(absDir, e.name);
       const parts = [...relParts, e.name];
@@ -85,7 +106,7 @@ export async function findCandidates(
       try {
         skillMd = await probeSkillMd(dir);
       } catch (e) {
-        onUnreadable(dir, e);
+        unreadable(dir, e);
         return;
       }
       if (skillMd) {
@@ -96,6 +117,7 @@ export async function findCandidates(
           dirIsSymlink: folder.isSymlink,
           viaSymlink: linked,
           skillMd,
+          ...(folder.identity ? { dirIdentity: folder.identity } : {}),
         });
       } else if (depthLeft > 0) {
         await walk(dir, parts, linked, depthLeft - 1, false);

@@ -3,7 +3,8 @@
  * (device, inode, size, mtime and ctime in nanoseconds) with its sha256, and each folder's identity
  * (a folder's times move when an entry is added, removed or renamed in it). A skill whose folders
  * and files all kept their identity is not listed, read, hashed or parsed again; in one where some
- * changed, only the changed files are read.
+ * changed, only the changed files are read. Which folders are skills is kept per root as well
+ * (CandidateCache): a root whose folders kept their identity is not walked again.
  *
  * Same-tick writes: a file rewritten with the same size within the timestamp granularity of its
  * filesystem, right after it was hashed, keeps mtime and ctime. Such an entry is "racy" (its times
@@ -17,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileIdentity } from '../files';
 import type { SkillCopy, SkillRoot } from '../types';
+import { CandidateCache } from './candidate-cache';
 
 const RACY_MS = 3000;
 /** The stat walk of an unchanged folder is synchronous (a few syscalls); the event loop gets a turn between this many folders. */
@@ -29,20 +31,43 @@ interface FileEntry {
   racy: boolean;
 }
 
+/** A stat identity as its numbers: compared field by field, without formatting a string per stat. */
+interface Ident {
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+}
+
+/** One path to stat when checking a folder, absolute, with what it must still be. */
+interface Check {
+  abs: string;
+  dir: boolean;
+  id: Ident;
+}
+
 interface Entry {
   copy: SkillCopy;
   skillMdBytes: number;
   maxSkillFileBytes: number;
-  /** Folders by path relative to the skill ("" the skill folder), with their identity. */
-  dirs: Map<string, string>;
+  /** The skill folder's own identity. */
+  self: string;
+  /** Its sub-folders and files. */
+  checks: Check[];
   files: Map<string, FileEntry>;
   racy: boolean;
 }
 
 interface Seen {
   identity: string;
+  id: Ident;
   racy: boolean;
 }
+
+const identOf = (st: BigIntStats): Ident => ({ dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs });
+const sameIdent = (st: BigIntStats, id: Ident) =>
+  st.ino === id.ino && st.mtimeNs === id.mtimeNs && st.ctimeNs === id.ctimeNs && st.size === id.size && st.dev === id.dev;
 
 export interface LoadedCopy {
   copy: SkillCopy;
@@ -69,7 +94,7 @@ class IdentityLog {
   private seen(identity: string, st: BigIntStats): Seen {
     // Either time within the window makes the entry racy.
     const racy = this.startNs - st.mtimeNs < this.racyNs || this.startNs - st.ctimeNs < this.racyNs;
-    return { identity, racy: this.racyNs > 0n && racy };
+    return { identity, id: identOf(st), racy: this.racyNs > 0n && racy };
   }
 }
 
@@ -78,10 +103,13 @@ export class CopyCache {
   private readonly racyNs: bigint;
   private seen = new Set<string>();
   private walks = 0;
+  /** The candidates of each root's last walk, under the same racy rule. */
+  readonly roots: CandidateCache;
 
   /** `racyMs`: how recent a file's times may be for its identity not to be trusted (default 3 s; 0 trusts every identity). */
   constructor(opts: { racyMs?: number } = {}) {
     this.racyNs = BigInt(Math.round((opts.racyMs ?? RACY_MS) * 1e6));
+    this.roots = new CandidateCache(this.racyNs);
   }
 
   /** Records what a listing of one folder sees, for `remember`. */
@@ -106,20 +134,25 @@ export class CopyCache {
     return this.entries.size;
   }
 
-  /** The previous copy when no folder or file of `dir` changed identity, else null. */
-  async unchanged(key: string, dir: string, maxSkillFileBytes: number): Promise<LoadedCopy | null> {
+  /**
+   * The previous copy when no folder or file of `dir` changed identity, else null. `dirIdentity`:
+   * the folder's identity taken earlier in this discovery (its stat is then not taken again).
+   */
+  async unchanged(key: string, dir: string, maxSkillFileBytes: number, dirIdentity?: string): Promise<LoadedCopy | null> {
     this.seen.add(key);
     const entry = this.entries.get(key);
     if (!entry || entry.racy || entry.maxSkillFileBytes !== maxSkillFileBytes) return null;
     if (++this.walks % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     try {
-      for (const [rel, identity] of entry.dirs) {
-        const st = rel ? fs.lstatSync(path.join(dir, rel), STAT) : fs.statSync(dir, STAT);
-        if (!st?.isDirectory() || fileIdentity(st) !== identity) return null;
+      if (dirIdentity === undefined) {
+        const st = fs.statSync(dir, STAT);
+        if (!st?.isDirectory()) return null;
+        dirIdentity = fileIdentity(st);
       }
-      for (const [rel, f] of entry.files) {
-        const st = fs.lstatSync(path.join(dir, rel), STAT);
-        if (!st?.isFile() || fileIdentity(st) !== f.identity) return null;
+      if (dirIdentity !== entry.self) return null;
+      for (const c of entry.checks) {
+        const st = fs.lstatSync(c.abs, STAT);
+        if (!st || (c.dir ? !st.isDirectory() : !st.isFile()) || !sameIdent(st, c.id)) return null;
       }
     } catch {
       return null; // the usual listing reports what is wrong with the folder
@@ -139,19 +172,23 @@ export class CopyCache {
   remember(key: string, loaded: LoadedCopy, maxSkillFileBytes: number, log: IdentityLog): void {
     this.seen.add(key);
     const files = new Map<string, FileEntry>();
-    const dirs = new Map<string, string>();
-    let racy = !log.dirs.has('');
+    const checks: Check[] = [];
+    const self = log.dirs.get('');
+    if (!self) return void this.entries.delete(key);
+    let racy = false;
+    const dir = loaded.copy.dir;
     for (const [rel, d] of log.dirs) {
-      dirs.set(rel, d.identity);
+      if (rel) checks.push({ abs: path.join(dir, rel), dir: true, id: d.id });
       racy ||= d.racy;
     }
     for (const f of loaded.copy.files) {
       const seen = log.files.get(f.path);
       if (!seen) return void this.entries.delete(key);
       files.set(f.path, { identity: seen.identity, sha256: f.sha256, racy: seen.racy });
+      checks.push({ abs: path.join(dir, f.path), dir: false, id: seen.id });
       racy ||= seen.racy;
     }
-    this.entries.set(key, { copy: loaded.copy, skillMdBytes: loaded.skillMdBytes, maxSkillFileBytes, dirs, files, racy });
+    this.entries.set(key, { copy: loaded.copy, skillMdBytes: loaded.skillMdBytes, maxSkillFileBytes, self: self.identity, checks, files, racy });
   }
 
   forget(key: string): void {

@@ -61,12 +61,23 @@ function tooLarge(root: SkillRoot, cand: Candidate, bytes: number, limit: number
 async function scanRoot(root: SkillRoot, opts: DiscoverOptions, warnings: RootWarning[]): Promise<Job[] | null> {
   let rootReal: string;
   let cands: Candidate[];
+  const kept = opts.cache?.roots;
   try {
     rootReal = await fsp.realpath(root.path);
-    cands = await findCandidates(root.path, opts.groupDepth, (dir, e) =>
-      warnings.push({ root: root.path, path: dir, code: 'unreadable', message: `${dir} cannot be read: ${errorMessage(e)}` }),
-    );
+    const reused = await kept?.reuse(root.path, opts.groupDepth);
+    if (reused) cands = reused;
+    else {
+      const trace = kept?.trace();
+      cands = await findCandidates(
+        root.path,
+        opts.groupDepth,
+        (dir, e) => warnings.push({ root: root.path, path: dir, code: 'unreadable', message: `${dir} cannot be read: ${errorMessage(e)}` }),
+        trace,
+      );
+      if (trace) kept?.record(root.path, opts.groupDepth, cands, trace);
+    }
   } catch (e) {
+    kept?.forget(root.path, opts.groupDepth);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
     warnings.push({ root: root.path, path: root.path, code: 'unreadable', message: `The ${root.kind} root cannot be read: ${errorMessage(e)}` });

@@ -62,7 +62,7 @@ export async function loadCopy(
   cache?: CopyCache,
 ): Promise<{ copy: SkillCopy; skillMdBytes: number }> {
   const key = cache?.keyOf(root, cand.relDir) ?? '';
-  const kept = cache && (await cache.unchanged(key, cand.dir, maxSkillFileBytes));
+  const kept = cache && (await cache.unchanged(key, cand.dir, maxSkillFileBytes, cand.dirIdentity));
   if (kept) return kept;
   // The listing reads every file once (hashing); SKILL.md's bytes are taken from it when it fits.
   let files: SkillFile[] = [];

@@ -139,4 +139,4 @@ export const SCAN_RULE_IDS: ReadonlySet<string> = new Set(SCAN_RULES.map((r) => 
  * Version of the rules. Stored with every persisted verdict: a verdict of an older version is
  * not reused, so changing a rule (bump this) rescans every skill once.
  */
-export const SCANNER_VERSION = '1';
+export const SCANNER_VERSION = '2';

@@ -49,21 +49,21 @@ function decodeHex(digits: string): string | null {
   return asText(Buffer.from(digits, 'hex'));
 }
 
-function isBase64Char(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 45 || c === 95;
-}
+const BASE64_CHAR = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_') BASE64_CHAR[c.charCodeAt(0)] = 1;
 
 /** Maximal runs of base64 characters (standard or URL-safe) of 16+ chars, with up to two "=" of padding. */
 function* base64Runs(text: string): Generator<[number, string]> {
   let start = -1;
   for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && isBase64Char(text.charCodeAt(i))) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    if (c < 128 && BASE64_CHAR[c] === 1) {
       if (start < 0) start = i;
       continue;
     }
     if (start >= 0 && i - start >= MIN_TOKEN) {
       let end = i;
-      while (end < text.length && end - i < 2 && text[end] === '=') end++;
+      while (end < text.length && end - i < 2 && text.charCodeAt(end) === 61) end++;
       yield [start, text.slice(start, end)];
     }
     start = -1;
@@ -124,7 +124,12 @@ const EXECUTED_DECODE_CRITICAL: Pattern[] = [
     DECODER_WORDS,
   ],
   [
-    /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,200}?[\s"'(]-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc\w{0,6})\s+['"]?[A-Za-z0-9+/]{20,}={0,2}/gi,
+    // Any prefix of -EncodedCommand from -e on: PowerShell accepts every unambiguous abbreviation.
+    {
+      head: /\b(?:powershell|pwsh)(?:\.exe)?\b/gi,
+      tail: /[\s"'(]-e(?:c|n|nc|nco|ncod|ncode|ncoded|ncodedc\w{0,6})?\s{1,100}['"]?[A-Za-z0-9+/]{20}/gi,
+      gap: 200,
+    },
     'PowerShell -EncodedCommand runs a base64 payload.',
     ['powershell', 'pwsh'],
   ],

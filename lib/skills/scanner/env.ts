@@ -30,7 +30,11 @@ const RUBY_ENV = /\bENV\s*(?:\[\s*['"](\w+)['"]\s*\]|\.\s*fetch\s*\(\s*['"](\w+)
 const PERL_ENV = /\$ENV\s*\{\s*['"]?(\w+)['"]?\s*\}/g;
 const PS_ENV = /\$env:([A-Za-z_]\w*)|\[(?:System\.)?Environment\]\s*::\s*GetEnvironmentVariable\s*\(\s*['"](\w+)['"]/gi;
 const SHELL_ENV = /(?<!\\)\$\{?([A-Z_][A-Z0-9_]*)/g;
-const SHELL_ASSIGN = /(?:^|[\s;&|(`])(?:export\s+|local\s+|readonly\s+|(?:declare|typeset)\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)(?:\[[^\][\n]{0,200}\])?\+?=/gm;
+/**
+ * `NAME=`, `NAME+=`, `NAME[i]=` at the start of a word (after `export`, `local`, `declare -x` … too:
+ * those are words of their own). Names over 200 characters are not taken for assignments.
+ */
+const SHELL_ASSIGN = /(?<![^\s;&|(`])([A-Za-z_]\w{0,200})(?:\[[^\][\n]{0,200}\])?\+?=/g;
 const SHELL_READ = /(?<![\w-])read\b([^\n;&|]*)/g;
 const SHELL_LOOP = /(?<![\w-])(?:for|select)\s+([A-Za-z_]\w*)\s+in\b|(?<![\w-])getopts\s+\S+\s+([A-Za-z_]\w*)/g;
 

@@ -4,6 +4,7 @@
  * offsets, which the sink turns into file lines and excerpts.
  */
 import type { FindingSeverity, ScanFinding } from '../types';
+import { type Near, nearMatches } from './near';
 import { hasAny } from './prefilter';
 
 export type Lang = 'markdown' | 'shell' | 'python' | 'js' | 'powershell' | 'ruby' | 'perl' | 'text' | 'decoded';
@@ -168,19 +169,42 @@ export function* matches(re: RegExp, text: string): Generator<RegExpExecArray> {
   }
 }
 
-/** A regex, its finding message, and keywords one of which must occur for the regex to be worth running. */
-export type Pattern = [RegExp, string, (readonly string[])?];
+/**
+ * A regex (or a head-then-tail pair), its finding message, and keywords one of which must occur for
+ * it to be worth running. Repeats of whitespace and name characters in the rules are bounded (a run
+ * of more than 100 is not followed): each match attempt then costs at most a constant, which the
+ * ReDoS check in lib/redos.test.ts can prove.
+ */
+export type Pattern = [RegExp | Near, string, (readonly string[])?];
+
+/** Start offsets of every match of a pattern's regex or head-then-tail pair. */
+export function* matchStarts(re: RegExp | Near, text: string): Generator<number> {
+  if (re instanceof RegExp) for (const m of matches(re, text)) yield m.index;
+  else for (const m of nearMatches(text, re)) yield m.index;
+}
 
 /** Adds one finding per match of each pattern. */
 export function flagAll(sink: FindingSink, seg: Segment, rule: string, severity: FindingSeverity, patterns: readonly Pattern[]): void {
   for (const [re, message, keywords] of patterns) {
     if (!hasAny(seg, keywords)) continue;
-    for (const m of matches(re, seg.code)) sink.add(seg, rule, severity, m.index, message);
+    if (!(re instanceof RegExp)) {
+      for (const m of nearMatches(seg.code, re)) sink.add(seg, rule, severity, m.index, message);
+      continue;
+    }
+    re.lastIndex = 0;
+    for (let m = re.exec(seg.code); m; m = re.exec(seg.code)) {
+      sink.add(seg, rule, severity, m.index, message);
+      if (m[0].length === 0) re.lastIndex++;
+    }
   }
 }
 
 /** Offset of the first match, or -1. */
-export function firstIndex(re: RegExp, text: string): number {
+export function firstIndex(re: RegExp | Near, text: string): number {
+  if (!(re instanceof RegExp)) {
+    for (const at of matchStarts(re, text)) return at;
+    return -1;
+  }
   re.lastIndex = 0;
   const m = re.exec(text);
   re.lastIndex = 0;

@@ -25,17 +25,17 @@ function receiverBefore(code: string, dot: number): { name: string; start: numbe
   return i < end ? { name: code.slice(i, end), start: i } : null;
 }
 const JS_CP_ALIAS =
-  /(?:const|let|var)\s+([\w$]+)\s*=\s*require\s*\(\s*['"](?:node:)?child_process['"]\s*\)|import\s+(?:\*\s+as\s+)?([\w$]+)\s+from\s+['"](?:node:)?child_process['"]/g;
+  /(?:const|let|var)\s{1,100}([\w$]{1,100})\s{0,100}=\s{0,100}require\s{0,100}\(\s{0,100}['"](?:node:)?child_process['"]\s{0,100}\)|import\s{1,100}(?:\*\s{1,100}as\s{1,100})?([\w$]{1,100})\s{1,100}from\s{1,100}['"](?:node:)?child_process['"]/g;
 const JS_RUNTIME_EXEC =
   /\bBun\s*\.\s*(?:spawn|spawnSync)\s*\(|\bBun\s*\.\s*\$\s*`|\bnew\s+Deno\s*\.\s*Command\s*\(|\bDeno\s*\.\s*run\s*\(|\bexeca(?:Sync|Command|CommandSync)?\s*\(/g;
 
 const PY_EXEC =
-  /\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(|\bos\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)\s*\(|\bpty\s*\.\s*spawn\s*\(|\bcommands\s*\.\s*getoutput\s*\(|\basyncio\s*\.\s*create_subprocess_(?:exec|shell)\s*\(|^[ \t]*from\s+subprocess\s+import\b|__import__\s*\(\s*['"](?:os|subprocess|pty)['"]\s*\)/gm;
+  /\bsubprocess\s{0,100}\.\s{0,100}(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s{0,100}\(|\bos\s{0,100}\.\s{0,100}(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)\s{0,100}\(|\bpty\s{0,100}\.\s{0,100}spawn\s{0,100}\(|\bcommands\s{0,100}\.\s{0,100}getoutput\s{0,100}\(|\basyncio\s{0,100}\.\s{0,100}create_subprocess_(?:exec|shell)\s{0,100}\(|^[ \t]*from\s{1,100}subprocess\s{1,100}import\b|__import__\s{0,100}\(\s{0,100}['"](?:os|subprocess|pty)['"]\s{0,100}\)/gm;
 const RUBY_EXEC = /(?<![\w.:])(?:system|exec|spawn)(?:\s*\(|[ \t]+['"$\w])|`[^`\n]{1,300}`|%x[({[]|\bIO\s*\.\s*popen\b|\bOpen3\s*\.\s*\w+/g;
 const PERL_EXEC = /(?<![\w$])(?:system|exec)(?:\s*\(|[ \t]+['"$@\w])|\bqx\s*[({[/|!'"]|`[^`\n]{1,300}`/g;
 
 const JS_DYNAMIC =
-  /(?<![\w$.])eval\s*\(|\b(?:window|globalThis|global|self)\s*\.\s*eval\s*\(|\bnew\s+Function\s*\(|(?<![\w$.])Function\s*\(\s*['"`]|\bvm\s*\.\s*(?:runInNewContext|runInThisContext|runInContext|compileFunction)\s*\(|\bnew\s+vm\s*\.\s*Script\s*\(/g;
+  /(?<![\w$.])eval\s{0,100}\(|\b(?:window|globalThis|global|self)\s{0,100}\.\s{0,100}eval\s{0,100}\(|\bnew\s{1,100}Function\s{0,100}\(|(?<![\w$.])Function\s{0,100}\(\s{0,100}['"`]|\bvm\s{0,100}\.\s{0,100}(?:runInNewContext|runInThisContext|runInContext|compileFunction)\s{0,100}\(|\bnew\s{1,100}vm\s{0,100}\.\s{0,100}Script\s{0,100}\(/g;
 /** eval/exec/compile whose first argument is not a plain string literal (f-strings count as non-literal). */
 const PY_DYNAMIC = /(?<![\w.])(?:eval|exec|compile)\s*\((?!\s*[rRbBuU]?['"])/g;
 const SHELL_DYNAMIC = /(?<![\w-])eval\s+["']?\$\{?[A-Za-z_]/g;
@@ -98,12 +98,16 @@ export function execRules(seg: Segment, sink: FindingSink): void {
 const REVERSE_LINE: Pattern[] = [
   [/\/dev\/(?:tcp|udp)\//g, 'Opens a raw connection through /dev/tcp (reverse-shell idiom).', ['/dev/tcp/', '/dev/udp/']],
   [
-    /\b(?:nc|ncat|netcat)(?:\.\w+)?\b[^\n;&|]{0,120}?\s(?:-[a-zA-Z]*e\b|--(?:sh-|lua-)?exec\b)/g,
+    { head: /\b(?:nc|ncat|netcat)(?:\.\w+)?\b/g, tail: /\s(?:-[a-zA-Z]*e\b|--(?:sh-|lua-)?exec\b)/g, gap: 120, stop: ';&|' },
     'netcat with -e/--exec hands a shell to a remote host.',
     ['nc'],
   ],
   [/\b(?:ba|z|k)?sh\s+-i\b[^\n]{0,40}?[<>]&\s*(?:\d|%d|\$)/g, 'Interactive shell bound to a socket descriptor.', ['-i']],
-  [/\bmkfifo\b[^\n]{0,300}?\b(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b/g, 'Named pipe wired to a network client (reverse shell).', ['mkfifo']],
+  [
+    { head: /\bmkfifo\b/g, tail: /\b(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b/g, gap: 300 },
+    'Named pipe wired to a network client (reverse shell).',
+    ['mkfifo'],
+  ],
   [/\bsocat\b[^\n]{0,300}?\b(?:exec|system):/gi, 'socat bridging a socket to a program.', ['socat']],
 ];
 const SOCKET = /\bsocket\b|TCPSocket|IO::Socket/i;
@@ -148,7 +152,7 @@ const DESTRUCTIVE: Pattern[] = [
     ['remove-item'],
   ],
   [
-    /\bshutil\s*\.\s*rmtree\s*\(\s*(?:['"](?:\/|~\/?)['"]|os\.path\.expanduser\(\s*['"]~\/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\))\s*[,)]/g,
+    /\bshutil\s{0,100}\.\s{0,100}rmtree\s{0,100}\(\s{0,100}(?:['"](?:\/|~\/?)['"]|os\.path\.expanduser\(\s{0,100}['"]~\/?['"]\s{0,100}\)|(?:pathlib\.)?Path\.home\(\))\s{0,100}[,)]/g,
     'Recursively deletes / or the home folder.',
     ['rmtree'],
   ],

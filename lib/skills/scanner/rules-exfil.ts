@@ -4,7 +4,8 @@
  * network send (warn `potential-exfiltration`).
  */
 import { envReads } from './env';
-import { type FindingSink, firstIndex, flagAll, isShellish, type Lang, lineIndexAt, matches, type Pattern, type Segment } from './model';
+import { type FindingSink, firstIndex, flagAll, isShellish, type Lang, lineIndexAt, matches, matchStarts, type Pattern, type Segment } from './model';
+import type { Near } from './near';
 import { hasAny } from './prefilter';
 
 const NOT_PUBLIC_KEY = String.raw`(?![\w.\/-]*\.pub\b)`;
@@ -34,7 +35,7 @@ const CREDENTIAL: Pattern[] = [
     ['.netrc', '.git-credentials', '.docker/', '.kube/', 'gcloud', '.pgpass'],
   ],
   [
-    /(?:(?<![\w.-])(?:cat|less|more|head|tail)\s+|\b(?:open|readFile(?:Sync)?|read_text|File\.read|Get-Content)\s*\(?\s*['"`]?)(?:\.\/)?\.env(?![\w.-])/g,
+    /(?:(?<![\w.-])(?:cat|less|more|head|tail)\s{1,100}|\b(?:open|readFile(?:Sync)?|read_text|File\.read|Get-Content)\s{0,100}\(?\s{0,100}['"`]?)(?:\.\/)?\.env(?![\w.-])/g,
     'Reads a .env file.',
     ['.env'],
   ],
@@ -54,7 +55,11 @@ const NET_CLIENTS = ['curl', 'wget', 'nc', 'socat', 'telnet'];
 /** `| stage | stage | client`: the data flows into the network client through pipes only (no `;`, `&&`, `||`). */
 const PIPED_TO_CLIENT = String.raw`\s*(?<!\|)\|(?!\|)(?:[^\n|;&]{0,200}(?<!\|)\|(?!\|)){0,4}\s*(?:sudo\s+)?(?:curl|wget|nc|ncat|netcat|socat|telnet)\b`;
 
-const SHELL_HARVEST: Pattern[] = [
+/** What every match of PIPED_TO_CLIENT holds: its last pipe into the client. A cheap first check. */
+const PIPE_INTO_CLIENT = /\|\s*(?:sudo\s+)?(?:curl|wget|nc|ncat|netcat|socat|telnet)\b/;
+
+/** Matches hold PIPED_TO_CLIENT. */
+const SHELL_HARVEST_PIPED: Pattern[] = [
   [
     new RegExp(
       String.raw`(?<![\w./-])(?:(?:env|printenv)(?:\s+-[\w-]+)*|set|export\s+-p|declare\s+-x|cat\s+\/proc\/(?:self|\d+|\$\$)\/environ)${PIPED_TO_CLIENT}`,
@@ -63,12 +68,14 @@ const SHELL_HARVEST: Pattern[] = [
     'Pipes the whole environment to a network client.',
     NET_CLIENTS,
   ],
-  [/(?<![\w.-])(?:curl|wget)\b[^\n]{0,300}?(?:\$\(|`|<\()\s*(?:env|printenv)\b/g, 'Sends the output of env/printenv over the network.', ['curl', 'wget']],
   [
     new RegExp(String.raw`(?<![\w.-])(?:cat|tar|zip|base64|gzip|xxd)\b[^\n|;&]{0,200}?${CREDENTIAL_FILES}[^\n|;&]{0,100}${PIPED_TO_CLIENT}`, 'g'),
     'Pipes a credential file to a network client.',
     ['.ssh/', '.aws/', '.netrc', '.git-credentials', '.kube/', '.docker/'],
   ],
+];
+const SHELL_HARVEST: Pattern[] = [
+  [/(?<![\w.-])(?:curl|wget)\b[^\n]{0,300}?(?:\$\(|`|<\()\s*(?:env|printenv)\b/g, 'Sends the output of env/printenv over the network.', ['curl', 'wget']],
   [
     new RegExp(
       String.raw`(?<![\w.-])(?:curl|wget)\b[^\n]{0,300}?(?:-d|--data[\w-]*|-F|--form|-T|--upload-file|--post-file)[=\s]+['"]?(?:[\w.-]*=)?@?(?:~|\$\{?HOME\}?)\/\.(?:ssh|aws|netrc|git-credentials|kube|docker)\b${NOT_PUBLIC_KEY}`,
@@ -81,20 +88,35 @@ const SHELL_HARVEST: Pattern[] = [
 
 const JS_WHOLE_ENV = /\bprocess\s*\.\s*env\b(?!\s*(?:\??\.\s*[A-Za-z_$]|\[\s*['"`]))/g;
 const PY_WHOLE_ENV =
-  /\bdict\s*\(\s*os\s*\.\s*environ\s*\)|\bos\s*\.\s*environ\s*\.\s*(?:items|keys|values)\s*\(|\bjson\s*\.\s*dumps?\s*\(\s*(?:dict\s*\(\s*)?os\s*\.\s*environ\b|\b(?:str|repr)\s*\(\s*os\s*\.\s*environ\s*\)|\*\*\s*os\s*\.\s*environ\b|\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+os\s*\.\s*environ\b|\b(?:data|json|params|body|content)\s*=\s*(?:dict\s*\(\s*)?os\s*\.\s*environ\b/g;
+  /\bdict\s{0,100}\(\s{0,100}os\s{0,100}\.\s{0,100}environ\s{0,100}\)|\bos\s{0,100}\.\s{0,100}environ\s{0,100}\.\s{0,100}(?:items|keys|values)\s{0,100}\(|\bjson\s{0,100}\.\s{0,100}dumps?\s{0,100}\(\s{0,100}(?:dict\s{0,100}\(\s{0,100})?os\s{0,100}\.\s{0,100}environ\b|\b(?:str|repr)\s{0,100}\(\s{0,100}os\s{0,100}\.\s{0,100}environ\s{0,100}\)|\*\*\s{0,100}os\s{0,100}\.\s{0,100}environ\b|\bfor\s{1,100}\w{1,100}(?:\s{0,100},\s{0,100}\w{1,100})?\s{1,100}in\s{1,100}os\s{0,100}\.\s{0,100}environ\b|\b(?:data|json|params|body|content)\s{0,100}=\s{0,100}(?:dict\s{0,100}\(\s{0,100})?os\s{0,100}\.\s{0,100}environ\b/g;
 const PY_NET_LIB = /\b(?:requests|urllib|http\.client|httpx|aiohttp|socket|smtplib|ftplib|paramiko)\b/;
 
-const SENDS: Partial<Record<Lang, RegExp>> = {
-  js: /\bfetch\s*\(|\bpost\s*\(|\.\s*(?:put|patch)\s*\(|\bhttps?\s*\.\s*(?:request|get)\s*\(|\baxios\b|\bXMLHttpRequest\b|\bsendBeacon\s*\(|\bnet\s*\.\s*(?:connect|createConnection)\s*\(|\bnew\s+WebSocket\s*\(|\bgot\s*\(|\bundici\b/g,
-  python:
-    /\brequests\s*\.\s*(?:post|put|patch|get|request)\s*\(|\burlopen\s*\(|\burllib\s*\.\s*request\b|\bhttp\.client\b|\bhttpx\s*\.|\baiohttp\b|\bsocket\s*\.\s*socket\s*\(|\bsmtplib\b|\bftplib\b/g,
-  shell:
-    /(?<![\w.-])(?:curl|wget)\b[^\n]{0,300}?(?:\s(?:-d|--data[\w-]*|-F|--form|-T|--upload-file|--post-file|--post-data)[=\s]|\s-X\s*(?:POST|PUT|PATCH))|(?<![\w.-])(?:nc|ncat|netcat|socat|scp|rsync|sftp|ftp)\s/g,
-  powershell: /\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^\n]{0,200}?-(?:Method\s+['"]?(?:Post|Put)|Body|InFile)|\.Upload(?:String|File|Data)\s*\(/gi,
-  ruby: /\bNet::HTTP\b|\bHTTParty\b|\bFaraday\b|\bTCPSocket\b/g,
-  perl: /\bLWP::|\bHTTP::Tiny\b|\bIO::Socket\b/g,
+const JS_SEND =
+  /\bfetch\s*\(|\bpost\s*\(|\.\s*(?:put|patch)\s*\(|\bhttps?\s*\.\s*(?:request|get)\s*\(|\baxios\b|\bXMLHttpRequest\b|\bsendBeacon\s*\(|\bnet\s*\.\s*(?:connect|createConnection)\s*\(|\bnew\s+WebSocket\s*\(|\bgot\s*\(|\bundici\b/g;
+const PY_SEND =
+  /\brequests\s*\.\s*(?:post|put|patch|get|request)\s*\(|\burlopen\s*\(|\burllib\s*\.\s*request\b|\bhttp\.client\b|\bhttpx\s*\.|\baiohttp\b|\bsocket\s*\.\s*socket\s*\(|\bsmtplib\b|\bftplib\b/g;
+const SHELL_SEND: (RegExp | Near)[] = [
+  {
+    head: /(?<![\w.-])(?:curl|wget)\b/g,
+    tail: /\s(?:-d|--data[\w-]{0,100}|-F|--form|-T|--upload-file|--post-file|--post-data)[=\s]|\s-X\s{0,100}(?:POST|PUT|PATCH)/g,
+    gap: 300,
+  },
+  /(?<![\w.-])(?:nc|ncat|netcat|socat|scp|rsync|sftp|ftp)\s/g,
+];
+const PS_SEND =
+  /\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^\n]{0,200}?-(?:Method\s{1,100}['"]?(?:Post|Put)|Body|InFile)|\.Upload(?:String|File|Data)\s{0,100}\(/gi;
+const RUBY_SEND = /\bNet::HTTP\b|\bHTTParty\b|\bFaraday\b|\bTCPSocket\b/g;
+const PERL_SEND = /\bLWP::|\bHTTP::Tiny\b|\bIO::Socket\b/g;
+
+const SENDS: Partial<Record<Lang, readonly (RegExp | Near)[]>> = {
+  js: [JS_SEND],
+  python: [PY_SEND],
+  shell: SHELL_SEND,
+  powershell: [PS_SEND],
+  ruby: [RUBY_SEND],
+  perl: [PERL_SEND],
+  decoded: [JS_SEND, PY_SEND, ...SHELL_SEND],
 };
-SENDS.decoded = new RegExp([SENDS.js, SENDS.python, SENDS.shell].map((r) => r!.source).join('|'), 'g');
 
 const FILE_READS: Partial<Record<Lang, RegExp>> = {
   js: /\b(?:readFile|readFileSync|createReadStream)\s*\(/g,
@@ -105,11 +127,11 @@ const FILE_READS: Partial<Record<Lang, RegExp>> = {
 };
 /** Sends that carry data (a plain GET of a file read elsewhere is not exfiltration). */
 const UPLOADS: Partial<Record<Lang, RegExp>> = {
-  js: SENDS.js,
+  js: JS_SEND,
   python: /\brequests\s*\.\s*(?:post|put|patch)\s*\(|\bhttpx\s*\.\s*(?:post|put|patch)\s*\(|\burlopen\s*\(|\bsmtplib\b|\bftplib\b|\.sendall?\s*\(/g,
-  ruby: SENDS.ruby,
-  perl: SENDS.perl,
-  powershell: SENDS.powershell,
+  ruby: RUBY_SEND,
+  perl: PERL_SEND,
+  powershell: PS_SEND,
 };
 
 const SHELL_UPLOAD: Pattern[] = [
@@ -127,8 +149,8 @@ const SHELL_UPLOAD: Pattern[] = [
   [/(?<![\w.-])wget\b[^\n]{0,300}?--post-file[=\s]/g, 'wget uploads a local file.', ['--post-file']],
 ];
 
-function sendRegex(seg: Segment): RegExp | undefined {
-  return SENDS[seg.lang === 'markdown' || seg.lang === 'text' ? 'shell' : seg.lang];
+function sendPatterns(seg: Segment): readonly (RegExp | Near)[] {
+  return SENDS[seg.lang === 'markdown' || seg.lang === 'text' ? 'shell' : seg.lang] ?? [];
 }
 
 /** Line indexes (inside the segment) of every network send. */
@@ -137,7 +159,7 @@ function sendLines(seg: Segment, re: RegExp): number[] {
 }
 
 function jsEnvHarvest(seg: Segment, sink: FindingSink, declaredEnv: ReadonlySet<string>): void {
-  const sends = sendLines(seg, SENDS.js!);
+  const sends = sendLines(seg, JS_SEND);
   if (sends.length === 0) return;
   const near = (offset: number) => {
     const line = lineIndexAt(seg, offset);
@@ -159,6 +181,7 @@ function jsEnvHarvest(seg: Segment, sink: FindingSink, declaredEnv: ReadonlySet<
 export function exfilLineRules(seg: Segment, sink: FindingSink): void {
   flagAll(sink, seg, 'credential-access', 'warn', CREDENTIAL);
   if (isShellish(seg)) {
+    if (PIPE_INTO_CLIENT.test(seg.code)) flagAll(sink, seg, 'env-harvesting', 'critical', SHELL_HARVEST_PIPED);
     flagAll(sink, seg, 'env-harvesting', 'critical', SHELL_HARVEST);
     flagAll(sink, seg, 'potential-exfiltration', 'warn', SHELL_UPLOAD);
   }
@@ -170,12 +193,11 @@ export function exfilUnitRules(seg: Segment, sink: FindingSink, declaredEnv: Rea
   if ((seg.lang === 'python' || seg.lang === 'decoded') && hasAny(seg, ['environ']) && PY_NET_LIB.test(seg.code)) {
     flagAll(sink, seg, 'env-harvesting', 'critical', [[PY_WHOLE_ENV, 'The whole os.environ is collected in a file that talks to the network.']]);
   }
-  const send = sendRegex(seg);
-  if (send && firstIndex(send, seg.code) >= 0) {
+  if (sendPatterns(seg).some((send) => firstIndex(send, seg.code) >= 0)) {
     for (const [re, what, keywords] of CREDENTIAL) {
       if (!hasAny(seg, keywords)) continue;
-      for (const m of matches(re, seg.code))
-        sink.add(seg, 'env-harvesting', 'critical', m.index, `${what.replace(/\.$/, '')} and sends data over the network in the same file.`);
+      for (const at of matchStarts(re, seg.code))
+        sink.add(seg, 'env-harvesting', 'critical', at, `${what.replace(/\.$/, '')} and sends data over the network in the same file.`);
     }
   }
   const read = FILE_READS[seg.lang];

@@ -3,6 +3,7 @@
  * sockets and IP-literal URLs, and hosts contacted by scripts that the skill does not declare.
  */
 import { type FindingSink, fileLineAt, flagAll, matches, type Pattern, type Segment } from './model';
+import { NextOf } from './near';
 import { hasAny } from './prefilter';
 
 /** A shell or script interpreter as the target of a pipe, with optional sudo/env in front. */
@@ -23,29 +24,101 @@ const REMOTE_PIPE: Pattern[] = [
     ['<('],
   ],
   [
-    /(?:(?<![\w.-])(?:(?:ba|z|da|k)?sh|python[23]?|node|perl)\s+-c|(?<![\w-])eval)\s+["']?(?:\$\(|`)\s*(?:sudo\s+)?(?:curl|wget)\b/g,
+    /(?:(?<![\w.-])(?:(?:ba|z|da|k)?sh|python[23]?|node|perl)\s{1,100}-c|(?<![\w-])eval)\s{1,100}["']?(?:\$\(|`)\s{0,100}(?:sudo\s{1,100})?(?:curl|wget)\b/g,
     'Runs the output of a download as code.',
     DOWNLOADERS,
   ],
   [
-    /\b(?:iex|Invoke-Expression)\b[^\n]{0,300}?(?:\b(?:iwr|irm|curl|wget|Invoke-WebRequest|Invoke-RestMethod)\b|\.DownloadString\s*\(|\bNet\.WebClient\b)/gi,
+    {
+      head: /\b(?:iex|Invoke-Expression)\b/gi,
+      tail: /\b(?:iwr|irm|curl|wget|Invoke-WebRequest|Invoke-RestMethod)\b|\.DownloadString\s*\(|\bNet\.WebClient\b/gi,
+      gap: 300,
+    },
     'PowerShell download cradle: downloaded text run with Invoke-Expression.',
     PS_CRADLE,
   ],
   [
-    /(?:\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b|\.DownloadString\s*\()[^\n]{0,300}?\|\s*(?:iex|Invoke-Expression)\b/gi,
+    { head: /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b|\.DownloadString\s*\(/gi, tail: /\|\s*(?:iex|Invoke-Expression)\b/gi, gap: 300 },
     'PowerShell download cradle: downloaded text piped into Invoke-Expression.',
     PS_CRADLE,
   ],
-  [
-    /\b(?:curl|wget)\b[^\n]{0,300}?(?:\s-o\s*|\s-O\s+|\s--output(?:-document)?[=\s]|>\s*)['"]?([\w./~$-]{1,200})['"]?[^\n]{0,200}?(?:&&|;)\s*(?:chmod\s+[+\w]+\s+\S+\s*(?:&&|;)\s*)?(?:sudo\s+)?(?:(?:(?:ba|z|da|k)?sh|python[23]?|node|perl|source|\.)\s+)?(?:\.\/)?\1(?![\w./-])/g,
-    'Downloads a script to a file and runs it.',
-    DOWNLOADERS,
-  ],
 ];
+
+/** Download then run, in steps: `curl`/`wget`, an output file, then `&&`/`;` and a command running that file. */
+const DOWNLOADER = /\b(?:curl|wget)\b/g;
+const OUTPUT_FILE = /(?:\s-o\s*|\s-O\s+|\s--output(?:-document)?[=\s]|>\s*)['"]?([\w./~$-]{1,200})/g;
+const RUN_PREFIX = /\s*(?:chmod\s+[+\w]+\s+[^\s;&]+\s*(?:&&|;)\s*)?(?:sudo\s+)?/y;
+const RUN_INTERPRETER = /(?:(?:ba|z|da|k)?sh|python[23]?|node|perl|source|\.)\s+/y;
+const NAME_CHAR = /[\w./-]/;
+
+function stickyEnd(re: RegExp, text: string, at: number): number {
+  re.lastIndex = at;
+  const m = re.exec(text);
+  return m ? at + m[0].length : -1;
+}
+
+/** True when the command after the separator ending at `at` runs `name` (itself, `./name`, or through an interpreter). */
+function runsFile(text: string, at: number, name: string): boolean {
+  const start = stickyEnd(RUN_PREFIX, text, at);
+  const viaInterpreter = stickyEnd(RUN_INTERPRETER, text, start);
+  for (const p of viaInterpreter >= 0 ? [start, viaInterpreter] : [start]) {
+    for (const written of [name, `./${name}`]) {
+      const end = p + written.length;
+      if (text.startsWith(written, p) && !NAME_CHAR.test(text[end] ?? '')) return true;
+    }
+  }
+  return false;
+}
+
+/** True when a `&&` or `;` within 200 characters after `from` (same line) is followed by a run of `name`. */
+function thenRuns(text: string, from: number, name: string): boolean {
+  for (let i = from; i < text.length && i - from <= 200 && text[i] !== '\n'; i++) {
+    if (text[i] === ';' && runsFile(text, i + 1, name)) return true;
+    if (text[i] === '&' && text[i + 1] === '&' && runsFile(text, i + 2, name)) return true;
+  }
+  return false;
+}
+
+function downloadThenRun(seg: Segment, sink: FindingSink): void {
+  if (!hasAny(seg, DOWNLOADERS)) return;
+  const text = seg.code;
+  // Output files found so far at or after the current download (the text is read once, left to right),
+  // each with whether the command after it runs it: that does not depend on the download before it.
+  const outputs: { m: RegExpExecArray; runs?: boolean }[] = [];
+  let scanned = 0;
+  let done = false;
+  let resume = 0;
+  const newline = new NextOf(text, '\n');
+  for (const head of matches(DOWNLOADER, text)) {
+    if (head.index < resume) continue;
+    const from = head.index + head[0].length;
+    const limit = Math.min(from + 300, newline.from(from));
+    while (outputs.length && outputs[0].m.index < from) outputs.shift();
+    scanned = Math.max(scanned, from);
+    while (!done && (outputs.length === 0 || outputs[outputs.length - 1].m.index <= limit)) {
+      OUTPUT_FILE.lastIndex = scanned;
+      const m = OUTPUT_FILE.exec(text);
+      if (!m) done = true;
+      else {
+        outputs.push({ m });
+        scanned = m.index + m[0].length;
+      }
+    }
+    for (const out of outputs) {
+      if (out.m.index > limit) break;
+      const end = out.m.index + out.m[0].length;
+      out.runs ??= thenRuns(text, end, out.m[1]);
+      if (!out.runs) continue;
+      sink.add(seg, 'remote-pipe-shell', 'critical', head.index, 'Downloads a script to a file and runs it.');
+      resume = end;
+      break;
+    }
+  }
+}
 
 export function remotePipeRules(seg: Segment, sink: FindingSink): void {
   flagAll(sink, seg, 'remote-pipe-shell', 'critical', REMOTE_PIPE);
+  downloadThenRun(seg, sink);
 }
 
 const STANDARD_PORTS = new Set([80, 443, 8080, 8443, 3000]);
@@ -58,11 +131,11 @@ export function isLoopbackHost(host: string): boolean {
 const WS_URL = /\bwss?:\/\/(?<host>\[[^\]\s]{1,60}\]|[^\s/'"`:?#$]{1,253})(?::(?<port>\d{1,5}))?/gi;
 const RAW_SOCKETS: RegExp[] = [
   /\.connect(?:_ex)?\s*\(\s*\(\s*['"](?<host>[^'"\s]{1,253})['"]\s*,\s*(?<port>\d{1,5})\s*\)/g,
-  /\b(?:net|tls)\s*\.\s*(?:connect|createConnection)\s*\(\s*(?<port>\d{1,5})\s*,\s*['"`](?<host>[^'"`\s]{1,253})['"`]/g,
+  /\b(?:net|tls)\s{0,100}\.\s{0,100}(?:connect|createConnection)\s{0,100}\(\s{0,100}(?<port>\d{1,5})\s{0,100},\s{0,100}['"`](?<host>[^'"`\s]{1,253})['"`]/g,
   /\.connect\s*\(\s*(?<port>\d{1,5})\s*,\s*['"`](?<host>[^'"`\s]{1,253})['"`]/g,
-  /(?<![\w.-])(?:nc|ncat|netcat|telnet)\s+(?:-[\w]+\s+){0,6}(?<host>[A-Za-z0-9][\w.-]{0,252})\s+(?<port>\d{1,5})\b/g,
+  /(?<![\w.-])(?:nc|ncat|netcat|telnet)\s{1,100}(?:-[\w]{1,100}\s{1,100}){0,6}(?<host>[A-Za-z0-9][\w.-]{0,252})\s{1,100}(?<port>\d{1,5})\b/g,
   /TCPClient\s*\(\s*['"](?<host>[^'"\s]{1,253})['"]\s*,\s*(?<port>\d{1,5})/gi,
-  /TCPSocket\s*\.\s*(?:new|open)\s*\(\s*['"](?<host>[^'"\s]{1,253})['"]\s*,\s*(?<port>\d{1,5})/g,
+  /TCPSocket\s{0,100}\.\s{0,100}(?:new|open)\s{0,100}\(\s{0,100}['"](?<host>[^'"\s]{1,253})['"]\s{0,100},\s{0,100}(?<port>\d{1,5})/g,
 ];
 const IP_URL = /\b(?:https?|wss?|ftp):\/\/(?<host>\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:.]{2,45}\])/gi;
 

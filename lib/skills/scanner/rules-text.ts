@@ -6,8 +6,8 @@ import { type FindingSink, flagAll, lineIndexAt, matches, type Pattern, type Seg
 import { hasAny } from './prefilter';
 
 const EXFILTRATE = /\bexfiltrat(?:e|es|ed|ing|ion)\b/gi;
-const PROHIBITION =
-  /\b(?:not|never|cannot|can't|don'?t|no|prevent\w*|block\w*|detect\w*|protect\w*|against|avoid\w*|stop\w*|mitigat\w*|prohibit\w*|forbid\w*|malicious|attack\w*)\b/i;
+/** A negation, or the stem of a word of prevention or attack ("prevents", "blocking", "attackers"). */
+const PROHIBITION = /\b(?:(?:not|never|cannot|can't|don'?t|no|against|malicious)\b|prevent|block|detect|protect|avoid|stop|mitigat|prohibit|forbid|attack)/i;
 
 /** "cannot read or exfiltrate it", "don't … facilitate data exfiltration": the word in a sentence that forbids it. */
 function inProhibition(text: string, offset: number): boolean {
@@ -25,26 +25,32 @@ const OVERRIDE: [RegExp, string[]][] = [
     ['ignore'],
   ],
   [
-    /\bdisregard\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous\s+|prior\s+|above\s+|earlier\s+)?(?:system\s+prompt|instructions|rules|guidelines|directions)\b/gi,
+    /\bdisregard\s{1,100}(?:all\s{1,100}|any\s{1,100})?(?:of\s{1,100})?(?:the\s{1,100}|your\s{1,100})?(?:previous\s{1,100}|prior\s{1,100}|above\s{1,100}|earlier\s{1,100})?(?:system\s{1,100}prompt|instructions|rules|guidelines|directions)\b/gi,
     ['disregard'],
   ],
-  [/\bforget\s+(?:all\s+)?(?:of\s+)?(?:your|the|previous|prior)\s+(?:previous\s+|prior\s+)?(?:instructions|rules|guidelines)\b/gi, ['forget']],
+  [
+    /\bforget\s{1,100}(?:all\s{1,100})?(?:of\s{1,100})?(?:your|the|previous|prior)\s{1,100}(?:previous\s{1,100}|prior\s{1,100})?(?:instructions|rules|guidelines)\b/gi,
+    ['forget'],
+  ],
   [
     /\byou\s+are\s+now\s+(?:DAN\b|an?\s+(?:unrestricted|unfiltered|uncensored|jailbroken|evil)\b|free\s+(?:from|of)\b|no\s+longer\s+(?:bound|restricted|an?\s+(?:AI|assistant)\b)|in\s+(?:developer|god|jailbreak|DAN)\s+mode\b)/gi,
     ['now'],
   ],
   [
-    /\b(?:act|behave)\s+as\s+(?:DAN\b|an?\s+(?:unrestricted|unfiltered|jailbroken)\b)|\bdo\s+anything\s+now\b|\b(?:developer|jailbreak|DAN)\s+mode\s+(?:enabled|on|activated)\b/gi,
+    /\b(?:act|behave)\s{1,100}as\s{1,100}(?:DAN\b|an?\s{1,100}(?:unrestricted|unfiltered|jailbroken)\b)|\bdo\s{1,100}anything\s{1,100}now\b|\b(?:developer|jailbreak|DAN)\s{1,100}mode\s{1,100}(?:enabled|on|activated)\b/gi,
     ['dan', 'anything', 'mode', 'unrestricted', 'unfiltered', 'jailbroken'],
   ],
   [
-    /\b(?:reveal|print|output|show|repeat|leak|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+)?(?:system\s+prompt|hidden\s+instructions|initial\s+instructions|original\s+instructions)\b/gi,
+    /\b(?:reveal|print|output|show|repeat|leak|dump)\s{1,100}(?:me\s{1,100})?(?:your|the)\s{1,100}(?:full\s{1,100}|entire\s{1,100})?(?:system\s{1,100}prompt|hidden\s{1,100}instructions|initial\s{1,100}instructions|original\s{1,100}instructions)\b/gi,
     ['prompt', 'instructions'],
   ],
   [EXFILTRATE, ['exfiltrat']],
 ];
 const CONCEAL: [RegExp, string[]][] = [
-  [/\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn|mention\s+(?:this|it)\s+to)\s+(?:the\s+)?user\b/gi, ['user']],
+  [
+    /\b(?:do\s{1,100}not|don'?t|never)\s{1,100}(?:tell|inform|notify|alert|warn|mention\s{1,100}(?:this|it)\s{1,100}to)\s{1,100}(?:the\s{1,100})?user\b/gi,
+    ['user'],
+  ],
   [/\bwithout\s+(?:asking|telling|informing|notifying|alerting|warning)\s+(?:the\s+)?user\b/gi, ['user']],
   [/\bwithout\s+the\s+user(?:'s)?\s+(?:knowledge|knowing|noticing|consent|awareness)\b/gi, ['user']],
   [/\b(?:secretly|covertly)\b/gi, ['secretly', 'covertly']],
@@ -65,9 +71,11 @@ function hiddenComments(text: string): { start: number; end: number; body: strin
   return out;
 }
 const INSTRUCTIVE =
-  /\b(?:you\s+(?:must|should|will|are\s+to)|ignore|instructions?|assistant|execute|run\s+(?:the|this)|send|upload|curl|wget|password|api[\s_-]?key|secret)\b/i;
+  /\b(?:you\s{1,100}(?:must|should|will|are\s{1,100}to)|ignore|instructions?|assistant|execute|run\s{1,100}(?:the|this)|send|upload|curl|wget|password|api[\s_-]?key|secret)\b/i;
 /** Zero-width, bidi controls, and Unicode tag characters (invisible ASCII smuggling). */
 const HIDDEN_CHARS = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/gu;
+/** The same characters as UTF-16 code units (a tag character's high surrogate): a cheap first check without the `u` flag. */
+const MAYBE_HIDDEN = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uDB40]/;
 const PICTOGRAPH = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\uFE0F/u;
 
 /** A zero-width joiner between two emoji is how emoji sequences are built, not hidden text. */
@@ -81,11 +89,13 @@ function isEmojiJoiner(text: string, i: number): boolean {
 
 function hiddenLines(seg: Segment): Set<number> {
   const lines = new Set<number>();
+  if (!MAYBE_HIDDEN.test(seg.raw)) return lines;
   for (const m of matches(HIDDEN_CHARS, seg.raw)) if (!isEmojiJoiner(seg.raw, m.index)) lines.add(lineIndexAt(seg, m.index));
   return lines;
 }
 
 export function hiddenTextRules(seg: Segment, sink: FindingSink): void {
+  if (!MAYBE_HIDDEN.test(seg.raw)) return;
   for (const m of matches(HIDDEN_CHARS, seg.raw)) {
     if (isEmojiJoiner(seg.raw, m.index)) continue;
     const cp = m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
@@ -129,11 +139,16 @@ const OBFUSCATION: Pattern[] = [
   [/(?:\\x[0-9a-fA-F]{2}){6,}/g, 'Run of \\xNN escapes (obfuscated string).', ['\\x']],
   [/(?:\\u[0-9a-fA-F]{4}){6,}/g, 'Run of \\uNNNN escapes (obfuscated string).', ['\\u']],
   [
-    /\b(?:atob|Buffer\s*\.\s*from|b64decode|decodebytes|FromBase64String)\s*\(\s*[bB]?['"`][A-Za-z0-9+/=_-]{200,}/g,
+    /\b(?:atob|Buffer\s{0,100}\.\s{0,100}from|b64decode|decodebytes|FromBase64String)\s{0,100}\(\s{0,100}[bB]?['"`][A-Za-z0-9+/=_-]{200}/g,
     'Decodes a long base64 literal at run time.',
     ['atob', 'buffer', 'b64decode', 'decodebytes', 'frombase64string'],
   ],
-  [/\becho\s+(?:-n\s+)?['"]?[A-Za-z0-9+/=]{200,}['"]?\s*\|\s*base64\s+(?:-d|--decode|-D)\b/g, 'Decodes a long base64 literal at run time.', ['base64']],
+  [
+    // The literal is read to its end by the head, so the tail starts right after it.
+    { head: /\becho\s{1,100}(?:-n\s{1,100})?['"]?[A-Za-z0-9+/=]{200,}/g, tail: /['"]?\s{0,100}\|\s{0,100}base64\s{1,100}(?:-d|--decode|-D)\b/g, gap: 0 },
+    'Decodes a long base64 literal at run time.',
+    ['base64'],
+  ],
 ];
 
 const LONG_LINE = 1000;

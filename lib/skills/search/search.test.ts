@@ -129,6 +129,32 @@ describe('createSkillSearch', () => {
   });
 });
 
+describe('sync', () => {
+  const corpus = () => [
+    doc('a', { name: 'alpha', description: 'Creates weather reports.', body: 'Created daily; creating more.' }),
+    doc('b', { name: 'beta', description: 'Manages creative notes.', body: 'A recreated body about weather.' }),
+    doc('c', { name: 'gamma', description: 'Crawls feeds.', body: 'Nothing about the weather.' }),
+  ];
+  const QUERIES = ['weather', 'crea', 'craeting', 'notes', 'zeppelin', 'feeds crawl'];
+  const answers = (s: ReturnType<typeof createSkillSearch>) => QUERIES.map((q) => s.search(q));
+
+  it('after an add, a change and a removal answers every query as an index built from scratch', async () => {
+    const live = createSkillSearch();
+    const docs = corpus();
+    await live.sync(docs);
+    const changed = [
+      docs[0],
+      doc('b', { ...docs[1], body: 'Now about zeppelins and crepes.' }),
+      doc('d', { name: 'delta', description: 'Creates zeppelin maps.' }),
+    ];
+    await live.sync(changed);
+    const scratch = createSkillSearch();
+    scratch.replaceAll(changed);
+    expect(answers(live)).toEqual(answers(scratch));
+    expect(live.size).toBe(3);
+  });
+});
+
 describe('windowAround', () => {
   it('keeps short text whole and shifts ranges into a cut window', () => {
     expect(windowAround('short text', [[0, 5]])).toEqual({ text: 'short text', ranges: [[0, 5]] });

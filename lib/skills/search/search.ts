@@ -119,6 +119,7 @@ export function createSkillSearch(): SkillSearch {
       }
       for (const [id, d] of next) {
         const old = docs.get(id);
+        if (old === d) continue;
         if (old && FIELDS.every((f) => old[f] === d[f])) {
           docs.set(id, d);
           continue;
@@ -135,10 +136,14 @@ export function createSkillSearch(): SkillSearch {
       const filter = hasFilters ? (r: SearchResult) => matches(docs.get(r.id as string)!, filters) : undefined;
       let results = index.search(query, { filter });
       if (results.length < limit) results = index.search(query, { filter, fuzzy: (term) => (term.length >= 4 ? 0.2 : false), maxFuzzy: 2 });
-      return results.slice(0, limit).map((r) => {
+      const hits = results.slice(0, limit);
+      // One matcher for every hit: a term of another hit that occurs as a token in a matched field
+      // would have matched this hit too, so the ranges are the same as with each hit's own terms.
+      const matcher = termMatcher(new Set(hits.flatMap((r) => r.terms)));
+      return hits.map((r) => {
         const doc = docs.get(r.id as string)!;
         const fields = new Set(Object.values(r.match).flat());
-        return { id: doc.id, name: doc.name, score: r.score, terms: r.terms, highlights: highlightsOf(doc, fields, termMatcher(new Set(r.terms))) };
+        return { id: doc.id, name: doc.name, score: r.score, terms: r.terms, highlights: highlightsOf(doc, fields, matcher) };
       });
     },
   };

@@ -3,16 +3,19 @@
  * as discovery hashes them), keep every copy of a name, gate the winners against the target. The
  * live catalog feeds it settings, entries and acknowledgements; the benchmark calls it as is. With a
  * CopyCache kept across builds, folders whose files kept their stat identity are not read again;
+ * handed the previous build, skills whose copies and gating reads are unchanged keep their result;
  * updateCatalog reloads only the folders a watcher saw change.
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { buildInventory, type CopyCache, discoverSkills, type InventoryEntry, reloadCopy, SKILL_FILE } from '../catalog';
+import { type CopyCache, discoverSkills, type InventoryEntry, reloadCopy, SKILL_FILE } from '../catalog';
 import { collectBins, evaluateGating } from '../gating';
 import { scanSkillFiles } from '../scanner';
 import type { SearchDoc } from '../search';
 import type { GatingResult, GatingTarget, RootWarning, ScanResult, SkillCopy, SkillEntryConfig, SkillFile, SkillManifest, SkillRoot } from '../types';
 import type { ScanAck } from './entries';
+import { contextOf, envSnapshot, type GateContext, inventoryFrom, sameEverything, sameGlobals, sameReads } from './gate-memo';
+import { keyOwners, withoutKey } from './key-owners';
 
 export type SkillStatus = 'ready' | 'needs-setup' | 'disabled' | 'invalid' | 'blocked';
 
@@ -52,19 +55,30 @@ export interface BuiltCatalog {
   warnings: RootWarning[];
   /** Every copy in discovery order (what updateCatalog starts from). */
   copies: SkillCopy[];
+  /** What the gating read: the next build keeps the result of a skill for which nothing of it changed. */
+  gate: GateContext;
 }
 
-/** What the search index holds of each skill. */
+const docOf = new WeakMap<CatalogSkill, SearchDoc>();
+
+/** What the search index holds of each skill; a skill kept from the previous build keeps its document (the index skips it by identity). */
 export function searchDocs(skills: CatalogSkill[]): SearchDoc[] {
-  return skills.map((s) => ({
-    id: s.id,
-    name: s.name,
-    description: s.copy.parsed.manifest.description,
-    body: s.copy.parsed.manifest.body,
-    source: s.copy.source,
-    status: s.status,
-    eligible: s.gating.eligible,
-  }));
+  return skills.map((s) => {
+    let doc = docOf.get(s);
+    if (!doc) {
+      doc = {
+        id: s.id,
+        name: s.name,
+        description: s.copy.parsed.manifest.description,
+        body: s.copy.parsed.manifest.body,
+        source: s.copy.source,
+        status: s.status,
+        eligible: s.gating.eligible,
+      };
+      docOf.set(s, doc);
+    }
+    return doc;
+  });
 }
 
 /** Files over 1 MiB are not read whole for hashing: the scanner gets their first bytes (binary detection, a text file's start). */
@@ -129,11 +143,12 @@ function discoverOptions(input: BuildInput) {
   };
 }
 
-export async function buildCatalog(input: BuildInput): Promise<BuiltCatalog> {
+/** `previous`: the last build of the same catalog, whose results are kept where nothing they depend on changed. */
+export async function buildCatalog(input: BuildInput, previous?: BuiltCatalog | null): Promise<BuiltCatalog> {
   const { copies, warnings } = await discoverSkills(input.roots, discoverOptions(input));
-  const skills = await assemble(copies, input, new Map());
+  const { skills, gate } = await assemble(copies, input, previous ?? null);
   forgetTimedOut(input.scans);
-  return { skills, warnings, copies };
+  return { skills, warnings, copies, gate };
 }
 
 /** A scan cut off by its time budget is this build's verdict only: the next build scans the skill again. */
@@ -170,63 +185,81 @@ export async function updateCatalog(prev: BuiltCatalog, changed: readonly string
     const gone = new Set([old.dir, path.join(old.dir, SKILL_FILE)]);
     warnings = [...warnings.filter((w) => !gone.has(w.path)), ...reloaded.warnings];
   }
-  const previous = new Map(prev.skills.map((s) => [s.name, s]));
-  const skills = await assemble(copies, input, previous);
+  const { skills, gate } = await assemble(copies, input, prev, true);
   forgetTimedOut(input.scans);
-  return { skills, warnings, copies };
+  return { skills, warnings, copies, gate };
 }
 
 const sameCopies = (a: readonly SkillCopy[], b: readonly SkillCopy[]) => a.length === b.length && a.every((c, i) => c === b[i]);
 
 /**
- * Inventory, verdicts and gating of `copies`. A skill of `previous` whose winner and shadowed copies
- * are the very same objects is kept as it was (its inputs did not change).
+ * Inventory, verdicts and gating of `copies`. A skill of `prev` whose winner and shadowed copies are
+ * the very same objects, with the same verdict, key owner and gating reads, is kept as it was.
+ * `update`: the input is the one that made `prev` (the watcher path): only the skills that changed
+ * look their bins and env up, unless what they find differs from what `prev` read.
  */
-async function assemble(copies: SkillCopy[], input: BuildInput, previous: ReadonlyMap<string, CatalogSkill>): Promise<CatalogSkill[]> {
-  const inventory = buildInventory(copies);
+async function assemble(
+  copies: SkillCopy[],
+  input: BuildInput,
+  prev: BuiltCatalog | null,
+  update = false,
+): Promise<{ skills: CatalogSkill[]; gate: GateContext }> {
+  const before = prev?.gate;
+  const inventory = inventoryFrom(before, copies);
   const owners = keyOwners(inventory, input.keyOwners);
-  const same = (e: InventoryEntry, old: CatalogSkill | undefined): old is CatalogSkill =>
-    !!old && old.copy === e.winner && sameCopies(old.shadowed, e.shadowed) && old.keyOwner === owners.get(old.skillKey);
-  const fresh = inventory.filter((e) => !same(e, previous.get(e.name)));
-  const found = fresh.length ? await input.target.which(collectBins(fresh.map((e) => e.winner.parsed.manifest))) : {};
+  const previous = new Map(prev ? prev.skills.map((s) => [s.name, s]) : []);
+  const kept = (e: InventoryEntry, old: CatalogSkill | undefined): old is CatalogSkill =>
+    !!old &&
+    old.copy === e.winner &&
+    sameCopies(old.shadowed, e.shadowed) &&
+    old.keyOwner === owners.get(old.skillKey) &&
+    old.scan === input.scans.get(e.winner.contentHash);
+  let now =
+    update && before
+      ? await updatedContext(
+          before,
+          inventory.filter((e) => !kept(e, previous.get(e.name))),
+          input,
+          copies,
+          inventory,
+        )
+      : null;
+  let same: (e: InventoryEntry, old: CatalogSkill | undefined) => old is CatalogSkill = kept;
+  if (!now) {
+    const winners = inventory.map((e) => e.winner.parsed.manifest);
+    // Every winner's bins, not only those of changed skills: a bin found or lost changes the skills that need it.
+    const found = await input.target.which(collectBins(winners));
+    now = contextOf(input, found, envSnapshot(winners, input.target.env), copies, inventory);
+    const current = now;
+    const keep = before && sameGlobals(before, current) ? before : null;
+    const reads = !keep ? null : sameEverything(keep, current) ? 'all' : keep;
+    same = (e, old): old is CatalogSkill => kept(e, old) && (reads === 'all' || (!!reads && sameReads(reads, current, e.winner, old.keyOwner === e.name)));
+  }
   const skills: CatalogSkill[] = [];
   for (const e of inventory) {
     const old = previous.get(e.name);
-    skills.push(same(e, old) ? old : await gate(e, input, found, owners.get(e.winner.parsed.manifest.skillKey) ?? null));
+    skills.push(same(e, old) ? old : await gate(e, input, now.found, owners.get(e.winner.parsed.manifest.skillKey) ?? null));
   }
-  return skills;
+  return { skills, gate: now };
 }
 
-/**
- * Who owns each skillKey: the skill named like the key; else the owner of the previous build while
- * it still claims the key; else its only claimant. A key several skills claim with none of these
- * belongs to nobody: no skill gets config or secrets it may not be meant to have.
- */
-function keyOwners(inventory: InventoryEntry[], previous: Map<string, string> | undefined): Map<string, string | null> {
-  const claims = new Map<string, string[]>();
-  for (const e of inventory) {
-    const key = e.winner.parsed.manifest.skillKey;
-    const names = claims.get(key);
-    if (names) names.push(e.name);
-    else claims.set(key, [e.name]);
+/** `before` extended with what the changed skills read; null when they read a bin or env var that is not what `before` saw. */
+async function updatedContext(
+  before: GateContext,
+  changed: InventoryEntry[],
+  input: BuildInput,
+  copies: SkillCopy[],
+  inventory: InventoryEntry[],
+): Promise<GateContext | null> {
+  const manifests = changed.map((e) => e.winner.parsed.manifest);
+  const found = manifests.length ? await input.target.which(collectBins(manifests)) : {};
+  for (const [bin, at] of Object.entries(found)) if (Object.hasOwn(before.found, bin) && before.found[bin] !== at) return null;
+  const env = new Map(before.env);
+  for (const [name, value] of envSnapshot(manifests, input.target.env)) {
+    if (env.has(name) && env.get(name) !== value) return null;
+    env.set(name, value);
   }
-  const owners = new Map<string, string | null>();
-  for (const [key, names] of claims) {
-    const before = previous?.get(key);
-    owners.set(key, names.includes(key) ? key : before && names.includes(before) ? before : names.length === 1 ? names[0] : null);
-  }
-  if (previous) {
-    previous.clear();
-    for (const [key, owner] of owners) if (owner) previous.set(key, owner);
-  }
-  return owners;
-}
-
-function withoutKey(gating: GatingResult, key: string, owner: string | null): GatingResult {
-  const reason = owner
-    ? `skillKey "${key}" belongs to the skill ${owner}: this skill gets none of its config or secrets; give it a skillKey of its own`
-    : `skillKey "${key}" is claimed by several skills and none is named after it: none gets its config or secrets; give each a skillKey of its own`;
-  return { ...gating, eligible: false, reasons: [reason, ...gating.reasons] };
+  return { ...before, found: { ...before.found, ...found }, env, copies, inventory };
 }
 
 async function gate(e: InventoryEntry, input: BuildInput, found: Record<string, string | null>, keyOwner: string | null): Promise<CatalogSkill> {

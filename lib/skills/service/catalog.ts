@@ -172,7 +172,7 @@ export class SkillCatalog {
       cache: this.copies,
       keyOwners: this.keyOwners,
     };
-    const built = await buildCatalog(input);
+    const built = await buildCatalog(input, this.built);
     this.lastInput = input;
     this.roots = roots;
     return built;

@@ -1,22 +1,12 @@
 import type { z } from 'zod';
-import { type Actor, systemActor } from '../../auth/actor';
 import { AppError, isAppError } from '../../core/errors';
+import { jobActor } from '../../jobs/job-actor';
 import { defineJobKind, type JobHandler, type JobKind } from '../../jobs/kind';
 import type { JobRegistry } from '../../jobs/registry';
-import type { JobRow } from '../../jobs/types';
 import type { SkillCatalog } from './catalog';
 import { type ImportResult, importSkill } from './imports';
 import { type ImportInput, importInput } from './schemas';
 import { uploadFile } from './uploads';
-
-/** The user who queued the job, for the audit rows the job writes (the permission was checked when it was queued). */
-const jobActor = (job: JobRow): Actor => ({
-  ...systemActor,
-  kind: 'user',
-  userId: job.createdBy ?? null,
-  email: job.createdByLabel,
-  label: job.createdByLabel,
-});
 
 /** The last path segment of a URL (a file or repository name), or its host when it has none. */
 function lastSegment(raw: string): string {

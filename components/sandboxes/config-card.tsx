@@ -1,0 +1,141 @@
+'use client';
+
+import { Copy, Pencil, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import type { ApiError } from '../api';
+import { Badge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
+import { Confirm, Dialog } from '../ui/dialog';
+import { Field, Input } from '../ui/input';
+import { ErrorNote, Tip } from '../ui/misc';
+import { CheckReportSlot } from './check-slot';
+import { type ConfigCardView, useCloneConfig, useDeleteConfig } from './queries';
+
+export const BACKEND_LABEL = { docker: 'Docker', e2b: 'E2B', cube: 'CubeSandbox' } as const;
+
+function target(c: ConfigCardView): string {
+  const cfg = c.config as Record<string, string | undefined>;
+  if (c.backend === 'docker') return `${cfg.image ?? ''} on ${cfg.host || 'the local socket'}`;
+  return `${cfg.templateId ?? ''} at ${cfg.apiUrl ?? ''}`;
+}
+
+/** Describes what a refused delete found, from the 409's inventory. */
+function usageText(e: ApiError): string {
+  const d = e.details as { instances?: unknown[]; agents?: unknown[] } | undefined;
+  return d ? `${e.message} (${d.instances?.length ?? 0} sandbox(es), ${d.agents?.length ?? 0} agent(s))` : e.message;
+}
+
+export function ConfigCard({ config, canWrite, why, onEdit }: { config: ConfigCardView; canWrite: boolean; why?: string; onEdit: () => void }) {
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [cloning, setCloning] = useState(false);
+  const [cloneName, setCloneName] = useState('');
+  const del = useDeleteConfig();
+  const clone = useCloneConfig();
+  return (
+    <Card>
+      <CardHeader className="gap-2">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <CardTitle className="truncate">{config.name}</CardTitle>
+          <div className="flex gap-1">
+            <Badge variant="outline">{BACKEND_LABEL[config.backend]}</Badge>
+            <Badge variant={config.enabled ? 'success' : 'warning'}>{config.enabled ? 'enabled' : 'disabled'}</Badge>
+          </div>
+        </div>
+        <CardDescription className="truncate">{config.description || target(config)}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        <dl className="grid grid-cols-3 gap-2 text-sm">
+          <div>
+            <dt className="text-xs text-muted-foreground">Instances</dt>
+            <dd>{config.instances ?? 'unknown'}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-muted-foreground">Env vars</dt>
+            <dd>{config.envCount}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-muted-foreground">Secrets</dt>
+            <dd>{config.secretsConfigured.length ? 'configured' : 'none'}</dd>
+          </div>
+        </dl>
+        <CheckReportSlot config={config} />
+        <div className="flex flex-wrap gap-2">
+          <Button size="sm" variant="outline" onClick={onEdit}>
+            <Pencil aria-hidden /> {canWrite ? 'Edit' : 'View'}
+          </Button>
+          <Tip content={why}>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={!canWrite}
+              onClick={() => {
+                setCloneName(`${config.name}-copy`.slice(0, 63));
+                setCloning(true);
+              }}
+            >
+              <Copy aria-hidden /> Clone
+            </Button>
+          </Tip>
+          <Tip content={why}>
+            <Button size="sm" variant="outline" disabled={!canWrite} onClick={() => setConfirmDelete(true)}>
+              <Trash2 aria-hidden /> Delete
+            </Button>
+          </Tip>
+        </div>
+      </CardContent>
+      <Confirm
+        open={confirmDelete}
+        onOpenChange={setConfirmDelete}
+        title={`Delete ${config.name}?`}
+        description={
+          <>
+            The config, its {config.envCount} env var(s), {config.secretsConfigured.length ? 'its stored API key, ' : ''}and everyone’s personal variables for
+            it are deleted for good. It is refused while sandboxes or agents still use it.
+          </>
+        }
+        confirmLabel="Delete config"
+        busy={del.isPending}
+        onConfirm={() =>
+          del.mutate(config.id, {
+            onSuccess: () => toast.success(`Deleted ${config.name}`),
+            onError: (e) => toast.error(`Could not delete ${config.name}`, { description: usageText(e) }),
+          })
+        }
+      />
+      <Dialog
+        open={cloning}
+        onOpenChange={setCloning}
+        title={`Clone ${config.name}`}
+        description="A copy with the same fields, secrets and env, disabled until its own full check passes. Change the copy's endpoint freely."
+      >
+        <form
+          className="grid gap-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const done = (name: string) => {
+              toast.success(`Created ${name}`);
+              setCloning(false);
+              clone.reset();
+            };
+            clone.mutate({ id: config.id, name: cloneName }, { onSuccess: (out) => done(out.name) });
+          }}
+        >
+          <Field label="Name of the copy" htmlFor={`clone-${config.id}`} error={clone.error?.issues.find((i) => i.path === 'name')?.message}>
+            <Input id={`clone-${config.id}`} value={cloneName} onChange={(e) => setCloneName(e.target.value)} />
+          </Field>
+          {clone.error && !clone.error.issues.length ? <ErrorNote error={clone.error} /> : null}
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="outline" onClick={() => setCloning(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={clone.isPending}>
+              {clone.isPending ? 'Cloning…' : 'Clone'}
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </Card>
+  );
+}

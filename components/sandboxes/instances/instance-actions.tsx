@@ -1,0 +1,116 @@
+'use client';
+
+import { Play, RotateCcw, Trash2 } from 'lucide-react';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../ui/button';
+import { Confirm } from '../../ui/dialog';
+import { Select } from '../../ui/input';
+import { Tip } from '../../ui/misc';
+import { useCan } from '../../viewer';
+import { useSandboxConfigs } from '../queries';
+import { type Instance, useRemoveSandbox, useStartSandbox } from './queries';
+
+export const instanceHref = (id: string) => `/sandboxes/instances/${encodeURIComponent(id)}`;
+
+/** "Start sandbox" from one of the enabled configs (operators). */
+export function StartSandbox() {
+  const configs = useSandboxConfigs();
+  const { allowed, why } = useCan('sandboxes.run');
+  const router = useRouter();
+  const enabled = (configs.data?.items ?? []).filter((c) => c.enabled);
+  const [pick, setPick] = useState('');
+  const start = useStartSandbox();
+  const chosen = pick || enabled[0]?.id || '';
+  return (
+    <div className="flex items-center gap-2">
+      <Select aria-label="Config to start from" value={chosen} onChange={(e) => setPick(e.target.value)} disabled={!enabled.length} className="w-48">
+        {enabled.length ? null : <option value="">No enabled config</option>}
+        {enabled.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </Select>
+      <Tip content={why ?? (enabled.length ? undefined : 'A config is enabled once its full check passes.')}>
+        <Button
+          disabled={!allowed || !chosen || start.isPending}
+          onClick={() =>
+            start.mutate(chosen, {
+              onSuccess: (i) =>
+                toast.success('Sandbox started', {
+                  description: `${i.configName}: ${i.image}`,
+                  action: { label: 'Open', onClick: () => router.push(instanceHref(i.id)) },
+                }),
+              onError: (e) => toast.error('Could not start a sandbox', { description: e.message }),
+            })
+          }
+        >
+          <Play aria-hidden /> {start.isPending ? 'Starting…' : 'Start sandbox'}
+        </Button>
+      </Tip>
+    </div>
+  );
+}
+
+/** Remove (with a confirmation naming what is lost) and, for a sandbox that is not running, recycle. */
+export function InstanceActions({ instance, onRemoved }: { instance: Instance; onRemoved?: () => void }) {
+  const { allowed, why } = useCan('sandboxes.run');
+  const [confirm, setConfirm] = useState<'remove' | 'recycle' | null>(null);
+  const remove = useRemoveSandbox();
+  const start = useStartSandbox();
+  const busy = remove.isPending || start.isPending;
+  const stale = instance.state !== 'running';
+  const run = async () => {
+    const what = confirm;
+    try {
+      await remove.mutateAsync(instance.id);
+      if (what === 'recycle') {
+        const fresh = await start.mutateAsync(instance.configId);
+        toast.success('Sandbox recycled', { description: `A new one from ${fresh.configName} replaces it.` });
+      } else toast.success('Sandbox removed');
+      setConfirm(null);
+      onRemoved?.();
+    } catch (e) {
+      toast.error(what === 'recycle' ? 'Could not recycle the sandbox' : 'Could not remove the sandbox', { description: (e as Error).message });
+    }
+  };
+  return (
+    <div className="flex justify-end gap-1">
+      {stale ? (
+        <Tip content={why}>
+          <Button size="sm" variant="outline" disabled={!allowed || busy} onClick={() => setConfirm('recycle')}>
+            <RotateCcw aria-hidden /> Recycle
+          </Button>
+        </Tip>
+      ) : null}
+      <Tip content={why}>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={!allowed || busy}
+          onClick={() => setConfirm('remove')}
+          aria-label={`Remove sandbox ${instance.sandboxId.slice(0, 12)}`}
+        >
+          <Trash2 aria-hidden /> Remove
+        </Button>
+      </Tip>
+      <Confirm
+        open={!!confirm}
+        onOpenChange={(o) => !o && setConfirm(null)}
+        title={confirm === 'recycle' ? 'Recycle this sandbox?' : 'Remove this sandbox?'}
+        description={
+          <>
+            The sandbox {instance.sandboxId.slice(0, 12)} from {instance.configName} is stopped and removed with its volumes: every file in /workspace (input
+            and output artifacts) and any running process are lost.
+            {confirm === 'recycle' ? ' A fresh sandbox is then started from the same config.' : ''}
+          </>
+        }
+        confirmLabel={confirm === 'recycle' ? 'Recycle' : 'Remove sandbox'}
+        busy={busy}
+        onConfirm={() => void run()}
+      />
+    </div>
+  );
+}

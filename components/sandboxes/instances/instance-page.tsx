@@ -1,0 +1,87 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { PageHeader } from '../../shell/shell';
+import { Badge } from '../../ui/badge';
+import { buttonVariants } from '../../ui/button';
+import { Card, CardContent } from '../../ui/card';
+import { RetryableError, Skeleton } from '../../ui/misc';
+import { RelativeTime } from '../../ui/time';
+import { BACKEND_LABEL } from '../config-card';
+import { ArtifactsBrowser } from './artifacts';
+import { InstanceActions } from './instance-actions';
+import { StateBadge } from './instances-page';
+import { useInstance } from './queries';
+import { RunCommand } from './run-command';
+import { StatsChart } from './stats-chart';
+
+/** One sandbox: its details, live CPU/memory, artifacts and (admins) a command box. */
+export function InstancePage({ id }: { id: string }) {
+  const q = useInstance(id);
+  const router = useRouter();
+  const i = q.data;
+  return (
+    <>
+      <PageHeader
+        title={i ? `${i.configName} · ${i.sandboxId.slice(0, 12)}` : 'Sandbox'}
+        description="A sandbox started from a config; removing it loses its files."
+        actions={
+          <div className="flex gap-2">
+            <Link className={buttonVariants({ variant: 'outline' })} href="/sandboxes/instances">
+              All instances
+            </Link>
+            {i ? <InstanceActions instance={i} onRemoved={() => router.push('/sandboxes/instances')} /> : null}
+          </div>
+        }
+      />
+      {q.error ? (
+        <RetryableError error={q.error} onRetry={() => void q.refetch()} />
+      ) : !i ? (
+        <Skeleton className="h-40 w-full" />
+      ) : (
+        <div className="grid gap-4">
+          <Card>
+            <CardContent className="pt-6">
+              <dl className="grid grid-cols-2 gap-3 text-sm md:grid-cols-4">
+                {[
+                  [
+                    'Config',
+                    <Link key="c" href="/sandboxes">
+                      {i.configName}
+                    </Link>,
+                  ],
+                  [
+                    'Backend',
+                    <Badge key="b" variant="outline">
+                      {BACKEND_LABEL[i.backend]}
+                    </Badge>,
+                  ],
+                  ['Image', i.image],
+                  ['State', <StateBadge key="s" state={i.state} />],
+                  ['Started', <RelativeTime key="t" iso={i.createdAt} />],
+                  ['Last activity', <RelativeTime key="a" iso={i.lastActivityAt} empty="none recorded" />],
+                  ['Started by', i.startedBy ?? '—'],
+                  [
+                    'Sandbox id',
+                    <code key="i" className="break-all text-xs">
+                      {i.sandboxId}
+                    </code>,
+                  ],
+                ].map(([k, v]) => (
+                  <div key={k as string}>
+                    <dt className="text-xs text-muted-foreground">{k}</dt>
+                    <dd className="truncate">{v}</dd>
+                  </div>
+                ))}
+              </dl>
+            </CardContent>
+          </Card>
+          <StatsChart instance={i} />
+          <ArtifactsBrowser id={i.id} />
+          <RunCommand id={i.id} />
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+'use client';
+
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { execSandboxAction, removeSandboxAction, startSandboxAction } from '@/app/(console)/sandboxes/actions';
+import type { execInput, fileListOut, instanceListOut, instanceOut } from '@/lib/sandbox/instances/schema';
+import type { statsOut } from '@/lib/sandbox/instances/stats';
+import { api } from '../../api';
+import { useOperation } from '../../use-operation';
+
+export type Instance = z.output<typeof instanceOut>;
+export type InstanceList = z.output<typeof instanceListOut>;
+export type FileList = z.output<typeof fileListOut>;
+export type StatsSample = z.output<typeof statsOut>;
+
+export const instancesKey = ['sandboxes'] as const;
+const invalidate = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: instancesKey });
+const enc = encodeURIComponent;
+
+export function useInstances() {
+  return useQuery({ queryKey: instancesKey, queryFn: ({ signal }) => api<InstanceList>('/api/v1/sandboxes', { signal }), refetchInterval: 15_000 });
+}
+export function useInstance(id: string) {
+  return useQuery({ queryKey: [...instancesKey, id], queryFn: ({ signal }) => api<Instance>(`/api/v1/sandboxes/${enc(id)}`, { signal }) });
+}
+export function useInstanceFiles(id: string, path: string) {
+  return useQuery({
+    queryKey: [...instancesKey, id, 'files', path],
+    queryFn: ({ signal }) => api<FileList>(`/api/v1/sandboxes/${enc(id)}/files?path=${enc(path)}`, { signal }),
+  });
+}
+/** Polled while the page is visible (react-query pauses intervals in a hidden tab). */
+export function useInstanceStats(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...instancesKey, id, 'stats'],
+    enabled,
+    queryFn: ({ signal }) => api<StatsSample>(`/api/v1/sandboxes/${enc(id)}/stats`, { signal }),
+    refetchInterval: 3000,
+    refetchIntervalInBackground: false,
+    retry: false,
+  });
+}
+export const fileUrl = (id: string, path: string) => `/api/v1/sandboxes/${enc(id)}/files/content?path=${enc(path)}`;
+
+export function useStartSandbox() {
+  const qc = useQueryClient();
+  return useOperation(startSandboxAction, { input: (configId: string) => ({ body: { configId } }), onSettled: () => invalidate(qc) });
+}
+export function useRemoveSandbox() {
+  const qc = useQueryClient();
+  return useOperation(removeSandboxAction, { input: (id: string) => ({ params: { id } }), onSettled: () => invalidate(qc) });
+}
+export function useExecSandbox(id: string) {
+  return useOperation(execSandboxAction, { input: (body: z.input<typeof execInput>) => ({ params: { id }, body }) });
+}

@@ -1,0 +1,70 @@
+'use client';
+
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  cloneSandboxConfigAction,
+  createSandboxConfigAction,
+  deleteSandboxConfigAction,
+  setConfigEnvAction,
+  unsetConfigEnvAction,
+  updateSandboxConfigAction,
+} from '@/app/(console)/sandboxes/actions';
+import type { CreateConfigInput, PatchConfigInput, SandboxConfigView } from '@/lib/sandbox/config/schema';
+import type { EnvVarView } from '@/lib/sandbox/env/rules';
+import { api } from '../api';
+import { useOperation } from '../use-operation';
+
+export type ConfigCardView = SandboxConfigView & { instances: number | null };
+
+export const sandboxesKey = ['sandbox-configs'] as const;
+export const configEnvKey = (id: string) => ['sandbox-configs', 'env', id] as const;
+const invalidate = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: sandboxesKey });
+
+export function useSandboxConfigs() {
+  return useQuery({ queryKey: sandboxesKey, queryFn: ({ signal }) => api<{ items: ConfigCardView[] }>('/api/v1/sandbox-configs', { signal }) });
+}
+
+export function useConfigEnv(id: string | null) {
+  return useQuery({
+    queryKey: configEnvKey(id ?? ''),
+    enabled: !!id,
+    queryFn: ({ signal }) => api<{ items: EnvVarView[] }>(`/api/v1/sandbox-configs/${encodeURIComponent(id ?? '')}/env`, { signal }),
+  });
+}
+
+export function useCreateConfig() {
+  const qc = useQueryClient();
+  return useOperation(createSandboxConfigAction, { input: (v: CreateConfigInput) => ({ body: v }), onSettled: () => invalidate(qc) });
+}
+export function useUpdateConfig() {
+  const qc = useQueryClient();
+  return useOperation(updateSandboxConfigAction, {
+    input: (v: { id: string; patch: PatchConfigInput }) => ({ params: { id: v.id }, body: v.patch }),
+    onSettled: () => invalidate(qc),
+  });
+}
+export function useDeleteConfig() {
+  const qc = useQueryClient();
+  return useOperation(deleteSandboxConfigAction, { input: (id: string) => ({ params: { id } }), onSettled: () => invalidate(qc) });
+}
+export function useCloneConfig() {
+  const qc = useQueryClient();
+  return useOperation(cloneSandboxConfigAction, {
+    input: (v: { id: string; name: string }) => ({ params: { id: v.id }, body: { name: v.name } }),
+    onSettled: () => invalidate(qc),
+  });
+}
+export function useSetConfigEnv() {
+  const qc = useQueryClient();
+  return useOperation(setConfigEnvAction, {
+    input: (v: { id: string; name: string; value: string }) => ({ params: { id: v.id }, body: { name: v.name, value: v.value } }),
+    onSettled: () => invalidate(qc),
+  });
+}
+export function useUnsetConfigEnv() {
+  const qc = useQueryClient();
+  return useOperation(unsetConfigEnvAction, {
+    input: (v: { id: string; name: string }) => ({ params: { id: v.id }, body: { name: v.name } }),
+    onSettled: () => invalidate(qc),
+  });
+}

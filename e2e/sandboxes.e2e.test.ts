@@ -1,0 +1,123 @@
+// The Sandboxes section in Chromium as the owner, on the real Docker engine with the offline busybox
+// image: a Docker config is created in the step editor, its connection tested, its full check run
+// from the card with every probe passing (which enables it); a sandbox is started from the
+// instances page, a file written into /workspace/output/reports by an exec, and that file is
+// downloaded from the instance page's artifacts browser byte for byte.
+import fs from 'node:fs';
+import Docker from 'dockerode';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { dockerUnavailable } from '../test/helpers/docker';
+import { ensureBusyboxImage } from '../test/helpers/sandbox-images';
+import { openBrowser, signIn } from './helpers/browser';
+import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
+import { PASSWORD } from './helpers/session';
+
+const CONFIG_LABEL = 'skilldock.config';
+const NAME = `e2e-docker-${Date.now().toString(36)}`;
+const CONTENT = `artifact ${Date.now()} ✓\n`;
+
+let server: RunningServer;
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+let docker: Docker;
+let image = '';
+let configId = '';
+
+beforeAll(async () => {
+  if (dockerUnavailable) return;
+  docker = new Docker();
+  image = await ensureBusyboxImage(docker);
+  await ensureBuilt();
+  server = await startServer({
+    env: { SKILLDOCK_ADMIN_EMAIL: 'owner@example.com', SKILLDOCK_ADMIN_PASSWORD: PASSWORD, DOCKER_HOST: process.env.DOCKER_HOST ?? '' },
+  });
+  browser = await openBrowser();
+}, 600_000);
+afterAll(async () => {
+  if (docker && configId)
+    for (const c of await docker.listContainers({ all: true, filters: { label: [`${CONFIG_LABEL}=${configId}`] } }))
+      await docker.getContainer(c.Id).remove({ force: true, v: true });
+  await browser?.close();
+  await server?.stop();
+});
+
+const call = (page: Page, url: string, method = 'GET', body?: unknown) =>
+  page.evaluate(
+    async ([u, m, b]) => {
+      const r = await fetch(u as string, {
+        method: m as string,
+        headers: b ? { 'content-type': 'application/json' } : {},
+        body: b ? JSON.stringify(b) : undefined,
+      });
+      return { status: r.status, json: await r.json().catch(() => null) };
+    },
+    [url, method, body] as const,
+  );
+
+it.skipIf(!!dockerUnavailable)(
+  'creates a Docker config, passes its full check, starts a sandbox and downloads an artifact',
+  async () => {
+    const { page } = browser;
+    await signIn(page, server.base, 'owner@example.com', PASSWORD);
+
+    // The step editor: name and engine, a connection test on the unsaved values, then the image.
+    await page.goto(`${server.base}/sandboxes`);
+    await page.getByRole('button', { name: 'New config' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New sandbox config' });
+    await dialog.getByLabel('Name').fill(NAME);
+    await dialog.getByLabel('Engine').fill(process.env.DOCKER_HOST ?? '');
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await dialog.getByLabel('Image').fill(image);
+    await dialog.getByRole('button', { name: '1. Connect' }).click();
+    await dialog.getByRole('button', { name: 'Test connection' }).click();
+    const conn = dialog.getByRole('list', { name: 'Connection test', exact: true });
+    await conn.waitFor();
+    expect(await conn.locator('li[data-status="pass"]').count()).toBe(4);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    // Once created, the dialog turns into the editor of the saved config, on its Env step.
+    const saved = page.getByRole('dialog', { name: `Edit ${NAME}` });
+    await saved.getByRole('button', { name: 'Done' }).click();
+    await saved.waitFor({ state: 'hidden' });
+
+    const list = await call(page, '/api/v1/sandbox-configs');
+    configId = (list.json.items as { id: string; name: string }[]).find((c) => c.name === NAME)!.id;
+
+    // The full check from the card: live progress, then every probe passes and the config is enabled.
+    const card = page.locator(`[data-slot="sandbox-check-report"][data-config="${NAME}"]`);
+    await card.getByRole('button', { name: 'Run full check' }).click();
+    const report = card.getByRole('list', { name: 'Full check report', exact: true });
+    await report.waitFor({ timeout: 120_000 });
+    const probes = await report.locator('li').evaluateAll((els) => els.map((e) => [e.getAttribute('data-probe'), e.getAttribute('data-status')]));
+    expect(probes.length).toBeGreaterThanOrEqual(9);
+    expect(probes.filter(([, s]) => s !== 'pass')).toEqual([]);
+    expect((await call(page, `/api/v1/sandbox-configs/${configId}`)).json.enabled).toBe(true);
+
+    // Start a sandbox from the instances page.
+    await page.getByRole('link', { name: 'Instances' }).click();
+    await page.waitForURL(/\/sandboxes\/instances$/);
+    await page.getByLabel('Config to start from').selectOption(configId);
+    await page.getByRole('button', { name: 'Start sandbox' }).click();
+    const row = page.locator('tr[data-instance]').filter({ hasText: NAME });
+    await row.waitFor({ timeout: 60_000 });
+    const id = (await row.getAttribute('data-instance'))!;
+
+    // An artifact written by the sandbox (the API exec, as the admin).
+    const exec = await call(page, `/api/v1/sandboxes/${encodeURIComponent(id)}/exec`, 'POST', {
+      argv: ['sh', '-c', 'mkdir -p /workspace/output/reports && printf "%s" "$1" > /workspace/output/reports/result.txt', 'sh', CONTENT],
+    });
+    expect(exec.status).toBe(200);
+    expect(exec.json.exitCode).toBe(0);
+
+    // The instance page: details, then the artifacts browser down into reports/ and a download.
+    await row.getByRole('link').first().click();
+    await page.waitForURL(/\/sandboxes\/instances\/.+/);
+    await page.getByText(/^CPU [\d.]+% · memory [\d.]+ MiB of 2048 MiB/).waitFor();
+    await page.getByRole('table', { name: 'Artifacts' }).getByRole('button', { name: 'reports' }).click();
+    const file = page.locator('tr[data-file="result.txt"]');
+    await file.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), file.getByRole('link', { name: 'Download result.txt' }).click()]);
+    expect(download.suggestedFilename()).toBe('result.txt');
+    expect(fs.readFileSync((await download.path())!, 'utf8')).toBe(CONTENT);
+  },
+  300_000,
+);

@@ -1,0 +1,98 @@
+import 'server-only';
+import { Readable } from 'node:stream';
+import { AppError } from '../../core/errors';
+import { defineOperation } from '../../http/operation';
+import { enqueue } from '../../jobs/queue';
+import { testConnection } from '../../sandbox/check/connection-test';
+import { sandboxCheckJob } from '../../sandbox/check/job';
+import { loadRow } from '../../sandbox/config/store';
+import {
+  execInInstance,
+  getInstance,
+  listInstanceFiles,
+  listInstances,
+  readInstanceFile,
+  removeInstance,
+  startInstance,
+  uploadInstanceFile,
+} from '../../sandbox/instances/service';
+import { instanceStats } from '../../sandbox/instances/stats';
+import { api } from '../contracts';
+import { configDeps } from './sandboxes';
+
+const MAX_DOWNLOAD = 256 * 1024 * 1024;
+const FILENAME = /^[A-Za-z0-9._-][A-Za-z0-9._ -]{0,199}$/;
+
+/** The x-filename of an upload: one plain file name (decoded), refused before any byte is read otherwise. */
+function uploadName(raw: string | null): string {
+  let name = raw ?? '';
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    name = '';
+  }
+  if (!FILENAME.test(name) || name === '.' || name === '..')
+    throw new AppError('validation', 'Send the file name in x-filename: letters, digits, ".", "_", "-" and spaces (at most 200).', {
+      issues: [{ path: 'x-filename', message: 'Not a plain file name.' }],
+    });
+  return name;
+}
+
+async function readBody(body: ReadableStream<Uint8Array> | null, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  if (!body) return Buffer.alloc(0);
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > max) throw new AppError('payload_too_large', `The upload is larger than ${Math.round(max / 1048576)} MiB.`);
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The full check of a config and the sandboxes started from configs. */
+export const sandboxInstanceOps = {
+  checkSandboxConfig: defineOperation(api.checkSandboxConfig, async ({ services, actor, params }) => {
+    const row = await loadRow(services.database.db, params.id);
+    return enqueue(services.database, actor, sandboxCheckJob, { configId: row.id, configName: row.name }, { trusted: true });
+  }),
+  testSandboxConnection: defineOperation(api.testSandboxConnection, async ({ services, body }) =>
+    testConnection({ ...services.sandboxes, validate: configDeps(services).validate }, body),
+  ),
+  sandboxStats: defineOperation(api.sandboxStats, async ({ services, params }) => instanceStats(services.sandboxes, params.id)),
+  listSandboxes: defineOperation(api.listSandboxes, async ({ services, query }) => listInstances(services.sandboxes, query)),
+  startSandbox: defineOperation(api.startSandbox, async ({ services, actor, body }) => startInstance(services.sandboxes, actor, body.configId)),
+  getSandbox: defineOperation(api.getSandbox, async ({ services, params }) => getInstance(services.sandboxes, params.id)),
+  removeSandbox: defineOperation(api.removeSandbox, async ({ services, actor, params }) => removeInstance(services.sandboxes, actor, params.id)),
+  execSandbox: defineOperation(api.execSandbox, async ({ services, actor, params, body }) => execInInstance(services.sandboxes, actor, params.id, body)),
+  listSandboxFiles: defineOperation(api.listSandboxFiles, async ({ services, params, query }) => {
+    const r = await listInstanceFiles(services.sandboxes, params.id, query.path);
+    return { path: r.path, entries: r.entries.map((e) => ({ ...e, modifiedAt: e.modifiedAt ? e.modifiedAt.toISOString() : null })) };
+  }),
+  downloadSandboxFile: defineOperation(
+    api.downloadSandboxFile,
+    async ({ services, params, query }) => {
+      const { path, stream } = await readInstanceFile(services.sandboxes, params.id, query.path, MAX_DOWNLOAD);
+      const name = path.split('/').pop() || 'file';
+      return new Response(Readable.toWeb(stream) as ReadableStream, {
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        },
+      });
+    },
+    { restOnly: true },
+  ),
+  uploadSandboxFile: defineOperation(
+    api.uploadSandboxFile,
+    async ({ services, actor, params, req }) => {
+      const r = req!;
+      const name = uploadName(r.headers.get('x-filename'));
+      const data = await readBody(r.body, api.uploadSandboxFile.maxBodyBytes);
+      return uploadInstanceFile(services.sandboxes, actor, params.id, name, data);
+    },
+    { restOnly: true },
+  ),
+};

@@ -1,0 +1,67 @@
+// Builds the backend a stored sandbox config describes: Docker through dockerode, E2B and
+// CubeSandbox through the E2B-protocol client. The one place a config row becomes a live client.
+import type { SecretBox } from '../secrets/crypto';
+import type { CreateSandboxSpec, SandboxBackend } from './backend';
+import type { CubeConfig, DockerConfig, E2bConfig } from './config/schema';
+import { type ConfigRow, openSecrets } from './config/view';
+import { DockerBackend } from './docker/backend';
+import { E2bBackend } from './e2b/backend';
+import type { TransportDeps } from './e2b/transport';
+
+export interface BackendFactoryDeps {
+  secrets: SecretBox;
+  /** Host folders a Docker workspace mount may live under. */
+  workspaceRoots: () => string[];
+  /** Test seam for the E2B-protocol transport (a resolver mapping a sandbox domain to loopback). */
+  e2bTransport?: TransportDeps;
+}
+
+export type ConfigRecord = Pick<ConfigRow, 'id' | 'backend' | 'config' | 'secretsSealed'>;
+
+export function backendForConfig(row: ConfigRecord, deps: BackendFactoryDeps): SandboxBackend {
+  if (row.backend === 'docker') {
+    const c = row.config as DockerConfig;
+    return new DockerBackend({
+      host: c.host || undefined,
+      tlsCertPath: c.tlsCertPath || undefined,
+      apiTimeoutMs: c.httpTimeoutSec * 1000,
+      configId: row.id,
+      runtime: c.runtime || undefined,
+      readOnlyRootfs: c.readOnlyRootfs,
+      network: c.networkMode,
+      workspaceMount: c.workspaceMount ? { hostPath: c.workspaceMount, allowedRoots: deps.workspaceRoots() } : undefined,
+    });
+  }
+  const c = row.config as E2bConfig | CubeConfig;
+  const secret = openSecrets(deps.secrets, row);
+  return new E2bBackend(
+    row.backend,
+    {
+      apiUrl: c.apiUrl,
+      apiKey: secret.apiKey ?? '',
+      domain: c.domain,
+      proxyUrl: c.proxyUrl || undefined,
+      template: c.templateId,
+      caCert: c.caCert || undefined,
+      skipTlsVerify: c.skipTlsVerify,
+      requestTimeoutMs: c.httpTimeoutSec * 1000,
+      sandboxTtlSeconds: c.sandboxTtlSeconds,
+    },
+    deps.e2bTransport,
+  );
+}
+
+/** What a sandbox of this config is created from: image or template, limits, lifetime. */
+export function sandboxSpecFor(row: ConfigRecord): CreateSandboxSpec {
+  if (row.backend === 'docker') {
+    const c = row.config as DockerConfig;
+    return {
+      image: c.image,
+      limits: { cpu: c.cpuLimit, memoryMb: c.memoryLimitMb, pids: c.pidsLimit },
+      idleTtlSeconds: c.idleTtlSeconds,
+      network: c.networkMode,
+    };
+  }
+  const c = row.config as E2bConfig | CubeConfig;
+  return { image: c.templateId, idleTtlSeconds: c.sandboxTtlSeconds };
+}

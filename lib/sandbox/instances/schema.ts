@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+const ARG_MAX = 8192;
+
+export const instanceIdParams = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}~[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, 'Not a sandbox id (expected "<config id>~<sandbox id>").'),
+});
+
+export const startInstanceInput = z.strictObject({ configId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a config id.') });
+export const listInstancesQuery = z.strictObject({
+  configId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a config id.')
+    .optional(),
+});
+
+export const execInput = z.strictObject({
+  argv: z
+    .array(
+      z
+        .string()
+        .max(ARG_MAX, `An argument is at most ${ARG_MAX} characters.`)
+        .refine((a) => !a.includes('\0'), 'An argument cannot contain NUL.'),
+    )
+    .min(1, 'Name the program to run (argv[0]).')
+    .max(256, 'At most 256 arguments.')
+    .refine((a) => a[0] !== '', 'argv[0] cannot be empty.'),
+  timeoutMs: z.number().int().min(100, 'At least 100 ms.').max(3_600_000, 'At most one hour.').optional(),
+  stdin: z
+    .string()
+    .max(1024 * 1024, 'stdin is at most 1 MiB.')
+    .optional(),
+});
+
+export const filesQuery = z.strictObject({ path: z.string().max(1024).default('output') });
+export const fileContentQuery = z.strictObject({ path: z.string().min(1, 'Name a file.').max(1024) });
+
+export const instanceOut = z.object({
+  id: z.string(),
+  configId: z.string(),
+  configName: z.string(),
+  backend: z.enum(['docker', 'e2b', 'cube']),
+  sandboxId: z.string(),
+  image: z.string(),
+  state: z.enum(['creating', 'running', 'paused', 'stopped', 'exited', 'unknown']),
+  createdAt: z.string(),
+  lastActivityAt: z.string().nullable(),
+  startedBy: z.string().nullable(),
+});
+
+export const instanceListOut = z.object({
+  items: z.array(instanceOut),
+  problems: z.array(z.object({ configId: z.string(), configName: z.string(), message: z.string() })),
+});
+
+export const execOut = z.object({
+  exitCode: z.number(),
+  stdout: z.string(),
+  stderr: z.string(),
+  truncated: z.boolean(),
+  timedOut: z.boolean(),
+  durationMs: z.number(),
+});
+
+export const fileEntryOut = z.object({
+  name: z.string(),
+  path: z.string(),
+  type: z.enum(['file', 'dir', 'symlink', 'other']),
+  size: z.number(),
+  modifiedAt: z.string().nullable(),
+});
+export const fileListOut = z.object({ path: z.string(), entries: z.array(fileEntryOut) });
+export const uploadOut = z.object({ path: z.string(), bytes: z.number() });

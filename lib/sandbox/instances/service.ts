@@ -1,0 +1,201 @@
+// Running sandboxes: started from a config, found again by the config label every backend puts
+// on what it creates (no table of our own can drift from what the engine actually runs).
+// An instance id is "<configId>~<backend sandbox id>", so every call knows which backend to ask.
+import type { Readable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import type { AppDb } from '@/db/client';
+import { sandboxConfigs } from '@/db/schema';
+import { recordAudit } from '../../audit/audit';
+import type { Actor } from '../../auth/actor';
+import { AppError } from '../../core/errors';
+import type { SecretBox } from '../../secrets/crypto';
+import type { ExecResult, FileEntry, SandboxBackend, SandboxInfo } from '../backend';
+import { CONFIG_LABEL } from '../config/in-use';
+import { loadRow } from '../config/store';
+import type { ConfigRow } from '../config/view';
+import { loadEnvFor } from '../env/store';
+import { type BackendFactoryDeps, backendForConfig, sandboxSpecFor } from '../factory';
+import { resolveSandboxPath } from './paths';
+
+export const STARTED_BY_LABEL = 'skilldock.started-by';
+const ID_RE = /^([A-Za-z0-9_-]{1,64})~([A-Za-z0-9][A-Za-z0-9_.-]{0,127})$/;
+
+export interface InstanceDeps extends BackendFactoryDeps {
+  db: AppDb;
+  secrets: SecretBox;
+  /** One backend per config row version, so clients (and their sockets) are reused. */
+  backendCache?: Map<string, { updatedAt: number; backend: SandboxBackend }>;
+}
+
+export interface InstanceView {
+  id: string;
+  configId: string;
+  configName: string;
+  backend: ConfigRow['backend'];
+  sandboxId: string;
+  image: string;
+  state: SandboxInfo['state'];
+  createdAt: string;
+  lastActivityAt: string | null;
+  startedBy: string | null;
+}
+
+export function instanceId(configId: string, sandboxId: string): string {
+  return `${configId}~${sandboxId}`;
+}
+
+function parseInstanceId(id: string): { configId: string; sandboxId: string } {
+  const m = ID_RE.exec(id);
+  if (!m)
+    throw new AppError('validation', 'Not a sandbox id (expected "<config id>~<sandbox id>").', { issues: [{ path: 'id', message: 'Not a sandbox id.' }] });
+  return { configId: m[1], sandboxId: m[2] };
+}
+
+export function backendFor(deps: InstanceDeps, row: ConfigRow): SandboxBackend {
+  const cache = deps.backendCache;
+  const stamp = row.updatedAt.getTime();
+  const hit = cache?.get(row.id);
+  if (hit && hit.updatedAt === stamp) return hit.backend;
+  const backend = backendForConfig(row, deps);
+  cache?.set(row.id, { updatedAt: stamp, backend });
+  return backend;
+}
+
+function view(row: ConfigRow, s: SandboxInfo): InstanceView {
+  return {
+    id: instanceId(row.id, s.id),
+    configId: row.id,
+    configName: row.name,
+    backend: row.backend,
+    sandboxId: s.id,
+    image: s.image,
+    state: s.state,
+    createdAt: s.createdAt.toISOString(),
+    lastActivityAt: s.lastActivityAt ? s.lastActivityAt.toISOString() : null,
+    startedBy: s.labels[STARTED_BY_LABEL] ?? null,
+  };
+}
+
+export async function resolve(deps: InstanceDeps, id: string): Promise<{ row: ConfigRow; backend: SandboxBackend; sandbox: SandboxInfo }> {
+  const { configId, sandboxId } = parseInstanceId(id);
+  const row = await loadRow(deps.db, configId).catch(() => {
+    throw new AppError('not_found', 'This sandbox was not found (its config no longer exists).');
+  });
+  const backend = backendFor(deps, row);
+  const sandbox = await backend.get(sandboxId);
+  if (!sandbox || sandbox.labels[CONFIG_LABEL] !== configId) throw new AppError('not_found', 'This sandbox was not found; it may have been removed or swept.');
+  return { row, backend, sandbox };
+}
+
+/** Starts a sandbox from a config whose full check has passed. */
+export async function startInstance(deps: InstanceDeps, actor: Actor, configId: string): Promise<InstanceView> {
+  const row = await loadRow(deps.db, configId);
+  if (!row.enabled)
+    throw new AppError('invalid_state', `The sandbox config "${row.name}" is disabled until its full check passes.`, {
+      hint: 'Run the full check on the config page, fix what it reports, then start a sandbox.',
+    });
+  const backend = backendFor(deps, row);
+  const { env } = await loadEnvFor(deps.db, deps.secrets, { user: actor.userId ? { id: actor.userId } : null, sandboxConfig: { id: row.id } });
+  const spec = sandboxSpecFor(row);
+  const labels: Record<string, string> = { [CONFIG_LABEL]: row.id, [STARTED_BY_LABEL]: actor.label.slice(0, 200) };
+  const sandbox = await backend.create({ ...spec, env, labels });
+  const v = view(row, sandbox);
+  await recordAudit(deps.db, actor, { action: 'sandbox.instance.start', targetType: 'sandbox', targetId: v.id, after: { configId: row.id, image: v.image } });
+  return v;
+}
+
+export interface InstanceList {
+  items: InstanceView[];
+  /** Configs whose backend could not be asked, with the reason: their instances are unknown. */
+  problems: { configId: string; configName: string; message: string }[];
+}
+
+export async function listInstances(deps: InstanceDeps, filter: { configId?: string } = {}): Promise<InstanceList> {
+  const rows = filter.configId ? [await loadRow(deps.db, filter.configId)] : await deps.db.select().from(sandboxConfigs).orderBy(sandboxConfigs.name);
+  const items: InstanceView[] = [];
+  const problems: InstanceList['problems'] = [];
+  await Promise.all(
+    rows.map(async (row) => {
+      try {
+        const found = await backendFor(deps, row).list({ [CONFIG_LABEL]: row.id });
+        items.push(...found.map((s) => view(row, s)));
+      } catch (e) {
+        problems.push({ configId: row.id, configName: row.name, message: (e as Error).message });
+      }
+    }),
+  );
+  items.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return { items, problems };
+}
+
+export async function getInstance(deps: InstanceDeps, id: string): Promise<InstanceView> {
+  const { row, sandbox } = await resolve(deps, id);
+  return view(row, sandbox);
+}
+
+export async function removeInstance(deps: InstanceDeps, actor: Actor, id: string): Promise<{ removed: true }> {
+  const { row, backend, sandbox } = await resolve(deps, id);
+  await backend.remove(sandbox.id);
+  await recordAudit(deps.db, actor, {
+    action: 'sandbox.instance.remove',
+    targetType: 'sandbox',
+    targetId: id,
+    before: { configId: row.id, image: sandbox.image },
+  });
+  return { removed: true };
+}
+
+export interface ExecInput {
+  argv: string[];
+  timeoutMs?: number;
+  stdin?: string;
+}
+
+export async function execInInstance(deps: InstanceDeps, actor: Actor, id: string, input: ExecInput): Promise<ExecResult> {
+  const { row, backend, sandbox } = await resolve(deps, id);
+  const { env } = await loadEnvFor(deps.db, deps.secrets, { user: actor.userId ? { id: actor.userId } : null, sandboxConfig: { id: row.id } });
+  const r = await backend.exec(sandbox.id, {
+    argv: input.argv,
+    env,
+    stdin: input.stdin,
+    timeoutMs: input.timeoutMs ?? ((row.config as { defaultTimeoutSec?: number }).defaultTimeoutSec ?? 60) * 1000,
+    maxOutputBytes: 1024 * 1024,
+  });
+  await recordAudit(deps.db, actor, {
+    action: 'sandbox.instance.exec',
+    targetType: 'sandbox',
+    targetId: id,
+    after: { argv: input.argv.map((a) => a.slice(0, 200)).slice(0, 50), exitCode: r.exitCode, timedOut: r.timedOut },
+  });
+  return r;
+}
+
+export async function listInstanceFiles(deps: InstanceDeps, id: string, dir: string): Promise<{ path: string; entries: FileEntry[] }> {
+  const { backend, sandbox } = await resolve(deps, id);
+  const p = resolveSandboxPath(dir);
+  return { path: p, entries: await backend.listFiles(sandbox.id, p) };
+}
+
+export async function readInstanceFile(deps: InstanceDeps, id: string, file: string, maxBytes: number): Promise<{ path: string; stream: Readable }> {
+  const { backend, sandbox } = await resolve(deps, id);
+  const p = resolveSandboxPath(file);
+  return { path: p, stream: await backend.readFile(sandbox.id, p, maxBytes) };
+}
+
+export async function uploadInstanceFile(deps: InstanceDeps, actor: Actor, id: string, name: string, data: Buffer): Promise<{ path: string; bytes: number }> {
+  const { backend, sandbox } = await resolve(deps, id);
+  const p = resolveSandboxPath(`input/${name}`, { under: 'input' });
+  await backend.writeFile(sandbox.id, p, data);
+  await recordAudit(deps.db, actor, { action: 'sandbox.instance.upload', targetType: 'sandbox', targetId: id, after: { path: p, bytes: data.length } });
+  return { path: p, bytes: data.length };
+}
+
+/** Lister for the config in-use inventory. */
+export function instanceLister(deps: InstanceDeps) {
+  return async (configId: string, labels: Record<string, string>) => {
+    const [row] = await deps.db.select().from(sandboxConfigs).where(eq(sandboxConfigs.id, configId));
+    if (!row) return [];
+    const found = await backendFor(deps, row).list(labels);
+    return found.map((s) => ({ id: instanceId(row.id, s.id), state: s.state, createdAt: s.createdAt.toISOString() }));
+  };
+}
