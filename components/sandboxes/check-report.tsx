@@ -7,6 +7,16 @@ export interface ProbeView {
   status: 'pass' | 'fail' | 'skipped';
   reason?: string;
   latencyMs: number;
+  detail?: Record<string, string | number | boolean | null>;
+}
+
+/** What a probe found worth showing: the engine's version and the OCI runtimes it offers. */
+function facts(p: ProbeView): string {
+  const d = p.detail ?? {};
+  const out: string[] = [];
+  if (typeof d.version === 'string') out.push(`version ${d.version}`);
+  if (typeof d.runtimes === 'string' && d.runtimes) out.push(`runtimes: ${d.runtimes}`);
+  return out.join(' · ');
 }
 
 const VARIANT = { pass: 'success', fail: 'destructive', skipped: 'outline' } as const;
@@ -31,6 +41,7 @@ export function ProbeList({ probes, label }: { probes: ProbeView[]; label: strin
           </Badge>
           <span className="text-muted-foreground">
             {p.latencyMs} ms{p.reason ? ` · ${p.reason}` : ''}
+            {facts(p) ? ` · ${facts(p)}` : ''}
           </span>
         </li>
       ))}

@@ -1,16 +1,19 @@
 'use client';
 
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import {
   cloneSandboxConfigAction,
   createSandboxConfigAction,
   deleteSandboxConfigAction,
   setConfigEnvAction,
+  setMyEnvAction,
   unsetConfigEnvAction,
+  unsetMyEnvAction,
   updateSandboxConfigAction,
 } from '@/app/(console)/sandboxes/actions';
 import type { CreateConfigInput, PatchConfigInput, SandboxConfigView } from '@/lib/sandbox/config/schema';
-import type { EnvVarView } from '@/lib/sandbox/env/rules';
+import type { EnvVarView, personalEnvInput, personalEnvUnset } from '@/lib/sandbox/env/rules';
 import { api } from '../api';
 import { useOperation } from '../use-operation';
 
@@ -66,5 +69,25 @@ export function useUnsetConfigEnv() {
   return useOperation(unsetConfigEnvAction, {
     input: (v: { id: string; name: string }) => ({ params: { id: v.id }, body: { name: v.name } }),
     onSettled: () => invalidate(qc),
+  });
+}
+
+export const myEnvKey = ['me', 'env'] as const;
+
+export function useMyEnv() {
+  return useQuery({ queryKey: myEnvKey, queryFn: ({ signal }) => api<{ items: EnvVarView[] }>('/api/v1/me/env', { signal }) });
+}
+export function useSetMyEnv() {
+  const qc = useQueryClient();
+  return useOperation(setMyEnvAction, {
+    input: (v: z.input<typeof personalEnvInput>) => ({ body: v }),
+    onSettled: () => void qc.invalidateQueries({ queryKey: myEnvKey }),
+  });
+}
+export function useUnsetMyEnv() {
+  const qc = useQueryClient();
+  return useOperation(unsetMyEnvAction, {
+    input: (v: z.input<typeof personalEnvUnset>) => ({ body: v }),
+    onSettled: () => void qc.invalidateQueries({ queryKey: myEnvKey }),
   });
 }

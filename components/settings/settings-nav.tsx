@@ -1,6 +1,6 @@
 'use client';
 
-import { GitBranch, KeyRound, Package, Puzzle, Server, UserRound, Users } from 'lucide-react';
+import { GitBranch, KeyRound, Package, Puzzle, Server, UserRound, Users, Variable } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { cn } from '../ui/cn';
 
@@ -11,6 +11,7 @@ export const SETTINGS_SECTIONS = [
   { id: 'skills', label: 'Skills', icon: Puzzle },
   { id: 'users', label: 'Users', icon: Users },
   { id: 'account', label: 'Your account', icon: UserRound },
+  { id: 'variables', label: 'Your variables', icon: Variable },
   { id: 'tokens', label: 'API tokens', icon: KeyRound },
 ] as const;
 

@@ -82,6 +82,8 @@ export interface SandboxBackend {
   capabilities(): BackendCapabilities;
   /** Reachability and credentials; throws an AppError naming the problem and a fix. */
   ping(signal?: AbortSignal): Promise<{ latencyMs: number; version?: string }>;
+  /** OCI runtimes the engine offers (Docker); absent where the backend has no such choice. */
+  runtimes?(): Promise<string[]>;
   /** Whether the image (Docker) or template (E2B/Cube) exists, without pulling it. */
   imageExists(image: string, signal?: AbortSignal): Promise<boolean>;
   create(spec: CreateSandboxSpec, signal?: AbortSignal): Promise<SandboxInfo>;

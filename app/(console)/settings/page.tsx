@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { MyEnvCard } from '@/components/sandboxes/my-env-card';
 import { GithubSettingsCard } from '@/components/settings/github-settings-card';
 import { InstanceCard } from '@/components/settings/instance-card';
 import { PasswordCard } from '@/components/settings/password-card';
@@ -37,6 +38,9 @@ export default function SettingsPage() {
         </section>
         <section id="account" aria-label="Your account" className="scroll-mt-28">
           <PasswordCard />
+        </section>
+        <section id="variables" aria-label="Your variables" className="scroll-mt-28">
+          <MyEnvCard />
         </section>
         <section id="tokens" aria-label="API tokens" className="scroll-mt-28">
           <TokensCard />

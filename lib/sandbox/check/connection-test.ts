@@ -3,14 +3,13 @@
 // Nothing is stored; for an edit, "***" stands for the stored secret of the config named by `id`.
 import { z } from 'zod';
 import type { AppDb } from '@/db/client';
-import { AppError, type FieldIssue } from '../../core/errors';
-import type { SandboxBackend as Backend } from '../backend';
-import { type AnyConfig, CONFIG_SCHEMAS, SANDBOX_BACKENDS, type SandboxBackend, SECRET_FIELDS, SECRET_MASK } from '../config/schema';
-import { loadRow } from '../config/store';
+import { AppError } from '../../core/errors';
+import { type AnyConfig, SANDBOX_BACKENDS, SECRET_FIELDS, SECRET_MASK } from '../config/schema';
+import { loadRow, parseConfig } from '../config/store';
 import { type ValidateContext, validateOnServer } from '../config/validate';
 import { openSecrets, sealSecrets, splitSecrets } from '../config/view';
-import { type BackendFactoryDeps, backendForConfig } from '../factory';
-import type { ProbeResult } from './full-check';
+import { type BackendFactoryDeps, backendForConfig, sandboxSpecFor } from '../factory';
+import { type ProbeResult, runFullCheck } from './full-check';
 
 export const connectionTestInput = z.strictObject({
   backend: z.enum(SANDBOX_BACKENDS, { error: 'The backend is docker, e2b or cube.' }),
@@ -39,13 +38,6 @@ export interface ConnectionTestDeps extends BackendFactoryDeps {
 /** The id the throwaway backend is built under (its secrets are sealed to it and never stored). */
 const TEST_ID = 'connection-test';
 
-function parse(backend: SandboxBackend, raw: Record<string, unknown>): AnyConfig {
-  const r = CONFIG_SCHEMAS[backend].safeParse(raw);
-  if (r.success) return r.data;
-  const issues: FieldIssue[] = r.error.issues.map((i) => ({ path: ['config', ...i.path].join('.'), message: i.message }));
-  throw new AppError('validation', issues[0]?.message ?? 'The config is not valid.', { issues });
-}
-
 /** The secrets of the tested values: "***" replaced by the stored ones, every required one present. */
 async function secretsFor(deps: ConnectionTestDeps, input: ConnectionTestInput, secret: Record<string, string>): Promise<Record<string, string>> {
   const masked = Object.entries(secret).filter(([, v]) => v === SECRET_MASK);
@@ -70,50 +62,21 @@ async function secretsFor(deps: ConnectionTestDeps, input: ConnectionTestInput, 
   return out;
 }
 
-function errMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 /** Validates the values like a save would (4xx otherwise), then runs the probes that create nothing. */
 export async function testConnection(deps: ConnectionTestDeps, input: ConnectionTestInput): Promise<{ probes: ProbeResult[] }> {
-  const config = parse(input.backend, input.config);
+  const config = parseConfig(input.backend, input.config);
   const { plain, secret } = splitSecrets(input.backend, config);
   const secrets = await secretsFor(deps, input, secret);
   await validateOnServer(input.backend, { ...config, ...secrets } as AnyConfig, deps.validate);
   const sealed = sealSecrets(deps.secrets, TEST_ID, secrets).secretsSealed;
+  const row = { id: TEST_ID, backend: input.backend, config: plain, secretsSealed: sealed };
   const timeoutMs = (config as { httpTimeoutSec: number }).httpTimeoutSec * 1000;
-  const signal = AbortSignal.timeout(timeoutMs);
-  const image = input.backend === 'docker' ? (config as { image: string }).image : (config as { templateId: string }).templateId;
-
-  const probes: ProbeResult[] = [];
-  let failed = false;
-  let backend: Backend | undefined;
-  const probe = async (name: string, fn: () => Promise<ProbeResult['detail'] | undefined>) => {
-    if (failed) return void probes.push({ name, status: 'skipped', reason: 'an earlier probe failed', latencyMs: 0 });
-    const t0 = Date.now();
-    try {
-      const detail = await Promise.race([
-        fn(),
-        new Promise<never>((_, reject) =>
-          signal.addEventListener('abort', () => reject(new Error(`no answer within the config's HTTP timeout (${timeoutMs / 1000} s)`)), { once: true }),
-        ),
-      ]);
-      probes.push({ name, status: 'pass', latencyMs: Date.now() - t0, ...(detail ? { detail } : {}) });
-    } catch (e) {
-      failed = true;
-      probes.push({ name, status: 'fail', reason: errMessage(e), latencyMs: Date.now() - t0 });
-    }
-  };
-  await probe('client', async () => {
-    backend = backendForConfig({ id: TEST_ID, backend: input.backend, config: plain, secretsSealed: sealed }, deps);
-    return undefined;
-  });
-  await probe('endpoint', async () => ({ version: (await backend!.ping(signal)).version ?? null }));
-  await probe('credentials', async () => ({ sandboxes: (await backend!.list({}, signal)).length }));
-  await probe('image', async () => {
-    if (!(await backend!.imageExists(image, signal)))
-      throw new Error(`image or template "${image}" is not present (Skilldock never pulls: build or load it first)`);
-    return undefined;
-  });
-  return { probes };
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error(`no answer within the config's HTTP timeout (${timeoutMs / 1000} s)`)), timeoutMs);
+  try {
+    const r = await runFullCheck({ backend: () => backendForConfig(row, deps), spec: sandboxSpecFor(row), connectionOnly: true, signal: deadline.signal });
+    return { probes: r.probes };
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -37,11 +37,24 @@ export interface FullCheckInput {
   /** Extra probes run inside the created sandbox (the network rules add theirs). */
   extraProbes?: { name: string; run: (backend: SandboxBackend, sandbox: SandboxInfo) => Promise<Omit<ProbeResult, 'name' | 'latencyMs'>> }[];
   onProbe?: (probe: ProbeResult, index: number, total: number) => void;
+  /** Stop after the probes that create nothing (client, endpoint, credentials, image): "Test connection". */
+  connectionOnly?: boolean;
   log?: (line: string, stream?: 'info' | 'stderr') => void;
   signal?: AbortSignal;
 }
 
 export const PROBE_NAMES = ['client', 'endpoint', 'credentials', 'image', 'create', 'exec', 'files', 'limits', 'cleanup'] as const;
+export const CONNECTION_PROBES = PROBE_NAMES.slice(0, 4);
+
+/** Rejects when `signal` aborts, so a backend call that ignores it cannot hold a probe past its deadline. */
+function untilAborted(signal: AbortSignal | undefined): Promise<never> | null {
+  if (!signal) return null;
+  return new Promise<never>((_, reject) => {
+    const fail = () => reject(signal.reason instanceof Error ? signal.reason : new Error('the check was stopped'));
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+}
 
 const EXEC_TIMEOUT_MS = 20_000;
 const MAX_OUTPUT = 64 * 1024;
@@ -67,7 +80,9 @@ function parseLimit(text: string): number | null {
 export async function runFullCheck(input: FullCheckInput): Promise<FullCheckReport> {
   const started = Date.now();
   const probes: ProbeResult[] = [];
-  const total = PROBE_NAMES.length + (input.extraProbes?.length ?? 0);
+  const total = input.connectionOnly ? CONNECTION_PROBES.length : PROBE_NAMES.length + (input.extraProbes?.length ?? 0);
+  const aborted = untilAborted(input.signal);
+  aborted?.catch(() => {});
   const log = input.log ?? (() => {});
   let failed = false;
 
@@ -94,7 +109,7 @@ export async function runFullCheck(input: FullCheckInput): Promise<FullCheckRepo
     }
     const t0 = Date.now();
     try {
-      const { value, result, skipped } = await fn();
+      const { value, result, skipped } = await (aborted ? Promise.race([fn(), aborted]) : fn());
       record({ name, status: skipped ? 'skipped' : 'pass', ...result, ...(skipped ? { reason: skipped } : {}), latencyMs: Date.now() - t0 });
       return value;
     } catch (e) {
@@ -109,7 +124,8 @@ export async function runFullCheck(input: FullCheckInput): Promise<FullCheckRepo
   await probe('endpoint', async (): Promise<{ value: unknown; result: Pick<ProbeResult, 'detail'> }> => {
     try {
       const r = await backend!.ping(input.signal);
-      return { value: r, result: { detail: { version: r.version ?? null } } };
+      const runtimes = backend!.runtimes ? (await backend!.runtimes()).join(', ') : undefined;
+      return { value: r, result: { detail: { version: r.version ?? null, ...(runtimes !== undefined ? { runtimes } : {}) } } };
     } catch (e) {
       if (!isAppError(e) || e.code !== 'sandbox_credentials_rejected') throw e;
       refused = e;
@@ -127,6 +143,8 @@ export async function runFullCheck(input: FullCheckInput): Promise<FullCheckRepo
     if (!ok) throw new Error(`image or template "${input.spec.image}" is not present (Skilldock never pulls: build or load it first)`);
     return { value: true };
   });
+
+  if (input.connectionOnly) return report(probes, started);
 
   let sandbox: SandboxInfo | undefined;
   let createAttempted = false;
@@ -194,5 +212,9 @@ export async function runFullCheck(input: FullCheckInput): Promise<FullCheckRepo
     } else skip('cleanup', 'nothing was created');
   }
 
+  return report(probes, started);
+}
+
+function report(probes: ProbeResult[], started: number): FullCheckReport {
   return { probes, passed: !probes.some((p) => p.status === 'fail'), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started };
 }

@@ -72,7 +72,7 @@ export async function getConfig(deps: ConfigDeps, id: string): Promise<SandboxCo
 }
 
 /** Zod issues of the merged config, named as the request names them (config.<field>). */
-function parseConfig(backend: SandboxBackend, raw: Record<string, unknown>): AnyConfig {
+export function parseConfig(backend: SandboxBackend, raw: Record<string, unknown>): AnyConfig {
   const r = CONFIG_SCHEMAS[backend].safeParse(raw);
   if (r.success) return r.data;
   const issues: FieldIssue[] = r.error.issues.map((i) => ({ path: ['config', ...i.path].join('.'), message: i.message }));
