@@ -10,7 +10,7 @@ import { logger } from '../../core/logger';
 import type { SandboxBackend } from '../backend';
 import type { DockerConfig } from '../config/schema';
 import type { ConfigRow } from '../config/view';
-import { DockerBackend } from './backend';
+import type { DockerBackend } from './backend';
 
 export const SWEEP_EVERY_MS = 60_000;
 
@@ -59,8 +59,9 @@ export async function sweepDockerEngines(deps: SweepScheduleDeps, lastSwept = ne
     if (last !== undefined && now() - last < SWEEP_EVERY_MS) continue;
     lastSwept.set(engine, now());
     try {
-      const backend = deps.backendFor(row);
-      if (!(backend instanceof DockerBackend)) continue;
+      // Duck-typed: a production build can hold two copies of the class, so instanceof is unreliable.
+      const backend = deps.backendFor(row) as Partial<Pick<DockerBackend, 'sweep'>>;
+      if (typeof backend.sweep !== 'function') continue;
       const r = await backend.sweep({ now });
       out.push({ engine, configId: row.id, ...r });
       if (r.removed.length) {
