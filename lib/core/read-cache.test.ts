@@ -67,3 +67,14 @@ describe('ReadCache', () => {
     expect(c.totalBytes).toBe(1);
   });
 });
+
+it('recognises a JsonText made by another copy of this module', () => {
+  const made = JsonText.of({ a: 1 });
+  expect(JsonText.is(made)).toBe(true);
+  // What a second copy of the class builds: same brand, another constructor.
+  const foreign = Object.assign(Object.create(null), { [Symbol.for('skilldock.json-text')]: true, body: made.body, bytes: made.bytes });
+  expect(foreign instanceof JsonText).toBe(false);
+  expect(JsonText.is(foreign)).toBe(true);
+  expect(JsonText.is({ body: made.body })).toBe(false);
+  expect(JsonText.is(null)).toBe(false);
+});

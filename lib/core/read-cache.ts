@@ -1,6 +1,15 @@
+// Recognised by a registered symbol, not instanceof: the production build loads this module twice
+// (the server bundle and Next's route bundles), and a page cached by one is sent by the other.
+const BRAND = Symbol.for('skilldock.json-text');
+
 /** A value serialised once to its JSON bytes, sent as is by every answer that reuses it. */
 export class JsonText {
   readonly bytes: number;
+  readonly [BRAND] = true;
+
+  static is(v: unknown): v is JsonText {
+    return typeof v === 'object' && v !== null && (v as { [BRAND]?: unknown })[BRAND] === true;
+  }
 
   constructor(readonly body: Uint8Array<ArrayBuffer>) {
     this.bytes = body.byteLength;

@@ -90,9 +90,9 @@ export async function invoke(op: Operation, call: Invocation): Promise<{ respons
   const ctx = { services: call.services, actor: call.actor, meta: call.meta, req: call.req, ...input } as OperationContext<RouteContract>;
   const out = await op.run(ctx);
   if (out instanceof Response) return { response: out };
-  const body = out instanceof JsonText ? out.body : (JSON.stringify(out) ?? 'null');
+  const body = JsonText.is(out) ? out.body : (JSON.stringify(out) ?? 'null');
   let parsed: { value: unknown } | undefined;
-  const json = () => (parsed ??= { value: JSON.parse(out instanceof JsonText ? out.text : (body as string)) }).value;
+  const json = () => (parsed ??= { value: JSON.parse(JsonText.is(out) ? out.text : (body as string)) }).value;
   if (outputChecked()) checkOutput(op.contract, json());
   return { body, json };
 }
