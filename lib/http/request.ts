@@ -15,17 +15,13 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, where: string
   throw new AppError('validation', `Invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
 }
 
-/**
- * Reads a JSON body with a byte cap, refusing non-JSON media types and malformed JSON. An empty body
- * (fetch sends an empty stream for a bodiless POST/DELETE) reads as {} whatever its content type.
- */
-export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
-  const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+/** Reads a request body up to `maxBytes` (a declared larger length is refused before any byte is read). */
+export async function readBodyCapped(req: Request, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     throw new AppError('payload_too_large', `The request body is ${declared} bytes; the limit is ${maxBytes}.`);
   }
-  if (!req.body) return {};
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -39,7 +35,16 @@ export async function readJsonBody(req: Request, maxBytes: number): Promise<unkn
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads a JSON body with a byte cap, refusing non-JSON media types and malformed JSON. An empty body
+ * (fetch sends an empty stream for a bodiless POST/DELETE) reads as {} whatever its content type.
+ */
+export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
+  const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const text = (await readBodyCapped(req, maxBytes)).toString('utf8');
   if (!text.trim()) return {};
   if (type !== 'application/json') throw new AppError('unsupported_media_type', `Send the body as application/json (got "${type || 'none'}").`);
   try {

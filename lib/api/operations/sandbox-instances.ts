@@ -2,6 +2,7 @@ import 'server-only';
 import { Readable } from 'node:stream';
 import { AppError } from '../../core/errors';
 import { defineOperation } from '../../http/operation';
+import { readBodyCapped } from '../../http/request';
 import { enqueue } from '../../jobs/queue';
 import { testConnection } from '../../sandbox/check/connection-test';
 import { sandboxCheckJob } from '../../sandbox/check/job';
@@ -36,18 +37,6 @@ function uploadName(raw: string | null): string {
       issues: [{ path: 'x-filename', message: 'Not a plain file name.' }],
     });
   return name;
-}
-
-async function readBody(body: ReadableStream<Uint8Array> | null, max: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  if (!body) return Buffer.alloc(0);
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > max) throw new AppError('payload_too_large', `The upload is larger than ${Math.round(max / 1048576)} MiB.`);
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
 }
 
 /** The full check of a config and the sandboxes started from configs. */
@@ -90,7 +79,7 @@ export const sandboxInstanceOps = {
     async ({ services, actor, params, req }) => {
       const r = req!;
       const name = uploadName(r.headers.get('x-filename'));
-      const data = await readBody(r.body, api.uploadSandboxFile.maxBodyBytes);
+      const data = await readBodyCapped(r, api.uploadSandboxFile.maxBodyBytes);
       return uploadInstanceFile(services.sandboxes, actor, params.id, name, data);
     },
     { restOnly: true },
