@@ -29,6 +29,7 @@ import { registerSandboxJobs } from './sandbox/check/job';
 import { SandboxUsage } from './sandbox/config/in-use';
 import { startSandboxSweeper } from './sandbox/docker/sweep-schedule';
 import { backendFor, type InstanceDeps, instanceLister } from './sandbox/instances/service';
+import { type NetworkEnforcement, reconcileNetworks, startNetworkEnforcement } from './sandbox/network/enforcement';
 import { parseKey, type SecretBox, secretBox } from './secrets/crypto';
 import { closeScanPool, configureScanPool } from './skills/scanner';
 import { SkillCatalog } from './skills/service/catalog';
@@ -64,6 +65,8 @@ export interface Services {
   sandboxUsage: SandboxUsage;
   /** How running sandboxes are reached: configs become backends here (clients reused per config version). */
   sandboxes: InstanceDeps;
+  /** Skilldock's own egress enforcement for the local Docker engine (null enforcer: why in `problem`). */
+  network: NetworkEnforcement;
   stopSkillEvents: () => void;
   /** Gives up this process's exclusive hold on the data dir (and the runtime dir), last in stopServices. */
   releaseLocks: () => void;
@@ -178,7 +181,10 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   registerBuiltinJobs(jobKinds, { engineStatus: () => dockerStatus(5000) });
   registerPackageJobs(jobKinds, { runtime: packages, secrets, hub, version });
   registerSkillJobs(jobKinds, { dataDir: config.dataDir, catalog: skills });
-  const sandboxes: InstanceDeps = { db: database.db, secrets, workspaceRoots: () => config.workspaceRoots, backendCache: new Map() };
+  const network = await startNetworkEnforcement(config);
+  if (network.enforcer) void reconcileNetworks(database.db, network.enforcer);
+  else logger.info('sandbox network rules are not enforced on this host', { reason: network.problem });
+  const sandboxes: InstanceDeps = { db: database.db, secrets, workspaceRoots: () => config.workspaceRoots, backendCache: new Map(), network };
   registerSandboxJobs(jobKinds, sandboxes);
   // What changes installed packages re-gates the catalog: installs in this process tell the package
   // runtime directly; jobs that ended on other replicas arrive as state events.
@@ -214,6 +220,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     config,
     sandboxUsage,
     sandboxes,
+    network,
     database,
     hub,
     worker,
@@ -240,6 +247,8 @@ export async function stopServices(s: Services): Promise<void> {
   await s.skills.close();
   await closeScanPool();
   await s.worker?.stop(s.config.SKILLDOCK_SHUTDOWN_GRACE_MS);
+  // The rules stay in place (sandboxes stay confined); only this process's listeners stop.
+  await s.network.enforcer?.close();
   await s.hub.stop();
   await s.users.stop();
   await s.jobList.stop();

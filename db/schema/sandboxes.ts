@@ -14,6 +14,15 @@ export const sandboxConfigs = pgTable('sandbox_configs', {
   secretsSealed: text('secrets_sealed'),
   /** Names of the secret fields that are set (not secret), so responses need not open the seal. */
   secretNames: jsonb('secret_names').$type<string[]>().notNull().default([]),
+  /** The egress policy, normalised, with its secrets (Cube inject secrets, E2B header values) blanked. */
+  networkPolicy: jsonb('network_policy')
+    .$type<Record<string, unknown>>()
+    .notNull()
+    .default({ denyEgressByDefault: false, allowOut: [], denyOut: [], cubeRules: [], e2bHostRules: [] }),
+  /** Sealed JSON {key: value} of the policy's secrets; null when none is set. */
+  networkSecretsSealed: text('network_secrets_sealed'),
+  /** Keys of the policy secrets that are set (not secret). */
+  networkSecretNames: jsonb('network_secret_names').$type<string[]>().notNull().default([]),
   /** False until the first full check passes. */
   enabled: boolean('enabled').notNull().default(false),
   lastCheckAt: timestamp('last_check_at', { withTimezone: true }),

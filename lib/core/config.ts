@@ -57,6 +57,19 @@ export const envSchema = z.object({
   SKILLDOCK_LOGIN_ACCOUNT_MAX_FAILURES: int(1, 100_000).default(50),
   SKILLDOCK_LOGIN_WINDOW_MS: int(1000, 86_400_000).default(15 * 60_000),
   SKILLDOCK_ALLOWED_ORIGINS: z.string().optional(),
+  /** `auto`: enforce sandbox network rules on the local Docker engine when running as root with nft; `off`: never. */
+  SKILLDOCK_NETWORK_ENFORCEMENT: z.enum(['auto', 'off']).default('auto'),
+  /** The nft table this process owns (also the owner label of its sandbox networks). */
+  SKILLDOCK_NFT_TABLE: z
+    .string()
+    .regex(/^skilldock[a-z0-9_]{0,20}$/, 'SKILLDOCK_NFT_TABLE must start with "skilldock" and use a-z, 0-9 and _ (at most 29 characters)')
+    .default('skilldock'),
+  /** Port of the egress proxy on each sandbox network's gateway. */
+  SKILLDOCK_EGRESS_PROXY_PORT: int(1, 65535).default(3129),
+  /** Port of the DNS forwarder on each sandbox network's gateway. */
+  SKILLDOCK_SANDBOX_DNS_PORT: int(1, 65535).default(53),
+  /** DNS servers the forwarder and the proxy ask (comma-separated ip or ip:port); default: /etc/resolv.conf. */
+  SKILLDOCK_DNS_UPSTREAMS: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 
@@ -71,6 +84,7 @@ export interface Config extends Env {
   allowedOrigins: string[];
   dockerTlsRoots: string[];
   workspaceRoots: string[];
+  dnsUpstreams: string[] | null;
 }
 
 const pathList = (v: string | undefined): string[] =>
@@ -79,6 +93,18 @@ const pathList = (v: string | undefined): string[] =>
     .map((s) => s.trim())
     .filter(Boolean)
     .map((s) => path.resolve(/*turbopackIgnore: true*/ s));
+
+const UPSTREAM = /^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-fA-F:]{2,39}\](?::\d{1,5})?)$/;
+
+function parseUpstreams(v: string): string[] {
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const u of list)
+    if (!UPSTREAM.test(u)) throw new Error(`Invalid configuration:\n  SKILLDOCK_DNS_UPSTREAMS: ${JSON.stringify(u)} is not ip, ip:port or [ipv6]:port`);
+  return list;
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -97,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseKind: e.DATABASE_URL ? 'postgres' : 'pglite',
     dockerTlsRoots: e.SKILLDOCK_DOCKER_TLS_ROOTS ? pathList(e.SKILLDOCK_DOCKER_TLS_ROOTS) : [path.join(dataDir, 'docker-certs')],
     workspaceRoots: pathList(e.SKILLDOCK_WORKSPACE_ROOTS),
+    dnsUpstreams: e.SKILLDOCK_DNS_UPSTREAMS ? parseUpstreams(e.SKILLDOCK_DNS_UPSTREAMS) : null,
     allowedOrigins: (e.SKILLDOCK_ALLOWED_ORIGINS ?? '')
       .split(',')
       .map((s) => s.trim())

@@ -77,6 +77,9 @@ export const ERROR_STATUS = {
   config_in_use: 409,
   inventory_unverifiable: 409,
   locked: 423,
+  // Network rules
+  network_unenforceable: 422,
+  network_apply_failed: 500,
   // The host
   disk_full: 507,
   permission: 500,

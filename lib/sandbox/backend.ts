@@ -2,6 +2,7 @@
 // through the E2B-protocol client). Later layers — the full check, instances, network rules,
 // skill installs, the terminal — talk to sandboxes only through this.
 import type { Readable } from 'node:stream';
+import type { NetworkPolicy } from '@/lib/network/policy/types';
 
 export type SandboxBackendKind = 'docker' | 'e2b' | 'cube';
 
@@ -31,6 +32,10 @@ export interface CreateSandboxSpec {
   idleTtlSeconds?: number;
   /** Docker network to attach instead of the default; `none` for no network. */
   network?: string;
+  /** Egress policy, already validated and normalised; enforced by the remote (E2B/Cube). */
+  networkPolicy?: NetworkPolicy;
+  /** The policy's opened secrets (`e2b:<host>:<header>`, `cube:<rule>:<header>` → value). */
+  networkSecrets?: Record<string, string>;
 }
 
 export type SandboxState = 'creating' | 'running' | 'paused' | 'stopped' | 'exited' | 'unknown';
@@ -98,4 +103,6 @@ export interface SandboxBackend {
   listFiles(id: string, dir: string): Promise<FileEntry[]>;
   /** Removes the sandbox and what it owns (volumes); absent is not an error. */
   remove(id: string, signal?: AbortSignal): Promise<void>;
+  /** Replaces the egress policy of a running sandbox; `unsupported` where the backend cannot (recycle it). */
+  applyNetworkPolicy?(id: string, policy: NetworkPolicy, signal?: AbortSignal, secrets?: Record<string, string>): Promise<'updated' | 'unsupported'>;
 }

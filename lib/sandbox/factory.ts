@@ -1,5 +1,8 @@
 // Builds the backend a stored sandbox config describes: Docker through dockerode, E2B and
 // CubeSandbox through the E2B-protocol client. The one place a config row becomes a live client.
+import type { NetworkEnforcer } from '../network/docker/enforcer';
+import { storedPolicy } from '../network/policy/open';
+import { policySecrets } from '../network/store';
 import type { SecretBox } from '../secrets/crypto';
 import type { CreateSandboxSpec, SandboxBackend } from './backend';
 import type { CubeConfig, DockerConfig, E2bConfig } from './config/schema';
@@ -14,9 +17,11 @@ export interface BackendFactoryDeps {
   workspaceRoots: () => string[];
   /** Test seam for the E2B-protocol transport (a resolver mapping a sandbox domain to loopback). */
   e2bTransport?: TransportDeps;
+  /** Skilldock's own egress enforcement on this host's Docker engine, and why it is off when it is. */
+  network?: { enforcer: NetworkEnforcer | null; problem: string | null };
 }
 
-export type ConfigRecord = Pick<ConfigRow, 'id' | 'backend' | 'config' | 'secretsSealed'>;
+export type ConfigRecord = Pick<ConfigRow, 'id' | 'backend' | 'config' | 'secretsSealed'> & Partial<Pick<ConfigRow, 'networkPolicy' | 'networkSecretsSealed'>>;
 
 export function backendForConfig(row: ConfigRecord, deps: BackendFactoryDeps): SandboxBackend {
   if (row.backend === 'docker') {
@@ -29,6 +34,8 @@ export function backendForConfig(row: ConfigRecord, deps: BackendFactoryDeps): S
       runtime: c.runtime || undefined,
       readOnlyRootfs: c.readOnlyRootfs,
       network: c.networkMode,
+      enforcer: deps.network?.enforcer ?? undefined,
+      enforcementProblem: deps.network?.problem ?? 'Network enforcement is not set up in this process.',
       workspaceMount: c.workspaceMount ? { hostPath: c.workspaceMount, allowedRoots: deps.workspaceRoots() } : undefined,
     });
   }
@@ -51,8 +58,8 @@ export function backendForConfig(row: ConfigRecord, deps: BackendFactoryDeps): S
   );
 }
 
-/** What a sandbox of this config is created from: image or template, limits, lifetime. */
-export function sandboxSpecFor(row: ConfigRecord): CreateSandboxSpec {
+/** What a sandbox of this config is created from: image or template, limits, lifetime, network policy. */
+export function sandboxSpecFor(row: ConfigRecord, secrets?: SecretBox): CreateSandboxSpec {
   if (row.backend === 'docker') {
     const c = row.config as DockerConfig;
     return {
@@ -60,8 +67,10 @@ export function sandboxSpecFor(row: ConfigRecord): CreateSandboxSpec {
       limits: { cpu: c.cpuLimit, memoryMb: c.memoryLimitMb, pids: c.pidsLimit },
       idleTtlSeconds: c.idleTtlSeconds,
       network: c.networkMode,
+      networkPolicy: storedPolicy(row),
     };
   }
   const c = row.config as E2bConfig | CubeConfig;
-  return { image: c.templateId, idleTtlSeconds: c.sandboxTtlSeconds };
+  const networkSecrets = secrets && row.networkSecretsSealed ? policySecrets(secrets, { id: row.id, networkSecretsSealed: row.networkSecretsSealed }) : {};
+  return { image: c.templateId, idleTtlSeconds: c.sandboxTtlSeconds, networkPolicy: storedPolicy(row), networkSecrets };
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type Docker from 'dockerode';
 import { execIn } from './e2b-server-exec';
+import { createRecord, type NetworkRecord, networkProblem, updateRecord } from './e2b-server-network';
 import type { FakeSandbox, Fault, Flavor, Route } from './e2b-server-types';
 import { ensureBusyboxImage } from './sandbox-images';
 
@@ -18,6 +19,8 @@ export interface ControlState {
   label: Record<string, string>;
   domain: string;
   sandboxes: Map<string, FakeSandbox>;
+  /** The egress settings of every create and network update, in arrival order. */
+  networkLog: NetworkRecord[];
   fault(route: Route): Fault | undefined;
 }
 
@@ -131,7 +134,11 @@ export async function handleControl(s: ControlState, req: http.IncomingMessage, 
     const body = await readJson(req);
     if (typeof body.templateID !== 'string' || !body.templateID) return fail(res, 400, 'templateID is required');
     if (!s.templates.includes(body.templateID)) return fail(res, 404, `template '${body.templateID}' not found`);
-    return json(res, 201, created(s, await createSandbox(s, body)));
+    const bad = networkProblem(body.allow_internet_access, body.network);
+    if (bad) return fail(res, 400, bad);
+    const sb = await createSandbox(s, body);
+    s.networkLog.push(createRecord(sb.id, body));
+    return json(res, 201, created(s, sb));
   }
   if ((path === '/v2/sandboxes' || path === '/sandboxes') && method === 'GET') {
     const want = new URLSearchParams(url.searchParams.get('metadata') ?? '');
@@ -186,7 +193,11 @@ export async function handleControl(s: ControlState, req: http.IncomingMessage, 
     return json(res, 200, created(s, sb));
   }
   if (sub === '/network') {
-    sb.network = body;
+    const record = updateRecord(sb.id, body);
+    const bad = networkProblem(record.allowInternetAccess, record.network);
+    if (bad) return fail(res, 400, bad);
+    sb.network = record.network;
+    s.networkLog.push(record);
     return json(res, 204);
   }
   return fail(res, 404, `no route ${method} ${path}`);

@@ -14,9 +14,10 @@ import net, { type AddressInfo, type LookupFunction } from 'node:net';
 import type Docker from 'dockerode';
 import { handleControl } from './e2b-server-control';
 import { handleEnvd } from './e2b-server-envd';
+import type { NetworkRecord } from './e2b-server-network';
 import type { FakeSandbox, Fault, Flavor, Route } from './e2b-server-types';
 
-export type { Fault, Flavor, Route };
+export type { Fault, Flavor, NetworkRecord, Route };
 
 import { testCertificates } from './e2b-server-tls';
 
@@ -58,6 +59,8 @@ export interface E2bServer {
   lookup: LookupFunction;
   sandboxes: Map<string, FakeSandbox>;
   seen: SeenRequest[];
+  /** `allow_internet_access` and `network` of each create and each `PUT …/network` (Cube has no such route: 404). */
+  networkLog: NetworkRecord[];
   inject(fault: Fault): void;
   close(): Promise<void>;
 }
@@ -73,6 +76,7 @@ export async function startE2bServer(o: E2bServerOptions): Promise<E2bServer> {
   const faults: (Fault & { left: number })[] = [];
   const sandboxes = new Map<string, FakeSandbox>();
   const seen: SeenRequest[] = [];
+  const networkLog: NetworkRecord[] = [];
   const state = {
     flavor,
     docker: o.docker,
@@ -83,6 +87,7 @@ export async function startE2bServer(o: E2bServerOptions): Promise<E2bServer> {
     label: { [E2B_SERVER_LABEL]: serverId },
     domain: '',
     sandboxes,
+    networkLog,
     fault(route: Route): Fault | undefined {
       const f = faults.find((x) => x.left > 0 && (x.route === route || x.route === 'any'));
       if (f) f.left--;
@@ -172,6 +177,7 @@ export async function startE2bServer(o: E2bServerOptions): Promise<E2bServer> {
     lookup,
     sandboxes,
     seen,
+    networkLog,
     inject: (f) => void faults.push({ ...f, left: f.times ?? 1 }),
     async close() {
       clearInterval(sweep);

@@ -1,4 +1,5 @@
 // Starts the real Services (database, migrations, event hub, worker) on a fresh test database.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,9 @@ export async function startTestServices(opts: { worker?: boolean; env?: Record<s
     ...(tdb.url ? { DATABASE_URL: tdb.url } : {}),
     SKILLDOCK_JOB_LEASE_MS: '3000',
     LOG_LEVEL: 'warn',
+    // A table and networks of this run's own (test files run in parallel); DNS never leaves loopback.
+    SKILLDOCK_NFT_TABLE: `skilldock_t${randomBytes(5).toString('hex')}`,
+    SKILLDOCK_DNS_UPSTREAMS: '127.0.0.1:9',
     ...opts.env,
   });
   const services = await startServices({ config, worker: opts.worker ?? true });
@@ -29,6 +33,7 @@ export async function startTestServices(opts: { worker?: boolean; env?: Record<s
     dataDir,
     databaseUrl: tdb.url,
     async stop() {
+      await services.network.enforcer?.close({ removeRules: true, removeNetworks: true });
       await stopServices(services);
       await tdb.cleanup();
       if (!tdb.dataDir) await rm(dataDir, { recursive: true, force: true });

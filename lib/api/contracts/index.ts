@@ -1,12 +1,22 @@
 import { accessApi } from './access';
 import { githubApi } from './github';
 import { jobsApi } from './jobs';
+import { networkApi } from './network';
 import { packagesApi } from './packages';
 import { sandboxInstancesApi } from './sandbox-instances';
 import { sandboxConfigsApi } from './sandboxes';
 import { skillsApi } from './skills';
 
 /** Every API operation, one file per area. Route files bind these to handlers; the OpenAPI document is built from this list. */
-export const api = { ...accessApi, ...jobsApi, ...packagesApi, ...githubApi, ...skillsApi, ...sandboxConfigsApi, ...sandboxInstancesApi } as const;
+export const api = {
+  ...accessApi,
+  ...jobsApi,
+  ...packagesApi,
+  ...githubApi,
+  ...skillsApi,
+  ...sandboxConfigsApi,
+  ...sandboxInstancesApi,
+  ...networkApi,
+} as const;
 
 export type ApiName = keyof typeof api;

@@ -3,6 +3,7 @@ import type { ApiName } from '../contracts';
 import { accessOps } from './access';
 import { githubOps } from './github';
 import { jobOps } from './jobs';
+import { networkOps } from './network';
 import { packageOps } from './packages';
 import { sandboxInstanceOps } from './sandbox-instances';
 import { sandboxConfigOps } from './sandboxes';
@@ -18,6 +19,7 @@ export const ops = {
   ...settingsOps,
   ...sandboxConfigOps,
   ...sandboxInstanceOps,
+  ...networkOps,
 } satisfies Record<ApiName, unknown>;
 
 export type OpName = keyof typeof ops;

@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors';
 import { defineOperation } from '../../http/operation';
 import { type ConfigDeps, cloneConfig, createConfig, deleteConfig, getConfig, listConfigs, loadRow, patchConfig } from '../../sandbox/config/store';
 import { listEnv, setEnv, unsetEnv } from '../../sandbox/env/store';
+import { releaseNetwork } from '../../sandbox/network/apply';
 import type { Services } from '../../services';
 import { api } from '../contracts';
 
@@ -28,7 +29,12 @@ export const sandboxConfigOps = {
   updateSandboxConfig: defineOperation(api.updateSandboxConfig, async ({ services, actor, params, body }) =>
     patchConfig(configDeps(services), actor, params.id, body),
   ),
-  deleteSandboxConfig: defineOperation(api.deleteSandboxConfig, async ({ services, actor, params }) => deleteConfig(configDeps(services), actor, params.id)),
+  deleteSandboxConfig: defineOperation(api.deleteSandboxConfig, async ({ services, actor, params }) => {
+    const row = await loadRow(services.database.db, params.id);
+    const out = await deleteConfig(configDeps(services), actor, params.id);
+    await releaseNetwork(services.sandboxes, row);
+    return out;
+  }),
   cloneSandboxConfig: defineOperation(api.cloneSandboxConfig, async ({ services, actor, params, body }) =>
     cloneConfig(configDeps(services), actor, params.id, body.name),
   ),

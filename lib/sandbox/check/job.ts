@@ -63,7 +63,7 @@ export function sandboxCheckHandler(deps: SandboxCheckDeps): JobHandler<SandboxC
     ctx.log(`Full check of "${row.name}" (${row.backend})`);
     const report = await runFullCheck({
       backend: () => backendForConfig(row, deps),
-      spec: { ...sandboxSpecFor(row), env, labels: { [CONFIG_LABEL]: row.id } },
+      spec: { ...sandboxSpecFor(row, deps.secrets), env, labels: { [CONFIG_LABEL]: row.id } },
       expected,
       extraProbes: deps.extraProbes,
       signal: ctx.signal,

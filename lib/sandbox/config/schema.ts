@@ -4,6 +4,7 @@
  * imports this file. Checks that need the server (SSRF guard, allowed roots on disk) live in validate.ts.
  */
 import { z } from 'zod';
+import { networkPolicySchema } from '../../network/policy/schema';
 import { imageRefProblem } from './image-ref';
 
 export const SANDBOX_BACKENDS = ['docker', 'e2b', 'cube'] as const;
@@ -149,14 +150,16 @@ const name = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,62}$/, 'A name of 1–63 letters, digits, spaces and ._- (starting with a letter or digit).');
 const description = z.string().trim().max(500, 'At most 500 characters.');
 
+const network = networkPolicySchema.optional().describe('The network policy (default: outbound open); change it later with PUT …/network');
+
 const backendField = z.enum(SANDBOX_BACKENDS, { error: 'The backend is docker, e2b or cube.' });
 
 export const createConfigInput = z.discriminatedUnion(
   'backend',
   [
-    z.strictObject({ name, description: description.default(''), backend: z.literal('docker'), config: dockerConfig }),
-    z.strictObject({ name, description: description.default(''), backend: z.literal('e2b'), config: e2bConfig }),
-    z.strictObject({ name, description: description.default(''), backend: z.literal('cube'), config: cubeConfig }),
+    z.strictObject({ name, description: description.default(''), backend: z.literal('docker'), config: dockerConfig, network }),
+    z.strictObject({ name, description: description.default(''), backend: z.literal('e2b'), config: e2bConfig, network }),
+    z.strictObject({ name, description: description.default(''), backend: z.literal('cube'), config: cubeConfig, network }),
   ],
   { error: 'The backend is docker, e2b or cube.' },
 );

@@ -5,6 +5,8 @@ import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
 import { AppError, type FieldIssue } from '../../core/errors';
 import { newId } from '../../core/ids';
+import { storedPolicy } from '../../network/policy/open';
+import { clonePolicyColumns, policySecrets, preparePolicy } from '../../network/store';
 import type { SecretBox } from '../../secrets/crypto';
 import { envSealContext } from '../env/store';
 import { type ConfigUsage, isUsed, type SandboxUsage } from './in-use';
@@ -102,6 +104,7 @@ export async function createConfig(deps: ConfigDeps, actor: Actor, input: Create
   await validateOnServer(input.backend, config, deps.validate);
   await assertNameFree(deps.db, input.name);
   const id = newId();
+  const network = input.network ? preparePolicy(deps.secrets, id, input.backend, input.network, {}, 'network') : null;
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(sandboxConfigs)
@@ -112,6 +115,9 @@ export async function createConfig(deps: ConfigDeps, actor: Actor, input: Create
         description: input.description,
         config: plain,
         ...sealSecrets(deps.secrets, id, secret),
+        ...(network
+          ? { networkPolicy: network.networkPolicy, networkSecretsSealed: network.networkSecretsSealed, networkSecretNames: network.networkSecretNames }
+          : {}),
         createdBy: actor.label,
         updatedBy: actor.label,
       })
@@ -155,6 +161,7 @@ export async function patchConfig(deps: ConfigDeps, actor: Actor, id: string, pa
     delete merged[f];
   }
   const config = parseConfig(backend, merged);
+  if (!sameBackend) preparePolicy(deps.secrets, id, backend, storedPolicy(row), policySecrets(deps.secrets, row), 'network');
   const { plain } = splitSecrets(backend, config);
   requireSecrets(backend, secret);
   const configChanged = !sameBackend || differs(plain, row.config) || differs(secret, stored);
@@ -240,6 +247,7 @@ export async function cloneConfig(deps: ConfigDeps, actor: Actor, id: string, na
         description: row.description,
         config: row.config,
         ...sealSecrets(deps.secrets, newIdValue, secret),
+        ...clonePolicyColumns(deps.secrets, row, newIdValue),
         createdBy: actor.label,
         updatedBy: actor.label,
       })

@@ -3,6 +3,9 @@
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { AppError } from '@/lib/core/errors';
+import type { Attachment, NetworkEnforcer } from '../../network/docker/enforcer';
+import { isOpenPolicy } from '../../network/policy/open';
+import { OPEN_POLICY } from '../../network/policy/types';
 import type { BackendCapabilities, CreateSandboxSpec, ExecRequest, ExecResult, FileEntry, SandboxBackend, SandboxInfo, SandboxState } from '../backend';
 import { acquireLease, recordActivity, withLease } from './activity';
 import { type DockerConnection, type DockerConnectionOptions, dockerConnection, statusOf, toAppError } from './connection';
@@ -18,6 +21,10 @@ const IMAGE_RE = /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::[0-9]{1,5})?(?:\/[a-z0-9]+(?:
 const ID_RE = /^(?:[a-f0-9]{12,64}|[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127})$/;
 
 export interface DockerBackendOptions extends DockerConnectionOptions, DockerSandboxSettings {
+  /** Skilldock's firewall, proxy and DNS for this host; absent where it cannot enforce (not root, no nft). */
+  enforcer?: NetworkEnforcer;
+  /** Why the enforcer is absent, for the error a non-open policy gets. */
+  enforcementProblem?: string | null;
   /** Test seam for waits; real time otherwise. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -109,11 +116,37 @@ export class DockerBackend implements SandboxBackend {
     }
   }
 
+  /** Whether this backend talks to the engine of this host (only there can Skilldock's firewall reach its bridges). */
+  get localEngine(): boolean {
+    return this.conn.endpoint.startsWith('unix://');
+  }
+
+  /** A bridge sandbox joins its config's enforced network; a policy nobody can enforce is refused. */
+  private async attachNetwork(spec: CreateSandboxSpec): Promise<Attachment | null> {
+    const mode = spec.network ?? this.opts.network ?? 'none';
+    if (mode !== 'bridge') return null;
+    const policy = spec.networkPolicy ?? OPEN_POLICY;
+    if (this.opts.enforcer && this.opts.configId && this.localEngine) return this.opts.enforcer.attach(this.conn.api, this.opts.configId, policy);
+    if (isOpenPolicy(policy)) return null;
+    const why = this.localEngine
+      ? (this.opts.enforcementProblem ?? 'Network enforcement is off on this server.')
+      : 'The engine is remote, so Skilldock cannot install firewall rules on its host.';
+    throw new AppError(
+      'network_unenforceable',
+      `This config has network rules, but they cannot be enforced: ${why} Use the open policy or network mode "none".`,
+    );
+  }
+
   async create(spec: CreateSandboxSpec, signal?: AbortSignal): Promise<SandboxInfo> {
     checkImage(spec.image);
     // Everything that can be refused is refused here, before the engine is called.
     const hostWorkspace = this.opts.workspaceMount ? resolveWorkspaceMount(this.opts.workspaceMount) : undefined;
-    const body = containerCreateOptions(spec, this.opts, hostWorkspace);
+    const attached = await this.attachNetwork(spec);
+    const body = containerCreateOptions(
+      attached ? { ...spec, network: attached.network } : spec,
+      attached ? { ...this.opts, dns: attached.dns } : this.opts,
+      hostWorkspace,
+    );
     if (this.opts.runtime) {
       const offered = await this.runtimes();
       if (!offered.includes(this.opts.runtime)) {

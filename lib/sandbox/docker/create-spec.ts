@@ -34,6 +34,8 @@ export interface DockerSandboxSettings {
   workspaceMount?: WorkspaceMount;
   /** `none` or `bridge` when the spec names no network. */
   network?: string;
+  /** DNS servers of the container (the DNS forwarder on the network's gateway). */
+  dns?: string[];
 }
 
 const NAME_RE = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/;
@@ -149,6 +151,7 @@ export function containerCreateOptions(spec: CreateSandboxSpec, s: DockerSandbox
     Mounts: mounts,
     ...(s.readOnlyRootfs ? { Tmpfs: { '/tmp': 'rw,noexec,nosuid,nodev,size=64m' } } : {}),
     ...(s.runtime ? { Runtime: s.runtime } : {}),
+    ...(s.dns?.length ? { Dns: [...s.dns] } : {}),
   };
   return {
     Image: spec.image,

@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { OPEN_POLICY } from '@/lib/network/policy/types';
 import { describeDocker } from '@/test/helpers/docker';
 import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
 import { E2bBackend } from './backend';
@@ -102,9 +103,11 @@ describeDocker('E2B-protocol backend against the loopback E2B server', () => {
         const endAt = servers[kind].sandboxes.get(sb.id)?.endAt.getTime() ?? 0;
         expect(endAt).toBeGreaterThan(Date.now() + 600_000);
         expect(await b.control.connect(sb.id, 300)).toMatchObject({ sandboxID: sb.id, envdAccessToken: expect.any(String) });
-        expect(await b.updateNetwork(sb.id, { denyOut: ['0.0.0.0/0'] })).toBe(kind === 'e2b' ? 'ok' : 'unsupported');
+        const closed = { ...OPEN_POLICY, denyEgressByDefault: true };
+        expect(await b.applyNetworkPolicy(sb.id, closed)).toBe(kind === 'e2b' ? 'updated' : 'unsupported');
         // Cube has no network route at all: the client treats its 404 on a live sandbox as unsupported.
-        if (kind === 'cube') expect(await b.control.updateNetwork(sb.id, { denyOut: ['0.0.0.0/0'] })).toBe('unsupported');
+        if (kind === 'cube')
+          expect(await b.control.updateNetwork(sb.id, { allow_internet_access: false, allowOut: [], denyOut: ['0.0.0.0/0'] })).toBe('unsupported');
         expect(b.capabilities()).toMatchObject(kind === 'e2b' ? { networkUpdate: true, egressDomains: true } : { networkUpdate: false, egressDomains: false });
 
         await b.remove(sb.id);

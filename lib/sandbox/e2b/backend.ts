@@ -4,11 +4,13 @@ import path from 'node:path/posix';
 import type { Readable } from 'node:stream';
 import { AppError, hasCode } from '@/lib/core/errors';
 import { trimEndChar } from '@/lib/core/text';
+import { type NetworkPolicy, OPEN_POLICY } from '@/lib/network/policy/types';
 import type { BackendCapabilities, CreateSandboxSpec, ExecRequest, ExecResult, FileEntry, SandboxBackend, SandboxInfo, SandboxState } from '../backend';
 import { capabilitiesFor, DEFAULT_TTL_SECONDS, type E2bConfig, type E2bKind, MANAGED_KEY } from './config';
-import { ControlPlane, checkSandboxId, type ListedSandbox, type NetworkConfig, type Optional } from './control';
+import { ControlPlane, checkSandboxId, type ListedSandbox, type NewSandbox, type Optional } from './control';
 import { Envd, type EnvdSandbox } from './envd';
 import { upstreamError } from './errors';
+import { networkUpdateWire, networkWire } from './network-wire';
 import { readError, Transport, type TransportDeps } from './transport';
 
 /** How long a killed process may take to report its end before the stream is dropped. */
@@ -68,12 +70,19 @@ export class E2bBackend implements SandboxBackend {
         metadata: labels,
         envVars: spec.env ?? {},
         secure: true,
-        ...(spec.network === 'none' ? { allow_internet_access: false } : {}),
+        ...this.networkFields(spec),
       },
       signal,
     );
     this.sandboxes.set(created.sandboxID, { id: created.sandboxID, domain: created.domain, accessToken: created.envdAccessToken });
     return { id: created.sandboxID, backend: this.kind, image: created.templateID || templateID, labels, state: 'running', createdAt: new Date() };
+  }
+
+  /** The create body's egress fields; `network: 'none'` closes egress whatever the policy allows. */
+  private networkFields(spec: CreateSandboxSpec): Pick<NewSandbox, 'allow_internet_access' | 'network'> {
+    if (spec.network === 'none') return networkWire(this.kind, { ...OPEN_POLICY, denyEgressByDefault: true }, {});
+    if (!spec.networkPolicy) return {};
+    return networkWire(this.kind, spec.networkPolicy, spec.networkSecrets ?? {});
   }
 
   async get(id: string, signal?: AbortSignal): Promise<SandboxInfo | null> {
@@ -200,10 +209,11 @@ export class E2bBackend implements SandboxBackend {
     return this.control.refresh(id, seconds);
   }
 
-  /** Replaces the egress rules of a running sandbox (E2B only). */
-  async updateNetwork(id: string, network: NetworkConfig): Promise<Optional> {
+  /** Replaces the egress policy of a running sandbox (E2B only; Cube has no such route and is not asked). */
+  async applyNetworkPolicy(id: string, policy: NetworkPolicy, signal?: AbortSignal, secrets: Record<string, string> = {}): Promise<'updated' | 'unsupported'> {
     if (!this.capabilities().networkUpdate) return 'unsupported';
-    return this.control.updateNetwork(id, network);
+    const r = await this.control.updateNetwork(id, networkUpdateWire(this.kind, policy, secrets), signal);
+    return r === 'ok' ? 'updated' : 'unsupported';
   }
 
   close(): Promise<void> {

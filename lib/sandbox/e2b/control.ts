@@ -4,6 +4,7 @@ import { AppError } from '@/lib/core/errors';
 import { trimEndChar } from '@/lib/core/text';
 import type { E2bConfig } from './config';
 import { upstreamError } from './errors';
+import type { NetworkUpdateWire, WireNetwork } from './network-wire';
 import { header, readError, type Transport } from './transport';
 
 export interface NewSandbox {
@@ -13,13 +14,7 @@ export interface NewSandbox {
   envVars?: Record<string, string>;
   secure?: boolean;
   allow_internet_access?: boolean;
-  network?: NetworkConfig;
-}
-
-export interface NetworkConfig {
-  allowOut?: string[];
-  denyOut?: string[];
-  allowPublicTraffic?: boolean;
+  network?: WireNetwork;
 }
 
 export interface CreatedSandbox {
@@ -171,7 +166,8 @@ export class ControlPlane {
     return r.data as CreatedSandbox;
   }
 
-  updateNetwork(id: string, network: NetworkConfig, signal?: AbortSignal): Promise<Optional> {
-    return this.optional('/network', id, network, 'PUT', signal);
+  /** Replaces every egress rule of a running sandbox: the body is the whole policy, an omitted field is cleared. */
+  updateNetwork(id: string, body: NetworkUpdateWire, signal?: AbortSignal): Promise<Optional> {
+    return this.optional('/network', id, body, 'PUT', signal);
   }
 }

@@ -96,7 +96,7 @@ export async function startInstance(deps: InstanceDeps, actor: Actor, configId: 
     });
   const backend = backendFor(deps, row);
   const { env } = await loadEnvFor(deps.db, deps.secrets, { user: actor.userId ? { id: actor.userId } : null, sandboxConfig: { id: row.id } });
-  const spec = sandboxSpecFor(row);
+  const spec = sandboxSpecFor(row, deps.secrets);
   const labels: Record<string, string> = { [CONFIG_LABEL]: row.id, [STARTED_BY_LABEL]: actor.label.slice(0, 200) };
   const sandbox = await backend.create({ ...spec, env, labels });
   const v = view(row, sandbox);

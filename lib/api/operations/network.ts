@@ -1,0 +1,57 @@
+import 'server-only';
+import { AppError } from '../../core/errors';
+import { defineOperation } from '../../http/operation';
+import { compilePolicy } from '../../network/policy/compile';
+import { decideDestination } from '../../network/policy/decide';
+import { parseDestination } from '../../network/policy/destination';
+import { ALWAYS_BLOCKED_V4, ALWAYS_BLOCKED_V6, HOST_NOTE, PRIVATE_V4, PRIVATE_V6 } from '../../network/policy/ranges';
+import { INSTALL_SOURCES } from '../../network/policy/sources';
+import { validatePolicy } from '../../network/policy/validate';
+import { maskedPolicy, plainPolicy, savePolicy } from '../../network/store';
+import { loadRow } from '../../sandbox/config/store';
+import type { ConfigRow } from '../../sandbox/config/view';
+import { applyToRunning } from '../../sandbox/network/apply';
+import { enforcementOf } from '../../sandbox/network/enforcement';
+import type { Services } from '../../services';
+import { api } from '../contracts';
+
+function networkView(s: Services, row: ConfigRow) {
+  return {
+    policy: maskedPolicy(row) as unknown as {
+      denyEgressByDefault: boolean;
+      allowOut: string[];
+      denyOut: string[];
+      cubeRules: Record<string, unknown>[];
+      e2bHostRules: Record<string, unknown>[];
+    },
+    ...enforcementOf(row, s.network),
+    alwaysBlocked: [...ALWAYS_BLOCKED_V4, ...ALWAYS_BLOCKED_V6, { cidr: 'host', why: HOST_NOTE }],
+    privateRanges: [...PRIVATE_V4, ...PRIVATE_V6],
+    installSources: INSTALL_SOURCES.map((x) => ({ manager: x.manager, label: x.label, entries: [...x.entries] })),
+  };
+}
+
+/** The network policy of sandbox configs. */
+export const networkOps = {
+  validateNetworkPolicy: defineOperation(api.validateNetworkPolicy, async ({ body }) => {
+    const r = validatePolicy(body.backend, body.policy);
+    return { valid: r.policy !== null, policy: r.policy as never, issues: r.issues };
+  }),
+  getConfigNetwork: defineOperation(api.getConfigNetwork, async ({ services, params }) =>
+    networkView(services, await loadRow(services.database.db, params.id)),
+  ),
+  setConfigNetwork: defineOperation(api.setConfigNetwork, async ({ services, actor, params, body }) => {
+    const row = await loadRow(services.database.db, params.id);
+    const after = await savePolicy(services.database.db, services.secrets, actor, row, body.policy);
+    const sandboxes = await applyToRunning(services.sandboxes, after);
+    return { ...networkView(services, after), sandboxes };
+  }),
+  testConfigNetwork: defineOperation(api.testConfigNetwork, async ({ services, params, body }) => {
+    const row = await loadRow(services.database.db, params.id);
+    const dest = parseDestination(body.destination);
+    if ('message' in dest) throw new AppError('validation', dest.message, { issues: [{ path: 'destination', message: dest.message }] });
+    const d = decideDestination(compilePolicy(plainPolicy(row)), dest);
+    const { enforcedBy } = enforcementOf(row, services.network);
+    return { allowed: d.allowed, rule: d.rule, kind: d.kind, entry: d.entry ?? null, enforcedBy, destination: dest };
+  }),
+};

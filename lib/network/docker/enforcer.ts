@@ -1,0 +1,236 @@
+// Skilldock's own egress enforcement on a local Docker engine. Each sandbox config gets a bridge
+// network; this process owns one nft table holding the rules of every such network, replaced as one
+// atomic transaction on every change, and runs an egress proxy and a DNS forwarder on each
+// network's gateway. Rules key on the bridge, so a change reaches running sandboxes without a restart.
+import { Resolver } from 'node:dns/promises';
+import net from 'node:net';
+import type Docker from 'dockerode';
+import { AppError } from '../../core/errors';
+import { describeError, logger } from '../../core/logger';
+import { DnsForwarder } from '../dns/forwarder';
+import { compilePolicy, isDenyAll } from '../policy/compile';
+import { decideName, decideResolved, nameAllowed } from '../policy/decide';
+import type { CompiledPolicy, Decision, NetworkPolicy } from '../policy/types';
+import { EgressProxy } from '../proxy/egress-proxy';
+import { flushSubnet } from './conntrack';
+import { type BridgeNetwork, ensureBridgeNetwork, listBridgeNetworks, networkKey, networkName, removeBridgeNetwork } from './networks';
+import { applyTable, deleteTable, nftAvailable, renderTable } from './nft';
+
+export interface EnforcerOptions {
+  /** The nft table this process owns (also the owner label of its networks). */
+  table: string;
+  proxyPort: number;
+  dnsPort: number;
+  /** DNS servers the forwarder and the proxy ask ("ip" or "ip:port"). */
+  upstreams: string[];
+  /** Every decision of a proxy (for counters and tests). */
+  onDecision?: (e: { configId: string; host: string; port: number; decision: Decision }) => void;
+}
+
+interface Entry {
+  docker: Docker;
+  net: BridgeNetwork;
+  policy: CompiledPolicy;
+  proxy: EgressProxy;
+  dns: DnsForwarder;
+}
+
+export interface Attachment {
+  network: string;
+  dns: string[];
+}
+
+/** Why this host cannot enforce rules itself, or null when it can. */
+export async function enforcementProblem(): Promise<string | null> {
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) return 'Skilldock does not run as root, so it cannot install firewall rules.';
+  if (!(await nftAvailable())) return 'nft (the nftables package) is not installed on this host.';
+  return null;
+}
+
+export class NetworkEnforcer {
+  private readonly entries = new Map<string, Entry>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly resolver: Resolver;
+
+  constructor(readonly opts: EnforcerOptions) {
+    this.resolver = new Resolver({ timeout: 3000, tries: 2 });
+    if (opts.upstreams.length) this.resolver.setServers(opts.upstreams);
+  }
+
+  /** One change at a time: the table is rendered from the whole map, so changes must not interleave. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn, fn);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Addresses of a name from the upstreams, both families; an IP literal is itself. */
+  async resolve(host: string): Promise<string[]> {
+    if (net.isIP(host)) return [host];
+    const [a, aaaa] = await Promise.all([this.resolver.resolve4(host).catch(() => []), this.resolver.resolve6(host).catch(() => [])]);
+    return [...a, ...aaaa];
+  }
+
+  private judges(configId: string) {
+    const policy = () => this.entries.get(configId)?.policy;
+    return {
+      egress: {
+        name: (host: string, port: number) => {
+          const p = policy();
+          return p ? decideName(p, host, port) : { allowed: false, kind: 'default-deny' as const, rule: 'This network has no policy.' };
+        },
+        resolved: (host: string, port: number, addresses: string[]) => {
+          const p = policy();
+          const d = p ? decideResolved(p, host, port, addresses) : { allowed: false, kind: 'default-deny' as const, rule: 'This network has no policy.' };
+          this.opts.onDecision?.({ configId, host, port, decision: d });
+          return d;
+        },
+      },
+      dns: {
+        allowName: (name: string) => {
+          const p = policy();
+          if (!p) return false;
+          return !isDenyAll(p) || nameAllowed(p, name) !== null;
+        },
+      },
+    };
+  }
+
+  private async render(): Promise<void> {
+    const nets = [...this.entries.values()].map((e) => ({
+      key: e.net.key,
+      bridge: e.net.bridge,
+      gateway4: e.net.gateway4,
+      subnet4: e.net.subnet4,
+      policy: e.policy,
+      proxyPort: this.opts.proxyPort,
+      dnsPort: this.opts.dnsPort,
+    }));
+    try {
+      await applyTable(renderTable(this.opts.table, nets));
+    } catch (e) {
+      throw new AppError('network_apply_failed', `The firewall rules could not be applied: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+  }
+
+  private async start(docker: Docker, net: BridgeNetwork, policy: NetworkPolicy): Promise<Entry> {
+    const judges = this.judges(net.configId);
+    const proxy = new EgressProxy({ judge: judges.egress, resolve: (h) => this.resolve(h) });
+    const dns = new DnsForwarder({ judge: judges.dns, upstreams: this.opts.upstreams });
+    const entry: Entry = { docker, net, policy: compilePolicy(policy), proxy, dns };
+    this.entries.set(net.configId, entry);
+    try {
+      await proxy.listen(net.gateway4, this.opts.proxyPort);
+      await dns.listen(net.gateway4, this.opts.dnsPort);
+    } catch (e) {
+      this.entries.delete(net.configId);
+      await Promise.allSettled([proxy.close(), dns.close()]);
+      throw new AppError('network_apply_failed', `The egress proxy or DNS forwarder could not listen on ${net.gateway4}: ${(e as Error).message}`, {
+        cause: e,
+      });
+    }
+    return entry;
+  }
+
+  /** The config's network with its rules in place, created on first use; what a sandbox joins. */
+  attach(docker: Docker, configId: string, policy: NetworkPolicy): Promise<Attachment> {
+    return this.serial(async () => {
+      let entry = this.entries.get(configId);
+      if (!entry) {
+        const net = await ensureBridgeNetwork(docker, this.opts.table, configId);
+        entry = await this.start(docker, net, policy);
+        try {
+          await this.render();
+        } catch (e) {
+          this.entries.delete(configId);
+          await Promise.allSettled([entry.proxy.close(), entry.dns.close()]);
+          throw e;
+        }
+      }
+      return { network: entry.net.name, dns: [entry.net.gateway4] };
+    });
+  }
+
+  /** Re-applies a changed policy: sets swapped in one transaction, open flows of the subnet cut. */
+  update(configId: string, policy: NetworkPolicy): Promise<boolean> {
+    return this.serial(async () => {
+      const entry = this.entries.get(configId);
+      if (!entry) return false;
+      const before = entry.policy;
+      entry.policy = compilePolicy(policy);
+      try {
+        await this.render();
+      } catch (e) {
+        entry.policy = before;
+        throw e;
+      }
+      // Established flows skip the rules; cut them so a tightened policy holds for what is already open.
+      await flushSubnet(entry.net.subnet4).catch((e) => logger.warn('conntrack flush failed', { err: describeError(e), subnet: entry.net.subnet4 }));
+      return true;
+    });
+  }
+
+  /** The config's network and rules go away (its sandboxes are removed first by the caller). */
+  detach(docker: Docker, configId: string): Promise<void> {
+    return this.serial(async () => {
+      const entry = this.entries.get(configId);
+      if (entry) {
+        this.entries.delete(configId);
+        await Promise.allSettled([entry.proxy.close(), entry.dns.close()]);
+        await this.render();
+      }
+      await removeBridgeNetwork(docker, entry?.net.name ?? networkName(networkKey(this.opts.table, configId)));
+    });
+  }
+
+  /** At boot: the networks this owner left behind get their rules and listeners back. */
+  reconcile(docker: Docker, policyOf: (configId: string) => Promise<NetworkPolicy | null>): Promise<number> {
+    return this.serial(async () => {
+      let n = 0;
+      for (const net of await listBridgeNetworks(docker, this.opts.table)) {
+        if (this.entries.has(net.configId)) continue;
+        const policy = await policyOf(net.configId);
+        if (!policy) {
+          await removeBridgeNetwork(docker, net.name).catch((e) =>
+            logger.warn('could not remove an orphaned sandbox network', { err: describeError(e), network: net.name }),
+          );
+          continue;
+        }
+        await this.start(docker, net, policy);
+        n++;
+      }
+      await this.render();
+      return n;
+    });
+  }
+
+  /** A network removed behind Skilldock's back (Docker event): its rules and listeners go too. */
+  forget(networkName: string): Promise<void> {
+    return this.serial(async () => {
+      for (const [id, e] of this.entries) {
+        if (e.net.name !== networkName) continue;
+        this.entries.delete(id);
+        await Promise.allSettled([e.proxy.close(), e.dns.close()]);
+        await this.render();
+      }
+    });
+  }
+
+  networks(): BridgeNetwork[] {
+    return [...this.entries.values()].map((e) => e.net);
+  }
+
+  /**
+   * Stops the listeners. Rules otherwise stay, so sandboxes stay confined while the console is down;
+   * `removeRules` deletes the table and `removeNetworks` the networks too (tests, uninstall).
+   */
+  close(opts: { removeRules?: boolean; removeNetworks?: boolean } = {}): Promise<void> {
+    return this.serial(async () => {
+      const entries = [...this.entries.values()];
+      this.entries.clear();
+      await Promise.allSettled(entries.flatMap((e) => [e.proxy.close(), e.dns.close()]));
+      if (opts.removeRules) await deleteTable(this.opts.table);
+      if (opts.removeNetworks) await Promise.allSettled(entries.map((e) => removeBridgeNetwork(e.docker, e.net.name)));
+    });
+  }
+}

@@ -1,0 +1,106 @@
+// A sandbox config's network policy at rest: the normalised policy in `network_policy` with its
+// secrets blanked, the secrets sealed apart (keyed by rule name, so reordering keeps them), every
+// change audited with the secrets masked.
+import { eq } from 'drizzle-orm';
+import type { AppDb } from '@/db/client';
+import { sandboxConfigs } from '@/db/schema';
+import { recordAudit } from '../audit/audit';
+import type { Actor } from '../auth/actor';
+import { AppError } from '../core/errors';
+import type { SecretBox } from '../secrets/crypto';
+import { storedPolicy } from './policy/open';
+import { maskPolicy, mergePolicySecrets, splitPolicySecrets } from './policy/secrets';
+import type { NetworkPolicy, PolicyIssue } from './policy/types';
+import { validatePolicy } from './policy/validate';
+
+type Row = typeof sandboxConfigs.$inferSelect;
+type Backend = Row['backend'];
+
+const sealContext = (id: string) => `sandbox-network:${id}`;
+
+/** The stored policy without its secrets ("" where one is set). */
+export const plainPolicy = storedPolicy;
+
+/** The policy as responses show it: secrets "***" where set. */
+export function maskedPolicy(row: Pick<Row, 'networkPolicy' | 'networkSecretNames'>): NetworkPolicy {
+  return maskPolicy(plainPolicy(row), row.networkSecretNames);
+}
+
+/** The opened secrets of the policy (for the E2B/Cube wire form only). */
+export function policySecrets(secrets: SecretBox, row: Pick<Row, 'id' | 'networkSecretsSealed'>): Record<string, string> {
+  return row.networkSecretsSealed ? (JSON.parse(secrets.open(row.networkSecretsSealed, sealContext(row.id))) as Record<string, string>) : {};
+}
+
+function prefixed(issues: PolicyIssue[], prefix: string): PolicyIssue[] {
+  return issues.map((i) => ({ path: prefix ? `${prefix}.${i.path}` : i.path, message: i.message }));
+}
+
+export interface PreparedPolicy {
+  networkPolicy: Record<string, unknown>;
+  networkSecretsSealed: string | null;
+  networkSecretNames: string[];
+  policy: NetworkPolicy;
+}
+
+/**
+ * Validates a policy for a backend and prepares its columns: "***" keeps a stored secret. Throws one
+ * `validation` error with every issue (paths under `prefix`, e.g. "network" on the config routes).
+ */
+export function preparePolicy(secrets: SecretBox, id: string, backend: Backend, input: unknown, stored: Record<string, string>, prefix = ''): PreparedPolicy {
+  const r = validatePolicy(backend, input);
+  if (!r.policy) {
+    const issues = prefixed(r.issues, prefix);
+    throw new AppError('validation', issues[0]?.message ?? 'The network policy is not valid.', { issues });
+  }
+  const merged = mergePolicySecrets(r.policy, stored);
+  if (merged.issues.length) {
+    const issues = prefixed(merged.issues, prefix);
+    throw new AppError('validation', issues[0].message, { issues });
+  }
+  const { plain, secrets: secretMap } = splitPolicySecrets(merged.policy);
+  const names = Object.keys(secretMap).sort();
+  return {
+    networkPolicy: plain as unknown as Record<string, unknown>,
+    networkSecretsSealed: names.length ? secrets.seal(JSON.stringify(secretMap), sealContext(id)) : null,
+    networkSecretNames: names,
+    policy: plain,
+  };
+}
+
+/** Replaces the policy of a config; the caller re-applies it to running sandboxes. */
+export async function savePolicy(db: AppDb, secrets: SecretBox, actor: Actor, row: Row, input: unknown): Promise<Row> {
+  const prepared = preparePolicy(secrets, row.id, row.backend, input, policySecrets(secrets, row));
+  return db.transaction(async (tx) => {
+    const [after] = await tx
+      .update(sandboxConfigs)
+      .set({
+        networkPolicy: prepared.networkPolicy,
+        networkSecretsSealed: prepared.networkSecretsSealed,
+        networkSecretNames: prepared.networkSecretNames,
+        updatedAt: new Date(),
+        updatedBy: actor.label,
+      })
+      .where(eq(sandboxConfigs.id, row.id))
+      .returning();
+    await recordAudit(tx, actor, {
+      action: 'sandbox.network.update',
+      targetType: 'sandbox_config',
+      targetId: row.id,
+      before: { name: row.name, network: maskedPolicy(row) },
+      after: { name: after.name, network: maskedPolicy(after) },
+    });
+    return after;
+  });
+}
+
+/** The policy columns of a copy of `row` under another id (secrets re-sealed for it). */
+export function clonePolicyColumns(secrets: SecretBox, row: Row, id: string) {
+  const p = preparePolicy(secrets, id, row.backend, plainPolicy(row), {}, '');
+  const opened = policySecrets(secrets, row);
+  const names = Object.keys(opened).sort();
+  return {
+    networkPolicy: p.networkPolicy,
+    networkSecretsSealed: names.length ? secrets.seal(JSON.stringify(opened), sealContext(id)) : null,
+    networkSecretNames: names,
+  };
+}

@@ -1,0 +1,69 @@
+// A saved policy reaches the running sandboxes of its config: Docker through Skilldock's firewall
+// (one swap for the whole network), E2B through its live network route; Cube sandboxes are listed
+// as needing a recycle, since Cube applies rules only when a sandbox is created.
+
+import { storedPolicy } from '../../network/policy/open';
+import { policySecrets } from '../../network/store';
+import { CONFIG_LABEL } from '../config/in-use';
+import type { ConfigRow } from '../config/view';
+import type { DockerBackend } from '../docker/backend';
+import { backendFor, type InstanceDeps, instanceId } from '../instances/service';
+
+export interface SandboxReached {
+  sandboxId: string;
+  status: 'updated' | 'needs-recycle' | 'failed';
+  message: string;
+}
+
+const LIVE = new Set(['running', 'creating', 'paused']);
+
+export async function applyToRunning(deps: InstanceDeps, row: ConfigRow): Promise<SandboxReached[]> {
+  const backend = backendFor(deps, row);
+  const policy = storedPolicy(row);
+  let listed: Awaited<ReturnType<typeof backend.list>>;
+  try {
+    listed = await backend.list({ [CONFIG_LABEL]: row.id });
+  } catch (e) {
+    // The policy is saved either way; say that its sandboxes could not be listed, and why.
+    if (row.backend === 'docker') await deps.network?.enforcer?.update(row.id, policy);
+    const why = e instanceof Error ? e.message : String(e);
+    return [{ sandboxId: '', status: 'failed', message: `Saved, but the running sandboxes could not be listed: ${why}` }];
+  }
+  const running = listed.filter((s) => LIVE.has(s.state));
+  if (row.backend === 'docker') {
+    const enforcer = deps.network?.enforcer;
+    const updated = enforcer ? await enforcer.update(row.id, policy) : false;
+    return running.map((s) => ({
+      sandboxId: instanceId(row.id, s.id),
+      status: updated ? 'updated' : 'needs-recycle',
+      message: updated
+        ? 'The new rules are in place for this sandbox.'
+        : 'This sandbox is not on an enforced network (it started before enforcement or enforcement is off): recycle it.',
+    }));
+  }
+  const secrets = policySecrets(deps.secrets, row);
+  const out: SandboxReached[] = [];
+  for (const s of running) {
+    const id = instanceId(row.id, s.id);
+    try {
+      const r = backend.applyNetworkPolicy ? await backend.applyNetworkPolicy(s.id, policy, undefined, secrets) : 'unsupported';
+      out.push(
+        r === 'updated'
+          ? { sandboxId: id, status: 'updated', message: 'Sent to the sandbox.' }
+          : { sandboxId: id, status: 'needs-recycle', message: 'This backend cannot change a running sandbox: recycle it to apply the policy.' },
+      );
+    } catch (e) {
+      out.push({ sandboxId: id, status: 'failed', message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  return out;
+}
+
+/** After a Docker config is deleted: its network, rules, proxy and DNS forwarder go too. */
+export async function releaseNetwork(deps: InstanceDeps, row: ConfigRow): Promise<void> {
+  const enforcer = deps.network?.enforcer;
+  if (row.backend !== 'docker' || !enforcer) return;
+  // Duck-typed, not instanceof: a production build may hold two copies of the class.
+  const backend = backendFor(deps, row) as unknown as Partial<Pick<DockerBackend, 'localEngine' | 'conn'>>;
+  if (backend.localEngine && backend.conn) await enforcer.detach(backend.conn.api, row.id);
+}

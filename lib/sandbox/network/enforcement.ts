@@ -1,0 +1,95 @@
+// What enforces a config's network policy, said honestly, and the start of Skilldock's own
+// enforcement in this process (the nft table, proxies and DNS forwarders of the local engine).
+import { eq } from 'drizzle-orm';
+import type { AppDb } from '@/db/client';
+import { sandboxConfigs } from '@/db/schema';
+import type { Config } from '../../core/config';
+import { describeError, logger } from '../../core/logger';
+import { systemUpstreams } from '../../network/dns/forwarder';
+import { enforcementProblem, NetworkEnforcer } from '../../network/docker/enforcer';
+import { storedPolicy } from '../../network/policy/open';
+import type { EnforcedBy } from '../../network/policy/types';
+import type { DockerConfig } from '../config/schema';
+import type { ConfigRow } from '../config/view';
+import { DockerBackend } from '../docker/backend';
+
+export interface NetworkEnforcement {
+  enforcer: NetworkEnforcer | null;
+  problem: string | null;
+}
+
+export interface EnforcementView {
+  enforcedBy: EnforcedBy;
+  enforcement: string;
+  liveUpdate: boolean;
+}
+
+/** The enforcement a config gets, in the words the console shows. */
+export function enforcementOf(row: Pick<ConfigRow, 'backend' | 'config'>, env: NetworkEnforcement | undefined): EnforcementView {
+  if (row.backend === 'e2b')
+    return { enforcedBy: 'e2b', enforcement: 'E2B enforces the policy; a change is sent to running sandboxes at once.', liveUpdate: true };
+  if (row.backend === 'cube')
+    return {
+      enforcedBy: 'cube',
+      enforcement: 'CubeSandbox enforces CIDR rules when a sandbox is created; it cannot change a running one, so recycle sandboxes after a change.',
+      liveUpdate: false,
+    };
+  const c = row.config as DockerConfig;
+  if (c.networkMode === 'none') return { enforcedBy: 'none', enforcement: 'Network mode "none": sandboxes have no network at all.', liveUpdate: true };
+  if (c.host && !c.host.startsWith('unix://'))
+    return {
+      enforcedBy: 'none',
+      enforcement:
+        'A remote engine: Skilldock cannot install firewall rules on its host, so only the open policy (or network mode "none") can start sandboxes.',
+      liveUpdate: false,
+    };
+  if (!env?.enforcer)
+    return {
+      enforcedBy: 'none',
+      enforcement: `Not enforced on this server: ${env?.problem ?? 'enforcement is off.'} Only the open policy (or network mode "none") can start sandboxes.`,
+      liveUpdate: false,
+    };
+  return {
+    enforcedBy: 'host-firewall+proxy',
+    enforcement: `Skilldock's firewall on this host (nft table ${env.enforcer.opts.table}), its egress proxy for domain rules and its DNS forwarder; changes reach running sandboxes at once.`,
+    liveUpdate: true,
+  };
+}
+
+/** Builds the enforcer when this host can enforce; the reason otherwise. */
+export async function startNetworkEnforcement(config: Config): Promise<NetworkEnforcement> {
+  if (config.SKILLDOCK_NETWORK_ENFORCEMENT === 'off') return { enforcer: null, problem: 'SKILLDOCK_NETWORK_ENFORCEMENT is off.' };
+  const problem = await enforcementProblem();
+  if (problem) return { enforcer: null, problem };
+  const enforcer = new NetworkEnforcer({
+    table: config.SKILLDOCK_NFT_TABLE,
+    proxyPort: config.SKILLDOCK_EGRESS_PROXY_PORT,
+    dnsPort: config.SKILLDOCK_SANDBOX_DNS_PORT,
+    upstreams: config.dnsUpstreams ?? systemUpstreams(),
+  });
+  return { enforcer, problem: null };
+}
+
+/** At boot: every local Docker config's network gets its rules and listeners back (in the background). */
+export async function reconcileNetworks(db: AppDb, enforcer: NetworkEnforcer): Promise<void> {
+  const rows = await db.select().from(sandboxConfigs).where(eq(sandboxConfigs.backend, 'docker'));
+  const engines = new Map<string, DockerBackend>();
+  for (const r of rows) {
+    const c = r.config as DockerConfig;
+    if (c.host && !c.host.startsWith('unix://')) continue;
+    const b = new DockerBackend({ host: c.host || undefined });
+    engines.set(b.conn.endpoint, b);
+  }
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const b of engines.values()) {
+    try {
+      const n = await enforcer.reconcile(b.conn.api, async (id) => {
+        const row = byId.get(id);
+        return row ? storedPolicy(row) : null;
+      });
+      if (n) logger.info('sandbox networks reconciled', { engine: b.conn.endpoint, networks: n });
+    } catch (e) {
+      logger.warn('could not reconcile sandbox networks', { engine: b.conn.endpoint, err: describeError(e) });
+    }
+  }
+}
