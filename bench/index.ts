@@ -5,6 +5,7 @@ import { apiLoad } from './api-load';
 import { ensureBuilt, fmt, ROOT } from './common';
 import { describeCheck, githubBench } from './github';
 import { describeFanout, fanoutSkilldock, fanoutTail } from './log-fanout';
+import { describeNetwork, networkBench } from './network';
 import { describeOutdated, npmOutdatedBench } from './npm-outdated';
 import { describeList, packagesList } from './packages-list';
 import { sandboxesBench } from './sandboxes';
@@ -13,9 +14,9 @@ import { skillsBench } from './skills';
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
-// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,sandboxes) runs only those sections; default: all.
+// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,sandboxes,network) runs only those sections; default: all.
 // `server` is `logs` (live log fan-out) plus `api` (API under load).
-const SECTIONS = ['server', 'logs', 'api', 'packages', 'github', 'skills', 'sandboxes'] as const;
+const SECTIONS = ['server', 'logs', 'api', 'packages', 'github', 'skills', 'sandboxes', 'network'] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -160,6 +161,17 @@ if (runs('sandboxes')) {
     console.log(`p50 ${fmt(sb.createToExec.p50Ms, 0)} ms, p95 ${fmt(sb.createToExec.p95Ms, 0)} ms, max ${fmt(sb.createToExec.maxMs, 0)} ms`);
   }
   Object.assign(results, { sandboxes: sb });
+}
+
+if (runs('network')) {
+  const nb = await networkBench({
+    connections: Number(process.env.BENCH_NET_CONNS ?? 200),
+    megabytes: Number(process.env.BENCH_NET_MB ?? 100),
+    runs: Number(process.env.BENCH_NET_RUNS ?? 3),
+    saves: Number(process.env.BENCH_NET_SAVES ?? 20),
+  });
+  for (const line of describeNetwork(nb)) console.log(line);
+  Object.assign(results, { network: nb });
 }
 
 const out = path.join(ROOT, 'bench/results');

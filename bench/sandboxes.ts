@@ -28,7 +28,7 @@ const median = (xs: number[]) =>
   );
 
 /** A Docker engine for the bench: DOCKER_HOST or the default socket, else the test harness's own dockerd. */
-async function engine(): Promise<{ host?: string; stop: () => Promise<void> } | { skip: string }> {
+export async function engine(): Promise<{ host?: string; stop: () => Promise<void> } | { skip: string }> {
   const host = process.env.DOCKER_HOST || 'unix:///var/run/docker.sock';
   if (await dockerPing(host).catch(() => false)) return { host: process.env.DOCKER_HOST, stop: async () => {} };
   const state = await setup({ postgres: false, chromium: false, docker: true }).catch((e: Error) => ({ dockerError: e.message }));

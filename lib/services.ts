@@ -29,7 +29,8 @@ import { registerSandboxJobs } from './sandbox/check/job';
 import { SandboxUsage } from './sandbox/config/in-use';
 import { startSandboxSweeper } from './sandbox/docker/sweep-schedule';
 import { backendFor, type InstanceDeps, instanceLister } from './sandbox/instances/service';
-import { type NetworkEnforcement, reconcileNetworks, startNetworkEnforcement } from './sandbox/network/enforcement';
+import { networkCheckProbes } from './sandbox/network/check-probe';
+import { type NetworkEnforcement, startNetworkEnforcement, startNetworkReconciler } from './sandbox/network/enforcement';
 import { parseKey, type SecretBox, secretBox } from './secrets/crypto';
 import { closeScanPool, configureScanPool } from './skills/scanner';
 import { SkillCatalog } from './skills/service/catalog';
@@ -182,10 +183,10 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   registerPackageJobs(jobKinds, { runtime: packages, secrets, hub, version });
   registerSkillJobs(jobKinds, { dataDir: config.dataDir, catalog: skills });
   const network = await startNetworkEnforcement(config);
-  if (network.enforcer) void reconcileNetworks(database.db, network.enforcer);
-  else logger.info('sandbox network rules are not enforced on this host', { reason: network.problem });
+  const stopNetworkWatch = network.enforcer ? startNetworkReconciler(database.db, network.enforcer) : () => undefined;
+  if (!network.enforcer) logger.info('sandbox network rules are not enforced on this host', { reason: network.problem });
   const sandboxes: InstanceDeps = { db: database.db, secrets, workspaceRoots: () => config.workspaceRoots, backendCache: new Map(), network };
-  registerSandboxJobs(jobKinds, sandboxes);
+  registerSandboxJobs(jobKinds, { ...sandboxes, extraProbes: networkCheckProbes(network) });
   // What changes installed packages re-gates the catalog: installs in this process tell the package
   // runtime directly; jobs that ended on other replicas arrive as state events.
   const offPackages = packages.onChanged(() => skills.packagesChanged());
@@ -213,6 +214,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     stopUpdates();
     stopRetention();
     stopSandboxSweep();
+    stopNetworkWatch();
   };
   const sandboxUsage = new SandboxUsage();
   sandboxUsage.addInstanceLister(instanceLister(sandboxes));

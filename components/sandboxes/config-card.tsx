@@ -1,6 +1,6 @@
 'use client';
 
-import { Copy, Pencil, Trash2 } from 'lucide-react';
+import { Copy, Network, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import type { ApiError } from '../api';
@@ -11,6 +11,7 @@ import { Confirm, Dialog } from '../ui/dialog';
 import { Field, Input } from '../ui/input';
 import { ErrorNote, Tip } from '../ui/misc';
 import { CheckReportSlot } from './check-slot';
+import { NetworkDialog } from './network/network-dialog';
 import { type ConfigCardView, useCloneConfig, useDeleteConfig } from './queries';
 
 export const BACKEND_LABEL = { docker: 'Docker', e2b: 'E2B', cube: 'CubeSandbox' } as const;
@@ -30,6 +31,7 @@ function usageText(e: ApiError): string {
 export function ConfigCard({ config, canWrite, why, onEdit }: { config: ConfigCardView; canWrite: boolean; why?: string; onEdit: () => void }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [cloning, setCloning] = useState(false);
+  const [network, setNetwork] = useState(false);
   const [cloneName, setCloneName] = useState('');
   const del = useDeleteConfig();
   const clone = useCloneConfig();
@@ -64,6 +66,9 @@ export function ConfigCard({ config, canWrite, why, onEdit }: { config: ConfigCa
         <div className="flex flex-wrap gap-2">
           <Button size="sm" variant="outline" onClick={onEdit}>
             <Pencil aria-hidden /> {canWrite ? 'Edit' : 'View'}
+          </Button>
+          <Button size="sm" variant="outline" onClick={() => setNetwork(true)} aria-label={`Network rules of ${config.name}`}>
+            <Network aria-hidden /> Network
           </Button>
           <Tip content={why}>
             <Button
@@ -104,6 +109,7 @@ export function ConfigCard({ config, canWrite, why, onEdit }: { config: ConfigCa
           })
         }
       />
+      {network ? <NetworkDialog open onOpenChange={setNetwork} config={config} canWrite={canWrite} why={why} /> : null}
       <Dialog
         open={cloning}
         onOpenChange={setCloning}

@@ -24,9 +24,10 @@ import { ErrorNote } from '../ui/misc';
 import { ConnectionTestSlot } from './check-slot';
 import { CONNECT_FIELDS, ConfigFields, type EditorValues, RUNTIME_FIELDS } from './editor-fields';
 import { EnvEditor } from './env-editor';
+import { NetworkPanel } from './network/network-dialog';
 import { type ConfigCardView, useCreateConfig, useUpdateConfig } from './queries';
 
-const STEPS = ['Connect', 'Runtime', 'Env'] as const;
+const STEPS = ['Connect', 'Runtime', 'Env', 'Network'] as const;
 
 /** Each backend's defaults, from its schema, with the fields a person must fill left empty. */
 export function defaultsFor(backend: SandboxBackend): Record<string, unknown> {
@@ -105,7 +106,7 @@ export function ConfigEditor({
       open={open}
       onOpenChange={close}
       title={current ? `Edit ${current.name}` : 'New sandbox config'}
-      description="Connect to an engine or cluster, set the runtime limits, then the env every sandbox gets."
+      description="Connect to an engine or cluster, set the runtime limits, then the env every sandbox gets and what it may reach."
       className="max-w-2xl"
     >
       <ol className="flex gap-2 text-sm" aria-label="Steps">
@@ -177,13 +178,20 @@ export function ConfigEditor({
             <p className="text-sm text-muted-foreground">Save the config first; its env vars are set here right after.</p>
           )
         ) : null}
+        {step === 3 ? (
+          current ? (
+            <NetworkPanel config={current} canWrite={canWrite} />
+          ) : (
+            <p className="text-sm text-muted-foreground">Save the config first; its network rules are set here right after.</p>
+          )
+        ) : null}
         <ErrorNote error={error} />
         <div className="flex justify-between gap-2">
           <Button type="button" variant="outline" onClick={() => (step === 0 ? close(false) : setStep(step - 1))}>
             {step === 0 ? 'Cancel' : 'Back'}
           </Button>
           <div className="flex gap-2">
-            {step < 2 ? (
+            {step < 2 || (step === 2 && current) ? (
               <Button type="button" variant="outline" onClick={next}>
                 Next
               </Button>

@@ -1,10 +1,14 @@
 // Runs the production server (`dist/server.js`, as `npm start` does) for end-to-end tests.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Docker from 'dockerode';
+import { listBridgeNetworks, removeBridgeNetwork } from '@/lib/network/docker/networks';
+import { deleteTable } from '@/lib/network/docker/nft';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -50,9 +54,20 @@ export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(process.env.SKILLDOCK_TEST_TMPDIR || os.tmpdir(), prefix));
 }
 
+/** The firewall table and sandbox networks a stopped server leaves in place (to keep sandboxes confined). */
+async function removeNetworkRules(table: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  await deleteTable(table).catch(() => undefined);
+  if (!process.env.DOCKER_HOST) return;
+  const docker = new Docker();
+  for (const n of await listBridgeNetworks(docker, table).catch(() => [])) await removeBridgeNetwork(docker, n.name).catch(() => undefined);
+}
+
 export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; port?: number } = {}): Promise<RunningServer> {
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? tempDir('skilldock-e2e-');
+  // Each server owns a firewall table and sandbox networks of its own (by data dir, so a restart keeps them).
+  const nftTable = `skilldock_e${createHash('sha256').update(dataDir).digest('hex').slice(0, 10)}`;
   // SKILLDOCK_CHECK_OUTPUT: every answer is checked against its contract here too (a mismatch is a 500).
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -62,6 +77,8 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     SKILLDOCK_DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     SKILLDOCK_CHECK_OUTPUT: '1',
+    SKILLDOCK_NFT_TABLE: nftTable,
+    SKILLDOCK_DNS_UPSTREAMS: '127.0.0.1:9',
     ...opts.env,
   };
   if (!opts.env?.DATABASE_URL) delete env.DATABASE_URL;
@@ -99,10 +116,12 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     async stop() {
       if (proc.exitCode === null) proc.kill('SIGTERM');
       await exited;
+      await removeNetworkRules(nftTable);
     },
     async kill9() {
       if (proc.exitCode === null) proc.kill('SIGKILL');
       await exited;
+      await removeNetworkRules(nftTable);
     },
   };
 }

@@ -17,3 +17,6 @@ export const testSandboxConnectionAction = action(ops.testSandboxConnection);
 export const startSandboxAction = action(ops.startSandbox);
 export const removeSandboxAction = action(ops.removeSandbox);
 export const execSandboxAction = action(ops.execSandbox);
+export const validateNetworkPolicyAction = action(ops.validateNetworkPolicy);
+export const setConfigNetworkAction = action(ops.setConfigNetwork);
+export const testConfigNetworkAction = action(ops.testConfigNetwork);

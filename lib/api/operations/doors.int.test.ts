@@ -128,6 +128,10 @@ const CASES: Partial<Record<OpName, Case>> = {
   startSandbox: { status: 409, input: async () => ({ body: { configId: await sandboxConfig() } }) },
   removeSandbox: { status: 404, input: () => ({ params: { id: 'absentconfig~abc123' } }) },
   execSandbox: { status: 404, input: () => ({ params: { id: 'absentconfig~abc123' }, body: { argv: ['true'] } }) },
+  // Validation and the tester write nothing (no audit on either door); a policy change is audited.
+  validateNetworkPolicy: { status: 200, input: () => ({ body: { backend: 'docker', policy: { denyEgressByDefault: true, allowOut: ['10.1.2.3/8'] } } }) },
+  setConfigNetwork: { status: 200, input: async () => ({ params: { id: await sandboxConfig() }, body: { policy: { denyOut: ['10.0.0.0/8'] } } }) },
+  testConfigNetwork: { status: 200, input: async () => ({ params: { id: await sandboxConfig() }, body: { destination: 'http://10.1.2.3/' } }) },
   setSkillEnv: { status: 200, input: (d) => ({ body: { skillKey: `skill-${d}`, name: 'API_TOKEN', value: 'secret' } }) },
   unsetSkillEnv: { status: 404, input: (d) => ({ body: { skillKey: `absent-${d}`, name: 'API_TOKEN' } }) },
   setMyEnv: { status: 200, input: (d) => ({ body: { level: 'personal_skill', skillKey: `mine-${d}`, name: 'API_TOKEN', value: 'secret' } }) },

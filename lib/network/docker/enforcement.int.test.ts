@@ -4,7 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CONFIG_LABEL } from '@/lib/sandbox/config/in-use';
 import { DockerBackend } from '@/lib/sandbox/docker/backend';
+import { networkCheckProbes } from '@/lib/sandbox/network/check-probe';
 import { startTestDns, type TestDnsServer } from '@/test/helpers/dns-server';
 import { describeDocker } from '@/test/helpers/docker';
 import { type HttpPeer, startHttpPeer } from '@/test/helpers/net-peer';
@@ -15,7 +17,7 @@ import { parseDestination } from '../policy/destination';
 import { type Decision, type NetworkPolicy, OPEN_POLICY } from '../policy/types';
 import { validatePolicy } from '../policy/validate';
 import { enforcementProblem, NetworkEnforcer } from './enforcer';
-import { readTable } from './nft';
+import { deleteTable, readTable } from './nft';
 import { baseChains, chainRules, setCovers } from './nft-json';
 
 const PROBE = `
@@ -136,6 +138,21 @@ describeDocker('Docker egress enforcement (own nft table, proxy, DNS forwarder)'
     // DNS goes to the sandbox's forwarder only.
     expect(tester(policy({}), '8.8.8.8:53')).toBe(false);
     expect(tester(policy({}), '8.8.8.8:443')).toBe(true);
+  });
+
+  it('the full check probe: the proxy answers from inside, a host listener is refused, and missing rules fail it', async (ctx) => {
+    if (problem) return ctx.skip(problem);
+    await enforcer.update(configId, policy({}));
+    const [probeNet] = networkCheckProbes({ enforcer, problem: null });
+    const info = await backend.get(sandboxId);
+    if (!info) throw new Error('the sandbox is gone');
+    // The config label is what the probe finds the network by.
+    const labelled = { ...info, labels: { ...info.labels, [CONFIG_LABEL]: configId } };
+    expect(await probeNet.run(backend, labelled)).toMatchObject({ status: 'pass' });
+    await deleteTable(table);
+    expect(await probeNet.run(backend, labelled)).toMatchObject({ status: 'fail', reason: expect.stringMatching(/rules are not in place/) });
+    await enforcer.update(configId, policy({}));
+    expect(await probeNet.run(backend, labelled)).toMatchObject({ status: 'pass' });
   });
 
   it('installs the always-blocked sets and hooks every chain on the bridge; removing the network removes its rules', async (ctx) => {

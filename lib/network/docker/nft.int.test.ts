@@ -102,7 +102,8 @@ describe.skipIf(!!skipReason)('the owned nft table in a network namespace', () =
       'iifname sdkk3 jump p_k3',
     ]);
     expect(chainRules(json, 'p_k2').at(-1)).toBe('tcp dport { 80, 443 } redirect to :3129');
-    expect(chainRules(json, 'p_k3')).toEqual(['ip daddr @a4_k3 return', 'ip daddr 172.29.0.1 return', 'nfproto ipv4 tcp dport { 80, 443 } redirect to :3128']);
+    // CIDR-allowed destinations are judged by the proxy too: only the gateway itself is left alone.
+    expect(chainRules(json, 'p_k3')).toEqual(['ip daddr 172.29.0.1 return', 'nfproto ipv4 tcp dport { 80, 443 } redirect to :3128']);
     expect(chainRules(json, 'i_k2')).toContain('ip6 daddr fd12::1 udp dport 5354 return');
   });
 

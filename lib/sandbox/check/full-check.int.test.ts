@@ -106,6 +106,7 @@ describeDocker('sandbox full check and instances', () => {
       60_000,
     );
     expect(done.state).toBe('succeeded');
+    expect((done.result as FullCheckReport).probes.filter((p) => p.status !== 'pass')).toEqual([]);
     expect((done.result as FullCheckReport).passed).toBe(true);
     const after = await getConfig(deps, cfg.id);
     expect(after.enabled).toBe(true);

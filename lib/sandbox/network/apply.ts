@@ -2,6 +2,7 @@
 // (one swap for the whole network), E2B through its live network route; Cube sandboxes are listed
 // as needing a recycle, since Cube applies rules only when a sandbox is created.
 
+import { describeError, logger } from '../../core/logger';
 import { storedPolicy } from '../../network/policy/open';
 import { policySecrets } from '../../network/store';
 import { CONFIG_LABEL } from '../config/in-use';
@@ -65,5 +66,9 @@ export async function releaseNetwork(deps: InstanceDeps, row: ConfigRow): Promis
   if (row.backend !== 'docker' || !enforcer) return;
   // Duck-typed, not instanceof: a production build may hold two copies of the class.
   const backend = backendFor(deps, row) as unknown as Partial<Pick<DockerBackend, 'localEngine' | 'conn'>>;
-  if (backend.localEngine && backend.conn) await enforcer.detach(backend.conn.api, row.id);
+  if (!backend.localEngine || !backend.conn || !enforcer.networks().some((n) => n.configId === row.id)) return;
+  // The config is gone already; a network left behind is removed by the next reconcile.
+  await enforcer
+    .detach(backend.conn.api, row.id)
+    .catch((e) => logger.warn('could not remove the network of a deleted sandbox config', { config: row.id, err: describeError(e) }));
 }

@@ -12,6 +12,7 @@ import type { EnforcedBy } from '../../network/policy/types';
 import type { DockerConfig } from '../config/schema';
 import type { ConfigRow } from '../config/view';
 import { DockerBackend } from '../docker/backend';
+import { watchNetworkEvents } from './engine-events';
 
 export interface NetworkEnforcement {
   enforcer: NetworkEnforcer | null;
@@ -70,8 +71,24 @@ export async function startNetworkEnforcement(config: Config): Promise<NetworkEn
   return { enforcer, problem: null };
 }
 
-/** At boot: every local Docker config's network gets its rules and listeners back (in the background). */
-export async function reconcileNetworks(db: AppDb, enforcer: NetworkEnforcer): Promise<void> {
+/**
+ * At boot, every local Docker config's network gets its rules and listeners back, and each engine's
+ * network events are followed from then on. Returns the stop of those watches.
+ */
+export function startNetworkReconciler(db: AppDb, enforcer: NetworkEnforcer): () => void {
+  const stops: (() => void)[] = [];
+  let stopped = false;
+  void reconcileNetworks(db, enforcer).then((engines) => {
+    for (const b of engines) if (!stopped) stops.push(watchNetworkEvents(b.conn.api, enforcer, () => reconcileNetworks(db, enforcer).then(() => undefined)));
+  });
+  return () => {
+    stopped = true;
+    for (const s of stops) s();
+  };
+}
+
+/** Every local Docker config's network gets its rules and listeners back; answers the engines it asked. */
+export async function reconcileNetworks(db: AppDb, enforcer: NetworkEnforcer): Promise<DockerBackend[]> {
   const rows = await db.select().from(sandboxConfigs).where(eq(sandboxConfigs.backend, 'docker'));
   const engines = new Map<string, DockerBackend>();
   for (const r of rows) {
@@ -92,4 +109,5 @@ export async function reconcileNetworks(db: AppDb, enforcer: NetworkEnforcer): P
       logger.warn('could not reconcile sandbox networks', { engine: b.conn.endpoint, err: describeError(e) });
     }
   }
+  return [...engines.values()];
 }
