@@ -140,6 +140,18 @@ describeDocker('Docker egress enforcement (own nft table, proxy, DNS forwarder)'
     expect(tester(policy({}), '8.8.8.8:443')).toBe(true);
   });
 
+  it('after a restart, reconciling brings back the rules and listeners of the networks this owner left', async (ctx) => {
+    if (problem) return ctx.skip(problem);
+    const p = policy({ denyEgressByDefault: true, allowOut: ['allowed.test', peer.subnet] });
+    await enforcer.update(configId, p);
+    // A stopped console keeps its rules (sandboxes stay confined) but its proxy and forwarder are gone.
+    await enforcer.close();
+    expect(await probe('allowed.test')).toMatch(/^ERR /);
+    enforcer = new NetworkEnforcer({ ...enforcer.opts });
+    expect(await enforcer.reconcile(docker, async (id) => (id === configId ? p : null))).toBe(1);
+    expect(await probe('allowed.test')).toBe(`200 - ${peer.body}`);
+  });
+
   it('the full check probe: the proxy answers from inside, a host listener is refused, and missing rules fail it', async (ctx) => {
     if (problem) return ctx.skip(problem);
     await enforcer.update(configId, policy({}));
