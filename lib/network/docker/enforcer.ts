@@ -1,7 +1,7 @@
 // Skilldock's own egress enforcement on a local Docker engine. Each sandbox config gets a bridge
-// network; this process owns one nft table holding the rules of every such network, replaced as one
-// atomic transaction on every change, and runs an egress proxy and a DNS forwarder on each
-// network's gateway. Rules key on the bridge, so a change reaches running sandboxes without a restart.
+// network; this process owns one nft table (without nft, its iptables + ipset twin) holding the rules
+// of every such network, replaced at once on every change, and runs an egress proxy and a DNS
+// forwarder on each network's gateway. Rules key on the bridge, so a change reaches running sandboxes without a restart.
 import { Resolver } from 'node:dns/promises';
 import net from 'node:net';
 import type Docker from 'dockerode';
@@ -13,8 +13,8 @@ import { decideName, decideResolved, nameAllowed } from '../policy/decide';
 import type { CompiledPolicy, Decision, NetworkPolicy } from '../policy/types';
 import { EgressProxy } from '../proxy/egress-proxy';
 import { flushSubnet } from './conntrack';
+import { chooseFirewall, type Firewall } from './firewall';
 import { type BridgeNetwork, ensureBridgeNetwork, listBridgeNetworks, networkKey, networkName, removeBridgeNetwork } from './networks';
-import { applyTable, deleteTable, nftAvailable, renderTable } from './nft';
 
 export interface EnforcerOptions {
   /** The nft table this process owns (also the owner label of its networks). */
@@ -40,10 +40,12 @@ export interface Attachment {
   dns: string[];
 }
 
+const NO_FIREWALL = 'Neither nft (the nftables package) nor iptables with ipset is installed on this host.';
+
 /** Why this host cannot enforce rules itself, or null when it can. */
 export async function enforcementProblem(): Promise<string | null> {
   if (typeof process.getuid === 'function' && process.getuid() !== 0) return 'Skilldock does not run as root, so it cannot install firewall rules.';
-  if (!(await nftAvailable())) return 'nft (the nftables package) is not installed on this host.';
+  if (!(await chooseFirewall())) return NO_FIREWALL;
   return null;
 }
 
@@ -51,6 +53,7 @@ export class NetworkEnforcer {
   private readonly entries = new Map<string, Entry>();
   private chain: Promise<unknown> = Promise.resolve();
   private readonly resolver: Resolver;
+  private firewall: Promise<Firewall | null> | undefined;
 
   constructor(readonly opts: EnforcerOptions) {
     this.resolver = new Resolver({ timeout: 3000, tries: 2 });
@@ -96,6 +99,15 @@ export class NetworkEnforcer {
     };
   }
 
+  /** nft or iptables, chosen on first use; a host with neither is asked again next time. */
+  private async packetFilter(): Promise<Firewall> {
+    this.firewall ??= chooseFirewall();
+    const fw = await this.firewall;
+    if (fw) return fw;
+    this.firewall = undefined;
+    throw new AppError('unavailable', NO_FIREWALL);
+  }
+
   private async render(): Promise<void> {
     const nets = [...this.entries.values()].map((e) => ({
       key: e.net.key,
@@ -107,7 +119,7 @@ export class NetworkEnforcer {
       dnsPort: this.opts.dnsPort,
     }));
     try {
-      await applyTable(renderTable(this.opts.table, nets));
+      await (await this.packetFilter()).apply(this.opts.table, nets);
     } catch (e) {
       throw new AppError('network_apply_failed', `The firewall rules could not be applied: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
@@ -229,7 +241,7 @@ export class NetworkEnforcer {
       const entries = [...this.entries.values()];
       this.entries.clear();
       await Promise.allSettled(entries.flatMap((e) => [e.proxy.close(), e.dns.close()]));
-      if (opts.removeRules) await deleteTable(this.opts.table);
+      if (opts.removeRules) await (await this.packetFilter()).remove(this.opts.table);
       if (opts.removeNetworks) await Promise.allSettled(entries.map((e) => removeBridgeNetwork(e.docker, e.net.name)));
     });
   }

@@ -1,4 +1,4 @@
-// Runs the firewall programs (nft, conntrack) through the core process runner, optionally inside a
+// Runs the firewall programs (nft, conntrack, and the iptables + ipset fallback) through the core process runner, optionally inside a
 // network namespace (`ip netns exec`), with a timeout, an output cap and the allowlisted env.
 import path from 'node:path';
 import { childEnv } from '@/lib/core/child-env';
@@ -22,8 +22,23 @@ function program(name: string, env: NodeJS.ProcessEnv): string {
   return which(name, [env.PATH, ...SBIN].filter(Boolean).join(path.delimiter)) ?? name;
 }
 
+// Each program, and the Debian package that provides it.
+const PACKAGE = {
+  nft: 'nftables',
+  conntrack: 'conntrack',
+  iptables: 'iptables',
+  ip6tables: 'iptables',
+  'iptables-restore': 'iptables',
+  'ip6tables-restore': 'iptables',
+  'iptables-save': 'iptables',
+  'ip6tables-save': 'iptables',
+  ipset: 'ipset',
+} as const;
+
+export type FirewallTool = keyof typeof PACKAGE;
+
 /** Runs `name args` and returns the result whatever the exit status; a missing program is `unavailable`. */
-export async function runFirewallTool(name: 'nft' | 'conntrack', args: string[], opts: FirewallRunOptions & { stdin?: string } = {}): Promise<RunResult> {
+export async function runFirewallTool(name: FirewallTool, args: string[], opts: FirewallRunOptions & { stdin?: string } = {}): Promise<RunResult> {
   const env = childEnv();
   const tool = program(name, env);
   const [command, argv] = opts.netns === undefined ? [tool, args] : [program('ip', env), ['netns', 'exec', netnsName(opts.netns, 'netns'), tool, ...args]];
@@ -37,7 +52,7 @@ export async function runFirewallTool(name: 'nft' | 'conntrack', args: string[],
     });
   } catch (e) {
     if (hasCode(e, 'not_found')) {
-      throw new AppError('unavailable', `"${name}" is not installed.`, { hint: 'Install the Debian packages nftables and conntrack.', cause: e });
+      throw new AppError('unavailable', `"${name}" is not installed.`, { hint: `Install the Debian package ${PACKAGE[name]}.`, cause: e });
     }
     throw e;
   }

@@ -22,7 +22,7 @@ export interface ManagedNetwork {
 }
 
 /** A network once every value is checked and normalised. */
-interface Checked {
+export interface Checked {
   key: string;
   bridge: string;
   gateway4: string;
@@ -64,7 +64,7 @@ function check(net: ManagedNetwork, i: number): Checked {
   };
 }
 
-function checkAll(nets: ManagedNetwork[]): Checked[] {
+export function checkAll(nets: ManagedNetwork[]): Checked[] {
   if (!Array.isArray(nets)) throw new AppError('validation', 'networks: not a list.');
   const checked = nets.map(check);
   for (const field of ['key', 'bridge'] as const) {
