@@ -6,13 +6,15 @@
 
 import { trimEndChar } from '../../core/text';
 import { type DecodedPart, type FindingSink, fileLineAt, flagAll, makeSegment, matches, type Pattern, type Segment } from './model';
+import { rawHits } from './prefilter';
 import { INTERPRETER } from './rules-network';
+import { anchored, anchoredWord, MIN_BASE64_RUN, triggerPassEnabled } from './triggers';
 
 export const MAX_DECODE_DEPTH = 3;
 
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){8,}/g;
 const HEX_TOKEN = /^(?:0x)?([0-9a-fA-F]+)$/;
-const MIN_TOKEN = 16;
+const MIN_TOKEN = MIN_BASE64_RUN;
 const ONLY_HEX = /^[0-9a-fA-F]+$/;
 
 function printableRatio(buf: Buffer): number {
@@ -52,7 +54,16 @@ function decodeHex(digits: string): string | null {
 const BASE64_CHAR = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_') BASE64_CHAR[c.charCodeAt(0)] = 1;
 
-/** Maximal runs of base64 characters (standard or URL-safe) of 16+ chars, with up to two "=" of padding. */
+/** Each run with up to two "=" of padding after it. */
+function* padded(text: string, runs: readonly number[]): Generator<[number, string]> {
+  for (let k = 0; k < runs.length; k += 2) {
+    let end = runs[k + 1];
+    while (end < text.length && end - runs[k + 1] < 2 && text.charCodeAt(end) === 61) end++;
+    yield [runs[k], text.slice(runs[k], end)];
+  }
+}
+
+/** Maximal runs of base64 characters (standard or URL-safe) of 16+ chars, with up to two "=" of padding (old path: the trigger pass finds the runs). */
 function* base64Runs(text: string): Generator<[number, string]> {
   let start = -1;
   for (let i = 0; i <= text.length; i++) {
@@ -86,7 +97,8 @@ export function decodePayloads(seg: Segment): Segment | null {
     texts.push(text);
     length += text.length;
   };
-  for (const [start, token] of base64Runs(seg.raw)) {
+  const runs = triggerPassEnabled() ? padded(seg.raw, rawHits(seg).base64Runs) : base64Runs(seg.raw);
+  for (const [start, token] of runs) {
     const hex = HEX_TOKEN.exec(token);
     if (hex) {
       const text = decodeHex(hex[1]);
@@ -114,11 +126,24 @@ const DECODERS = String.raw`(?:base64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*\b|--decode)|o
 const DECODER_WORDS = ['base64', 'xxd', 'b64decode', 'frombase64string'];
 
 const EXECUTED_DECODE_CRITICAL: Pattern[] = [
-  [new RegExp(String.raw`${DECODERS}[^\n]{0,200}?(?<!\|)\|(?!\|)\s*${INTERPRETER}`, 'g'), 'Decoded content is piped into an interpreter.', DECODER_WORDS],
   [
-    new RegExp(
-      String.raw`(?:(?<![\w.-])(?:(?:ba|z|da|k)?sh|python[23]?|node|perl)\s+-c|(?<![\w-])eval|(?<![\w.-])(?:(?:ba|z|da|k)?sh|source)\s+<\()\s*["']?(?:\$\(|\x60)?[^\n]{0,300}?${DECODERS}`,
-      'g',
+    anchored(new RegExp(String.raw`${DECODERS}[^\n]{0,200}?(?<!\|)\|(?!\|)\s*${INTERPRETER}`, 'g'), [
+      'base64',
+      'openssl',
+      'xxd',
+      'b64decode',
+      'frombase64string',
+    ]),
+    'Decoded content is piped into an interpreter.',
+    DECODER_WORDS,
+  ],
+  [
+    anchoredWord(
+      new RegExp(
+        String.raw`(?:(?<![\w.-])(?:(?:ba|z|da|k)?sh|python[23]?|node|perl)\s+-c|(?<![\w-])eval|(?<![\w.-])(?:(?:ba|z|da|k)?sh|source)\s+<\()\s*["']?(?:\$\(|\x60)?[^\n]{0,300}?${DECODERS}`,
+        'g',
+      ),
+      ['sh', 'bash', 'zsh', 'dash', 'ksh', 'python', 'node', 'perl', 'eval', 'source'],
     ),
     'Runs decoded content.',
     DECODER_WORDS,
@@ -134,19 +159,29 @@ const EXECUTED_DECODE_CRITICAL: Pattern[] = [
     ['powershell', 'pwsh'],
   ],
   [
-    /\b(?:iex|Invoke-Expression)\b[^\n]{0,300}?FromBase64String|FromBase64String[^\n]{0,300}?\|\s*(?:iex|Invoke-Expression)\b/gi,
+    anchored(/\b(?:iex|Invoke-Expression)\b[^\n]{0,300}?FromBase64String|FromBase64String[^\n]{0,300}?\|\s*(?:iex|Invoke-Expression)\b/gi, [
+      'iex',
+      'invoke-expression',
+      'frombase64string',
+    ]),
     'Invoke-Expression of base64-decoded content.',
     ['frombase64string'],
   ],
 ];
 const EXECUTED_DECODE_WARN: Pattern[] = [
   [
-    /(?<![\w$.])(?:eval|Function)\s*\(\s*(?:atob|Buffer\s*\.\s*from|unescape|decodeURIComponent)\s*\(|\bnew\s+Function\s*\(\s*(?:atob|Buffer\s*\.\s*from)\s*\(/g,
+    anchoredWord(
+      /(?<![\w$.])(?:eval|Function)\s*\(\s*(?:atob|Buffer\s*\.\s*from|unescape|decodeURIComponent)\s*\(|\bnew\s+Function\s*\(\s*(?:atob|Buffer\s*\.\s*from)\s*\(/g,
+      ['eval', 'function', 'new'],
+    ),
     'Evaluates decoded content.',
     ['atob', 'buffer', 'unescape', 'decodeuri'],
   ],
   [
-    /(?<![\w.])(?:exec|eval)\s*\(\s*(?:base64\s*\.\s*\w{0,20}decode\w{0,10}|codecs\s*\.\s*decode|bytes\s*\.\s*fromhex|binascii\s*\.\s*(?:unhexlify|a2b_\w+)|zlib\s*\.\s*decompress|marshal\s*\.\s*loads)\s*\(/g,
+    anchoredWord(
+      /(?<![\w.])(?:exec|eval)\s*\(\s*(?:base64\s*\.\s*\w{0,20}decode\w{0,10}|codecs\s*\.\s*decode|bytes\s*\.\s*fromhex|binascii\s*\.\s*(?:unhexlify|a2b_\w+)|zlib\s*\.\s*decompress|marshal\s*\.\s*loads)\s*\(/g,
+      ['exec', 'eval'],
+    ),
     'Executes decoded content.',
     ['decode', 'fromhex', 'unhexlify', 'a2b_', 'decompress', 'marshal'],
   ],

@@ -5,7 +5,8 @@
  */
 import type { FindingSeverity, ScanFinding } from '../types';
 import { type Near, nearMatches } from './near';
-import { hasAny } from './prefilter';
+import { codeHits, hasAny, rawHits } from './prefilter';
+import { anchoredMatches, isAnchored, type TextHits, triggerPassEnabled } from './triggers';
 
 export type Lang = 'markdown' | 'shell' | 'python' | 'js' | 'powershell' | 'ruby' | 'perl' | 'text' | 'decoded';
 
@@ -20,11 +21,14 @@ export interface Segment {
   raw: string;
   /** Same length as `raw`: comments blanked with spaces, shell line continuations joined. */
   code: string;
-  /** `code` lower-cased, for cheap keyword pre-checks before a regex runs. */
-  lower: string;
+  /** `code` lower-cased, for the old path of the keyword pre-checks (prefilter.ts). */
+  lower?: string;
   /** Keyword pre-check results and the trigram bitmap of `lower` (see prefilter.ts), filled as rules ask. */
   keywordCache?: Map<string, boolean>;
   grams?: Uint8Array;
+  /** The trigger pass over `code`, and over `raw` when it differs (see triggers.ts), made on first use. */
+  codeHits?: TextHits;
+  rawHits?: TextHits;
   /** 1-based line in the file of the segment's first line. */
   firstLine: number;
   /** Offsets where each line of `raw` starts. */
@@ -92,7 +96,7 @@ function joinContinuations(code: string): string {
 export function makeSegment(init: Omit<Segment, 'lineStarts' | 'code' | 'lower'> & { code?: string }): Segment {
   const given = init.code ?? init.raw;
   const code = SHELLISH.has(init.lang) ? joinContinuations(given) : given;
-  return { ...init, code, lower: code.toLowerCase(), lineStarts: lineStartsOf(init.raw) };
+  return { ...init, code, lineStarts: lineStartsOf(init.raw) };
 }
 
 const MAX_EXCERPT = 200;
@@ -177,6 +181,23 @@ export function* matches(re: RegExp, text: string): Generator<RegExpExecArray> {
  */
 export type Pattern = [RegExp | Near, string, (readonly string[])?];
 
+/**
+ * Every match of a global regex over the segment's `code` or `raw`: from the trigger pass when the
+ * regex is anchored (triggers.ts), else by a scan of the whole text.
+ */
+export function segMatches(seg: Segment, re: RegExp, text: string = seg.code): Iterable<RegExpExecArray> {
+  if (!triggerPassEnabled() || !isAnchored(re)) return matches(re, text);
+  const hits = text === seg.code ? codeHits(seg) : text === seg.raw ? rawHits(seg) : null;
+  return hits ? anchoredMatches(re, text, hits) : matches(re, text);
+}
+
+/** Offset of the first match of a global regex over the segment's code, or -1. */
+export function segFirstIndex(seg: Segment, re: RegExp | Near): number {
+  if (!(re instanceof RegExp) || !isAnchored(re)) return firstIndex(re, seg.code);
+  for (const m of segMatches(seg, re)) return m.index;
+  return -1;
+}
+
 /** Start offsets of every match of a pattern's regex or head-then-tail pair. */
 export function* matchStarts(re: RegExp | Near, text: string): Generator<number> {
   if (re instanceof RegExp) for (const m of matches(re, text)) yield m.index;
@@ -191,11 +212,7 @@ export function flagAll(sink: FindingSink, seg: Segment, rule: string, severity:
       for (const m of nearMatches(seg.code, re)) sink.add(seg, rule, severity, m.index, message);
       continue;
     }
-    re.lastIndex = 0;
-    for (let m = re.exec(seg.code); m; m = re.exec(seg.code)) {
-      sink.add(seg, rule, severity, m.index, message);
-      if (m[0].length === 0) re.lastIndex++;
-    }
+    for (const m of segMatches(seg, re)) sink.add(seg, rule, severity, m.index, message);
   }
 }
 

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { logger } from '../../core/logger';
 import type { ScanResult } from '../types';
+import { packFiles } from './packed';
 import { type DeclaredCapabilities, type ScanInputFile, type ScanOptions, scanSkill } from './scan';
 import type { ScanRequest } from './worker';
 
@@ -187,7 +188,8 @@ export class ScanPool {
       job.resolve('result' in reply ? reply.result : { verdict: 'error', findings: [], filesScanned: 0, error: `The scan failed: ${reply.failure}` });
       this.release(slot);
     };
-    slot.worker.postMessage({ id, ...job.req } satisfies ScanRequest);
+    const { packed, buffer } = packFiles(job.req.files);
+    slot.worker.postMessage({ id, files: packed, declared: job.req.declared, opts: job.req.opts } satisfies ScanRequest, [buffer]);
   }
 }
 

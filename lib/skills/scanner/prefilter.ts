@@ -1,24 +1,60 @@
 /**
  * Keyword pre-checks: a rule's regex runs only when one of its keywords occurs in the segment.
  * Keywords are lower-case literals that every match of the regex contains, so skipping is safe.
+ * They are answered from the segment's trigger pass (triggers.ts); the search below is the old path.
  */
+import { isTriggerLiteral, positionsOf, scanText, type TextHits, triggerPassEnabled } from './triggers';
 
 /** The part of a scanner segment the pre-check reads and caches into. */
 export interface KeywordTarget {
-  lower: string;
+  code: string;
+  raw: string;
+  /** `code` lower-cased (old path only). */
+  lower?: string;
   keywordCache?: Map<string, boolean>;
   grams?: Uint8Array;
+  /** The trigger pass over `code`, and over `raw` when it differs. */
+  codeHits?: TextHits;
+  rawHits?: TextHits;
+}
+
+/** A script's segments share texts (the raw twin's code is the script's raw text): the last passes are kept by text. */
+const recent: { text: string; hits: TextHits }[] = [];
+
+function hitsFor(text: string): TextHits {
+  for (const r of recent) if (r.text === text) return r.hits;
+  const hits = scanText(text);
+  recent.unshift({ text, hits });
+  if (recent.length > 3) recent.pop();
+  return hits;
+}
+
+export function codeHits(seg: KeywordTarget): TextHits {
+  seg.codeHits ??= hitsFor(seg.code);
+  return seg.codeHits;
+}
+
+export function rawHits(seg: KeywordTarget): TextHits {
+  if (seg.raw === seg.code) return codeHits(seg);
+  seg.rawHits ??= hitsFor(seg.raw);
+  return seg.rawHits;
 }
 
 /** True when the segment contains any of the lower-case keywords (or no keywords are given). */
 export function hasAny(seg: KeywordTarget, keywords?: readonly string[]): boolean {
   if (!keywords) return true;
+  if (triggerPassEnabled() && keywords.every(isTriggerLiteral)) {
+    const hits = codeHits(seg);
+    return keywords.some((k) => positionsOf(hits, seg.code, k).length > 0);
+  }
+  seg.lower ??= seg.code.toLowerCase();
+  const lower = seg.lower;
   const seen = (seg.keywordCache ??= new Map());
   return keywords.some((k) => {
     let found = seen.get(k);
     if (found === undefined) {
-      if (seg.lower.length >= GRAM_MIN_TEXT) seg.grams ??= trigramBitmap(seg.lower);
-      found = (!seg.grams || mayContain(seg.grams, k)) && seg.lower.includes(k);
+      if (lower.length >= GRAM_MIN_TEXT) seg.grams ??= trigramBitmap(lower);
+      found = (!seg.grams || mayContain(seg.grams, k)) && lower.includes(k);
       seen.set(k, found);
     }
     return found;

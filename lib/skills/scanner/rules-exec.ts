@@ -2,8 +2,9 @@
  * Rules about running things: process execution from code, dynamic code, reverse shells, miners,
  * destructive deletes. Shell scripts run commands by nature, so plain commands are never flagged.
  */
-import { type FindingSink, firstIndex, flagAll, isJs, isPython, isShellish, matches, type Pattern, type Segment } from './model';
+import { type FindingSink, firstIndex, flagAll, isJs, isPython, isShellish, matches, type Pattern, type Segment, segMatches } from './model';
 import { hasAny } from './prefilter';
+import { anchored, anchoredWord } from './triggers';
 
 const JS_MENTIONS_CHILD_PROCESS = /\bchild_process\b/;
 const JS_BARE_EXEC = /(?<![\w$.])(?:exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(/g;
@@ -29,8 +30,11 @@ const JS_CP_ALIAS =
 const JS_RUNTIME_EXEC =
   /\bBun\s*\.\s*(?:spawn|spawnSync)\s*\(|\bBun\s*\.\s*\$\s*`|\bnew\s+Deno\s*\.\s*Command\s*\(|\bDeno\s*\.\s*run\s*\(|\bexeca(?:Sync|Command|CommandSync)?\s*\(/g;
 
-const PY_EXEC =
-  /\bsubprocess\s{0,100}\.\s{0,100}(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s{0,100}\(|\bos\s{0,100}\.\s{0,100}(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)\s{0,100}\(|\bpty\s{0,100}\.\s{0,100}spawn\s{0,100}\(|\bcommands\s{0,100}\.\s{0,100}getoutput\s{0,100}\(|\basyncio\s{0,100}\.\s{0,100}create_subprocess_(?:exec|shell)\s{0,100}\(|^[ \t]*from\s{1,100}subprocess\s{1,100}import\b|__import__\s{0,100}\(\s{0,100}['"](?:os|subprocess|pty)['"]\s{0,100}\)/gm;
+const PY_EXEC = anchored(
+  /\bsubprocess\s{0,100}\.\s{0,100}(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s{0,100}\(|\bos\s{0,100}\.\s{0,100}(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)\s{0,100}\(|\bpty\s{0,100}\.\s{0,100}spawn\s{0,100}\(|\bcommands\s{0,100}\.\s{0,100}getoutput\s{0,100}\(|\basyncio\s{0,100}\.\s{0,100}create_subprocess_(?:exec|shell)\s{0,100}\(|^[ \t]*from\s{1,100}subprocess\s{1,100}import\b|__import__\s{0,100}\(\s{0,100}['"](?:os|subprocess|pty)['"]\s{0,100}\)/gm,
+  ['subprocess', 'os', 'pty', 'commands', 'asyncio', '__import__'],
+  { lineStarts: true },
+);
 const RUBY_EXEC = /(?<![\w.:])(?:system|exec|spawn)(?:\s*\(|[ \t]+['"$\w])|`[^`\n]{1,300}`|%x[({[]|\bIO\s*\.\s*popen\b|\bOpen3\s*\.\s*\w+/g;
 const PERL_EXEC = /(?<![\w$])(?:system|exec)(?:\s*\(|[ \t]+['"$@\w])|\bqx\s*[({[/|!'"]|`[^`\n]{1,300}`/g;
 
@@ -45,7 +49,7 @@ const PERL_DYNAMIC = /(?<![\w$])eval\s*(?:\(\s*)?\$/g;
 
 function jsExec(seg: Segment, sink: FindingSink): void {
   flagAll(sink, seg, 'dangerous-exec', 'critical', [[JS_RUNTIME_EXEC, 'Runs a process (Bun/Deno/execa).', ['bun', 'deno', 'execa']]]);
-  if (!JS_MENTIONS_CHILD_PROCESS.test(seg.code)) return;
+  if (!hasAny(seg, ['child_process']) || !JS_MENTIONS_CHILD_PROCESS.test(seg.code)) return;
   const aliases = new Set(['child_process']);
   for (const m of matches(JS_CP_ALIAS, seg.code)) aliases.add(m[1] ?? m[2]);
   for (const m of matches(JS_BARE_EXEC, seg.code)) sink.add(seg, 'dangerous-exec', 'critical', m.index, 'Runs a process through child_process.');
@@ -102,7 +106,11 @@ const REVERSE_LINE: Pattern[] = [
     'netcat with -e/--exec hands a shell to a remote host.',
     ['nc'],
   ],
-  [/\b(?:ba|z|k)?sh\s+-i\b[^\n]{0,40}?[<>]&\s*(?:\d|%d|\$)/g, 'Interactive shell bound to a socket descriptor.', ['-i']],
+  [
+    anchoredWord(/\b(?:ba|z|k)?sh\s+-i\b[^\n]{0,40}?[<>]&\s*(?:\d|%d|\$)/g, ['bash', 'zsh', 'ksh', 'sh']),
+    'Interactive shell bound to a socket descriptor.',
+    ['-i'],
+  ],
   [
     { head: /\bmkfifo\b/g, tail: /\b(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b/g, gap: 300 },
     'Named pipe wired to a network client (reverse shell).',
@@ -121,15 +129,15 @@ const PS_TCP = /Net\.Sockets\.TCPClient/gi;
 /** Reverse shells spread over several lines: checked per script or fenced block. */
 export function reverseShellComboRules(seg: Segment, sink: FindingSink): void {
   const code = seg.code;
-  if (SOCKET.test(code) && SHELL_PROGRAM.test(code)) {
+  if (hasAny(seg, ['socket']) && SOCKET.test(code) && SHELL_PROGRAM.test(code)) {
     const at = firstIndex(DUP_STDIO, code);
     if (at >= 0) sink.add(seg, 'reverse-shell', 'critical', at, 'Socket duplicated onto stdin/stdout with a shell (reverse shell).');
   }
-  if (JS_SOCKET.test(code) && /\.pipe\s*\(/.test(code)) {
+  if (hasAny(seg, ['net']) && JS_SOCKET.test(code) && /\.pipe\s*\(/.test(code)) {
     const at = firstIndex(JS_SHELL_SPAWN, code);
     if (at >= 0) sink.add(seg, 'reverse-shell', 'critical', at, 'A shell process piped to a network socket (reverse shell).');
   }
-  const tcp = firstIndex(PS_TCP, code);
+  const tcp = hasAny(seg, ['net.sockets.tcpclient']) ? firstIndex(PS_TCP, code) : -1;
   if (tcp >= 0 && /GetStream\s*\(/i.test(code) && /\b(?:iex|Invoke-Expression)\b/i.test(code)) {
     sink.add(seg, 'reverse-shell', 'critical', tcp, 'TCP client whose input is run with Invoke-Expression (PowerShell reverse shell).');
   }
@@ -139,9 +147,9 @@ const MINING_WORDS = ['stratum+', 'coinhive', 'cryptonight', 'xmrig', 'minerd', 
 const MINING = /stratum\+(?:tcp|ssl|tls):\/\/|\bcoinhive\b|\bcryptonight\b|\bxmrig\b|\bminerd\b|\bcpuminer\b/gi;
 
 /** Found by its rare tail `& }` first; the full shape is then checked in the 80 chars before. */
-const FORK_BOMB_TAIL = /&\s*\}/g;
+const FORK_BOMB_TAIL = anchored(/&\s*\}/g, ['&']);
 const FORK_BOMB = /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}|\b([A-Za-z_]\w{0,30})\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}/g;
-const RM = /(?<![\w-])rm\s+([^\n;&|)]{1,200})/g;
+const RM = anchoredWord(/(?<![\w-])rm\s+([^\n;&|)]{1,200})/g, ['rm']);
 const RM_DANGEROUS_TARGET = /^(?:\/\*?|~\/?\*?|\$\{?HOME\}?\/?\*?|\/(?:bin|boot|etc|home|lib|lib64|opt|root|sbin|srv|usr|var|Users|System)\/?\*?)$/;
 const DESTRUCTIVE: Pattern[] = [
   [/(?<![\w.-])mkfs(?:\.\w+)?\s+\S/g, 'Formats a filesystem (mkfs).', ['mkfs']],
@@ -177,7 +185,7 @@ export function destructiveAndMiningRules(seg: Segment, sink: FindingSink): void
   flagAll(sink, seg, 'reverse-shell', 'critical', REVERSE_LINE);
   flagAll(sink, seg, 'crypto-mining', 'critical', [[MINING, 'Cryptocurrency miner or mining pool reference.', MINING_WORDS]]);
   if (seg.code.includes('&')) {
-    for (const m of matches(FORK_BOMB_TAIL, seg.code)) {
+    for (const m of segMatches(seg, FORK_BOMB_TAIL)) {
       const from = Math.max(0, m.index - 80);
       FORK_BOMB.lastIndex = 0;
       const bomb = FORK_BOMB.exec(seg.code.slice(from, m.index + m[0].length));
@@ -186,7 +194,7 @@ export function destructiveAndMiningRules(seg: Segment, sink: FindingSink): void
   }
   flagAll(sink, seg, 'destructive-delete', 'warn', DESTRUCTIVE);
   if (!hasAny(seg, ['rm'])) return;
-  for (const m of matches(RM, seg.code)) {
+  for (const m of segMatches(seg, RM)) {
     if (rmIsDestructive(m[1])) sink.add(seg, 'destructive-delete', 'warn', m.index, 'Recursive delete of /, the home folder or a system folder.');
   }
 }

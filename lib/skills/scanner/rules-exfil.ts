@@ -4,9 +4,10 @@
  * network send (warn `potential-exfiltration`).
  */
 import { envReads } from './env';
-import { type FindingSink, firstIndex, flagAll, isShellish, type Lang, lineIndexAt, matches, matchStarts, type Pattern, type Segment } from './model';
+import { type FindingSink, flagAll, isShellish, type Lang, lineIndexAt, matches, matchStarts, type Pattern, type Segment, segFirstIndex } from './model';
 import type { Near } from './near';
 import { hasAny } from './prefilter';
+import { anchored, anchoredWord } from './triggers';
 
 const NOT_PUBLIC_KEY = String.raw`(?![\w.\/-]*\.pub\b)`;
 const CREDENTIAL_FILES = String.raw`(?:\.ssh\/|\.aws\/credentials|\.netrc|\.git-credentials|\.kube\/config|\.docker\/config\.json)`;
@@ -35,7 +36,10 @@ const CREDENTIAL: Pattern[] = [
     ['.netrc', '.git-credentials', '.docker/', '.kube/', 'gcloud', '.pgpass'],
   ],
   [
-    /(?:(?<![\w.-])(?:cat|less|more|head|tail)\s{1,100}|\b(?:open|readFile(?:Sync)?|read_text|File\.read|Get-Content)\s{0,100}\(?\s{0,100}['"`]?)(?:\.\/)?\.env(?![\w.-])/g,
+    anchoredWord(
+      /(?:(?<![\w.-])(?:cat|less|more|head|tail)\s{1,100}|\b(?:open|readFile(?:Sync)?|read_text|File\.read|Get-Content)\s{0,100}\(?\s{0,100}['"`]?)(?:\.\/)?\.env(?![\w.-])/g,
+      ['cat', 'less', 'more', 'head', 'tail', 'open', 'readfile', 'read_text', 'file.read', 'get-content'],
+    ),
     'Reads a .env file.',
     ['.env'],
   ],
@@ -56,7 +60,7 @@ const NET_CLIENTS = ['curl', 'wget', 'nc', 'socat', 'telnet'];
 const PIPED_TO_CLIENT = String.raw`\s*(?<!\|)\|(?!\|)(?:[^\n|;&]{0,200}(?<!\|)\|(?!\|)){0,4}\s*(?:sudo\s+)?(?:curl|wget|nc|ncat|netcat|socat|telnet)\b`;
 
 /** What every match of PIPED_TO_CLIENT holds: its last pipe into the client. A cheap first check. */
-const PIPE_INTO_CLIENT = /\|\s*(?:sudo\s+)?(?:curl|wget|nc|ncat|netcat|socat|telnet)\b/;
+const PIPE_INTO_CLIENT = anchored(/\|\s*(?:sudo\s+)?(?:curl|wget|nc|ncat|netcat|socat|telnet)\b/g, ['|']);
 
 /** Matches hold PIPED_TO_CLIENT. */
 const SHELL_HARVEST_PIPED: Pattern[] = [
@@ -75,11 +79,18 @@ const SHELL_HARVEST_PIPED: Pattern[] = [
   ],
 ];
 const SHELL_HARVEST: Pattern[] = [
-  [/(?<![\w.-])(?:curl|wget)\b[^\n]{0,300}?(?:\$\(|`|<\()\s*(?:env|printenv)\b/g, 'Sends the output of env/printenv over the network.', ['curl', 'wget']],
   [
-    new RegExp(
-      String.raw`(?<![\w.-])(?:curl|wget)\b[^\n]{0,300}?(?:-d|--data[\w-]*|-F|--form|-T|--upload-file|--post-file)[=\s]+['"]?(?:[\w.-]*=)?@?(?:~|\$\{?HOME\}?)\/\.(?:ssh|aws|netrc|git-credentials|kube|docker)\b${NOT_PUBLIC_KEY}`,
-      'g',
+    anchoredWord(/(?<![\w.-])(?:curl|wget)\b[^\n]{0,300}?(?:\$\(|`|<\()\s*(?:env|printenv)\b/g, ['curl', 'wget']),
+    'Sends the output of env/printenv over the network.',
+    ['curl', 'wget'],
+  ],
+  [
+    anchoredWord(
+      new RegExp(
+        String.raw`(?<![\w.-])(?:curl|wget)\b[^\n]{0,300}?(?:-d|--data[\w-]*|-F|--form|-T|--upload-file|--post-file)[=\s]+['"]?(?:[\w.-]*=)?@?(?:~|\$\{?HOME\}?)\/\.(?:ssh|aws|netrc|git-credentials|kube|docker)\b${NOT_PUBLIC_KEY}`,
+        'g',
+      ),
+      ['curl', 'wget'],
     ),
     'Uploads a credential file.',
     ['curl', 'wget'],
@@ -101,7 +112,7 @@ const SHELL_SEND: (RegExp | Near)[] = [
     tail: /\s(?:-d|--data[\w-]{0,100}|-F|--form|-T|--upload-file|--post-file|--post-data)[=\s]|\s-X\s{0,100}(?:POST|PUT|PATCH)/g,
     gap: 300,
   },
-  /(?<![\w.-])(?:nc|ncat|netcat|socat|scp|rsync|sftp|ftp)\s/g,
+  anchoredWord(/(?<![\w.-])(?:nc|ncat|netcat|socat|scp|rsync|sftp|ftp)\s/g, ['nc', 'netcat', 'socat', 'scp', 'rsync', 'sftp', 'ftp']),
 ];
 const PS_SEND =
   /\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^\n]{0,200}?-(?:Method\s{1,100}['"]?(?:Post|Put)|Body|InFile)|\.Upload(?:String|File|Data)\s{0,100}\(/gi;
@@ -136,17 +147,22 @@ const UPLOADS: Partial<Record<Lang, RegExp>> = {
 
 const SHELL_UPLOAD: Pattern[] = [
   [
-    /(?<![\w.-])curl\b[^\n]{0,300}?\s(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form)[=\s]+['"]?(?:[\w.[\]-]*=)?@(?!-)[^\s'"]/g,
+    anchoredWord(/(?<![\w.-])curl\b[^\n]{0,300}?\s(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form)[=\s]+['"]?(?:[\w.[\]-]*=)?@(?!-)[^\s'"]/g, [
+      'curl',
+    ]),
     'curl uploads a local file.',
     ['curl'],
   ],
   [
-    /(?<!\|)\|(?!\|)\s*curl\b[^\n]{0,300}?\s(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|-T|--upload-file)[=\s]+['"]?(?:[\w.[\]-]*=)?@?-(?![\w-])/g,
+    anchored(
+      /(?<!\|)\|(?!\|)\s*curl\b[^\n]{0,300}?\s(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|-T|--upload-file)[=\s]+['"]?(?:[\w.[\]-]*=)?@?-(?![\w-])/g,
+      ['|'],
+    ),
     'curl uploads data piped in from another command.',
     ['curl'],
   ],
-  [/(?<![\w.-])curl\b[^\n]{0,300}?\s(?:-T|--upload-file)[=\s]+\S/g, 'curl uploads a local file.', ['curl']],
-  [/(?<![\w.-])wget\b[^\n]{0,300}?--post-file[=\s]/g, 'wget uploads a local file.', ['--post-file']],
+  [anchoredWord(/(?<![\w.-])curl\b[^\n]{0,300}?\s(?:-T|--upload-file)[=\s]+\S/g, ['curl']), 'curl uploads a local file.', ['curl']],
+  [anchoredWord(/(?<![\w.-])wget\b[^\n]{0,300}?--post-file[=\s]/g, ['wget']), 'wget uploads a local file.', ['--post-file']],
 ];
 
 function sendPatterns(seg: Segment): readonly (RegExp | Near)[] {
@@ -181,7 +197,7 @@ function jsEnvHarvest(seg: Segment, sink: FindingSink, declaredEnv: ReadonlySet<
 export function exfilLineRules(seg: Segment, sink: FindingSink): void {
   flagAll(sink, seg, 'credential-access', 'warn', CREDENTIAL);
   if (isShellish(seg)) {
-    if (PIPE_INTO_CLIENT.test(seg.code)) flagAll(sink, seg, 'env-harvesting', 'critical', SHELL_HARVEST_PIPED);
+    if (segFirstIndex(seg, PIPE_INTO_CLIENT) >= 0) flagAll(sink, seg, 'env-harvesting', 'critical', SHELL_HARVEST_PIPED);
     flagAll(sink, seg, 'env-harvesting', 'critical', SHELL_HARVEST);
     flagAll(sink, seg, 'potential-exfiltration', 'warn', SHELL_UPLOAD);
   }
@@ -193,7 +209,7 @@ export function exfilUnitRules(seg: Segment, sink: FindingSink, declaredEnv: Rea
   if ((seg.lang === 'python' || seg.lang === 'decoded') && hasAny(seg, ['environ']) && PY_NET_LIB.test(seg.code)) {
     flagAll(sink, seg, 'env-harvesting', 'critical', [[PY_WHOLE_ENV, 'The whole os.environ is collected in a file that talks to the network.']]);
   }
-  if (sendPatterns(seg).some((send) => firstIndex(send, seg.code) >= 0)) {
+  if (sendPatterns(seg).some((send) => segFirstIndex(seg, send) >= 0)) {
     for (const [re, what, keywords] of CREDENTIAL) {
       if (!hasAny(seg, keywords)) continue;
       for (const at of matchStarts(re, seg.code))
@@ -202,8 +218,8 @@ export function exfilUnitRules(seg: Segment, sink: FindingSink, declaredEnv: Rea
   }
   const read = FILE_READS[seg.lang];
   const upload = UPLOADS[seg.lang];
-  if (read && upload && firstIndex(read, seg.code) >= 0) {
-    const at = firstIndex(upload, seg.code);
+  if (read && upload && segFirstIndex(seg, read) >= 0) {
+    const at = segFirstIndex(seg, upload);
     if (at >= 0) sink.add(seg, 'potential-exfiltration', 'warn', at, 'Reads local files and sends data over the network in the same file.');
   }
 }

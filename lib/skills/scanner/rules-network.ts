@@ -2,19 +2,22 @@
  * Network rules: remote code piped into an interpreter (the ClawHavoc install trick), unusual
  * sockets and IP-literal URLs, and hosts contacted by scripts that the skill does not declare.
  */
-import { type FindingSink, fileLineAt, flagAll, matches, type Pattern, type Segment } from './model';
+import { type FindingSink, fileLineAt, flagAll, type Pattern, type Segment, segMatches } from './model';
 import { NextOf } from './near';
 import { hasAny } from './prefilter';
+import { anchored, anchoredWord } from './triggers';
 
 /** A shell or script interpreter as the target of a pipe, with optional sudo/env in front. */
 export const INTERPRETER = String.raw`(?:sudo\s+(?:-[\w-]+\s+)*)?(?:env\s+(?:\w+=\S*\s+)*)?(?:\/usr(?:\/local)?\/bin\/|\/bin\/)?(?:(?:ba|z|da|k|fi)?sh|python[23]?(?:\.\d+)?|node|perl|ruby|php|pwsh|powershell)(?![\w.-])`;
 
 const DOWNLOADERS = ['curl', 'wget', 'aria2c'];
+/** Where an interpreter name or `eval` can start. */
+const SHELLS_AND_EVAL = ['sh', 'bash', 'zsh', 'dash', 'ksh', 'python', 'node', 'perl', 'eval'];
 const PS_CRADLE = ['iex', 'invoke-expression'];
 
 const REMOTE_PIPE: Pattern[] = [
   [
-    new RegExp(String.raw`\b(?:curl|wget|aria2c)\b[^\n]{0,500}?(?<!\|)\|(?!\|)\s*${INTERPRETER}`, 'g'),
+    anchoredWord(new RegExp(String.raw`\b(?:curl|wget|aria2c)\b[^\n]{0,500}?(?<!\|)\|(?!\|)\s*${INTERPRETER}`, 'g'), DOWNLOADERS),
     'Downloads a script and pipes it straight into an interpreter.',
     DOWNLOADERS,
   ],
@@ -24,7 +27,10 @@ const REMOTE_PIPE: Pattern[] = [
     ['<('],
   ],
   [
-    /(?:(?<![\w.-])(?:(?:ba|z|da|k)?sh|python[23]?|node|perl)\s{1,100}-c|(?<![\w-])eval)\s{1,100}["']?(?:\$\(|`)\s{0,100}(?:sudo\s{1,100})?(?:curl|wget)\b/g,
+    anchoredWord(
+      /(?:(?<![\w.-])(?:(?:ba|z|da|k)?sh|python[23]?|node|perl)\s{1,100}-c|(?<![\w-])eval)\s{1,100}["']?(?:\$\(|`)\s{0,100}(?:sudo\s{1,100})?(?:curl|wget)\b/g,
+      SHELLS_AND_EVAL,
+    ),
     'Runs the output of a download as code.',
     DOWNLOADERS,
   ],
@@ -45,7 +51,7 @@ const REMOTE_PIPE: Pattern[] = [
 ];
 
 /** Download then run, in steps: `curl`/`wget`, an output file, then `&&`/`;` and a command running that file. */
-const DOWNLOADER = /\b(?:curl|wget)\b/g;
+const DOWNLOADER = anchoredWord(/\b(?:curl|wget)\b/g, ['curl', 'wget']);
 const OUTPUT_FILE = /(?:\s-o\s*|\s-O\s+|\s--output(?:-document)?[=\s]|>\s*)['"]?([\w./~$-]{1,200})/g;
 const RUN_PREFIX = /\s*(?:chmod\s+[+\w]+\s+[^\s;&]+\s*(?:&&|;)\s*)?(?:sudo\s+)?/y;
 const RUN_INTERPRETER = /(?:(?:ba|z|da|k)?sh|python[23]?|node|perl|source|\.)\s+/y;
@@ -89,7 +95,7 @@ function downloadThenRun(seg: Segment, sink: FindingSink): void {
   let done = false;
   let resume = 0;
   const newline = new NextOf(text, '\n');
-  for (const head of matches(DOWNLOADER, text)) {
+  for (const head of segMatches(seg, DOWNLOADER)) {
     if (head.index < resume) continue;
     const from = head.index + head[0].length;
     const limit = Math.min(from + 300, newline.from(from));
@@ -128,36 +134,43 @@ export function isLoopbackHost(host: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '0.0.0.0' || h === '::1' || h === '::';
 }
 
-const WS_URL = /\bwss?:\/\/(?<host>\[[^\]\s]{1,60}\]|[^\s/'"`:?#$]{1,253})(?::(?<port>\d{1,5}))?/gi;
+const WS_URL = anchoredWord(/\bwss?:\/\/(?<host>\[[^\]\s]{1,60}\]|[^\s/'"`:?#$]{1,253})(?::(?<port>\d{1,5}))?/gi, ['ws:/', 'wss:/']);
 const RAW_SOCKETS: RegExp[] = [
-  /\.connect(?:_ex)?\s*\(\s*\(\s*['"](?<host>[^'"\s]{1,253})['"]\s*,\s*(?<port>\d{1,5})\s*\)/g,
-  /\b(?:net|tls)\s{0,100}\.\s{0,100}(?:connect|createConnection)\s{0,100}\(\s{0,100}(?<port>\d{1,5})\s{0,100},\s{0,100}['"`](?<host>[^'"`\s]{1,253})['"`]/g,
-  /\.connect\s*\(\s*(?<port>\d{1,5})\s*,\s*['"`](?<host>[^'"`\s]{1,253})['"`]/g,
-  /(?<![\w.-])(?:nc|ncat|netcat|telnet)\s{1,100}(?:-[\w]{1,100}\s{1,100}){0,6}(?<host>[A-Za-z0-9][\w.-]{0,252})\s{1,100}(?<port>\d{1,5})\b/g,
-  /TCPClient\s*\(\s*['"](?<host>[^'"\s]{1,253})['"]\s*,\s*(?<port>\d{1,5})/gi,
-  /TCPSocket\s{0,100}\.\s{0,100}(?:new|open)\s{0,100}\(\s{0,100}['"](?<host>[^'"\s]{1,253})['"]\s{0,100},\s{0,100}(?<port>\d{1,5})/g,
+  anchored(/\.connect(?:_ex)?\s*\(\s*\(\s*['"](?<host>[^'"\s]{1,253})['"]\s*,\s*(?<port>\d{1,5})\s*\)/g, ['.connect']),
+  anchoredWord(
+    /\b(?:net|tls)\s{0,100}\.\s{0,100}(?:connect|createConnection)\s{0,100}\(\s{0,100}(?<port>\d{1,5})\s{0,100},\s{0,100}['"`](?<host>[^'"`\s]{1,253})['"`]/g,
+    ['net', 'tls'],
+  ),
+  anchored(/\.connect\s*\(\s*(?<port>\d{1,5})\s*,\s*['"`](?<host>[^'"`\s]{1,253})['"`]/g, ['.connect']),
+  anchoredWord(/(?<![\w.-])(?:nc|ncat|netcat|telnet)\s{1,100}(?:-[\w]{1,100}\s{1,100}){0,6}(?<host>[A-Za-z0-9][\w.-]{0,252})\s{1,100}(?<port>\d{1,5})\b/g, [
+    'nc',
+    'netcat',
+    'telnet',
+  ]),
+  anchored(/TCPClient\s*\(\s*['"](?<host>[^'"\s]{1,253})['"]\s*,\s*(?<port>\d{1,5})/gi, ['tcpclient']),
+  anchored(/TCPSocket\s{0,100}\.\s{0,100}(?:new|open)\s{0,100}\(\s{0,100}['"](?<host>[^'"\s]{1,253})['"]\s{0,100},\s{0,100}(?<port>\d{1,5})/g, ['tcpsocket']),
 ];
-const IP_URL = /\b(?:https?|wss?|ftp):\/\/(?<host>\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:.]{2,45}\])/gi;
+const IP_URL = anchoredWord(/\b(?:https?|wss?|ftp):\/\/(?<host>\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:.]{2,45}\])/gi, ['http', 'ws:/', 'wss:/', 'ftp:/']);
 
 const RAW_SOCKET_WORDS = ['connect', 'nc', 'telnet', 'tcpclient', 'tcpsocket'];
 
 export function suspiciousNetworkRules(seg: Segment, sink: FindingSink): void {
   if (!hasAny(seg, ['://', ...RAW_SOCKET_WORDS])) return;
-  for (const m of matches(WS_URL, seg.code)) {
+  for (const m of segMatches(seg, WS_URL)) {
     const { host, port } = m.groups!;
     if (port && !STANDARD_PORTS.has(Number(port)) && !isLoopbackHost(host)) {
       sink.add(seg, 'suspicious-network', 'warn', m.index, `WebSocket to ${host} on non-standard port ${port}.`);
     }
   }
   for (const re of hasAny(seg, RAW_SOCKET_WORDS) ? RAW_SOCKETS : []) {
-    for (const m of matches(re, seg.code)) {
+    for (const m of segMatches(seg, re)) {
       const { host, port } = m.groups!;
       if (!STANDARD_PORTS.has(Number(port)) && !isLoopbackHost(host)) {
         sink.add(seg, 'suspicious-network', 'warn', m.index, `Raw socket to ${host} on non-standard port ${port}.`);
       }
     }
   }
-  for (const m of matches(IP_URL, seg.code)) {
+  for (const m of segMatches(seg, IP_URL)) {
     const host = m.groups!.host;
     if (isLoopbackHost(host)) continue;
     const message =
@@ -168,14 +181,14 @@ export function suspiciousNetworkRules(seg: Segment, sink: FindingSink): void {
   }
 }
 
-const HTTP_URL = /\bhttps?:\/\/(\[[0-9a-fA-F:.]{2,45}\]|[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}\.){0,10}[A-Za-z0-9-]{1,63})(?![\w-])/g;
+const HTTP_URL = anchoredWord(/\bhttps?:\/\/(\[[0-9a-fA-F:.]{2,45}\]|[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}\.){0,10}[A-Za-z0-9-]{1,63})(?![\w-])/g, ['http']);
 /** Namespace URLs that appear in code without being contacted. */
 const NON_CONTACT_HOSTS = /(?:^|\.)(?:w3\.org|json-schema\.org|xmlsoap\.org|purl\.org)$/;
 
 /** First place each http(s) host appears in the segment (script files only). */
 export function collectHosts(seg: Segment, into: Map<string, { seg: Segment; offset: number }>): void {
   if (!hasAny(seg, ['http'])) return;
-  for (const m of matches(HTTP_URL, seg.code)) {
+  for (const m of segMatches(seg, HTTP_URL)) {
     const host = m[1].toLowerCase();
     const isIp = host.startsWith('[') || /^\d+(?:\.\d+){3}$/.test(host);
     if (!isIp && !host.includes('.')) continue;

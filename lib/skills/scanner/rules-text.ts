@@ -2,10 +2,11 @@
  * Text rules: prompt injection in instructions (Markdown), hidden characters (anywhere), and
  * obfuscated code (escape runs, decoders on long literals, long high-entropy lines).
  */
-import { type FindingSink, flagAll, lineIndexAt, matches, type Pattern, type Segment } from './model';
-import { hasAny } from './prefilter';
+import { type FindingSink, flagAll, lineIndexAt, matches, type Pattern, type Segment, segMatches } from './model';
+import { hasAny, rawHits } from './prefilter';
+import { anchoredWord, triggerPassEnabled } from './triggers';
 
-const EXFILTRATE = /\bexfiltrat(?:e|es|ed|ing|ion)\b/gi;
+const EXFILTRATE = anchoredWord(/\bexfiltrat(?:e|es|ed|ing|ion)\b/gi, ['exfiltrat']);
 /** A negation, or the stem of a word of prevention or attack ("prevents", "blocking", "attackers"). */
 const PROHIBITION = /\b(?:(?:not|never|cannot|can't|don'?t|no|against|malicious)\b|prevent|block|detect|protect|avoid|stop|mitigat|prohibit|forbid|attack)/i;
 
@@ -21,39 +22,60 @@ function inProhibition(text: string, offset: number): boolean {
 /** Each regex with keywords, one of which must occur (cheap pre-check). */
 const OVERRIDE: [RegExp, string[]][] = [
   [
-    /\bignore\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|former)\s+(?:instructions?|prompts?|rules|directions|messages)\b/gi,
+    anchoredWord(
+      /\bignore\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|former)\s+(?:instructions?|prompts?|rules|directions|messages)\b/gi,
+      ['ignore'],
+    ),
     ['ignore'],
   ],
   [
-    /\bdisregard\s{1,100}(?:all\s{1,100}|any\s{1,100})?(?:of\s{1,100})?(?:the\s{1,100}|your\s{1,100})?(?:previous\s{1,100}|prior\s{1,100}|above\s{1,100}|earlier\s{1,100})?(?:system\s{1,100}prompt|instructions|rules|guidelines|directions)\b/gi,
+    anchoredWord(
+      /\bdisregard\s{1,100}(?:all\s{1,100}|any\s{1,100})?(?:of\s{1,100})?(?:the\s{1,100}|your\s{1,100})?(?:previous\s{1,100}|prior\s{1,100}|above\s{1,100}|earlier\s{1,100})?(?:system\s{1,100}prompt|instructions|rules|guidelines|directions)\b/gi,
+      ['disregard'],
+    ),
     ['disregard'],
   ],
   [
-    /\bforget\s{1,100}(?:all\s{1,100})?(?:of\s{1,100})?(?:your|the|previous|prior)\s{1,100}(?:previous\s{1,100}|prior\s{1,100})?(?:instructions|rules|guidelines)\b/gi,
+    anchoredWord(
+      /\bforget\s{1,100}(?:all\s{1,100})?(?:of\s{1,100})?(?:your|the|previous|prior)\s{1,100}(?:previous\s{1,100}|prior\s{1,100})?(?:instructions|rules|guidelines)\b/gi,
+      ['forget'],
+    ),
     ['forget'],
   ],
   [
-    /\byou\s+are\s+now\s+(?:DAN\b|an?\s+(?:unrestricted|unfiltered|uncensored|jailbroken|evil)\b|free\s+(?:from|of)\b|no\s+longer\s+(?:bound|restricted|an?\s+(?:AI|assistant)\b)|in\s+(?:developer|god|jailbreak|DAN)\s+mode\b)/gi,
+    anchoredWord(
+      /\byou\s+are\s+now\s+(?:DAN\b|an?\s+(?:unrestricted|unfiltered|uncensored|jailbroken|evil)\b|free\s+(?:from|of)\b|no\s+longer\s+(?:bound|restricted|an?\s+(?:AI|assistant)\b)|in\s+(?:developer|god|jailbreak|DAN)\s+mode\b)/gi,
+      ['you'],
+    ),
     ['now'],
   ],
   [
-    /\b(?:act|behave)\s{1,100}as\s{1,100}(?:DAN\b|an?\s{1,100}(?:unrestricted|unfiltered|jailbroken)\b)|\bdo\s{1,100}anything\s{1,100}now\b|\b(?:developer|jailbreak|DAN)\s{1,100}mode\s{1,100}(?:enabled|on|activated)\b/gi,
+    anchoredWord(
+      /\b(?:act|behave)\s{1,100}as\s{1,100}(?:DAN\b|an?\s{1,100}(?:unrestricted|unfiltered|jailbroken)\b)|\bdo\s{1,100}anything\s{1,100}now\b|\b(?:developer|jailbreak|DAN)\s{1,100}mode\s{1,100}(?:enabled|on|activated)\b/gi,
+      ['act', 'behave', 'do', 'developer', 'jailbreak', 'dan'],
+    ),
     ['dan', 'anything', 'mode', 'unrestricted', 'unfiltered', 'jailbroken'],
   ],
   [
-    /\b(?:reveal|print|output|show|repeat|leak|dump)\s{1,100}(?:me\s{1,100})?(?:your|the)\s{1,100}(?:full\s{1,100}|entire\s{1,100})?(?:system\s{1,100}prompt|hidden\s{1,100}instructions|initial\s{1,100}instructions|original\s{1,100}instructions)\b/gi,
+    anchoredWord(
+      /\b(?:reveal|print|output|show|repeat|leak|dump)\s{1,100}(?:me\s{1,100})?(?:your|the)\s{1,100}(?:full\s{1,100}|entire\s{1,100})?(?:system\s{1,100}prompt|hidden\s{1,100}instructions|initial\s{1,100}instructions|original\s{1,100}instructions)\b/gi,
+      ['reveal', 'print', 'output', 'show', 'repeat', 'leak', 'dump'],
+    ),
     ['prompt', 'instructions'],
   ],
   [EXFILTRATE, ['exfiltrat']],
 ];
 const CONCEAL: [RegExp, string[]][] = [
   [
-    /\b(?:do\s{1,100}not|don'?t|never)\s{1,100}(?:tell|inform|notify|alert|warn|mention\s{1,100}(?:this|it)\s{1,100}to)\s{1,100}(?:the\s{1,100})?user\b/gi,
+    anchoredWord(
+      /\b(?:do\s{1,100}not|don'?t|never)\s{1,100}(?:tell|inform|notify|alert|warn|mention\s{1,100}(?:this|it)\s{1,100}to)\s{1,100}(?:the\s{1,100})?user\b/gi,
+      ['do', 'never'],
+    ),
     ['user'],
   ],
-  [/\bwithout\s+(?:asking|telling|informing|notifying|alerting|warning)\s+(?:the\s+)?user\b/gi, ['user']],
-  [/\bwithout\s+the\s+user(?:'s)?\s+(?:knowledge|knowing|noticing|consent|awareness)\b/gi, ['user']],
-  [/\b(?:secretly|covertly)\b/gi, ['secretly', 'covertly']],
+  [anchoredWord(/\bwithout\s+(?:asking|telling|informing|notifying|alerting|warning)\s+(?:the\s+)?user\b/gi, ['without']), ['user']],
+  [anchoredWord(/\bwithout\s+the\s+user(?:'s)?\s+(?:knowledge|knowing|noticing|consent|awareness)\b/gi, ['without']), ['user']],
+  [anchoredWord(/\b(?:secretly|covertly)\b/gi, ['secretly', 'covertly']), ['secretly', 'covertly']],
 ];
 /** `[//]: # (text)` — a Markdown link definition used as a comment. */
 const MD_COMMENT = /^\[(?:\/\/|comment)\]:\s*(?:#|<>)\s*\(([^)\n]{1,2000})\)/gm;
@@ -87,15 +109,18 @@ function isEmojiJoiner(text: string, i: number): boolean {
   return (PICTOGRAPH.test(before) || PICTOGRAPH.test(beforePair)) && PICTOGRAPH.test(after);
 }
 
+/** The raw text may hold a hidden character: from the trigger pass, or (old path) a search. */
+const mayHide = (seg: Segment): boolean => (triggerPassEnabled() ? rawHits(seg).hidden : MAYBE_HIDDEN.test(seg.raw));
+
 function hiddenLines(seg: Segment): Set<number> {
   const lines = new Set<number>();
-  if (!MAYBE_HIDDEN.test(seg.raw)) return lines;
+  if (!mayHide(seg)) return lines;
   for (const m of matches(HIDDEN_CHARS, seg.raw)) if (!isEmojiJoiner(seg.raw, m.index)) lines.add(lineIndexAt(seg, m.index));
   return lines;
 }
 
 export function hiddenTextRules(seg: Segment, sink: FindingSink): void {
-  if (!MAYBE_HIDDEN.test(seg.raw)) return;
+  if (!mayHide(seg)) return;
   for (const m of matches(HIDDEN_CHARS, seg.raw)) {
     if (isEmojiJoiner(seg.raw, m.index)) continue;
     const cp = m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
@@ -110,13 +135,13 @@ export function promptInjectionRules(seg: Segment, sink: FindingSink): void {
   const hits: { offset: number; line: number; conceal: boolean }[] = [];
   for (const [re, keywords] of OVERRIDE) {
     if (!hasAny(seg, keywords)) continue;
-    for (const m of matches(re, seg.raw)) {
+    for (const m of segMatches(seg, re, seg.raw)) {
       if (re === EXFILTRATE && inProhibition(seg.raw, m.index)) continue;
       hits.push({ offset: m.index, line: lineIndexAt(seg, m.index), conceal: false });
     }
   }
   for (const [re, keywords] of CONCEAL)
-    if (hasAny(seg, keywords)) for (const m of matches(re, seg.raw)) hits.push({ offset: m.index, line: lineIndexAt(seg, m.index), conceal: true });
+    if (hasAny(seg, keywords)) for (const m of segMatches(seg, re, seg.raw)) hits.push({ offset: m.index, line: lineIndexAt(seg, m.index), conceal: true });
   for (const h of hits) {
     const paired = hits.some((o) => o.conceal !== h.conceal && Math.abs(o.line - h.line) <= 3);
     const secret = inComment(h.offset) || hidden.has(h.line) || paired;

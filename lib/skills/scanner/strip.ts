@@ -13,7 +13,9 @@ export function applyBlanks(src: string, ranges: readonly [number, number][]): s
   let out = '';
   let pos = 0;
   for (const [from, to] of ranges) {
-    out += src.slice(pos, from) + src.slice(from, to).replace(/[^\r\n]/g, ' ');
+    const piece = src.slice(from, to);
+    const oneLine = piece.indexOf('\n') === -1 && piece.indexOf('\r') === -1;
+    out += src.slice(pos, from) + (oneLine ? ' '.repeat(piece.length) : piece.replace(/[^\r\n]/g, ' '));
     pos = to;
   }
   return out + src.slice(pos);

@@ -3,11 +3,12 @@
  * the scanner, so it runs the same from the TypeScript sources and from its own production bundle.
  */
 import { parentPort } from 'node:worker_threads';
+import { type PackedFiles, unpackFiles } from './packed';
 import { type DeclaredCapabilities, type ScanOptions, scanSkill } from './scan';
 
 export interface ScanRequest {
   id: number;
-  files: { path: string; content: Uint8Array }[];
+  files: PackedFiles;
   declared: DeclaredCapabilities;
   opts: ScanOptions;
 }
@@ -16,9 +17,7 @@ const port = parentPort;
 if (port) {
   port.on('message', (req: ScanRequest) => {
     try {
-      // Structured clone turns each Buffer into a plain Uint8Array: wrap it again without copying.
-      const files = req.files.map((f) => ({ path: f.path, content: Buffer.from(f.content.buffer, f.content.byteOffset, f.content.byteLength) }));
-      port.postMessage({ id: req.id, result: scanSkill(files, req.declared, req.opts) });
+      port.postMessage({ id: req.id, result: scanSkill(unpackFiles(req.files), req.declared, req.opts) });
     } catch (e) {
       port.postMessage({ id: req.id, failure: e instanceof Error ? e.message : String(e) });
     }
