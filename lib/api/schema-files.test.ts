@@ -14,7 +14,13 @@ const SCHEMA_FILES = [
   'lib/sandbox/config/image-ref.ts',
   'lib/sandbox/env/rules.ts',
 ];
-const ALLOWED = new Set(['zod', '@/db/schema/job-states', '../auth/permissions', './schemas', './image-ref']);
+const ALLOWED = new Set(['zod', '@/db/schema/job-states', '../auth/permissions', './schemas', './image-ref', '../../network/policy/schema']);
+/** The network policy code runs in the browser too (validation as you type): zod, ipaddr.js and its own folder only. */
+const POLICY_DIR = 'lib/network/policy';
+const POLICY_FILES = fs
+  .readdirSync(POLICY_DIR)
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+  .map((f) => `${POLICY_DIR}/${f}`);
 
 const importsOf = (file: string) =>
   [...fs.readFileSync(path.resolve(file), 'utf8').matchAll(/^import\s+(?:type\s+)?[^'"]*?from\s+'([^']+)'/gm)].map((m) => m[1]);
@@ -23,6 +29,12 @@ describe('schema-only files', () => {
   for (const file of SCHEMA_FILES) {
     it(`${file} imports nothing with server code`, () => {
       expect(importsOf(file).filter((i) => !ALLOWED.has(i))).toEqual([]);
+    });
+  }
+
+  for (const file of POLICY_FILES) {
+    it(`${file} imports only zod, ipaddr.js and its own folder`, () => {
+      expect(importsOf(file).filter((i) => i !== 'zod' && i !== 'ipaddr.js' && !/^\.\/[a-z0-9-]+$/.test(i))).toEqual([]);
     });
   }
 
