@@ -157,6 +157,15 @@ if (runs('sandboxes')) {
         .join(', ')}`,
     );
     console.log(`ratio: full check ×${fmt(sb.ratio, 2)} of baseline (target ≤ 1.5)`);
+    if ('skipped' in sb.enforced) console.log(`with network enforcement: skipped (${sb.enforced.skipped})`);
+    else
+      console.log(
+        `with network enforcement (own bridge network, nft rules, the network probe inside): ${fmt(sb.enforced.medianMs, 0)} ms, ×${fmt(sb.enforced.ratio, 2)} of baseline; probes: ${Object.entries(
+          sb.enforced.probesMs,
+        )
+          .map(([k, v]) => `${k} ${fmt(v, 0)}`)
+          .join(', ')}`,
+      );
     console.log(`\n== Create-to-first-exec of a Docker sandbox (DockerBackend.create, then exec \`true\`; ${sb.createToExec.creates} creates) ==`);
     console.log(`p50 ${fmt(sb.createToExec.p50Ms, 0)} ms, p95 ${fmt(sb.createToExec.p95Ms, 0)} ms, max ${fmt(sb.createToExec.maxMs, 0)} ms`);
   }

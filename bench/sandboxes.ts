@@ -2,9 +2,13 @@
 // - the full check beside a same-run baseline of what `docker run --rm <image> true` plus one
 //   `docker exec` cost through dockerode;
 // - create-to-first-exec latency of a Docker sandbox.
+import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
+import { enforcementProblem, NetworkEnforcer } from '../lib/network/docker/enforcer';
 import { runFullCheck } from '../lib/sandbox/check/full-check';
+import { CONFIG_LABEL } from '../lib/sandbox/config/in-use';
 import { DockerBackend } from '../lib/sandbox/docker/backend';
+import { networkCheckProbes } from '../lib/sandbox/network/check-probe';
 import { dockerPing, setup, teardown } from '../scripts/test-env.mjs';
 import { ensureBusyboxImage } from '../test/helpers/sandbox-images';
 import { nowMs, percentile } from './common';
@@ -18,6 +22,8 @@ export interface SandboxBench {
   baseline: { medianMs: number; runMs: number; execMs: number; runsMs: number[] };
   check: { medianMs: number; runsMs: number[]; probesMs: Record<string, number> };
   ratio: number;
+  /** The check of a config whose network Skilldock enforces, against the same baseline. */
+  enforced: { medianMs: number; runsMs: number[]; probesMs: Record<string, number>; ratio: number } | { skipped: string };
   createToExec: { creates: number; p50Ms: number; p95Ms: number; maxMs: number };
 }
 
@@ -69,6 +75,40 @@ async function execOnce(docker: Docker, image: string): Promise<void> {
   await c.remove({ force: true, v: true });
 }
 
+/**
+ * The same check on a config whose network Skilldock enforces: the sandbox joins its bridge network
+ * (created by the first run, as a config's first sandbox does) and the network probe runs inside it.
+ */
+async function enforcedChecks(
+  host: string | undefined,
+  image: string,
+  base: { image: string; labels: Record<string, string>; limits: { memoryMb: number; pids: number } },
+  runs: number,
+): Promise<{ medianMs: number; runsMs: number[]; probesMs: Record<string, number> } | { skipped: string }> {
+  const problem = await enforcementProblem();
+  if (problem) return { skipped: problem };
+  const configId = `bench${randomBytes(4).toString('hex')}`;
+  const enforcer = new NetworkEnforcer({ table: `skilldock_b${randomBytes(5).toString('hex')}`, proxyPort: 3129, dnsPort: 53, upstreams: ['127.0.0.1:9'] });
+  try {
+    const backend = new DockerBackend({ host, configId, network: 'bridge', enforcer });
+    const spec = { ...base, image, network: 'bridge', labels: { ...base.labels, [CONFIG_LABEL]: configId } };
+    const extraProbes = networkCheckProbes({ enforcer, problem: null });
+    const ms: number[] = [];
+    const probes: Record<string, number[]> = {};
+    for (let i = 0; i <= runs; i++) {
+      const t0 = nowMs();
+      const report = await runFullCheck({ backend: () => backend, spec, expected: spec.limits, extraProbes });
+      if (!report.passed) throw new Error(`enforced full check failed: ${JSON.stringify(report.probes.filter((p) => p.status !== 'pass'))}`);
+      if (i === 0) continue;
+      ms.push(nowMs() - t0);
+      for (const p of report.probes) (probes[p.name] ??= []).push(p.latencyMs);
+    }
+    return { medianMs: median(ms), runsMs: ms, probesMs: Object.fromEntries(Object.entries(probes).map(([k, v]) => [k, median(v)])) };
+  } finally {
+    await enforcer.close({ removeRules: true, removeNetworks: true });
+  }
+}
+
 export async function sandboxesBench(runs: number, creates: number): Promise<SandboxBench | { skipped: string }> {
   const e = await engine();
   if ('skip' in e) return { skipped: e.skip };
@@ -108,6 +148,7 @@ export async function sandboxesBench(runs: number, creates: number): Promise<San
       await backend.remove(sb.id);
     }
     const sorted = [...firstExec].sort((a, b) => a - b);
+    const enforced = await enforcedChecks(e.host, image, spec, runs);
 
     const b = median(baseline.runsMs);
     const c = median(check.runsMs);
@@ -118,6 +159,7 @@ export async function sandboxesBench(runs: number, creates: number): Promise<San
       baseline: { medianMs: b, runMs: median(baseline.run), execMs: median(baseline.exec), runsMs: baseline.runsMs },
       check: { medianMs: c, runsMs: check.runsMs, probesMs: Object.fromEntries(Object.entries(check.probes).map(([k, v]) => [k, median(v)])) },
       ratio: c / b,
+      enforced: 'skipped' in enforced ? enforced : { ...enforced, ratio: enforced.medianMs / b },
       createToExec: { creates, p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95), maxMs: sorted[sorted.length - 1] },
     };
   } finally {
