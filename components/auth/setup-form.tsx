@@ -46,7 +46,17 @@ export function SetupForm({ token = '' }: { token?: string }) {
         error={errors.token?.message}
         hint="Printed in the server log at start (the setup URL), and kept in the data dir file setup-token."
       >
-        <Input id="token" autoComplete="off" spellCheck={false} required autoFocus={!token} aria-invalid={!!errors.token} {...form.register('token')} />
+        <Input
+          id="token"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          autoFocus={!token}
+          aria-invalid={!!errors.token}
+          {...form.register('token')}
+          // In the server-rendered HTML too, so the field is filled before the page hydrates.
+          defaultValue={token}
+        />
       </Field>
       <Field label="Your name" htmlFor="name" error={errors.name?.message}>
         <Input id="name" autoComplete="name" autoFocus={!!token} aria-invalid={!!errors.name} {...form.register('name')} />
