@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '@/lib/core/process';
 import { which } from '@/lib/core/which';
-import type { CompiledPolicy } from '@/lib/network/policy/types';
+import { compiledPolicy, NS_CLOSED, NS_OPEN } from '@/test/helpers/managed-networks';
 import { chooseFirewall, iptablesFirewall } from './firewall';
 import { deleteIptables, iptablesAvailable, readIptables } from './ipt';
 import { iptablesNames } from './ipt-rules';
@@ -17,16 +17,7 @@ const absent = TOOLS.filter((t) => !which(t, SBIN));
 const skipReason = process.getuid?.() !== 0 ? 'needs root' : absent.length ? `needs ${absent.join(', ')}` : '';
 if (skipReason) console.warn(`ipt.int.test: skipping the iptables + ipset tests: ${skipReason}`);
 
-const policy = (over: Partial<CompiledPolicy> = {}): CompiledPolicy => ({
-  denyEgressByDefault: false,
-  allow4: [],
-  allow6: [],
-  deny4: [],
-  deny6: [],
-  domains: [],
-  wildcards: [],
-  ...over,
-});
+const policy = compiledPolicy;
 
 const suffix = randomBytes(4).toString('hex');
 const ns = `skdi${suffix}`;
@@ -34,18 +25,8 @@ const table = `skilldock_t${suffix}`;
 const { chain: P, set: p } = iptablesNames(table);
 const on = { netns: ns };
 
-const open: ManagedNetwork = { key: 'k1', bridge: 'sdkk1', gateway4: '172.30.0.1', subnet4: '172.30.0.0/24', policy: policy(), proxyPort: 3128, dnsPort: 5353 };
-const closed: ManagedNetwork = {
-  key: 'k2',
-  bridge: 'sdkk2',
-  gateway4: '172.31.0.1',
-  subnet4: '172.31.0.0/24',
-  gateway6: 'fd12::1',
-  subnet6: 'fd12::/64',
-  policy: policy({ denyEgressByDefault: true, allow4: ['10.20.0.0/16'], allow6: ['2001:db8::/32'], deny4: ['198.51.100.0/24'], domains: ['pypi.org'] }),
-  proxyPort: 3129,
-  dnsPort: 5354,
-};
+const open = NS_OPEN;
+const closed = NS_CLOSED;
 const named: ManagedNetwork = {
   ...open,
   key: 'k3',

@@ -1,48 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/core/errors';
-import type { CompiledPolicy } from '@/lib/network/policy/types';
-import { type ManagedNetwork, renderTable } from './nft-rules';
+import { compiledPolicy, GOLDEN_CLOSED, GOLDEN_OPEN } from '@/test/helpers/managed-networks';
+import { renderTable } from './nft-rules';
 
-const policy = (over: Partial<CompiledPolicy> = {}): CompiledPolicy => ({
-  denyEgressByDefault: false,
-  allow4: [],
-  allow6: [],
-  deny4: [],
-  deny6: [],
-  domains: [],
-  wildcards: [],
-  ...over,
-});
+const policy = compiledPolicy;
 
-const openNet: ManagedNetwork = {
-  key: 'a1b2c3d4e5',
-  bridge: 'sdka1b2c3d4e5',
-  gateway4: '172.30.0.1',
-  subnet4: '172.30.0.0/24',
-  policy: policy(),
-  proxyPort: 3128,
-  dnsPort: 5353,
-};
-
-const closedNet: ManagedNetwork = {
-  key: 'f0e1d2c3b4',
-  bridge: 'sdkf0e1d2c3b4',
-  gateway4: '172.31.0.1',
-  subnet4: '172.31.0.0/24',
-  gateway6: 'fd12:0:0:0::1',
-  subnet6: 'fd12::/64',
-  policy: policy({
-    denyEgressByDefault: true,
-    allow4: ['10.20.0.0/16', '203.0.113.7'],
-    allow6: ['2001:db8::/32'],
-    deny4: ['198.51.100.0/24'],
-    deny6: ['2001:db8:dead::/48'],
-    domains: ['pypi.org'],
-    wildcards: ['files.pythonhosted.org'],
-  }),
-  proxyPort: 3129,
-  dnsPort: 5354,
-};
+const openNet = GOLDEN_OPEN;
+const closedNet = GOLDEN_CLOSED;
 
 const refusal = (fn: () => unknown) => {
   try {

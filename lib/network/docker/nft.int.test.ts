@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/core/errors';
 import { runProcess } from '@/lib/core/process';
 import { which } from '@/lib/core/which';
-import type { CompiledPolicy } from '@/lib/network/policy/types';
+import { compiledPolicy, NS_CLOSED, NS_OPEN } from '@/test/helpers/managed-networks';
 import { flushSubnet } from './conntrack';
 import { applyTable, deleteTable, type ManagedNetwork, nftAvailable, readTable, renderTable } from './nft';
 import { baseChains, chainRules, setCovers, setElements } from './nft-json';
@@ -14,34 +14,15 @@ const SBIN = `${process.env.PATH}:/usr/sbin:/sbin`;
 const skipReason = process.getuid?.() !== 0 ? 'needs root' : !which('nft', SBIN) ? 'needs nft (nftables)' : !which('ip', SBIN) ? 'needs ip (iproute2)' : '';
 if (skipReason) console.warn(`nft.int.test: skipping the nft table tests: ${skipReason}`);
 
-const policy = (over: Partial<CompiledPolicy> = {}): CompiledPolicy => ({
-  denyEgressByDefault: false,
-  allow4: [],
-  allow6: [],
-  deny4: [],
-  deny6: [],
-  domains: [],
-  wildcards: [],
-  ...over,
-});
+const policy = compiledPolicy;
 
 const suffix = randomBytes(4).toString('hex');
 const ns = `skdt${suffix}`;
 const table = `skilldock_t${suffix}`;
 const on = { netns: ns };
 
-const open: ManagedNetwork = { key: 'k1', bridge: 'sdkk1', gateway4: '172.30.0.1', subnet4: '172.30.0.0/24', policy: policy(), proxyPort: 3128, dnsPort: 5353 };
-const closed: ManagedNetwork = {
-  key: 'k2',
-  bridge: 'sdkk2',
-  gateway4: '172.31.0.1',
-  subnet4: '172.31.0.0/24',
-  gateway6: 'fd12::1',
-  subnet6: 'fd12::/64',
-  policy: policy({ denyEgressByDefault: true, allow4: ['10.20.0.0/16'], allow6: ['2001:db8::/32'], deny4: ['198.51.100.0/24'], domains: ['pypi.org'] }),
-  proxyPort: 3129,
-  dnsPort: 5354,
-};
+const open = NS_OPEN;
+const closed = NS_CLOSED;
 
 // IPv4 only, with a domain: its web ports are redirected for IPv4 alone.
 const named: ManagedNetwork = {
