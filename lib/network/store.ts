@@ -18,12 +18,9 @@ type Backend = Row['backend'];
 
 const sealContext = (id: string) => `sandbox-network:${id}`;
 
-/** The stored policy without its secrets ("" where one is set). */
-export const plainPolicy = storedPolicy;
-
 /** The policy as responses show it: secrets "***" where set. */
 export function maskedPolicy(row: Pick<Row, 'networkPolicy' | 'networkSecretNames'>): NetworkPolicy {
-  return maskPolicy(plainPolicy(row), row.networkSecretNames);
+  return maskPolicy(storedPolicy(row), row.networkSecretNames);
 }
 
 /** The opened secrets of the policy (for the E2B/Cube wire form only). */
@@ -93,14 +90,12 @@ export async function savePolicy(db: AppDb, secrets: SecretBox, actor: Actor, ro
   });
 }
 
-/** The policy columns of a copy of `row` under another id (secrets re-sealed for it). */
+/** The policy columns of a copy of `row` under another id: the same policy, its secrets re-sealed for the copy. */
 export function clonePolicyColumns(secrets: SecretBox, row: Row, id: string) {
-  const p = preparePolicy(secrets, id, row.backend, plainPolicy(row), {}, '');
   const opened = policySecrets(secrets, row);
-  const names = Object.keys(opened).sort();
   return {
-    networkPolicy: p.networkPolicy,
-    networkSecretsSealed: names.length ? secrets.seal(JSON.stringify(opened), sealContext(id)) : null,
-    networkSecretNames: names,
+    networkPolicy: row.networkPolicy,
+    networkSecretsSealed: row.networkSecretNames.length ? secrets.seal(JSON.stringify(opened), sealContext(id)) : null,
+    networkSecretNames: row.networkSecretNames,
   };
 }

@@ -4,10 +4,11 @@ import { defineOperation } from '../../http/operation';
 import { compilePolicy } from '../../network/policy/compile';
 import { decideDestination } from '../../network/policy/decide';
 import { parseDestination } from '../../network/policy/destination';
+import { storedPolicy } from '../../network/policy/open';
 import { ALWAYS_BLOCKED_V4, ALWAYS_BLOCKED_V6, HOST_NOTE, PRIVATE_V4, PRIVATE_V6 } from '../../network/policy/ranges';
 import { INSTALL_SOURCES } from '../../network/policy/sources';
 import { validatePolicy } from '../../network/policy/validate';
-import { maskedPolicy, plainPolicy, savePolicy } from '../../network/store';
+import { maskedPolicy, savePolicy } from '../../network/store';
 import { loadRow } from '../../sandbox/config/store';
 import type { ConfigRow } from '../../sandbox/config/view';
 import { applyToRunning } from '../../sandbox/network/apply';
@@ -50,7 +51,7 @@ export const networkOps = {
     const row = await loadRow(services.database.db, params.id);
     const dest = parseDestination(body.destination);
     if ('message' in dest) throw new AppError('validation', dest.message, { issues: [{ path: 'destination', message: dest.message }] });
-    const d = decideDestination(compilePolicy(plainPolicy(row)), dest);
+    const d = decideDestination(compilePolicy(storedPolicy(row)), dest);
     const { enforcedBy } = enforcementOf(row, services.network);
     return { allowed: d.allowed, rule: d.rule, kind: d.kind, entry: d.entry ?? null, enforcedBy, destination: dest };
   }),

@@ -21,19 +21,19 @@ const LIVE = new Set(['running', 'creating', 'paused']);
 export async function applyToRunning(deps: InstanceDeps, row: ConfigRow): Promise<SandboxReached[]> {
   const backend = backendFor(deps, row);
   const policy = storedPolicy(row);
+  // Docker's rules are per network: one swap reaches every sandbox on it, listed or not.
+  const enforcer = row.backend === 'docker' ? deps.network?.enforcer : null;
+  const updated = enforcer ? await enforcer.update(row.id, policy) : false;
   let listed: Awaited<ReturnType<typeof backend.list>>;
   try {
     listed = await backend.list({ [CONFIG_LABEL]: row.id });
   } catch (e) {
     // The policy is saved either way; say that its sandboxes could not be listed, and why.
-    if (row.backend === 'docker') await deps.network?.enforcer?.update(row.id, policy);
     const why = e instanceof Error ? e.message : String(e);
     return [{ sandboxId: '', status: 'failed', message: `Saved, but the running sandboxes could not be listed: ${why}` }];
   }
   const running = listed.filter((s) => LIVE.has(s.state));
   if (row.backend === 'docker') {
-    const enforcer = deps.network?.enforcer;
-    const updated = enforcer ? await enforcer.update(row.id, policy) : false;
     return running.map((s) => ({
       sandboxId: instanceId(row.id, s.id),
       status: updated ? 'updated' : 'needs-recycle',

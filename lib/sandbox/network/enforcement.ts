@@ -11,7 +11,7 @@ import { storedPolicy } from '../../network/policy/open';
 import type { EnforcedBy } from '../../network/policy/types';
 import type { DockerConfig } from '../config/schema';
 import type { ConfigRow } from '../config/view';
-import { DockerBackend } from '../docker/backend';
+import { type DockerConnection, dockerConnection } from '../docker/connection';
 import { watchNetworkEvents } from './engine-events';
 
 export interface NetworkEnforcement {
@@ -79,7 +79,7 @@ export function startNetworkReconciler(db: AppDb, enforcer: NetworkEnforcer): ()
   const stops: (() => void)[] = [];
   let stopped = false;
   void reconcileNetworks(db, enforcer).then((engines) => {
-    for (const b of engines) if (!stopped) stops.push(watchNetworkEvents(b.conn.api, enforcer, () => reconcileNetworks(db, enforcer).then(() => undefined)));
+    for (const conn of engines) if (!stopped) stops.push(watchNetworkEvents(conn.api, enforcer, () => reconcileNetworks(db, enforcer).then(() => undefined)));
   });
   return () => {
     stopped = true;
@@ -88,25 +88,25 @@ export function startNetworkReconciler(db: AppDb, enforcer: NetworkEnforcer): ()
 }
 
 /** Every local Docker config's network gets its rules and listeners back; answers the engines it asked. */
-export async function reconcileNetworks(db: AppDb, enforcer: NetworkEnforcer): Promise<DockerBackend[]> {
+export async function reconcileNetworks(db: AppDb, enforcer: NetworkEnforcer): Promise<DockerConnection[]> {
   const rows = await db.select().from(sandboxConfigs).where(eq(sandboxConfigs.backend, 'docker'));
-  const engines = new Map<string, DockerBackend>();
+  const engines = new Map<string, DockerConnection>();
   for (const r of rows) {
     const c = r.config as DockerConfig;
     if (c.host && !c.host.startsWith('unix://')) continue;
-    const b = new DockerBackend({ host: c.host || undefined });
-    engines.set(b.conn.endpoint, b);
+    const conn = dockerConnection({ host: c.host || undefined });
+    engines.set(conn.endpoint, conn);
   }
   const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const b of engines.values()) {
+  for (const conn of engines.values()) {
     try {
-      const n = await enforcer.reconcile(b.conn.api, async (id) => {
+      const n = await enforcer.reconcile(conn.api, async (id) => {
         const row = byId.get(id);
         return row ? storedPolicy(row) : null;
       });
-      if (n) logger.info('sandbox networks reconciled', { engine: b.conn.endpoint, networks: n });
+      if (n) logger.info('sandbox networks reconciled', { engine: conn.endpoint, networks: n });
     } catch (e) {
-      logger.warn('could not reconcile sandbox networks', { engine: b.conn.endpoint, err: describeError(e) });
+      logger.warn('could not reconcile sandbox networks', { engine: conn.endpoint, err: describeError(e) });
     }
   }
   return [...engines.values()];
