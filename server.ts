@@ -10,6 +10,7 @@ import { clientIp, parseTrustedProxies } from './lib/http/client-ip';
 import { hostAllowed, hostPolicy, hostRefusal } from './lib/http/host-check';
 import { jobsSocket } from './lib/http/jobs-socket';
 import { publicUrlBootWarning } from './lib/http/public-url';
+import { terminalSocket } from './lib/http/terminal-socket';
 import { refuseUpgrade, SocketRouter } from './lib/http/ws-router';
 import { getServices, setServices, startServices } from './lib/services';
 import { handleShutdownSignals } from './lib/shutdown';
@@ -32,6 +33,7 @@ async function main() {
   // Only Next's dev server owns an upgrade path (its HMR socket); in production every path is ours to answer.
   const sockets = new SocketRouter(getServices, (p) => dev && p.startsWith('/_next/'));
   sockets.register(jobsSocket);
+  sockets.register(terminalSocket);
 
   let handle: ReturnType<ReturnType<typeof next>['getRequestHandler']> | undefined;
   const server = http.createServer((req, res) => {

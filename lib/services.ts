@@ -37,6 +37,7 @@ import { SkillCatalog } from './skills/service/catalog';
 import { registerSkillJobs } from './skills/service/jobs';
 import { managedStore } from './skills/service/roots';
 import { recoverStore, sweepStaging } from './skills/store';
+import { TerminalService } from './terminal/service';
 
 export interface Services {
   config: Config;
@@ -68,6 +69,8 @@ export interface Services {
   sandboxes: InstanceDeps;
   /** Skilldock's own egress enforcement for the local Docker engine (null enforcer: why in `problem`). */
   network: NetworkEnforcement;
+  /** Browser terminals into running sandboxes: tickets, open sessions, the access re-check. */
+  terminals: TerminalService;
   stopSkillEvents: () => void;
   /** Gives up this process's exclusive hold on the data dir (and the runtime dir), last in stopServices. */
   releaseLocks: () => void;
@@ -216,6 +219,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     stopSandboxSweep();
     stopNetworkWatch();
   };
+  const terminals = new TerminalService({ sandboxes, user: (id) => users.get(id) });
   const sandboxUsage = new SandboxUsage();
   sandboxUsage.addInstanceLister(instanceLister(sandboxes));
   const services: Services = {
@@ -223,6 +227,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     sandboxUsage,
     sandboxes,
     network,
+    terminals,
     database,
     hub,
     worker,
@@ -246,6 +251,8 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
 export async function stopServices(s: Services): Promise<void> {
   s.stopScheduler();
   s.stopSkillEvents();
+  // Before the engine clients and the database go: each shell's processes end and its end is audited.
+  await s.terminals.closeAll();
   await s.skills.close();
   await closeScanPool();
   await s.worker?.stop(s.config.SKILLDOCK_SHUTDOWN_GRACE_MS);

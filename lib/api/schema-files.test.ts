@@ -13,8 +13,11 @@ const SCHEMA_FILES = [
   'lib/sandbox/config/schema.ts',
   'lib/sandbox/config/image-ref.ts',
   'lib/sandbox/env/rules.ts',
+  'lib/terminal/schema.ts',
+  'lib/settings/terminal-settings.ts',
+  'lib/settings/patch.ts',
 ];
-const ALLOWED = new Set(['zod', '@/db/schema/job-states', '../auth/permissions', './schemas', './image-ref', '../../network/policy/schema']);
+const ALLOWED = new Set(['zod', '@/db/schema/job-states', '../auth/permissions', './schemas', './image-ref', '../../network/policy/schema', './patch']);
 /** The network policy code runs in the browser too (validation as you type): zod, ipaddr.js and its own folder only. */
 const POLICY_DIR = 'lib/network/policy';
 const POLICY_FILES = fs

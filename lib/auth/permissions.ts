@@ -19,14 +19,16 @@ export const PERMISSIONS = {
   'sandboxes.write': 'Create, change, clone and delete sandbox configs; set config and workspace skill env vars',
   'sandboxes.env.own': 'Set and remove your own sandbox and skill variables',
   'sandboxes.run': 'Start and remove sandboxes from enabled configs; move files in and out of them',
+  'terminals.open': 'Open a terminal into a running sandbox',
+  'terminals.manage': 'See and close every open terminal session; change terminal settings; download transcripts',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
 const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage', 'packages.read', 'skills.read', 'sandboxes.read'];
-const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel', 'sandboxes.env.own', 'sandboxes.run'];
-const ADMIN: Permission[] = [...OPERATOR, 'audit.read', 'users.read', 'packages.write', 'skills.write', 'sandboxes.write'];
+const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel', 'sandboxes.env.own', 'sandboxes.run', 'terminals.open'];
+const ADMIN: Permission[] = [...OPERATOR, 'audit.read', 'users.read', 'packages.write', 'skills.write', 'sandboxes.write', 'terminals.manage'];
 const OWNER: Permission[] = [...ADMIN, 'users.manage'];
 
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {

@@ -17,6 +17,7 @@ export interface ActionRequest {
   cookie: string | null;
   ip: string | null;
   userAgent: string | null;
+  origin?: string | null;
 }
 
 export interface ActionSources {
@@ -28,7 +29,7 @@ export interface ActionSources {
 async function nextRequest(): Promise<ActionRequest> {
   const { headers } = await import('next/headers');
   const h = await headers();
-  return { cookie: h.get('cookie'), ip: h.get(CLIENT_IP_HEADER), userAgent: h.get('user-agent') };
+  return { cookie: h.get('cookie'), ip: h.get(CLIENT_IP_HEADER), userAgent: h.get('user-agent'), origin: h.get('origin') };
 }
 
 export function toActionError(e: unknown): ActionError {
@@ -50,7 +51,7 @@ export function createActionClient(sources: ActionSources = { request: nextReque
   return createSafeActionClient({ handleServerError: toActionError, defineMetadataSchema: () => metadata }).use(async ({ next, metadata: m }) => {
     const services = await sources.services();
     const req = await sources.request();
-    const meta = { ip: req.ip, userAgent: req.userAgent };
+    const meta = { ip: req.ip, userAgent: req.userAgent, origin: req.origin ?? null };
     let actor: Actor | null = null;
     if (m.permission) {
       actor = await authenticate(services, { authorization: null, cookie: req.cookie, ...meta });

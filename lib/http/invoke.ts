@@ -6,7 +6,7 @@ import { logger } from '../core/logger';
 import { JsonText } from '../core/read-cache';
 import type { Services } from '../services';
 import type { RouteContract } from './contract';
-import type { Operation, OperationContext } from './operation';
+import type { CallMeta, Operation, OperationContext } from './operation';
 import { parseWith, zodIssues } from './request';
 
 /** The unparsed parts of a call, as either door received them. */
@@ -16,10 +16,7 @@ export interface RawInput {
   body?: unknown;
 }
 
-export interface CallMeta {
-  ip: string | null;
-  userAgent: string | null;
-}
+export type { CallMeta };
 
 /** Parses each part with the contract's schema; issues are named as the REST API names them (no part prefix). */
 export function parseInput(c: RouteContract, raw: RawInput) {

@@ -3,6 +3,14 @@ import type { Actor } from '../auth/actor';
 import type { Services } from '../services';
 import type { RouteContract } from './contract';
 
+/** Where a call came from, whichever door it used. */
+export interface CallMeta {
+  ip: string | null;
+  userAgent: string | null;
+  /** The Origin header the call came with (absent on most non-browser calls). */
+  origin?: string | null;
+}
+
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** What an operation's implementation receives, whichever door (route or server action) it came through. */
@@ -14,7 +22,7 @@ export interface OperationContext<C extends RouteContract> {
   query: Infer<C['query']>;
   params: Infer<C['params']>;
   /** Where the call came from, for audit rows of operations that run before sign-in. */
-  meta: { ip: string | null; userAgent: string | null };
+  meta: CallMeta;
   /** The HTTP request; only REST-only operations (streams, raw uploads, text downloads) may rely on it. */
   req?: Request;
 }

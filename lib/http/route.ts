@@ -11,7 +11,11 @@ import { queryObject, readJsonBody } from './request';
 
 type RouteArgs = { params?: Promise<Record<string, string | string[]>> };
 
-export const requestMeta = (req: Request): CallMeta => ({ ip: req.headers.get(CLIENT_IP_HEADER), userAgent: req.headers.get('user-agent') });
+export const requestMeta = (req: Request): CallMeta => ({
+  ip: req.headers.get(CLIENT_IP_HEADER),
+  userAgent: req.headers.get('user-agent'),
+  origin: req.headers.get('origin'),
+});
 
 /** Bearer token or session cookie; cookie-authenticated writes must come from this console's origin. */
 async function authorizeRequest(services: Services, c: RouteContract, req: Request, meta: CallMeta): Promise<Actor | null> {

@@ -8,23 +8,43 @@ import { logger } from '../core/logger';
 import type { Services } from '../services';
 import { authenticate, CLIENT_IP_HEADER, originAllowed } from './authenticate';
 
-export interface SocketRoute {
+export interface SocketContext {
+  actor: Actor;
+  url: URL;
+  services: Services;
+  req: IncomingMessage;
+}
+
+export interface SocketRoute<P = undefined> {
   path: string;
   permission: Permission;
   /** Largest accepted frame, bytes. */
   maxPayload?: number;
-  onConnection(ws: WebSocket, ctx: { actor: Actor; url: URL; services: Services }): void;
+  /**
+   * The route's own checks, run after authentication and before the handshake: a thrown AppError
+   * is answered with its HTTP status and no socket is opened. What it returns reaches onConnection.
+   */
+  prepare?(ctx: SocketContext): Promise<P>;
+  onConnection(ws: WebSocket, ctx: SocketContext & { prepared: P }): void;
 }
 
-const REASONS = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' } as const;
-const CODES = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' } as const;
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+};
+const CODES: Record<number, string> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' };
 
 /** Answers an upgrade with a plain HTTP error and closes the socket once the answer is out. */
-export function refuseUpgrade(socket: Duplex, status: 401 | 403 | 404, message: string, body?: string) {
-  const text = body ?? JSON.stringify({ error: { code: CODES[status], message } });
+export function refuseUpgrade(socket: Duplex, status: number, message: string, body?: string) {
+  const text = body ?? JSON.stringify({ error: { code: CODES[status] ?? 'refused', message } });
   socket.on('error', () => undefined);
   socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Refused'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
   // A client that never reads would keep the half-closed socket: it goes after a short grace.
   setTimeout(() => socket.destroy(), 2000).unref();
@@ -37,7 +57,8 @@ const refuse = refuseUpgrade;
  * HTTP 401/403 and no socket is opened. Any other path is answered 404 and closed, unless passed through.
  */
 export class SocketRouter {
-  private routes = new Map<string, { route: SocketRoute; wss: WebSocketServer }>();
+  // biome-ignore lint/suspicious/noExplicitAny: each route carries its own prepared type
+  private routes = new Map<string, { route: SocketRoute<any>; wss: WebSocketServer }>();
 
   /**
    * `passThrough` names upgrade paths another listener owns (Next's HMR socket in development);
@@ -48,7 +69,7 @@ export class SocketRouter {
     private readonly passThrough: (pathname: string) => boolean = () => false,
   ) {}
 
-  register(route: SocketRoute): void {
+  register<P>(route: SocketRoute<P>): void {
     // One server per route, so each route's frame size limit is enforced by ws itself.
     const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: route.maxPayload ?? 64 * 1024 });
     this.routes.set(route.path, { route, wss });
@@ -73,7 +94,8 @@ export class SocketRouter {
     return true;
   }
 
-  private async accept(route: SocketRoute, wss: WebSocketServer, url: URL, req: IncomingMessage, socket: Duplex, head: Buffer) {
+  // biome-ignore lint/suspicious/noExplicitAny: see routes
+  private async accept(route: SocketRoute<any>, wss: WebSocketServer, url: URL, req: IncomingMessage, socket: Duplex, head: Buffer) {
     socket.on('error', () => undefined);
     try {
       const services = await this.services();
@@ -92,12 +114,14 @@ export class SocketRouter {
         return refuse(socket, 403, 'Cross-site WebSocket refused: the Origin does not match this console.');
       }
       if (!can(actor, route.permission)) return refuse(socket, 403, `This needs the "${route.permission}" permission.`);
+      const ctx: SocketContext = { actor, url, services, req };
+      const prepared = route.prepare ? await route.prepare(ctx) : undefined;
       wss.handleUpgrade(req, socket, head, (ws) => {
         ws.on('error', () => undefined);
-        route.onConnection(ws, { actor, url, services });
+        route.onConnection(ws, { ...ctx, prepared });
       });
     } catch (e) {
-      if (isAppError(e) && e.status === 401) return refuse(socket, 401, e.message);
+      if (isAppError(e) && e.status >= 400 && e.status < 500) return refuse(socket, e.status, e.message, JSON.stringify(e.toJSON()));
       logger.error('websocket upgrade failed', { path: url.pathname, error: String(e) });
       socket.destroy();
     }

@@ -3,3 +3,4 @@ export * from './github-store';
 export * from './runtime-settings';
 export * from './skills-settings';
 export * from './store';
+export * from './terminal-settings';

@@ -1,5 +1,6 @@
 // No Node imports: the console's Settings form validates with this same schema in the browser.
 import { z } from 'zod';
+import { settingsPatch } from './patch';
 
 /** Programs skills commonly need; the runtime check looks for these unless the setting lists others. */
 export const DEFAULT_BINARIES = ['git', 'curl', 'jq', 'ffprobe', 'pdfinfo', 'pandoc', 'gh', 'uv', 'docker'];
@@ -65,25 +66,8 @@ export const runtimeSettingsSchema = z.strictObject({
 });
 export type RuntimeSettings = z.infer<typeof runtimeSettingsSchema>;
 
-type Shape = typeof runtimeSettingsSchema.shape;
-
-/**
- * PUT body: any subset of the fields; the rest keep their stored values. Built from the fields without
- * their defaults: zod 4 applies a default even inside .partial(), which would reset every absent field.
- */
-export const runtimeSettingsPatch = z.strictObject(
-  Object.fromEntries(
-    Object.entries(runtimeSettingsSchema.shape).map(([k, v]) => [
-      k,
-      v
-        .unwrap()
-        .optional()
-        .describe(v.description ?? k),
-    ]),
-  ) as {
-    [K in keyof Shape]: z.ZodOptional<ReturnType<Shape[K]['unwrap']>>;
-  },
-);
+/** PUT body: any subset of the fields; the rest keep their stored values. */
+export const runtimeSettingsPatch = settingsPatch(runtimeSettingsSchema.shape);
 export type RuntimeSettingsPatch = z.infer<typeof runtimeSettingsPatch>;
 
 export const RUNTIME_SETTINGS_DEFAULTS: RuntimeSettings = runtimeSettingsSchema.parse({});

@@ -1,5 +1,6 @@
 // No Node imports: the Settings form validates with this same schema in the browser.
 import { z } from 'zod';
+import { settingsPatch } from './patch';
 
 const absPath = z
   .string()
@@ -60,19 +61,6 @@ export const skillsSettingsSchema = z.strictObject({
 export type SkillsSettings = z.infer<typeof skillsSettingsSchema>;
 export const SKILLS_SETTINGS_DEFAULTS: SkillsSettings = skillsSettingsSchema.parse({});
 
-type Shape = typeof skillsSettingsSchema.shape;
-/** PATCH body: any subset (built without the defaults, which zod 4 would otherwise apply inside .partial()). */
-export const skillsSettingsPatch = z.strictObject(
-  Object.fromEntries(
-    Object.entries(skillsSettingsSchema.shape).map(([k, v]) => [
-      k,
-      v
-        .unwrap()
-        .optional()
-        .describe(v.description ?? k),
-    ]),
-  ) as {
-    [K in keyof Shape]: z.ZodOptional<ReturnType<Shape[K]['unwrap']>>;
-  },
-);
+/** PUT body: any subset of the fields; the rest keep their stored values. */
+export const skillsSettingsPatch = settingsPatch(skillsSettingsSchema.shape);
 export type SkillsSettingsPatch = z.infer<typeof skillsSettingsPatch>;

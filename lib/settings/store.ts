@@ -8,6 +8,7 @@ import { logger } from '../core/logger';
 import { changedFields } from './diff';
 import { RUNTIME_SETTINGS_DEFAULTS, type RuntimeSettings, type RuntimeSettingsPatch, runtimeSettingsSchema } from './runtime-settings';
 import { SKILLS_SETTINGS_DEFAULTS, type SkillsSettings, type SkillsSettingsPatch, skillsSettingsSchema } from './skills-settings';
+import { TERMINAL_SETTINGS_DEFAULTS, type TerminalSettings, type TerminalSettingsPatch, terminalSettingsSchema } from './terminal-settings';
 
 /**
  * One settings area: a JSON document in the settings table under `key`, validated by its schema on
@@ -46,8 +47,11 @@ function settingsArea<T extends Record<string, unknown>, P extends Partial<T>>(k
 
 const runtime = settingsArea<RuntimeSettings, RuntimeSettingsPatch>('runtime', runtimeSettingsSchema, RUNTIME_SETTINGS_DEFAULTS);
 const skills = settingsArea<SkillsSettings, SkillsSettingsPatch>('skills', skillsSettingsSchema, SKILLS_SETTINGS_DEFAULTS);
+const terminal = settingsArea<TerminalSettings, TerminalSettingsPatch>('terminal', terminalSettingsSchema, TERMINAL_SETTINGS_DEFAULTS);
 
 export const getRuntimeSettings = runtime.get;
 export const updateRuntimeSettings = runtime.update;
 export const getSkillsSettings = skills.get;
 export const updateSkillsSettings = skills.update;
+export const getTerminalSettings = terminal.get;
+export const updateTerminalSettings = terminal.update;

@@ -17,8 +17,9 @@ export interface DockerTerminalHost {
   exec(id: string, req: ExecRequest): Promise<ExecResult>;
 }
 
-// $1 is the marker value; it is passed as an argument, never spliced into the script.
-const KILL_SCRIPT = `
+// $1 is the marker value; it is passed as an argument, never spliced into the script. Exit 0: none
+// remains; exit 3: some survived 20 rounds.
+export const TERMINAL_KILL_SCRIPT = `
 mark="${TERMINAL_ID_ENV}=$1"
 field() { sed 's/.*) //' "$1/stat" 2>/dev/null | cut -d' ' -f"$2"; }
 self=$(field /proc/$$ 4)
@@ -43,6 +44,11 @@ while :; do
   sleep 0.1 2>/dev/null || sleep 1
 done
 `;
+
+/** The exec that kills every process of one terminal session (run with a normal, non-TTY exec). */
+export function terminalKillArgv(sessionId: string): string[] {
+  return ['sh', '-c', TERMINAL_KILL_SCRIPT, 'skilldock-terminal-kill', sessionId];
+}
 
 export async function openDockerPty(host: DockerTerminalHost, req: PtyOpenRequest): Promise<TerminalPty> {
   const env = { ...req.env, [TERMINAL_ID_ENV]: req.sessionId };
@@ -73,12 +79,18 @@ export async function openDockerPty(host: DockerTerminalHost, req: PtyOpenReques
       if (exited || stream.destroyed) return Promise.resolve();
       return new Promise((resolve) => stream.write(bytes, () => resolve()));
     },
+    pause() {
+      stream.pause();
+    },
+    resume() {
+      stream.resume();
+    },
     resize(cols, rows) {
       return exited ? Promise.resolve() : tty.resize(cols, rows);
     },
     async kill() {
       const r = await host.exec(req.sandboxId, {
-        argv: ['sh', '-c', KILL_SCRIPT, 'skilldock-terminal-kill', req.sessionId],
+        argv: terminalKillArgv(req.sessionId),
         timeoutMs: 20_000,
         maxOutputBytes: 4096,
       });

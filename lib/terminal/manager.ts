@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@/lib/core/errors';
 import type { OpenPty } from './pty';
-import { DEFAULT_GRACE_MS, DEFAULT_IDLE_MS, type EndReason, type SessionSummary, TerminalSession } from './session';
+import { DEFAULT_GRACE_MS, DEFAULT_IDLE_MS, type EndReason, type SessionSummary, type SessionTap, TerminalSession } from './session';
 
 export const DEFAULT_MAX_PER_USER = 3;
 export const DEFAULT_MAX_PER_SANDBOX = 5;
@@ -35,13 +35,23 @@ export interface TerminalManagerOptions {
   now?: () => number;
 }
 
-export interface OpenTerminalRequest {
+export interface TerminalLimits {
+  maxPerUser?: number;
+  maxPerSandbox?: number;
+}
+
+export interface OpenTerminalRequest extends TerminalLimits {
+  /** The session id, when the caller needs it before the session exists; a random UUID otherwise. */
+  id?: string;
   userId: string;
   sandboxId: string;
   cols: number;
   rows: number;
   env?: Record<string, string>;
   idleMs?: number;
+  graceMs?: number;
+  /** Sees every byte in and out (transcript recording). */
+  tap?: SessionTap;
 }
 
 export class TerminalManager {
@@ -52,17 +62,24 @@ export class TerminalManager {
 
   constructor(private readonly opts: TerminalManagerOptions) {}
 
-  async open(req: OpenTerminalRequest): Promise<TerminalSession> {
-    const maxUser = this.opts.maxPerUser ?? DEFAULT_MAX_PER_USER;
-    const maxSandbox = this.opts.maxPerSandbox ?? DEFAULT_MAX_PER_SANDBOX;
+  /** Throws `rate_limited` when one more terminal for this user in this sandbox would pass a limit. */
+  checkLimits(userId: string, sandboxId: string, limits: TerminalLimits = {}): void {
+    const maxUser = limits.maxPerUser ?? this.opts.maxPerUser ?? DEFAULT_MAX_PER_USER;
+    const maxSandbox = limits.maxPerSandbox ?? this.opts.maxPerSandbox ?? DEFAULT_MAX_PER_SANDBOX;
     const all = [...[...this.sessions.values()].filter((s) => !s.ended), ...this.pending];
-    if (all.filter((s) => s.userId === req.userId).length >= maxUser)
-      throw new AppError('rate_limited', `at most ${maxUser} open terminals per user`, { details: { limit: 'per_user', max: maxUser } });
-    if (all.filter((s) => s.sandboxId === req.sandboxId).length >= maxSandbox)
-      throw new AppError('rate_limited', `at most ${maxSandbox} open terminals per sandbox`, { details: { limit: 'per_sandbox', max: maxSandbox } });
+    if (all.filter((s) => s.userId === userId).length >= maxUser)
+      throw new AppError('rate_limited', `At most ${maxUser} open terminals per user: close one first.`, { details: { limit: 'per_user', max: maxUser } });
+    if (all.filter((s) => s.sandboxId === sandboxId).length >= maxSandbox)
+      throw new AppError('rate_limited', `At most ${maxSandbox} open terminals per sandbox: close one first.`, {
+        details: { limit: 'per_sandbox', max: maxSandbox },
+      });
+  }
+
+  async open(req: OpenTerminalRequest): Promise<TerminalSession> {
+    this.checkLimits(req.userId, req.sandboxId, req);
     const slot = { userId: req.userId, sandboxId: req.sandboxId };
     this.pending.push(slot);
-    const id = randomUUID();
+    const id = req.id ?? randomUUID();
     try {
       const pty = await this.opts.openPty({ sessionId: id, userId: req.userId, sandboxId: req.sandboxId, cols: req.cols, rows: req.rows, env: req.env ?? {} });
       const session = new TerminalSession({
@@ -72,7 +89,8 @@ export class TerminalManager {
         pty,
         cols: req.cols,
         rows: req.rows,
-        graceMs: this.opts.graceMs ?? DEFAULT_GRACE_MS,
+        graceMs: req.graceMs ?? this.opts.graceMs ?? DEFAULT_GRACE_MS,
+        ...(req.tap ? { tap: req.tap } : {}),
         idleMs: req.idleMs ?? this.opts.idleMs ?? DEFAULT_IDLE_MS,
         ...(this.opts.ringBytes ? { ringBytes: this.opts.ringBytes } : {}),
         ...(this.opts.now ? { now: this.opts.now } : {}),

@@ -8,6 +8,9 @@ export interface TerminalPty {
   onExit(cb: (code: number | null) => void): void;
   write(bytes: Buffer): Promise<void>;
   resize(cols: number, rows: number): Promise<void>;
+  /** Stops and restarts reading output while the socket drains (optional: the shell then waits on its TTY). */
+  pause?(): void;
+  resume?(): void;
   /** Ends the shell and every process it started; resolves once none of them remains. */
   kill(): Promise<void>;
 }

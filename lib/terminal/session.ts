@@ -16,6 +16,14 @@ export interface TerminalConsumer {
 
 export type EndReason = CloseKind | 'grace_expired';
 
+/** Sees every byte that goes in and out of a session, in order, and its end. */
+export interface SessionTap {
+  input(bytes: Buffer): void;
+  output(bytes: Buffer): void;
+  resize(cols: number, rows: number): void;
+  end(reason: EndReason): void;
+}
+
 export const DEFAULT_GRACE_MS = 5 * 60_000;
 export const DEFAULT_IDLE_MS = 900_000;
 /** Pending input/resize operations beyond which the consumer is cut off for flooding. */
@@ -34,6 +42,7 @@ export interface SessionOptions {
   /** No input for this long ends the session. */
   idleMs?: number;
   maxQueue?: number;
+  tap?: SessionTap;
   now?: () => number;
   onEnd?: (session: TerminalSession, reason: EndReason, error: unknown) => void;
 }
@@ -128,6 +137,7 @@ export class TerminalSession {
     const previous = this.consumer;
     this.consumer = null;
     if (previous) previous.close(CLOSE.replaced.code, CLOSE.replaced.reason);
+    this.pty.resume?.();
     this.clearGrace();
     let from = this.ring.start;
     let bytes = this.ring.since(from) as Buffer;
@@ -145,10 +155,21 @@ export class TerminalSession {
     if (opts.cols !== undefined && opts.rows !== undefined) this.resize(opts.cols, opts.rows);
   }
 
+  /**
+   * Back-pressure from the consumer's socket: while paused the shell's output is not read, so a
+   * command writing fast waits on its TTY instead of piling up in memory.
+   */
+  setFlowing(consumer: TerminalConsumer, flowing: boolean): void {
+    if (this.consumer !== consumer || this.ending) return;
+    if (flowing) this.pty.resume?.();
+    else this.pty.pause?.();
+  }
+
   /** Lets the consumer go (its socket dropped); the shell keeps running for the grace period. */
   detach(consumer: TerminalConsumer): void {
     if (this.consumer !== consumer) return;
     this.consumer = null;
+    this.pty.resume?.();
     if (!this.ending) this.startGrace();
   }
 
@@ -163,6 +184,7 @@ export class TerminalSession {
     }
     this.lastInputAt = this.now();
     this.bytesIn += bytes.length;
+    this.opts.tap?.input(bytes);
     this.enqueue({ kind: 'write', bytes });
   }
 
@@ -216,6 +238,7 @@ export class TerminalSession {
 
   private finish(reason: EndReason, error: unknown): void {
     this.endedAt = this.now();
+    this.opts.tap?.end(reason);
     this.opts.onEnd?.(this, reason, error);
   }
 
@@ -225,6 +248,7 @@ export class TerminalSession {
 
   private output(bytes: Buffer): void {
     this.bytesOut += bytes.length;
+    this.opts.tap?.output(bytes);
     this.ring.append(bytes);
     this.consumer?.send(bytes);
   }
@@ -251,6 +275,7 @@ export class TerminalSession {
         else {
           this.cols = op.cols;
           this.rows = op.rows;
+          this.opts.tap?.resize(op.cols, op.rows);
           await this.pty.resize(op.cols, op.rows);
         }
       }

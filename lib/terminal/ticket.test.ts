@@ -70,6 +70,15 @@ describe('TicketStore', () => {
     expect(store.redeem(c.ticket, { origin: 'HTTPS://Console.Example', sandboxId: 'sbx-1' })).toEqual(CLAIMS);
   });
 
+  it('binds a ticket issued without an Origin to upgrades without one', () => {
+    const store = new TicketStore();
+    const script = { ...CLAIMS, origin: '' };
+    const a = store.issue(script);
+    expect(refusal(store.redeem(a.ticket, { origin: ORIGIN, sandboxId: 'sbx-1' })).refusal).toBe('wrong_origin');
+    const b = store.issue(script);
+    expect(store.redeem(b.ticket, { origin: null, sandboxId: 'sbx-1' })).toEqual(script);
+  });
+
   it('refuses a missing, malformed or unknown ticket', () => {
     const store = new TicketStore();
     expect(refusal(store.redeem(undefined, { origin: ORIGIN, sandboxId: 'sbx-1' })).refusal).toBe('missing');

@@ -10,7 +10,11 @@ export interface TicketClaims {
   userId: string;
   /** The sandbox instance the terminal opens in. */
   sandboxId: string;
-  /** The Origin of the page that asked for the ticket; the upgrade must come from the same one. */
+  /**
+   * The Origin of the page that asked for the ticket; the upgrade must come from the same one. Empty
+   * for a client that sent none (an API token): its upgrade must carry none either, so a ticket
+   * fetched by a script is of no use to a web page.
+   */
   origin: string;
   /** Set when the ticket asks to re-attach to this terminal session. */
   sessionId?: string;
@@ -96,7 +100,7 @@ export class TicketStore {
     entry.used = true;
     if (this.now() >= entry.expiresAt) return ticketRefused('expired');
     if (entry.claims.sandboxId !== expect.sandboxId) return ticketRefused('other_sandbox');
-    if (!expect.origin || !sameOrigin(entry.claims.origin, expect.origin)) return ticketRefused('wrong_origin');
+    if (!sameOrigin(entry.claims.origin, expect.origin ?? '')) return ticketRefused('wrong_origin');
     return { ...entry.claims };
   }
 

@@ -20,3 +20,5 @@ export const execSandboxAction = action(ops.execSandbox);
 export const validateNetworkPolicyAction = action(ops.validateNetworkPolicy);
 export const setConfigNetworkAction = action(ops.setConfigNetwork);
 export const testConfigNetworkAction = action(ops.testConfigNetwork);
+export const openTerminalAction = action(ops.openTerminal);
+export const closeTerminalSessionAction = action(ops.closeTerminalSession);

@@ -11,3 +11,4 @@ export const resetPasswordAction = action(ops.resetPassword);
 export const createTokenAction = action(ops.createToken);
 export const revokeTokenAction = action(ops.revokeToken);
 export const changeOwnPasswordAction = action(ops.changeOwnPassword);
+export const updateTerminalSettingsAction = action(ops.updateTerminalSettings);

@@ -6,6 +6,7 @@ import { packagesApi } from './packages';
 import { sandboxInstancesApi } from './sandbox-instances';
 import { sandboxConfigsApi } from './sandboxes';
 import { skillsApi } from './skills';
+import { terminalsApi } from './terminals';
 
 /** Every API operation, one file per area. Route files bind these to handlers; the OpenAPI document is built from this list. */
 export const api = {
@@ -17,6 +18,7 @@ export const api = {
   ...sandboxConfigsApi,
   ...sandboxInstancesApi,
   ...networkApi,
+  ...terminalsApi,
 } as const;
 
 export type ApiName = keyof typeof api;

@@ -8,6 +8,7 @@ import { packageOps } from './packages';
 import { sandboxInstanceOps } from './sandbox-instances';
 import { sandboxConfigOps } from './sandboxes';
 import { settingsOps, skillOps } from './skills';
+import { terminalOps } from './terminals';
 
 /** Every operation of the API, under the same names as the contracts they implement. */
 export const ops = {
@@ -20,6 +21,7 @@ export const ops = {
   ...sandboxConfigOps,
   ...sandboxInstanceOps,
   ...networkOps,
+  ...terminalOps,
 } satisfies Record<ApiName, unknown>;
 
 export type OpName = keyof typeof ops;

@@ -52,7 +52,11 @@ export const sandboxInstanceOps = {
   listSandboxes: defineOperation(api.listSandboxes, async ({ services, query }) => listInstances(services.sandboxes, query)),
   startSandbox: defineOperation(api.startSandbox, async ({ services, actor, body }) => startInstance(services.sandboxes, actor, body.configId)),
   getSandbox: defineOperation(api.getSandbox, async ({ services, params }) => getInstance(services.sandboxes, params.id)),
-  removeSandbox: defineOperation(api.removeSandbox, async ({ services, actor, params }) => removeInstance(services.sandboxes, actor, params.id)),
+  removeSandbox: defineOperation(api.removeSandbox, async ({ services, actor, params }) => {
+    // Its terminals end first, so they close as "sandbox gone" rather than as a shell that died.
+    await services.terminals.closeForSandbox(params.id);
+    return removeInstance(services.sandboxes, actor, params.id);
+  }),
   execSandbox: defineOperation(api.execSandbox, async ({ services, actor, params, body }) => execInInstance(services.sandboxes, actor, params.id, body)),
   listSandboxFiles: defineOperation(api.listSandboxFiles, async ({ services, params, query }) => {
     const r = await listInstanceFiles(services.sandboxes, params.id, query.path);

@@ -1,0 +1,32 @@
+// The terminal's API shapes. Schema-only: the console imports these for its types.
+import { z } from 'zod';
+
+export const terminalTicketInput = z.strictObject({
+  sessionId: z.uuid('Not a terminal session id.').optional().describe('Re-attach to this live session of yours instead of opening a new shell'),
+});
+
+export const terminalTicketOut = z.object({
+  ticket: z.string().describe('Single use, valid about 60 s, bound to you, this sandbox and your Origin: pass it as ?ticket= on /ws/terminal'),
+  sessionId: z.string().nullable().describe('The session the ticket re-attaches to (null: a new shell)'),
+  expiresAt: z.string(),
+  idleSeconds: z.number().int().describe('No input for this long ends the session (the sandbox config’s terminal idle disconnect)'),
+  persistent: z.boolean().describe('Whether the shell survives a restart of Skilldock'),
+});
+
+export const terminalSessionOut = z.object({
+  id: z.string(),
+  user: z.string(),
+  userId: z.string(),
+  sandboxId: z.string().describe('The instance id (<config id>~<sandbox id>)'),
+  startedAt: z.string(),
+  lastInputAt: z.string(),
+  idleSeconds: z.number().int(),
+  bytesIn: z.number().int(),
+  bytesOut: z.number().int(),
+  attached: z.boolean().describe('A socket is attached now (false: waiting for a re-attach within the grace period)'),
+  cols: z.number().int(),
+  rows: z.number().int(),
+});
+
+export const terminalSessionListOut = z.object({ items: z.array(terminalSessionOut) });
+export const terminalSessionParams = z.strictObject({ id: z.uuid('Not a terminal session id.') });

@@ -1,0 +1,285 @@
+// The browser terminal as the rest of Skilldock sees it: tickets for a running sandbox, the checks
+// an upgrade passes before the handshake, opening or re-attaching a session once it is accepted,
+// the admin list, the periodic access re-check, and the audit record of every session.
+import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../audit/audit';
+import type { Actor } from '../auth/actor';
+import { AppError, isAppError } from '../core/errors';
+import { logger } from '../core/logger';
+import { loadEnvFor } from '../sandbox/env/store';
+import { type InstanceDeps, resolve } from '../sandbox/instances/service';
+import { getTerminalSettings, type TerminalSettings } from '../settings';
+import { type AccessDeps, stillAllowed } from './access';
+import { DEFAULT_COLS, DEFAULT_ROWS, parseGeometry } from './frames';
+import { TerminalManager } from './manager';
+import { openPtyFor } from './open-pty';
+import type { SessionTap, TerminalConsumer, TerminalSession } from './session';
+import { TicketStore } from './ticket';
+
+export const TERMINAL_PERMISSION = 'terminals.open';
+
+export interface TerminalDeps {
+  sandboxes: InstanceDeps;
+  user: AccessDeps['user'];
+  /** Starts a transcript for a session when recording is on (null: not recorded). */
+  transcript?: (s: { sessionId: string; actor: Actor; sandboxId: string; cols: number; rows: number }, settings: TerminalSettings) => SessionTap | null;
+  now?: () => number;
+}
+
+export interface TicketAnswer {
+  ticket: string;
+  sessionId: string | null;
+  expiresAt: string;
+  idleSeconds: number;
+  /** Whether the shell survives a restart of Skilldock (it does not: it lives in this process). */
+  persistent: boolean;
+}
+
+/** The upgrade's query, as the socket route reads it. */
+export interface TerminalQuery {
+  ticket: string | null;
+  sandbox: string | null;
+  cols: string | null;
+  rows: string | null;
+  session: string | null;
+  offset: string | null;
+}
+
+/** What the upgrade checks settled; the connection opens or re-attaches from it. */
+export interface PreparedTerminal {
+  actor: Actor;
+  instanceId: string;
+  /** Undefined only on a re-attach that keeps the session's size. */
+  cols: number | undefined;
+  rows: number | undefined;
+  session: TerminalSession | null;
+  offset: number | undefined;
+}
+
+export interface SessionView {
+  id: string;
+  user: string;
+  userId: string;
+  sandboxId: string;
+  startedAt: string;
+  lastInputAt: string;
+  idleSeconds: number;
+  bytesIn: number;
+  bytesOut: number;
+  attached: boolean;
+  cols: number;
+  rows: number;
+}
+
+const OFFSET_RE = /^(0|[1-9][0-9]{0,15})$/;
+
+function badQuery(path: string, message: string): AppError {
+  return new AppError('validation', message, { issues: [{ path, message }] });
+}
+
+export class TerminalService {
+  readonly tickets = new TicketStore();
+  readonly manager: TerminalManager;
+  private readonly actors = new Map<string, Actor>();
+  private recheckTimer: NodeJS.Timeout | null = null;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: TerminalDeps) {
+    this.now = deps.now ?? Date.now;
+    this.manager = new TerminalManager({
+      openPty: async (req) => {
+        const { backend, sandbox } = await resolve(deps.sandboxes, req.sandboxId);
+        return openPtyFor(backend, { ...req, sandboxId: sandbox.id });
+      },
+      audit: (e) => this.audit(e),
+    });
+  }
+
+  private settings(): Promise<TerminalSettings> {
+    return getTerminalSettings(this.deps.sandboxes.db);
+  }
+
+  /** A single-use ticket for a running sandbox, bound to the caller and the Origin the call came from. */
+  async issueTicket(actor: Actor, instanceId: string, opts: { sessionId?: string; origin: string | null }): Promise<TicketAnswer> {
+    if (!actor.userId) throw new AppError('forbidden', 'Terminals are opened by users (or their API tokens).');
+    const { row, sandbox } = await resolve(this.deps.sandboxes, instanceId);
+    if (sandbox.state !== 'running')
+      throw new AppError('invalid_state', `This sandbox is ${sandbox.state}; a terminal opens only in a running sandbox.`, {
+        hint: 'Start a sandbox from its config, then open the terminal.',
+      });
+    if (opts.sessionId) {
+      const s = this.manager.find(opts.sessionId, actor.userId);
+      if (isAppError(s)) throw s;
+      if (s.sandboxId !== instanceId) throw new AppError('not_found', 'this terminal session was not found in this sandbox');
+    } else {
+      const settings = await this.settings();
+      this.manager.checkLimits(actor.userId, instanceId, settings);
+    }
+    const issued = this.tickets.issue({ userId: actor.userId, sandboxId: instanceId, origin: opts.origin ?? '', sessionId: opts.sessionId });
+    return {
+      ticket: issued.ticket,
+      sessionId: opts.sessionId ?? null,
+      expiresAt: new Date(issued.expiresAt).toISOString(),
+      idleSeconds: idleSecondsOf(row.config),
+      persistent: false,
+    };
+  }
+
+  /** Every check an upgrade passes before the handshake; throws the refusal (400, 401, 403, 404, 409, 429). */
+  async prepare(actor: Actor, q: TerminalQuery, origin: string | null): Promise<PreparedTerminal> {
+    if (!q.sandbox) throw badQuery('sandbox', 'Name the sandbox in the "sandbox" query parameter.');
+    const geometry = parseGeometry(q.cols, q.rows);
+    if (!geometry) throw badQuery('cols', 'cols and rows must be whole numbers from 1 to 500.');
+    if (q.offset !== null && !OFFSET_RE.test(q.offset)) throw badQuery('offset', 'offset must be a byte offset (a whole number).');
+    const claims = this.tickets.redeem(q.ticket, { origin, sandboxId: q.sandbox });
+    if (isAppError(claims)) throw claims;
+    if (claims.userId !== actor.userId) throw new AppError('forbidden', 'the terminal ticket was issued to another user');
+    if ((q.session ?? undefined) !== claims.sessionId) throw badQuery('session', 'The session parameter must match the session the ticket was issued for.');
+    const offset = q.offset === null ? undefined : Number(q.offset);
+    if (claims.sessionId) {
+      const s = this.manager.find(claims.sessionId, claims.userId);
+      if (isAppError(s)) throw s;
+      // A re-attach that names no size keeps the one the shell has.
+      const keep = q.cols === null && q.rows === null;
+      return { actor, instanceId: claims.sandboxId, ...(keep ? { cols: undefined, rows: undefined } : geometry), session: s, offset };
+    }
+    const { sandbox } = await resolve(this.deps.sandboxes, claims.sandboxId);
+    if (sandbox.state !== 'running') throw new AppError('invalid_state', `This sandbox is ${sandbox.state}; a terminal opens only in a running sandbox.`);
+    this.manager.checkLimits(claims.userId, claims.sandboxId, await this.settings());
+    return { actor, instanceId: claims.sandboxId, ...geometry, session: null, offset };
+  }
+
+  /** After the handshake: opens the shell (new session) or re-attaches, then hands output to the consumer. */
+  async connect(p: PreparedTerminal, consumer: TerminalConsumer): Promise<TerminalSession> {
+    let session = p.session;
+    if (!session) {
+      const [settings, { row }] = await Promise.all([this.settings(), resolve(this.deps.sandboxes, p.instanceId)]);
+      const { env } = await loadEnvFor(this.deps.sandboxes.db, this.deps.sandboxes.secrets, { user: { id: p.actor.userId! }, sandboxConfig: { id: row.id } });
+      const sessionId = randomUUID();
+      const where = { sandboxId: p.instanceId, cols: p.cols ?? DEFAULT_COLS, rows: p.rows ?? DEFAULT_ROWS };
+      const tap = this.deps.transcript?.({ sessionId, actor: p.actor, ...where }, settings) ?? null;
+      // Known before the session exists: its start record is written as it opens.
+      this.actors.set(sessionId, p.actor);
+      try {
+        session = await this.manager.open({
+          id: sessionId,
+          userId: p.actor.userId!,
+          ...where,
+          env,
+          idleMs: idleSecondsOf(row.config) * 1000,
+          graceMs: settings.graceSeconds * 1000,
+          maxPerUser: settings.maxPerUser,
+          maxPerSandbox: settings.maxPerSandbox,
+          ...(tap ? { tap } : {}),
+        });
+      } catch (e) {
+        this.actors.delete(sessionId);
+        tap?.end('internal');
+        throw e;
+      }
+      this.startRecheck(settings.recheckSeconds);
+    }
+    session.attach(consumer, { cols: p.cols, rows: p.rows, lastOffset: p.offset });
+    return session;
+  }
+
+  list(): SessionView[] {
+    const now = this.now();
+    return this.manager.list().map((s) => ({
+      id: s.id,
+      user: this.actors.get(s.id)?.label ?? s.userId,
+      userId: s.userId,
+      sandboxId: s.sandboxId,
+      startedAt: new Date(s.startedAt).toISOString(),
+      lastInputAt: new Date(s.lastInputAt).toISOString(),
+      idleSeconds: Math.max(0, Math.floor((now - s.lastInputAt) / 1000)),
+      bytesIn: s.bytesIn,
+      bytesOut: s.bytesOut,
+      attached: s.attached,
+      cols: s.cols,
+      rows: s.rows,
+    }));
+  }
+
+  /** An admin ends one session; audited (the session's own end record follows). */
+  async close(actor: Actor, sessionId: string): Promise<{ closed: true }> {
+    const s = this.manager.list().find((x) => x.id === sessionId);
+    if (!s) throw new AppError('not_found', 'No open terminal session has this id (it may have ended).');
+    await recordAudit(this.deps.sandboxes.db, actor, {
+      action: 'sandbox.terminal.close',
+      targetType: 'sandbox',
+      targetId: s.sandboxId,
+      before: { sessionId, user: this.actors.get(sessionId)?.label ?? s.userId },
+    });
+    await this.manager.close(sessionId, 'closed');
+    return { closed: true };
+  }
+
+  closeForSandbox(instanceId: string): Promise<number> {
+    return this.manager.closeForSandbox(instanceId);
+  }
+
+  /** Re-checks every open session's holder; one that may no longer hold a terminal is cut off. */
+  async recheck(): Promise<number> {
+    let cut = 0;
+    for (const s of this.manager.list()) {
+      const actor = this.actors.get(s.id);
+      const ok = actor
+        ? await stillAllowed({ db: this.deps.sandboxes.db, user: this.deps.user, now: this.now }, actor, TERMINAL_PERMISSION, s.startedAt).catch(() => true)
+        : false;
+      if (!ok && (await this.manager.close(s.id, 'revoked'))) cut++;
+    }
+    return cut;
+  }
+
+  private startRecheck(seconds: number): void {
+    if (this.recheckTimer) return;
+    const tick = async () => {
+      await this.recheck().catch((e) => logger.warn('terminal access re-check failed', { error: String(e) }));
+      if (this.manager.list().length === 0) {
+        this.recheckTimer = null;
+        return;
+      }
+      const next = await this.settings().then(
+        (s) => s.recheckSeconds,
+        () => seconds,
+      );
+      this.recheckTimer = setTimeout(() => void tick(), next * 1000);
+      this.recheckTimer.unref();
+    };
+    this.recheckTimer = setTimeout(() => void tick(), seconds * 1000);
+    this.recheckTimer.unref();
+  }
+
+  /** Shutdown: every session ends (its shell and processes too) and is audited. */
+  async closeAll(): Promise<void> {
+    if (this.recheckTimer) clearTimeout(this.recheckTimer);
+    this.recheckTimer = null;
+    await this.manager.closeAll('shutdown');
+  }
+
+  private async audit(e: Parameters<NonNullable<ConstructorParameters<typeof TerminalManager>[0]['audit']>>[0]): Promise<void> {
+    const actor = this.actors.get(e.sessionId);
+    if (!actor) return;
+    if (e.phase === 'end') this.actors.delete(e.sessionId);
+    await recordAudit(this.deps.sandboxes.db, actor, {
+      action: e.phase === 'start' ? 'sandbox.terminal.start' : 'sandbox.terminal.end',
+      targetType: 'sandbox',
+      targetId: e.sandbox,
+      after: {
+        sessionId: e.sessionId,
+        start: e.start.toISOString(),
+        ...(e.end ? { end: e.end.toISOString(), durationSeconds: Math.round((e.end.getTime() - e.start.getTime()) / 1000) } : {}),
+        bytesIn: e.bytesIn,
+        bytesOut: e.bytesOut,
+        ...(e.reason ? { reason: e.reason } : {}),
+        ...(e.error ? { error: e.error } : {}),
+      },
+    }).catch((err) => logger.error('terminal audit record failed', { sessionId: e.sessionId, error: String(err) }));
+  }
+}
+
+function idleSecondsOf(config: unknown): number {
+  const v = (config as { terminalIdleDisconnectSec?: unknown }).terminalIdleDisconnectSec;
+  return typeof v === 'number' && v >= 60 ? v : 900;
+}
