@@ -10,13 +10,14 @@ import { describeOutdated, npmOutdatedBench } from './npm-outdated';
 import { describeList, packagesList } from './packages-list';
 import { sandboxesBench } from './sandboxes';
 import { skillsBench } from './skills';
+import { describeTerminal, terminalBench } from './terminal';
 
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
-// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,sandboxes,network) runs only those sections; default: all.
+// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,sandboxes,network,terminal) runs only those sections; default: all.
 // `server` is `logs` (live log fan-out) plus `api` (API under load).
-const SECTIONS = ['server', 'logs', 'api', 'packages', 'github', 'skills', 'sandboxes', 'network'] as const;
+const SECTIONS = ['server', 'logs', 'api', 'packages', 'github', 'skills', 'sandboxes', 'network', 'terminal'] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -181,6 +182,16 @@ if (runs('network')) {
   });
   for (const line of describeNetwork(nb)) console.log(line);
   Object.assign(results, { network: nb });
+}
+
+if (runs('terminal')) {
+  const tb = await terminalBench({
+    samples: Number(process.env.BENCH_TERM_SAMPLES ?? 300),
+    megabytes: Number(process.env.BENCH_TERM_MB ?? 50),
+    runs: Number(process.env.BENCH_TERM_RUNS ?? 3),
+  });
+  for (const line of describeTerminal(tb)) console.log(line);
+  Object.assign(results, { terminal: tb });
 }
 
 const out = path.join(ROOT, 'bench/results');

@@ -7,7 +7,19 @@ import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
 import { PASSWORD, seedUsers } from './helpers/session';
 
-const PAGES = ['/overview', '/runtime', '/skills', '/jobs', '/audit', '/settings', '/sandboxes', '/sandboxes/instances', '/api-docs', '/no-such-page'];
+const PAGES = [
+  '/overview',
+  '/runtime',
+  '/skills',
+  '/jobs',
+  '/audit',
+  '/settings',
+  '/sandboxes',
+  '/sandboxes/instances',
+  '/sandboxes/terminals',
+  '/api-docs',
+  '/no-such-page',
+];
 
 let server: RunningServer;
 let page: Page;

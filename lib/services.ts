@@ -38,6 +38,8 @@ import { registerSkillJobs } from './skills/service/jobs';
 import { managedStore } from './skills/service/roots';
 import { recoverStore, sweepStaging } from './skills/store';
 import { TerminalService } from './terminal/service';
+import { transcriptRecorder, transcriptsDir } from './terminal/transcript';
+import { startTranscriptSweeper } from './terminal/transcript-store';
 
 export interface Services {
   config: Config;
@@ -213,13 +215,20 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
       })
     : () => undefined;
   const stopSandboxSweep = worker ? startSandboxSweeper({ db: database.db, backendFor: (row) => backendFor(sandboxes, row) }) : () => undefined;
+  const terminals = new TerminalService({ sandboxes, user: (id) => users.get(id), transcript: transcriptRecorder(config.dataDir) });
+  // Not tied to the worker: every process that serves terminals records into its own data dir.
+  const stopTranscriptSweep = startTranscriptSweeper({
+    db: database.db,
+    dir: transcriptsDir(config.dataDir),
+    isOpen: (id) => terminals.manager.list().some((s) => s.id === id),
+  });
   const stopScheduler = () => {
     stopUpdates();
     stopRetention();
     stopSandboxSweep();
     stopNetworkWatch();
+    stopTranscriptSweep();
   };
-  const terminals = new TerminalService({ sandboxes, user: (id) => users.get(id) });
   const sandboxUsage = new SandboxUsage();
   sandboxUsage.addInstanceLister(instanceLister(sandboxes));
   const services: Services = {

@@ -1,6 +1,6 @@
 'use client';
 
-import { GitBranch, KeyRound, Package, Puzzle, Server, UserRound, Users, Variable } from 'lucide-react';
+import { GitBranch, KeyRound, Package, Puzzle, Server, SquareTerminal, UserRound, Users, Variable } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { cn } from '../ui/cn';
 
@@ -9,13 +9,14 @@ export const SETTINGS_SECTIONS = [
   { id: 'packages', label: 'Package sources', icon: Package },
   { id: 'github', label: 'GitHub', icon: GitBranch },
   { id: 'skills', label: 'Skills', icon: Puzzle },
+  { id: 'terminal', label: 'Terminal', icon: SquareTerminal },
   { id: 'users', label: 'Users', icon: Users },
   { id: 'account', label: 'Your account', icon: UserRound },
   { id: 'variables', label: 'Your variables', icon: Variable },
   { id: 'tokens', label: 'API tokens', icon: KeyRound },
 ] as const;
 
-/** In-page tab bar: each tab is an anchor (#instance, #packages, #github, #skills, #users, #account, #tokens); the tab of the section in view is marked. */
+/** In-page tab bar: each tab is an anchor (#instance, #packages, #github, #skills, #terminal, #users, #account, #tokens); the tab of the section in view is marked. */
 export function SettingsNav() {
   const [active, setActive] = useState<string>('instance');
   const clicked = useRef(0);

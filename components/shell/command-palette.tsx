@@ -51,6 +51,7 @@ export function CommandPalette() {
     { href: '/skills?status=needs-setup', label: 'Skills that need setup', show: viewer.permissions.includes('skills.read') },
     { href: '/skills?status=blocked', label: 'Blocked skills', show: viewer.permissions.includes('skills.read') },
     { href: '/settings#skills', label: 'Skills settings', show: viewer.permissions.includes('skills.read') },
+    { href: '/settings#terminal', label: 'Terminal settings', show: viewer.permissions.includes('sandboxes.read') },
     { href: '/jobs?state=running', label: 'Running jobs', show: true },
     { href: '/jobs?state=failed', label: 'Failed jobs', show: true },
   ].filter((x) => x.show);

@@ -14,8 +14,11 @@ export function isActive(pathname: string, href: string): boolean {
 export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   const viewer = useViewer();
   const pathname = usePathname();
-  return NAV.filter((n) => viewer.permissions.includes(n.permission)).map((n) => {
-    const active = isActive(pathname, n.href);
+  const shown = NAV.filter((n) => viewer.permissions.includes(n.permission));
+  // /sandboxes/terminals is inside /sandboxes: only the most specific matching section is current.
+  const current = shown.filter((n) => isActive(pathname, n.href)).sort((a, b) => b.href.length - a.href.length)[0]?.href;
+  return shown.map((n) => {
+    const active = n.href === current;
     return (
       <Link
         key={n.href}

@@ -1,4 +1,4 @@
-import { Activity, BookOpen, Boxes, LayoutDashboard, Package, Puzzle, ScrollText, Settings } from 'lucide-react';
+import { Activity, BookOpen, Boxes, LayoutDashboard, Package, Puzzle, ScrollText, Settings, SquareTerminal } from 'lucide-react';
 
 /** The console's sections. Later features add theirs here; only working sections are listed. */
 export const NAV = [
@@ -6,6 +6,13 @@ export const NAV = [
   { href: '/runtime', label: 'Runtime & Packages', icon: Package, permission: 'packages.read', description: 'Runtimes, pip/npm/system packages' },
   { href: '/skills', label: 'Skills', icon: Puzzle, permission: 'skills.read', description: 'Skill catalog, imports, findings, versions' },
   { href: '/sandboxes', label: 'Sandboxes', icon: Boxes, permission: 'sandboxes.read', description: 'Sandbox configs, limits, env vars and credentials' },
+  {
+    href: '/sandboxes/terminals',
+    label: 'Terminals',
+    icon: SquareTerminal,
+    permission: 'terminals.manage',
+    description: 'Open terminal sessions, closing them, recorded transcripts',
+  },
   { href: '/jobs', label: 'Jobs', icon: Activity, permission: 'jobs.read', description: 'Long-running work with live logs' },
   { href: '/audit', label: 'Audit log', icon: ScrollText, permission: 'audit.read', description: 'Who changed what, and when' },
   { href: '/settings', label: 'Settings', icon: Settings, permission: 'instance.read', description: 'Instance, users and API tokens' },

@@ -20,7 +20,7 @@ export interface RouteContract {
   /** HTTP status on success (200 unless stated). */
   status?: 200 | 201 | 202 | 204;
   /** Media type of a non-JSON success response. */
-  produces?: 'text/event-stream' | 'text/plain' | 'application/octet-stream';
+  produces?: 'text/event-stream' | 'text/plain' | 'application/octet-stream' | 'application/x-asciicast';
   /** A raw (non-JSON) request body the route streams itself, e.g. an archive upload. */
   consumes?: 'application/octet-stream';
   /** Largest accepted body in bytes; defaults to SKILLDOCK_MAX_BODY_BYTES. */

@@ -20,6 +20,8 @@ export const terminalSocket: SocketRoute<PreparedTerminal> = {
   // Frames past the input limit are refused by the parser (close 4003); ws itself drops ones past
   // this (close 1009) before buffering them.
   maxPayload: 16 * MAX_INPUT_FRAME_BYTES,
+  // parseClientFrame refuses invalid UTF-8 with bad_frame (4004), ending the session.
+  checksUtf8: true,
   prepare({ actor, url, services, req }) {
     const q = (n: string) => url.searchParams.get(n);
     const origin = req.headers.origin ?? null;
@@ -43,9 +45,12 @@ export const terminalSocket: SocketRoute<PreparedTerminal> = {
     ws.on('pong', () => {
       alive = true;
     });
-    // A client breaking the protocol loses the session too: its shell ends now, not after the grace.
+    // A client breaking the protocol loses the session too: its shell ends now, not after the grace,
+    // even when it broke it before the shell was up.
+    let refusedWith: keyof typeof CLOSE | null = null;
     const refuse = (kind: keyof typeof CLOSE, message: string) => {
       adapter.control({ type: 'error', code: CLOSE[kind].reason, message });
+      refusedWith ??= kind;
       if (session) void session.end(kind);
       else adapter.close(CLOSE[kind].code, CLOSE[kind].reason);
     };
@@ -71,7 +76,8 @@ export const terminalSocket: SocketRoute<PreparedTerminal> = {
     services.terminals.connect(prepared, adapter).then(
       (s) => {
         session = s;
-        if (adapter.closed) s.detach(adapter);
+        if (refusedWith) void s.end(refusedWith);
+        else if (adapter.closed) s.detach(adapter);
       },
       (e: unknown) => {
         const err = e as { code?: string; message?: string };

@@ -20,6 +20,8 @@ export interface SocketRoute<P = undefined> {
   permission: Permission;
   /** Largest accepted frame, bytes. */
   maxPayload?: number;
+  /** The route decodes text frames itself (fatal UTF-8) to close with its own code; ws then skips its check (close 1007). */
+  checksUtf8?: boolean;
   /**
    * The route's own checks, run after authentication and before the handshake: a thrown AppError
    * is answered with its HTTP status and no socket is opened. What it returns reaches onConnection.
@@ -71,7 +73,12 @@ export class SocketRouter {
 
   register<P>(route: SocketRoute<P>): void {
     // One server per route, so each route's frame size limit is enforced by ws itself.
-    const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: route.maxPayload ?? 64 * 1024 });
+    const wss = new WebSocketServer({
+      noServer: true,
+      perMessageDeflate: false,
+      maxPayload: route.maxPayload ?? 64 * 1024,
+      skipUTF8Validation: route.checksUtf8 ?? false,
+    });
     this.routes.set(route.path, { route, wss });
   }
 

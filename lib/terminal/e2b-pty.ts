@@ -20,7 +20,13 @@ export interface EnvdPty {
 export interface E2bTerminalHost {
   envd(id: string, signal?: AbortSignal): Promise<EnvdPty>;
   exec(id: string, req: ExecRequest): Promise<ExecResult>;
+  /** Extends the sandbox's lifetime (the control plane ends it on its own timer otherwise). */
+  refresh?(id: string, seconds: number): Promise<unknown>;
 }
+
+/** While a terminal is open its sandbox is kept alive: every minute, five more minutes. */
+const KEEPALIVE_EVERY_MS = 60_000;
+const KEEPALIVE_SECONDS = 300;
 
 // Started through sh so that a template without bash still gets a shell; bash as a login shell
 // picks up the template's profile (PATH of installed tools), as E2B's own terminal does.
@@ -92,8 +98,13 @@ export async function openE2bPty(host: E2bTerminalHost, req: PtyOpenRequest): Pr
     }
     exited = true;
     exitCode = code;
+    clearInterval(keepAlive);
     exitCb?.(code);
   };
+  const keepAlive = setInterval(() => {
+    if (!exited) void host.refresh?.(req.sandboxId, KEEPALIVE_SECONDS).catch(() => undefined);
+  }, KEEPALIVE_EVERY_MS);
+  keepAlive.unref();
   void pump();
 
   // A call racing the shell's end finds no process: its end arrives on the stream, so it is no error.
@@ -136,6 +147,7 @@ export async function openE2bPty(host: E2bTerminalHost, req: PtyOpenRequest): Pr
         const r = await host.exec(req.sandboxId, { argv: terminalKillArgv(req.sessionId), timeoutMs: 20_000, maxOutputBytes: 4096 });
         if (r.exitCode !== 0) throw new AppError('sandbox_error', `terminal processes did not all end (exit ${r.exitCode}): ${r.stderr.slice(0, 200)}`);
       } finally {
+        clearInterval(keepAlive);
         paused = null;
         unpause();
         stream.abort();

@@ -30,3 +30,18 @@ export const terminalSessionOut = z.object({
 
 export const terminalSessionListOut = z.object({ items: z.array(terminalSessionOut) });
 export const terminalSessionParams = z.strictObject({ id: z.uuid('Not a terminal session id.') });
+
+export const terminalTranscriptOut = z.object({
+  id: z.string().describe('The terminal session id'),
+  user: z.string(),
+  userId: z.string(),
+  sandboxId: z.string().describe('The instance id (<config id>~<sandbox id>)'),
+  startedAt: z.string(),
+  endedAt: z.string().nullable().describe('Null while the session is open (or when a crash cut it short)'),
+  reason: z.string().nullable().describe('Why the session ended (idle, exited, closed, revoked, shutdown…)'),
+  truncated: z.boolean().describe('The transcript reached its size cap; later input and output were not recorded'),
+  bytes: z.number().int().describe('Size of the asciicast file'),
+});
+
+export const terminalTranscriptListOut = z.object({ items: z.array(terminalTranscriptOut) });
+export const terminalTranscriptParams = z.strictObject({ id: z.uuid('Not a terminal session id.') });

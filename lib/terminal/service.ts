@@ -78,7 +78,7 @@ function badQuery(path: string, message: string): AppError {
 }
 
 export class TerminalService {
-  readonly tickets = new TicketStore();
+  readonly tickets: TicketStore;
   readonly manager: TerminalManager;
   private readonly actors = new Map<string, Actor>();
   private recheckTimer: NodeJS.Timeout | null = null;
@@ -86,6 +86,8 @@ export class TerminalService {
 
   constructor(private readonly deps: TerminalDeps) {
     this.now = deps.now ?? Date.now;
+    // One clock for ticket expiry, the admin list and the re-check.
+    this.tickets = new TicketStore({ now: this.now });
     this.manager = new TerminalManager({
       openPty: async (req) => {
         const { backend, sandbox } = await resolve(deps.sandboxes, req.sandboxId);

@@ -22,3 +22,4 @@ export const setConfigNetworkAction = action(ops.setConfigNetwork);
 export const testConfigNetworkAction = action(ops.testConfigNetwork);
 export const openTerminalAction = action(ops.openTerminal);
 export const closeTerminalSessionAction = action(ops.closeTerminalSession);
+export const deleteTerminalTranscriptAction = action(ops.deleteTerminalTranscript);

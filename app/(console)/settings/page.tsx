@@ -6,6 +6,7 @@ import { PasswordCard } from '@/components/settings/password-card';
 import { RuntimeSettingsCard } from '@/components/settings/runtime-settings-card';
 import { SettingsNav } from '@/components/settings/settings-nav';
 import { SkillsSettingsCard } from '@/components/settings/skills-settings-card';
+import { TerminalSettingsCard } from '@/components/settings/terminal-settings-card';
 import { TokensCard } from '@/components/settings/tokens-card';
 import { UsersCard } from '@/components/settings/users-card';
 import { PageHeader } from '@/components/shell/shell';
@@ -32,6 +33,9 @@ export default function SettingsPage() {
         </section>
         <section id="skills" aria-label="Skills" className="scroll-mt-28">
           <SkillsSettingsCard />
+        </section>
+        <section id="terminal" aria-label="Terminal" className="scroll-mt-28">
+          <TerminalSettingsCard />
         </section>
         <section id="users" aria-label="Users" className="scroll-mt-28">
           <UsersCard />

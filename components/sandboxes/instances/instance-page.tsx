@@ -1,25 +1,54 @@
 'use client';
 
+import { Play } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import { toast } from 'sonner';
+import { minimumRole } from '@/lib/auth/permissions';
 import { PageHeader } from '../../shell/shell';
+import { TerminalPanel } from '../../terminal/terminal-panel';
 import { Badge } from '../../ui/badge';
-import { buttonVariants } from '../../ui/button';
+import { Button, buttonVariants } from '../../ui/button';
 import { Card, CardContent } from '../../ui/card';
-import { RetryableError, Skeleton } from '../../ui/misc';
+import { RetryableError, Skeleton, Tip } from '../../ui/misc';
 import { RelativeTime } from '../../ui/time';
+import { useCan } from '../../viewer';
 import { BACKEND_LABEL } from '../config-card';
 import { ArtifactsBrowser } from './artifacts';
-import { InstanceActions } from './instance-actions';
+import { InstanceActions, instanceHref } from './instance-actions';
 import { StateBadge } from './instances-page';
-import { useInstance } from './queries';
+import { type Instance, useInstance, useStartSandbox } from './queries';
 import { RunCommand } from './run-command';
 import { StatsChart } from './stats-chart';
 
-/** One sandbox: its details, live CPU/memory, artifacts and (admins) a command box. */
+/** Starts a fresh sandbox from this one's config and goes to it (the terminal's empty state). */
+function StartFromConfig({ instance }: { instance: Instance }) {
+  const { allowed, why } = useCan('sandboxes.run');
+  const start = useStartSandbox();
+  const router = useRouter();
+  return (
+    <Tip content={why}>
+      <Button
+        variant="outline"
+        disabled={!allowed || start.isPending}
+        onClick={() =>
+          start.mutate(instance.configId, {
+            onSuccess: (i) => router.push(instanceHref(i.id)),
+            onError: (e) => toast.error('Could not start a sandbox', { description: e.message }),
+          })
+        }
+      >
+        <Play aria-hidden /> {start.isPending ? 'Starting…' : `Start a sandbox from ${instance.configName}`}
+      </Button>
+    </Tip>
+  );
+}
+
+/** One sandbox: its details, live CPU/memory, a terminal, artifacts and (admins) a command box. */
 export function InstancePage({ id }: { id: string }) {
   const q = useInstance(id);
   const router = useRouter();
+  const terminal = useCan('terminals.open');
   const i = q.data;
   return (
     <>
@@ -78,6 +107,13 @@ export function InstancePage({ id }: { id: string }) {
             </CardContent>
           </Card>
           <StatsChart instance={i} />
+          <TerminalPanel
+            instanceId={i.id}
+            running={i.state === 'running'}
+            canOpen={terminal.allowed}
+            requiredRole={minimumRole('terminals.open')}
+            startAction={<StartFromConfig instance={i} />}
+          />
           <ArtifactsBrowser id={i.id} />
           <RunCommand id={i.id} />
         </div>

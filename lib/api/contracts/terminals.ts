@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { defineContract } from '../../http/contract';
 import { instanceIdParams } from '../../sandbox/instances/schema';
 import { terminalSettingsPatch, terminalSettingsSchema } from '../../settings/terminal-settings';
-import { terminalSessionListOut, terminalSessionParams, terminalTicketInput, terminalTicketOut } from '../../terminal/schema';
+import {
+  terminalSessionListOut,
+  terminalSessionParams,
+  terminalTicketInput,
+  terminalTicketOut,
+  terminalTranscriptListOut,
+  terminalTranscriptParams,
+} from '../../terminal/schema';
 
 const tag = 'Terminals';
 
@@ -36,6 +43,32 @@ export const terminalsApi = {
     permission: 'terminals.manage',
     params: terminalSessionParams,
     response: z.object({ closed: z.literal(true) }),
+  }),
+  listTerminalTranscripts: defineContract({
+    method: 'GET',
+    path: '/api/v1/terminal-transcripts',
+    tag,
+    summary: 'The recorded terminal transcripts of this process (recorded while recordTranscripts is on), newest first',
+    permission: 'terminals.manage',
+    response: terminalTranscriptListOut,
+  }),
+  downloadTerminalTranscript: defineContract({
+    method: 'GET',
+    path: '/api/v1/terminal-transcripts/{id}',
+    tag,
+    summary: 'Download one transcript (asciicast v2: a header line, then [seconds, "o"|"i"|"r"|"m", data] lines)',
+    permission: 'terminals.manage',
+    params: terminalTranscriptParams,
+    produces: 'application/x-asciicast',
+  }),
+  deleteTerminalTranscript: defineContract({
+    method: 'DELETE',
+    path: '/api/v1/terminal-transcripts/{id}',
+    tag,
+    summary: 'Delete one transcript (409 while its session is still open)',
+    permission: 'terminals.manage',
+    params: terminalTranscriptParams,
+    response: z.object({ deleted: z.literal(true) }),
   }),
   terminalSettings: defineContract({
     method: 'GET',

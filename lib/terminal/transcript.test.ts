@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Actor } from '../auth/actor';
+import { castPath, metaPath, type TranscriptMeta, TranscriptRecorder, transcriptRecorder, transcriptsDir } from './transcript';
+
+const ID = '0f8b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
+const actor = { label: 'ada@example.test', userId: 'user-1' } as Actor;
+const start = { sessionId: ID, actor, sandboxId: 'cfg1~abc123', cols: 100, rows: 30 };
+
+let dataDir: string;
+let dir: string;
+let clock: number;
+const now = () => clock;
+
+beforeEach(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'transcript-'));
+  dir = transcriptsDir(dataDir);
+  clock = Date.UTC(2026, 0, 2, 3, 4, 5, 0);
+});
+afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+const record = (opts: { cap?: number } = {}) => {
+  const rec = transcriptRecorder(dataDir, { now, ...opts })(start, { recordTranscripts: true });
+  if (!rec) throw new Error('expected a recorder');
+  return rec;
+};
+const lines = () =>
+  fs
+    .readFileSync(castPath(dir, ID), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as unknown);
+const meta = () => JSON.parse(fs.readFileSync(metaPath(dir, ID), 'utf8')) as TranscriptMeta;
+
+describe('transcriptRecorder', () => {
+  it('records nothing while recordTranscripts is off', () => {
+    expect(transcriptRecorder(dataDir, { now })(start, { recordTranscripts: false })).toBeNull();
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it('writes the asciicast header, then input, output, resize and the end marker in order', async () => {
+    const rec = record();
+    clock += 250;
+    rec.input(Buffer.from('echo hi\r'));
+    clock += 1000;
+    rec.output(Buffer.from('hi\r\n'));
+    rec.resize(120, 40);
+    clock += 500;
+    rec.end('closed');
+    await rec.done;
+    const [header, ...events] = lines();
+    expect(header).toEqual({
+      version: 2,
+      width: 100,
+      height: 30,
+      timestamp: Date.UTC(2026, 0, 2, 3, 4, 5) / 1000,
+      title: 'ada@example.test in cfg1~abc123',
+      env: { TERM: 'xterm-256color' },
+    });
+    expect(events).toEqual([
+      [0.25, 'i', 'echo hi\r'],
+      [1.25, 'o', 'hi\r\n'],
+      [1.25, 'r', '120x40'],
+      [1.75, 'm', 'ended: closed'],
+    ]);
+  });
+
+  it('keeps the folder private and the file owner-only', async () => {
+    const rec = record();
+    rec.end('idle');
+    await rec.done;
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(castPath(dir, ID)).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(metaPath(dir, ID)).mode & 0o777).toBe(0o600);
+  });
+
+  it('decodes a multi-byte character split across two output chunks', async () => {
+    const rec = record();
+    const bytes = Buffer.from('héllo €', 'utf8');
+    const cut = bytes.indexOf(0xe2) + 1; // inside the three bytes of €
+    rec.output(bytes.subarray(0, 2)); // "h" and the first byte of é
+    rec.output(bytes.subarray(2, cut));
+    rec.output(bytes.subarray(cut));
+    rec.end('exited');
+    await rec.done;
+    const text = lines()
+      .slice(1)
+      .filter((l) => (l as unknown[])[1] === 'o')
+      .map((l) => (l as string[])[2])
+      .join('');
+    expect(text).toBe('héllo €');
+    expect(text).not.toContain('\ufffd');
+  });
+
+  it('stops at the cap with one truncation note, and still records the end', async () => {
+    const rec = record({ cap: 200 });
+    for (let i = 0; i < 50; i++) rec.output(Buffer.from(`line ${i} ${'x'.repeat(20)}\r\n`));
+    rec.input(Buffer.from('ignored'));
+    rec.end('idle');
+    await rec.done;
+    const events = lines().slice(1) as [number, string, string][];
+    const outputs = events.filter((e) => e[1] === 'o');
+    expect(outputs.length).toBeGreaterThan(0);
+    expect(outputs.length).toBeLessThan(50);
+    const eventBytes = outputs.reduce((n, e) => n + Buffer.byteLength(`${JSON.stringify(e)}\n`), 0);
+    expect(eventBytes).toBeLessThanOrEqual(200);
+    const notes = events.filter((e) => e[1] === 'm');
+    expect(notes.map((e) => e[2].split(':')[0])).toEqual(['truncated', 'ended']);
+    expect(events.some((e) => e[1] === 'i')).toBe(false);
+    expect(meta().truncated).toBe(true);
+  });
+
+  it('writes who, where and when to the sidecar, and the end once the session ends', async () => {
+    const rec = record();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(meta()).toMatchObject({ id: ID, user: 'ada@example.test', userId: 'user-1', sandboxId: 'cfg1~abc123', endedAt: null, reason: null });
+    clock += 60_000;
+    rec.end('revoked');
+    await rec.done;
+    expect(meta()).toMatchObject({
+      startedAt: new Date(clock - 60_000).toISOString(),
+      endedAt: new Date(clock).toISOString(),
+      reason: 'revoked',
+      truncated: false,
+    });
+  });
+
+  it('ignores everything after the end, and a second end', async () => {
+    const rec = record();
+    rec.end('closed');
+    rec.output(Buffer.from('late'));
+    rec.end('idle');
+    await rec.done;
+    expect(lines().slice(1)).toEqual([[0, 'm', 'ended: closed']]);
+  });
+
+  it('never writes into a file that already exists', async () => {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(castPath(dir, ID), 'keep me');
+    const rec = new TranscriptRecorder(dir, start, { now });
+    rec.output(Buffer.from('x'));
+    rec.end('closed');
+    await rec.done;
+    expect(fs.readFileSync(castPath(dir, ID), 'utf8')).toBe('keep me');
+  });
+});
