@@ -77,6 +77,11 @@ export class DockerBackend implements SandboxBackend {
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
+  /** The same engine and settings with some changed (a skill install's container: writable, no host mount). */
+  withSettings(overrides: Partial<DockerSandboxSettings>): DockerBackend {
+    return new DockerBackend({ ...this.opts, ...overrides });
+  }
+
   capabilities(): BackendCapabilities {
     return { networkUpdate: true, egressDomains: false, snapshots: true, tty: true, stats: true };
   }

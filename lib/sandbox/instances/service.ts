@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { sandboxConfigs } from '@/db/schema';
+import { isMaintenanceLabels } from '@/lib/installs/snapshot-names';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
 import { AppError } from '../../core/errors';
@@ -83,7 +84,9 @@ export async function resolve(deps: InstanceDeps, id: string): Promise<{ row: Co
   });
   const backend = backendFor(deps, row);
   const sandbox = await backend.get(sandboxId);
-  if (!sandbox || sandbox.labels[CONFIG_LABEL] !== configId) throw new AppError('not_found', 'This sandbox was not found; it may have been removed or swept.');
+  // A skill install's maintenance container carries the config label too, but is never an instance.
+  if (!sandbox || sandbox.labels[CONFIG_LABEL] !== configId || isMaintenanceLabels(sandbox.labels))
+    throw new AppError('not_found', 'This sandbox was not found; it may have been removed or swept.');
   return { row, backend, sandbox };
 }
 
@@ -118,7 +121,7 @@ export async function listInstances(deps: InstanceDeps, filter: { configId?: str
     rows.map(async (row) => {
       try {
         const found = await backendFor(deps, row).list({ [CONFIG_LABEL]: row.id });
-        items.push(...found.map((s) => view(row, s)));
+        items.push(...found.filter((s) => !isMaintenanceLabels(s.labels)).map((s) => view(row, s)));
       } catch (e) {
         problems.push({ configId: row.id, configName: row.name, message: (e as Error).message });
       }
