@@ -14,6 +14,7 @@ import { logger } from './core/logger';
 import { RateLimiter } from './core/rate-limit';
 import { dockerStatus } from './docker/client';
 import { recoverGithubInstalls } from './github/install/recovery';
+import { registerInstallJobs } from './installs/job';
 import { registerBuiltinJobs } from './jobs/builtin';
 import { onJobsFinished } from './jobs/effects';
 import { JobEventHub } from './jobs/hub';
@@ -192,6 +193,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   if (!network.enforcer) logger.info('sandbox network rules are not enforced on this host', { reason: network.problem });
   const sandboxes: InstanceDeps = { db: database.db, secrets, workspaceRoots: () => config.workspaceRoots, backendCache: new Map(), network };
   registerSandboxJobs(jobKinds, { ...sandboxes, extraProbes: networkCheckProbes(network) });
+  registerInstallJobs(jobKinds, { ...sandboxes, dataDir: config.dataDir });
   // What changes installed packages re-gates the catalog: installs in this process tell the package
   // runtime directly; jobs that ended on other replicas arrive as state events.
   const offPackages = packages.onChanged(() => skills.packagesChanged());

@@ -88,6 +88,8 @@ export interface SnapshotInput {
   generation: number;
   /** Extra labels; the snapshot's own labels win over these. */
   labels?: Record<string, string>;
+  /** Env baked into the image, over the parent image's (a name given here replaces the parent's). */
+  env?: Readonly<Record<string, string>>;
 }
 
 export interface SnapshotResult {
@@ -105,6 +107,11 @@ function splitRef(ref: string): { repo: string; tag: string } {
   return { repo: ref.slice(0, colon), tag: ref.slice(colon + 1) };
 }
 
+function withEnv(parent: string[], env: Readonly<Record<string, string>>): string[] {
+  const names = new Set(Object.keys(env));
+  return [...parent.filter((e) => !names.has(e.slice(0, e.indexOf('=')))), ...Object.entries(env).map(([k, v]) => `${k}=${v}`)];
+}
+
 export async function commitSnapshot(m: Maintenance, input: SnapshotInput): Promise<SnapshotResult> {
   const { repo, tag } = splitRef(input.plannedRef);
   if (!Number.isInteger(input.generation) || input.generation < 1)
@@ -119,7 +126,7 @@ export async function commitSnapshot(m: Maintenance, input: SnapshotInput): Prom
     Entrypoint: p.Entrypoint ?? [],
     Cmd: p.Cmd ?? [],
     WorkingDir: p.WorkingDir || '/',
-    Env: p.Env ?? [],
+    Env: withEnv(p.Env ?? [], input.env ?? {}),
     Labels: {
       ...(p.Labels ?? {}),
       ...(input.labels ?? {}),

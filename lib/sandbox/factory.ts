@@ -1,5 +1,7 @@
 // Builds the backend a stored sandbox config describes: Docker through dockerode, E2B and
 // CubeSandbox through the E2B-protocol client. The one place a config row becomes a live client.
+import type { AppDb } from '@/db/client';
+import { activeImage } from '../installs/images';
 import type { NetworkEnforcer } from '../network/docker/enforcer';
 import { storedPolicy } from '../network/policy/open';
 import { policySecrets } from '../network/store';
@@ -58,12 +60,15 @@ export function backendForConfig(row: ConfigRecord, deps: BackendFactoryDeps): S
   );
 }
 
-/** What a sandbox of this config is created from: image or template, limits, lifetime, network policy. */
-export function sandboxSpecFor(row: ConfigRecord, secrets?: SecretBox): CreateSandboxSpec {
+/**
+ * What a sandbox of this config is created from: image or template, limits, lifetime, network policy.
+ * `snapshotRef`: the config's active skill snapshot, which a Docker sandbox starts from instead of the base image.
+ */
+export function sandboxSpecFor(row: ConfigRecord, secrets?: SecretBox, opts: { snapshotRef?: string | null } = {}): CreateSandboxSpec {
   if (row.backend === 'docker') {
     const c = row.config as DockerConfig;
     return {
-      image: c.image,
+      image: opts.snapshotRef || c.image,
       limits: { cpu: c.cpuLimit, memoryMb: c.memoryLimitMb, pids: c.pidsLimit },
       idleTtlSeconds: c.idleTtlSeconds,
       network: c.networkMode,
@@ -73,4 +78,10 @@ export function sandboxSpecFor(row: ConfigRecord, secrets?: SecretBox): CreateSa
   const c = row.config as E2bConfig | CubeConfig;
   const networkSecrets = secrets && row.networkSecretsSealed ? policySecrets(secrets, { id: row.id, networkSecretsSealed: row.networkSecretsSealed }) : {};
   return { image: c.templateId, idleTtlSeconds: c.sandboxTtlSeconds, networkPolicy: storedPolicy(row), networkSecrets };
+}
+
+/** The spec new sandboxes of the config start with: from its active skill snapshot when it has one. */
+export async function currentSandboxSpec(db: AppDb, row: ConfigRecord, secrets?: SecretBox): Promise<CreateSandboxSpec> {
+  const snapshot = row.backend === 'docker' ? await activeImage(db, row.id) : null;
+  return sandboxSpecFor(row, secrets, { snapshotRef: snapshot?.plannedRef ?? null });
 }

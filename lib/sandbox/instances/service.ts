@@ -15,7 +15,7 @@ import { CONFIG_LABEL } from '../config/in-use';
 import { loadRow } from '../config/store';
 import type { ConfigRow } from '../config/view';
 import { loadEnvFor } from '../env/store';
-import { type BackendFactoryDeps, backendForConfig, sandboxSpecFor } from '../factory';
+import { type BackendFactoryDeps, backendForConfig, currentSandboxSpec } from '../factory';
 import { resolveSandboxPath } from './paths';
 
 export const STARTED_BY_LABEL = 'skilldock.started-by';
@@ -99,7 +99,7 @@ export async function startInstance(deps: InstanceDeps, actor: Actor, configId: 
     });
   const backend = backendFor(deps, row);
   const { env } = await loadEnvFor(deps.db, deps.secrets, { user: actor.userId ? { id: actor.userId } : null, sandboxConfig: { id: row.id } });
-  const spec = sandboxSpecFor(row, deps.secrets);
+  const spec = await currentSandboxSpec(deps.db, row, deps.secrets);
   const labels: Record<string, string> = { [CONFIG_LABEL]: row.id, [STARTED_BY_LABEL]: actor.label.slice(0, 200) };
   const sandbox = await backend.create({ ...spec, env, labels });
   const v = view(row, sandbox);
