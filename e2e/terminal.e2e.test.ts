@@ -85,7 +85,8 @@ async function typeLine(page: Page, line: string) {
 /** Processes in the container that carry a terminal session marker. */
 async function markedProcesses(): Promise<string> {
   const exec = await docker.getContainer(containerId).exec({
-    Cmd: ['sh', '-c', 'for d in /proc/[0-9]*; do tr "\\0" "\\n" < $d/environ 2>/dev/null | grep -q "^SKILLDOCK_TERMINAL_ID=" && echo ${d#/proc/}; done; true'],
+    // A process can end between the glob and the read: its vanished /proc entry is not an error.
+    Cmd: ['sh', '-c', 'for d in /proc/[0-9]*; do { tr "\\0" "\\n" < $d/environ | grep -q "^SKILLDOCK_TERMINAL_ID=" && echo ${d#/proc/}; } 2>/dev/null; done; true'],
     AttachStdout: true,
     AttachStderr: true,
   });
