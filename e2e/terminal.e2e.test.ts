@@ -86,7 +86,11 @@ async function typeLine(page: Page, line: string) {
 async function markedProcesses(): Promise<string> {
   const exec = await docker.getContainer(containerId).exec({
     // A process can end between the glob and the read: its vanished /proc entry is not an error.
-    Cmd: ['sh', '-c', 'for d in /proc/[0-9]*; do { tr "\\0" "\\n" < $d/environ | grep -q "^SKILLDOCK_TERMINAL_ID=" && echo ${d#/proc/}; } 2>/dev/null; done; true'],
+    Cmd: [
+      'sh',
+      '-c',
+      'for d in /proc/[0-9]*; do { tr "\\0" "\\n" < $d/environ | grep -q "^SKILLDOCK_TERMINAL_ID=" && echo ${d#/proc/}; } 2>/dev/null; done; true',
+    ],
     AttachStdout: true,
     AttachStderr: true,
   });

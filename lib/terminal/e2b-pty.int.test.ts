@@ -55,7 +55,15 @@ describeDocker('E2B terminal PTY', () => {
   });
   const exec = (argv: string[]) => backend.exec(id, { argv, ...DEADLINE });
   const markedPids = async (sessionId: string) =>
-    (await exec(['sh', '-c', `for d in /proc/[0-9]*; do { tr '\\0' '\\n' < $d/environ | grep -qxF "${TERMINAL_ID_ENV}=$1" && echo $d/environ; } 2>/dev/null; done; true`, 'x', sessionId])).stdout.trim();
+    (
+      await exec([
+        'sh',
+        '-c',
+        `for d in /proc/[0-9]*; do { tr '\\0' '\\n' < $d/environ | grep -qxF "${TERMINAL_ID_ENV}=$1" && echo $d/environ; } 2>/dev/null; done; true`,
+        'x',
+        sessionId,
+      ])
+    ).stdout.trim();
 
   beforeAll(async () => {
     server = await startE2bServer({ docker });

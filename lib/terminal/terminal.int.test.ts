@@ -70,7 +70,15 @@ describeDocker('terminal sessions', () => {
   const ended = (sessionId: string) => new Promise<void>((r) => endWaiters.set(sessionId, r));
   const exec = (argv: string[]) => backend.exec(id, { argv, ...DEADLINE });
   const markedPids = async (sessionId: string) =>
-    (await exec(['sh', '-c', `for d in /proc/[0-9]*; do { tr '\\0' '\\n' < $d/environ | grep -qxF "${TERMINAL_ID_ENV}=$1" && echo $d/environ; } 2>/dev/null; done; true`, 'x', sessionId])).stdout.trim();
+    (
+      await exec([
+        'sh',
+        '-c',
+        `for d in /proc/[0-9]*; do { tr '\\0' '\\n' < $d/environ | grep -qxF "${TERMINAL_ID_ENV}=$1" && echo $d/environ; } 2>/dev/null; done; true`,
+        'x',
+        sessionId,
+      ])
+    ).stdout.trim();
 
   beforeAll(async () => {
     const image = await ensureBusyboxImage(docker);
