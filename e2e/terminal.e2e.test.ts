@@ -8,6 +8,7 @@ import Docker from 'dockerode';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dockerUnavailable } from '../test/helpers/docker';
+import { markedProcessesArgv } from '../test/helpers/marked-processes';
 import { ensureBusyboxImage } from '../test/helpers/sandbox-images';
 import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
@@ -85,12 +86,7 @@ async function typeLine(page: Page, line: string) {
 /** Processes in the container that carry a terminal session marker. */
 async function markedProcesses(): Promise<string> {
   const exec = await docker.getContainer(containerId).exec({
-    // A process can end between the glob and the read: its vanished /proc entry is not an error.
-    Cmd: [
-      'sh',
-      '-c',
-      'for d in /proc/[0-9]*; do { tr "\\0" "\\n" < $d/environ | grep -q "^SKILLDOCK_TERMINAL_ID=" && echo ${d#/proc/}; } 2>/dev/null; done; true',
-    ],
+    Cmd: markedProcessesArgv(),
     AttachStdout: true,
     AttachStderr: true,
   });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { E2bBackend } from '@/lib/sandbox/e2b/backend';
 import { describeDocker } from '@/test/helpers/docker';
 import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
-import { TERMINAL_ID_ENV } from './docker-pty';
+import { markedPids as marked } from '@/test/helpers/marked-processes';
 import { openPtyFor } from './open-pty';
 import type { PtyOpenRequest, TerminalPty } from './pty';
 
@@ -54,16 +54,7 @@ describeDocker('E2B terminal PTY', () => {
     ...over,
   });
   const exec = (argv: string[]) => backend.exec(id, { argv, ...DEADLINE });
-  const markedPids = async (sessionId: string) =>
-    (
-      await exec([
-        'sh',
-        '-c',
-        `for d in /proc/[0-9]*; do { tr '\\0' '\\n' < $d/environ | grep -qxF "${TERMINAL_ID_ENV}=$1" && echo $d/environ; } 2>/dev/null; done; true`,
-        'x',
-        sessionId,
-      ])
-    ).stdout.trim();
+  const markedPids = (sessionId: string) => marked(async (argv) => (await exec(argv)).stdout, sessionId);
 
   beforeAll(async () => {
     server = await startE2bServer({ docker });
@@ -98,7 +89,7 @@ describeDocker('E2B terminal PTY', () => {
     expect(await sh.exited).toBe(3);
     // After the shell's own exit, kill only sweeps (nothing is left) and resolves.
     await sh.pty.kill();
-    expect(await markedPids(req.sessionId)).toBe('');
+    expect(await markedPids(req.sessionId)).toEqual([]);
   });
 
   it('kill ends the shell and every process it started, marked or in its session', async () => {
@@ -109,7 +100,7 @@ describeDocker('E2B terminal PTY', () => {
     await sh.waitFor(/started-2/);
     const before = (await exec(['ps', '-o', 'args'])).stdout;
     for (const n of ['1000', '1001', '1002']) expect(before).toContain(`sleep ${n}`);
-    expect(await markedPids(req.sessionId)).not.toBe('');
+    expect(await markedPids(req.sessionId)).not.toEqual([]);
 
     await sh.pty.kill();
     const code = await sh.exited;
@@ -117,7 +108,7 @@ describeDocker('E2B terminal PTY', () => {
     const after = (await exec(['ps', '-o', 'args'])).stdout;
     for (const n of ['1000', '1001', '1002']) expect(after).not.toContain(`sleep ${n}`);
     expect(after).toContain('sleep 86400');
-    expect(await markedPids(req.sessionId)).toBe('');
+    expect(await markedPids(req.sessionId)).toEqual([]);
     // Input after the end is dropped, not an error.
     await expect(sh.type('echo late\r')).resolves.toBeUndefined();
   });

@@ -7,8 +7,9 @@ import { isAppError } from '@/lib/core/errors';
 import { isLeased } from '@/lib/sandbox/docker/activity';
 import { DockerBackend } from '@/lib/sandbox/docker/backend';
 import { describeDocker } from '@/test/helpers/docker';
+import { markedPids as marked } from '@/test/helpers/marked-processes';
 import { ensureBusyboxImage } from '@/test/helpers/sandbox-images';
-import { openDockerPty, TERMINAL_ID_ENV } from './docker-pty';
+import { openDockerPty } from './docker-pty';
 import type { ServerFrame } from './frames';
 import { type TerminalAuditEvent, TerminalManager } from './manager';
 import type { TerminalSession } from './session';
@@ -69,16 +70,7 @@ describeDocker('terminal sessions', () => {
 
   const ended = (sessionId: string) => new Promise<void>((r) => endWaiters.set(sessionId, r));
   const exec = (argv: string[]) => backend.exec(id, { argv, ...DEADLINE });
-  const markedPids = async (sessionId: string) =>
-    (
-      await exec([
-        'sh',
-        '-c',
-        `for d in /proc/[0-9]*; do { tr '\\0' '\\n' < $d/environ | grep -qxF "${TERMINAL_ID_ENV}=$1" && echo $d/environ; } 2>/dev/null; done; true`,
-        'x',
-        sessionId,
-      ])
-    ).stdout.trim();
+  const markedPids = (sessionId: string) => marked(async (argv) => (await exec(argv)).stdout, sessionId);
 
   beforeAll(async () => {
     const image = await ensureBusyboxImage(docker);
@@ -177,7 +169,7 @@ describeDocker('terminal sessions', () => {
     await c.waitFor(/started-2/);
     const before = (await exec(['ps', '-o', 'args'])).stdout;
     for (const n of ['4242', '4343', '4444']) expect(before).toContain(`sleep ${n}`);
-    expect(await markedPids(s.id)).not.toBe('');
+    expect(await markedPids(s.id)).not.toEqual([]);
 
     const gone = new Promise<void>((r) => {
       const t = setInterval(() => {
@@ -193,7 +185,7 @@ describeDocker('terminal sessions', () => {
     expect(short.list()).toEqual([]);
     const after = (await exec(['ps', '-o', 'args'])).stdout;
     for (const n of ['4242', '4343', '4444']) expect(after).not.toContain(`sleep ${n}`);
-    expect(await markedPids(s.id)).toBe('');
+    expect(await markedPids(s.id)).toEqual([]);
     expect(after).toContain('sleep infinity');
   });
 

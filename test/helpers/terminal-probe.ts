@@ -2,7 +2,7 @@
 // terminal's marker (a shell, or anything it started), and opening a terminal that must succeed.
 
 import { resolve } from '@/lib/sandbox/instances/service';
-import { TERMINAL_ID_ENV } from '@/lib/terminal/docker-pty';
+import { markedPids as marked } from './marked-processes';
 import { waitFor } from './services';
 import { type ConnectOptions, TerminalClient, type TerminalHarness, type TerminalUser } from './terminal-harness';
 
@@ -15,14 +15,9 @@ export async function execIn(h: TerminalHarness, instanceId: string, argv: strin
   return r.stdout;
 }
 
-// Busybox grep stops at the first NUL of a line, so each environ is split into lines first.
-const MARKED_SCRIPT = 'for d in /proc/[0-9]*; do tr "\\0" "\\n" <"$d/environ" 2>/dev/null | grep -q "^$1" && echo "${d#/proc/}"; done; true';
-
 /** Pids of the processes whose environment carries a terminal marker (`sessionId`'s, or any terminal's). */
 export async function markedPids(h: TerminalHarness, instanceId = h.instanceId, sessionId?: string): Promise<string[]> {
-  const prefix = sessionId ? `${TERMINAL_ID_ENV}=${sessionId}` : `${TERMINAL_ID_ENV}=`;
-  const out = await execIn(h, instanceId, ['sh', '-c', MARKED_SCRIPT, 'x', prefix]);
-  return out.split('\n').filter((l) => /^\d+$/.test(l.trim()));
+  return marked((argv) => execIn(h, instanceId, argv), sessionId);
 }
 
 /** Waits (bounded) until no process of the terminal (or of any terminal) is left in the sandbox. */
