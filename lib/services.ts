@@ -14,7 +14,9 @@ import { logger } from './core/logger';
 import { RateLimiter } from './core/rate-limit';
 import { dockerStatus } from './docker/client';
 import { recoverGithubInstalls } from './github/install/recovery';
+import { startImageCollector } from './installs/image-gc';
 import { registerInstallJobs } from './installs/job';
+import { startInstallRecovery } from './installs/recovery';
 import { registerBuiltinJobs } from './jobs/builtin';
 import { onJobsFinished } from './jobs/effects';
 import { JobEventHub } from './jobs/hub';
@@ -193,7 +195,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   if (!network.enforcer) logger.info('sandbox network rules are not enforced on this host', { reason: network.problem });
   const sandboxes: InstanceDeps = { db: database.db, secrets, workspaceRoots: () => config.workspaceRoots, backendCache: new Map(), network };
   registerSandboxJobs(jobKinds, { ...sandboxes, extraProbes: networkCheckProbes(network) });
-  registerInstallJobs(jobKinds, { ...sandboxes, dataDir: config.dataDir });
+  registerInstallJobs(jobKinds, { ...sandboxes, dataDir: config.dataDir, hub });
   // What changes installed packages re-gates the catalog: installs in this process tell the package
   // runtime directly; jobs that ended on other replicas arrive as state events.
   const offPackages = packages.onChanged(() => skills.packagesChanged());
@@ -208,6 +210,10 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     ? new JobWorker(database, hub, jobKinds, { concurrency: config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: config.SKILLDOCK_JOB_LEASE_MS })
     : null;
   await worker?.start();
+  // After the worker's reaper ended the crashed jobs it could: their installs end failed, their
+  // half-made images and maintenance containers go. Runs again as later reaps end more of them.
+  const installRecovery = worker ? startInstallRecovery(sandboxes, hub) : null;
+  await installRecovery?.ready;
   const stopUpdates = worker ? startUpdateScheduler(database) : () => undefined;
   const stopRetention = worker
     ? startRetentionSweeper(database, {
@@ -217,6 +223,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
       })
     : () => undefined;
   const stopSandboxSweep = worker ? startSandboxSweeper({ db: database.db, backendFor: (row) => backendFor(sandboxes, row) }) : () => undefined;
+  const stopImageGc = worker ? startImageCollector(sandboxes) : () => undefined;
   const terminals = new TerminalService({ sandboxes, user: (id) => users.get(id), transcript: transcriptRecorder(config.dataDir) });
   // Not tied to the worker: every process that serves terminals records into its own data dir.
   const stopTranscriptSweep = startTranscriptSweeper({
@@ -228,6 +235,8 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     stopUpdates();
     stopRetention();
     stopSandboxSweep();
+    stopImageGc();
+    installRecovery?.stop();
     stopNetworkWatch();
     stopTranscriptSweep();
   };

@@ -12,7 +12,7 @@ import { runScript } from './docker-skill-copy';
 import type { Maintenance } from './maintenance';
 import { GENERATION_LABEL, isMaintenanceLabels, isRunId, MAINTENANCE_LABEL, PARENT_LABEL, SNAPSHOT_LABEL } from './snapshot-names';
 
-export { copySkill, MAX_SKILL_BYTES, MAX_SKILL_ENTRIES, MAX_SKILL_ENTRY_BYTES, removeSkill, type SkillFile, skillDir } from './docker-skill-copy';
+export { copySkill, MAX_SKILL_BYTES, MAX_SKILL_ENTRIES, MAX_SKILL_ENTRY_BYTES, removeSkill, runScript, type SkillFile, skillDir } from './docker-skill-copy';
 export { type InstallStep, type RunningStep, runStep, type StepResult, type StepStream } from './docker-step';
 export type { Maintenance } from './maintenance';
 
@@ -172,6 +172,11 @@ export interface ReclaimInput {
   keepRefs: string[];
   /** Install runs still in progress elsewhere (another replica): their containers stay. */
   liveRunIds?: string[];
+  /**
+   * Only containers of these configs are touched: other databases (other installations, or test
+   * runs) may share the engine, and their live maintenance containers are not this store's to judge.
+   */
+  configIds?: string[];
 }
 
 export interface ReclaimResult {
@@ -185,10 +190,12 @@ export interface ReclaimResult {
 export async function reclaimLeftovers(conn: DockerConnection, input: ReclaimInput): Promise<ReclaimResult> {
   const result: ReclaimResult = { containers: [], images: [], inUse: [] };
   const live = new Set(input.liveRunIds ?? []);
+  const ours = input.configIds ? new Set(input.configIds) : null;
   try {
     const leftovers = await conn.api.listContainers({ all: true, filters: { label: [MAINTENANCE_LABEL] } });
     for (const c of leftovers) {
       if (!isMaintenanceLabels(c.Labels) || live.has(c.Labels[MAINTENANCE_LABEL] as string) || isLeased(c.Id, c.Names)) continue;
+      if (ours && !ours.has(c.Labels[CONFIG_LABEL] as string)) continue;
       await conn.api
         .getContainer(c.Id)
         .remove({ force: true, v: true })

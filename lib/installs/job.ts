@@ -1,35 +1,32 @@
-// The skill install as a job: the record was started by beginInstall (or an update or retry)
-// before the job was queued; the job runs it on the config's backend (run-install.ts).
-import { z } from 'zod';
+// The jobs that build a config's skill image: installs (the records were started by beginInstall,
+// an update or a retry before the job was queued), a removal (started by beginRemove), a rebuild
+// from the base image, and the bulk parent over several install jobs (bulk-job.ts).
+import type { JobEventHub } from '../jobs/hub';
 import { jobActor } from '../jobs/job-actor';
-import { defineJobKind, type JobHandler, type JobKind } from '../jobs/kind';
+import type { JobHandler } from '../jobs/kind';
 import type { JobRegistry } from '../jobs/registry';
+import { bulkInstallHandler } from './bulk-job';
+import { imageRebuildJob, type SkillInstallParams, skillInstallBulkJob, skillInstallJob, skillRemoveJob } from './job-kinds';
 import { type InstallRunDeps, type InstallRunResult, runInstall } from './run-install';
+import { runRebuild } from './run-rebuild';
+import { runRemove } from './run-remove';
 
+export { enqueueBulkInstall } from './bulk-job';
+export * from './job-kinds';
 export type { InstallRunDeps, InstallRunResult } from './run-install';
 
-export const skillInstallParams = z.strictObject({
-  installId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  /** For the job's title only. */
-  skillName: z.string().max(200).optional(),
-});
-export type SkillInstallParams = z.output<typeof skillInstallParams>;
-
-export const skillInstallJob: JobKind<SkillInstallParams, InstallRunResult> = defineJobKind({
-  name: 'skill.install',
-  title: (p) => `Install ${p.skillName ?? 'a skill'} into a sandbox config`,
-  params: skillInstallParams,
-  concurrency: 2,
-  maxAttempts: 1,
-  // A crashed run ends failed (the record says why); its container and planned image are reclaimed by label.
-  resumable: false,
-  retryPermission: 'sandboxes.write',
-});
+export interface InstallJobDeps extends InstallRunDeps {
+  /** The job bus, on which the bulk parent follows its children. */
+  hub: JobEventHub;
+}
 
 export function skillInstallHandler(deps: InstallRunDeps): JobHandler<SkillInstallParams, InstallRunResult> {
   return (ctx) => runInstall(deps, ctx, jobActor(ctx.job));
 }
 
-export function registerInstallJobs(registry: JobRegistry, deps: InstallRunDeps): void {
+export function registerInstallJobs(registry: JobRegistry, deps: InstallJobDeps): void {
   registry.register(skillInstallJob, skillInstallHandler(deps));
+  registry.register(skillRemoveJob, (ctx) => runRemove(deps, ctx, jobActor(ctx.job)));
+  registry.register(imageRebuildJob, (ctx) => runRebuild(deps, ctx));
+  registry.register(skillInstallBulkJob, bulkInstallHandler(deps.hub));
 }
