@@ -11,27 +11,23 @@ import type { JobEventHub } from '../jobs/hub';
 import { type JobHandler, jobSpec } from '../jobs/kind';
 import { cancelJob, enqueue, enqueueTree, isFinal } from '../jobs/queue';
 import type { JobRow } from '../jobs/types';
-import { MAX_INSTALLS_PER_JOB, type SkillInstallBulkParams, skillInstallBulkJob, skillInstallJob } from './job-kinds';
+import {
+  type BulkChildRow,
+  type BulkInstallResult,
+  MAX_INSTALLS_PER_JOB,
+  type SkillInstallBulkParams,
+  skillInstallBulkJob,
+  skillInstallJob,
+} from './job-kinds';
+
+export type { BulkChildRow, BulkInstallResult } from './job-kinds';
+
 import type { InstallRunResult } from './run-install';
 import * as store from './store';
 
 export interface InstallGroup {
   configId: string;
   installIds: string[];
-}
-
-export interface BulkChildRow {
-  jobId: string;
-  configId: string | null;
-  installIds: string[];
-  state: JobRow['state'];
-  error: string | null;
-}
-
-export interface BulkInstallResult {
-  children: BulkChildRow[];
-  succeeded: number;
-  failed: number;
 }
 
 function invalid(path: string, message: string): AppError {

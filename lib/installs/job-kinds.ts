@@ -2,7 +2,7 @@
 // them and by the bulk parent without pulling in the handlers.
 import { z } from 'zod';
 import { defineJobKind, type JobKind } from '../jobs/kind';
-import type { BulkInstallResult } from './bulk-job';
+import type { JobRow } from '../jobs/types';
 import type { InstallRunResult } from './run-install';
 import type { RebuildResult } from './run-rebuild';
 import type { RemoveRunResult } from './run-remove';
@@ -75,3 +75,18 @@ export const skillInstallBulkJob: JobKind<SkillInstallBulkParams, BulkInstallRes
   // Only waits on its children (which hold their own state), so it can pick up where it left off after a crash.
   resumable: true,
 });
+
+/** One child of a bulk install, as its parent's result reports it. */
+export interface BulkChildRow {
+  jobId: string;
+  configId: string | null;
+  installIds: string[];
+  state: JobRow['state'];
+  error: string | null;
+}
+
+export interface BulkInstallResult {
+  children: BulkChildRow[];
+  succeeded: number;
+  failed: number;
+}
