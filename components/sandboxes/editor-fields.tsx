@@ -1,7 +1,7 @@
 'use client';
 
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
-import type { SandboxBackend } from '@/lib/sandbox/config/schema';
+import { type SandboxBackend, SKILL_ROLLOUTS } from '@/lib/sandbox/config/schema';
 import { CheckField, Field, Input, Select } from '../ui/input';
 import { Textarea } from '../ui/textarea';
 
@@ -40,6 +40,13 @@ const common: FieldDef[] = [
   { key: 'defaultTimeoutSec', label: 'Command timeout (s)', kind: 'number' },
   { key: 'httpTimeoutSec', label: 'API call timeout (s)', kind: 'number' },
   { key: 'terminalIdleDisconnectSec', label: 'Terminal idle disconnect (s)', kind: 'number' },
+  {
+    key: 'skillRollout',
+    label: 'Skill rollout',
+    kind: 'select',
+    options: SKILL_ROLLOUTS,
+    hint: 'After a skill install changes the image: next_turn recycles a running sandbox at its next command (its /workspace is lost); new_session leaves running ones as they are.',
+  },
 ];
 
 export const CONNECT_FIELDS: Record<SandboxBackend, FieldDef[]> = {

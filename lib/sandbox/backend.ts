@@ -44,6 +44,8 @@ export interface SandboxInfo {
   id: string;
   backend: SandboxBackendKind;
   image: string;
+  /** The engine's id of the image it runs (`sha256:…`), where the backend knows it (Docker). */
+  imageId?: string;
   labels: Record<string, string>;
   state: SandboxState;
   createdAt: Date;

@@ -7,6 +7,7 @@ import type { Actor } from '../auth/actor';
 import { AppError, isAppError } from '../core/errors';
 import { logger } from '../core/logger';
 import { loadEnvFor } from '../sandbox/env/store';
+import { dueForRecycle, recycleFirst } from '../sandbox/instances/rollout';
 import { type InstanceDeps, resolve } from '../sandbox/instances/service';
 import { getTerminalSettings, type TerminalSettings } from '../settings';
 import { type AccessDeps, stillAllowed } from './access';
@@ -104,7 +105,8 @@ export class TerminalService {
   /** A single-use ticket for a running sandbox, bound to the caller and the Origin the call came from. */
   async issueTicket(actor: Actor, instanceId: string, opts: { sessionId?: string; origin: string | null }): Promise<TicketAnswer> {
     if (!actor.userId) throw new AppError('forbidden', 'Terminals are opened by users (or their API tokens).');
-    const { row, sandbox } = await resolve(this.deps.sandboxes, instanceId);
+    const resolved = await resolve(this.deps.sandboxes, instanceId);
+    const { row, sandbox } = resolved;
     if (sandbox.state !== 'running')
       throw new AppError('invalid_state', `This sandbox is ${sandbox.state}; a terminal opens only in a running sandbox.`, {
         hint: 'Start a sandbox from its config, then open the terminal.',
@@ -114,6 +116,9 @@ export class TerminalService {
       if (isAppError(s)) throw s;
       if (s.sandboxId !== instanceId) throw new AppError('not_found', 'this terminal session was not found in this sandbox');
     } else {
+      // A new shell is a use: on a next_turn config a stale sandbox must be recycled first (an open session re-attaches as it is).
+      const due = await dueForRecycle(this.deps.sandboxes.db, resolved);
+      if (due) throw recycleFirst(due);
       const settings = await this.settings();
       this.manager.checkLimits(actor.userId, instanceId, settings);
     }
@@ -145,8 +150,11 @@ export class TerminalService {
       const keep = q.cols === null && q.rows === null;
       return { actor, instanceId: claims.sandboxId, ...(keep ? { cols: undefined, rows: undefined } : geometry), session: s, offset };
     }
-    const { sandbox } = await resolve(this.deps.sandboxes, claims.sandboxId);
-    if (sandbox.state !== 'running') throw new AppError('invalid_state', `This sandbox is ${sandbox.state}; a terminal opens only in a running sandbox.`);
+    const resolved = await resolve(this.deps.sandboxes, claims.sandboxId);
+    if (resolved.sandbox.state !== 'running')
+      throw new AppError('invalid_state', `This sandbox is ${resolved.sandbox.state}; a terminal opens only in a running sandbox.`);
+    const due = await dueForRecycle(this.deps.sandboxes.db, resolved);
+    if (due) throw recycleFirst(due);
     this.manager.checkLimits(claims.userId, claims.sandboxId, await this.settings());
     return { actor, instanceId: claims.sandboxId, ...geometry, session: null, offset };
   }

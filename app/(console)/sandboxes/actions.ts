@@ -16,6 +16,7 @@ export const checkSandboxConfigAction = action(ops.checkSandboxConfig);
 export const testSandboxConnectionAction = action(ops.testSandboxConnection);
 export const startSandboxAction = action(ops.startSandbox);
 export const removeSandboxAction = action(ops.removeSandbox);
+export const recycleInstanceAction = action(ops.recycleInstance);
 export const execSandboxAction = action(ops.execSandbox);
 export const validateNetworkPolicyAction = action(ops.validateNetworkPolicy);
 export const setConfigNetworkAction = action(ops.setConfigNetwork);

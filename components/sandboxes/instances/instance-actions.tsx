@@ -10,7 +10,7 @@ import { Select } from '../../ui/input';
 import { Tip } from '../../ui/misc';
 import { useCan } from '../../viewer';
 import { useSandboxConfigs } from '../queries';
-import { type Instance, useRemoveSandbox, useStartSandbox } from './queries';
+import { type Instance, useRecycleSandbox, useRemoveSandbox, useStartSandbox } from './queries';
 
 export const instanceHref = (id: string) => `/sandboxes/instances/${encodeURIComponent(id)}`;
 
@@ -54,45 +54,59 @@ export function StartSandbox() {
   );
 }
 
-/** Remove (with a confirmation naming what is lost) and, for a sandbox that is not running, recycle. */
-export function InstanceActions({ instance, onRemoved }: { instance: Instance; onRemoved?: () => void }) {
+/**
+ * Remove, and recycle (a fresh sandbox from the config's current image replaces this one) for a
+ * stale sandbox or one that is not running; both behind a confirmation naming what is lost.
+ */
+export function InstanceActions({
+  instance,
+  onRemoved,
+  onRecycled,
+}: {
+  instance: Instance;
+  onRemoved?: () => void;
+  /** With the replacement's id: the old id no longer exists. */
+  onRecycled?: (id: string) => void;
+}) {
   const { allowed, why } = useCan('sandboxes.run');
   const [confirm, setConfirm] = useState<'remove' | 'recycle' | null>(null);
   const remove = useRemoveSandbox();
-  const start = useStartSandbox();
-  const busy = remove.isPending || start.isPending;
-  const stale = instance.state !== 'running';
+  const recycle = useRecycleSandbox();
+  const busy = remove.isPending || recycle.isPending;
+  const offerRecycle = instance.stale || instance.state !== 'running';
+  const short = instance.sandboxId.slice(0, 12);
   const run = async () => {
     const what = confirm;
     try {
-      await remove.mutateAsync(instance.id);
       if (what === 'recycle') {
-        const fresh = await start.mutateAsync(instance.configId);
-        toast.success('Sandbox recycled', { description: `A new one from ${fresh.configName} replaces it.` });
-      } else toast.success('Sandbox removed');
-      setConfirm(null);
-      onRemoved?.();
+        const r = await recycle.mutateAsync(instance.id);
+        const gen = r.instance.imageGeneration;
+        toast.success('Sandbox recycled', {
+          description: `${r.instance.sandboxId.slice(0, 12)} from ${r.instance.configName} (${gen === null ? 'base image' : `generation ${gen}`}) replaces ${short}.`,
+        });
+        setConfirm(null);
+        onRecycled?.(r.instance.id);
+      } else {
+        await remove.mutateAsync(instance.id);
+        toast.success('Sandbox removed');
+        setConfirm(null);
+        onRemoved?.();
+      }
     } catch (e) {
       toast.error(what === 'recycle' ? 'Could not recycle the sandbox' : 'Could not remove the sandbox', { description: (e as Error).message });
     }
   };
   return (
     <div className="flex justify-end gap-1">
-      {stale ? (
-        <Tip content={why}>
-          <Button size="sm" variant="outline" disabled={!allowed || busy} onClick={() => setConfirm('recycle')}>
+      {offerRecycle ? (
+        <Tip content={why ?? (instance.stale ? 'Start a fresh sandbox from the active skill image in its place.' : undefined)}>
+          <Button size="sm" variant="outline" disabled={!allowed || busy} onClick={() => setConfirm('recycle')} aria-label={`Recycle sandbox ${short}`}>
             <RotateCcw aria-hidden /> Recycle
           </Button>
         </Tip>
       ) : null}
       <Tip content={why}>
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={!allowed || busy}
-          onClick={() => setConfirm('remove')}
-          aria-label={`Remove sandbox ${instance.sandboxId.slice(0, 12)}`}
-        >
+        <Button size="sm" variant="outline" disabled={!allowed || busy} onClick={() => setConfirm('remove')} aria-label={`Remove sandbox ${short}`}>
           <Trash2 aria-hidden /> Remove
         </Button>
       </Tip>
@@ -101,11 +115,19 @@ export function InstanceActions({ instance, onRemoved }: { instance: Instance; o
         onOpenChange={(o) => !o && setConfirm(null)}
         title={confirm === 'recycle' ? 'Recycle this sandbox?' : 'Remove this sandbox?'}
         description={
-          <>
-            The sandbox {instance.sandboxId.slice(0, 12)} from {instance.configName} is stopped and removed with its volumes: every file in /workspace (input
-            and output artifacts) and any running process are lost.
-            {confirm === 'recycle' ? ' A fresh sandbox is then started from the same config.' : ''}
-          </>
+          confirm === 'recycle' ? (
+            <>
+              A fresh sandbox from {instance.configName}
+              {instance.activeImageGeneration === null ? '' : ` (skill image generation ${instance.activeImageGeneration})`} is started, then the sandbox{' '}
+              {short} is removed with its volumes: its /workspace (input and output artifacts), any running process and any open terminal are lost. The new
+              sandbox has a new id.
+            </>
+          ) : (
+            <>
+              The sandbox {short} from {instance.configName} is stopped and removed with its volumes: every file in /workspace (input and output artifacts), any
+              running process and any open terminal are lost.
+            </>
+          )
         }
         confirmLabel={confirm === 'recycle' ? 'Recycle' : 'Remove sandbox'}
         busy={busy}

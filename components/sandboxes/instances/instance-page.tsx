@@ -16,7 +16,7 @@ import { useCan } from '../../viewer';
 import { BACKEND_LABEL } from '../config-card';
 import { ArtifactsBrowser } from './artifacts';
 import { InstanceActions, instanceHref } from './instance-actions';
-import { StateBadge } from './instances-page';
+import { StaleChip, StateBadge } from './instances-page';
 import { type Instance, useInstance, useStartSandbox } from './queries';
 import { RunCommand } from './run-command';
 import { StatsChart } from './stats-chart';
@@ -60,7 +60,9 @@ export function InstancePage({ id }: { id: string }) {
             <Link className={buttonVariants({ variant: 'outline' })} href="/sandboxes/instances">
               All instances
             </Link>
-            {i ? <InstanceActions instance={i} onRemoved={() => router.push('/sandboxes/instances')} /> : null}
+            {i ? (
+              <InstanceActions instance={i} onRemoved={() => router.push('/sandboxes/instances')} onRecycled={(id) => router.replace(instanceHref(id))} />
+            ) : null}
           </div>
         }
       />
@@ -86,7 +88,13 @@ export function InstancePage({ id }: { id: string }) {
                       {BACKEND_LABEL[i.backend]}
                     </Badge>,
                   ],
-                  ['Image', i.image],
+                  [
+                    'Image',
+                    <span key="img" className="flex items-center gap-1.5">
+                      <span className="truncate">{i.image}</span>
+                      <StaleChip instance={i} />
+                    </span>,
+                  ],
                   ['State', <StateBadge key="s" state={i.state} />],
                   ['Started', <RelativeTime key="t" iso={i.createdAt} />],
                   ['Last activity', <RelativeTime key="a" iso={i.lastActivityAt} empty="none recorded" />],

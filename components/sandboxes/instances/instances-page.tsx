@@ -3,11 +3,12 @@
 import { AlertTriangle, Box } from 'lucide-react';
 import Link from 'next/link';
 import { useMemo } from 'react';
+import { staleReason } from '@/lib/sandbox/instances/rollout-standing';
 import { PageHeader } from '../../shell/shell';
 import { Badge } from '../../ui/badge';
 import { buttonVariants } from '../../ui/button';
 import { Select } from '../../ui/input';
-import { EmptyState, RetryableError } from '../../ui/misc';
+import { EmptyState, RetryableError, Tip } from '../../ui/misc';
 import { SortHeader } from '../../ui/sort-header';
 import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../../ui/table';
 import { RelativeTime } from '../../ui/time';
@@ -21,6 +22,7 @@ type SortField = (typeof SORTS)[number];
 interface Filters {
   config: string;
   state: string;
+  stale: boolean;
   sort: SortField | `-${SortField}`;
 }
 const STATES = ['creating', 'running', 'paused', 'stopped', 'exited', 'unknown'] as const;
@@ -32,6 +34,7 @@ function parse(p: URLSearchParams): Filters {
   return {
     config: p.get('config') ?? '',
     state: (STATES as readonly string[]).includes(state) ? state : '',
+    stale: p.get('stale') === '1',
     sort: (valid ? sort : '-created') as Filters['sort'],
   };
 }
@@ -39,12 +42,26 @@ function toQuery(f: Filters): string {
   const q = new URLSearchParams();
   if (f.config) q.set('config', f.config);
   if (f.state) q.set('state', f.state);
+  if (f.stale) q.set('stale', '1');
   if (f.sort !== '-created') q.set('sort', f.sort);
   return q.toString();
 }
 
 const idleOf = (i: Instance) => i.lastActivityAt ?? i.createdAt;
 const KEY: Record<SortField, (i: Instance) => string> = { created: (i) => i.createdAt, config: (i) => i.configName, state: (i) => i.state, idle: idleOf };
+
+/** The sandbox runs an older skill image than its config's active one. */
+export function StaleChip({ instance }: { instance: Instance }) {
+  const reason = staleReason({ imageGeneration: instance.imageGeneration, activeGeneration: instance.activeImageGeneration, stale: instance.stale });
+  if (!reason) return null;
+  return (
+    <Tip content={reason}>
+      <Badge variant="warning" data-stale="true" aria-label={`stale: ${reason}`}>
+        stale
+      </Badge>
+    </Tip>
+  );
+}
 
 export function StateBadge({ state }: { state: Instance['state'] }) {
   const variant = state === 'running' ? 'success' : state === 'creating' ? 'default' : state === 'unknown' ? 'warning' : 'secondary';
@@ -64,7 +81,7 @@ export function InstancesPage() {
     const field = filters.sort.replace(/^-/, '') as SortField;
     const dir = filters.sort.startsWith('-') ? -1 : 1;
     return (list.data?.items ?? [])
-      .filter((i) => (!filters.config || i.configId === filters.config) && (!filters.state || i.state === filters.state))
+      .filter((i) => (!filters.config || i.configId === filters.config) && (!filters.state || i.state === filters.state) && (!filters.stale || i.stale))
       .sort((a, b) => dir * KEY[field](a).localeCompare(KEY[field](b)));
   }, [list.data, filters]);
   const onSort = (sort: Filters['sort']) => setFilters({ sort });
@@ -111,6 +128,15 @@ export function InstancesPage() {
             </option>
           ))}
         </Select>
+        <Select
+          aria-label="Filter by image"
+          value={filters.stale ? 'stale' : ''}
+          onChange={(e) => setFilters({ stale: e.target.value === 'stale' })}
+          className="w-48"
+        >
+          <option value="">Any skill image</option>
+          <option value="stale">Stale (older skill image)</option>
+        </Select>
       </div>
       {list.error ? (
         <RetryableError error={list.error} onRetry={() => void list.refetch()} />
@@ -146,7 +172,14 @@ export function InstancesPage() {
                   <TD>
                     <Badge variant="outline">{BACKEND_LABEL[i.backend]}</Badge>
                   </TD>
-                  <TD className="max-w-48 truncate">{i.image}</TD>
+                  <TD className="max-w-56">
+                    <div className="flex items-center gap-1.5">
+                      <span className="truncate" title={i.image}>
+                        {i.image}
+                      </span>
+                      <StaleChip instance={i} />
+                    </div>
+                  </TD>
                   <TD>
                     <StateBadge state={i.state} />
                   </TD>

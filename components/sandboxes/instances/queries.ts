@@ -2,7 +2,7 @@
 
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { execSandboxAction, removeSandboxAction, startSandboxAction } from '@/app/(console)/sandboxes/actions';
+import { execSandboxAction, recycleInstanceAction, removeSandboxAction, startSandboxAction } from '@/app/(console)/sandboxes/actions';
 import type { execInput, fileListOut, instanceListOut, instanceOut } from '@/lib/sandbox/instances/schema';
 import type { statsOut } from '@/lib/sandbox/instances/stats';
 import { api } from '../../api';
@@ -49,6 +49,10 @@ export function useStartSandbox() {
 export function useRemoveSandbox() {
   const qc = useQueryClient();
   return useOperation(removeSandboxAction, { input: (id: string) => ({ params: { id } }), onSettled: () => invalidate(qc) });
+}
+export function useRecycleSandbox() {
+  const qc = useQueryClient();
+  return useOperation(recycleInstanceAction, { input: (id: string) => ({ params: { id } }), onSettled: () => invalidate(qc) });
 }
 export function useExecSandbox(id: string) {
   return useOperation(execSandboxAction, { input: (body: z.input<typeof execInput>) => ({ params: { id }, body }) });

@@ -1,6 +1,7 @@
 'use client';
 
 import { Terminal } from 'lucide-react';
+import Link from 'next/link';
 import { useState } from 'react';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
@@ -9,6 +10,7 @@ import { Field } from '../../ui/input';
 import { ErrorNote, Tip } from '../../ui/misc';
 import { Textarea } from '../../ui/textarea';
 import { useCan } from '../../viewer';
+import { instanceHref } from './instance-actions';
 import { useExecSandbox } from './queries';
 
 /**
@@ -82,6 +84,14 @@ export function RunCommand({ id }: { id: string }) {
                 {r.timedOut ? <Badge variant="warning">timed out</Badge> : null}
                 {r.truncated ? <Badge variant="warning">output truncated</Badge> : null}
               </div>
+              {r.recycled ? (
+                <p role="status" data-slot="exec-recycled" className="rounded border border-warning/40 bg-warning/10 p-2">
+                  This sandbox ran an older skill image, so its config recycled it first: the command ran in a fresh sandbox and this one is gone.{' '}
+                  <Link className="underline" href={instanceHref(r.recycled.to)}>
+                    Open the new sandbox
+                  </Link>
+                </p>
+              ) : null}
               <pre data-stream="stdout" className="max-h-60 overflow-auto rounded bg-muted p-2 whitespace-pre-wrap">
                 {r.stdout || '(no stdout)'}
               </pre>

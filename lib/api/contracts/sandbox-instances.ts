@@ -12,6 +12,7 @@ import {
   instanceListOut,
   instanceOut,
   listInstancesQuery,
+  recycleOut,
   startInstanceInput,
   uploadOut,
 } from '../../sandbox/instances/schema';
@@ -85,10 +86,23 @@ export const sandboxInstancesApi = {
     path: '/api/v1/sandboxes/{id}/exec',
     tag,
     summary: 'Run one program in the sandbox: an argument vector, no shell, a timeout enforced inside, output capped at 1 MiB per stream',
+    description:
+      'On a sandbox whose config has skill rollout next_turn and that runs an older skill image, the sandbox is first recycled onto the active one: the command runs in the replacement and `recycled: {from, to}` names its new id. An id a recycle replaced keeps leading to its replacement.',
     permission: 'sandboxes.write',
     params: instanceIdParams,
     body: execInput,
     response: execOut,
+  }),
+  recycleInstance: defineContract({
+    method: 'POST',
+    path: '/api/v1/sandboxes/{id}/recycle',
+    tag,
+    summary: 'Replace a sandbox with a fresh one from its config’s current image (its /workspace, processes and terminals are lost)',
+    description:
+      'The replacement starts first; if it cannot start, the old sandbox is left as it was. Sandbox ids come from the backend, so the replacement has a new id (`instance.id`).',
+    permission: 'sandboxes.run',
+    params: instanceIdParams,
+    response: recycleOut,
   }),
   sandboxStats: defineContract({
     method: 'GET',

@@ -13,6 +13,7 @@ import {
   listInstanceFiles,
   listInstances,
   readInstanceFile,
+  recycleInstance,
   removeInstance,
   startInstance,
   uploadInstanceFile,
@@ -57,7 +58,12 @@ export const sandboxInstanceOps = {
     await services.terminals.closeForSandbox(params.id);
     return removeInstance(services.sandboxes, actor, params.id);
   }),
-  execSandbox: defineOperation(api.execSandbox, async ({ services, actor, params, body }) => execInInstance(services.sandboxes, actor, params.id, body)),
+  execSandbox: defineOperation(api.execSandbox, async ({ services, actor, params, body }) =>
+    execInInstance(services.sandboxes, actor, params.id, body, { beforeRemove: (old) => services.terminals.closeForSandbox(old) }),
+  ),
+  recycleInstance: defineOperation(api.recycleInstance, async ({ services, actor, params }) =>
+    recycleInstance(services.sandboxes, actor, params.id, { beforeRemove: (old) => services.terminals.closeForSandbox(old) }),
+  ),
   listSandboxFiles: defineOperation(api.listSandboxFiles, async ({ services, params, query }) => {
     const r = await listInstanceFiles(services.sandboxes, params.id, query.path);
     return { path: r.path, entries: r.entries.map((e) => ({ ...e, modifiedAt: e.modifiedAt ? e.modifiedAt.toISOString() : null })) };

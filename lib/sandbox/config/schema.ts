@@ -54,7 +54,15 @@ const int = (min: number, max: number, def: number, unit: string) =>
     .max(max, `At most ${max} ${unit}.`)
     .default(def);
 
+/** When a new skill snapshot reaches running sandboxes: at their next use (recycled), or only in sandboxes started after it. */
+export const SKILL_ROLLOUTS = ['next_turn', 'new_session'] as const;
+export type SkillRollout = (typeof SKILL_ROLLOUTS)[number];
+
 const common = {
+  skillRollout: z
+    .enum(SKILL_ROLLOUTS, { error: 'Skill rollout is next_turn or new_session.' })
+    .default('next_turn')
+    .describe('next_turn: a running sandbox on an older skill image is recycled at its next use; new_session: only new sandboxes get it'),
   allowPrivateEndpoints: z.boolean().default(false).describe('Let Skilldock itself dial private and loopback endpoints (link-local and metadata stay refused)'),
   defaultTimeoutSec: int(1, 3600, 60, 'seconds').describe('Default timeout of one command'),
   terminalIdleDisconnectSec: int(60, 86400, 900, 'seconds').describe('Idle terminal disconnect'),

@@ -46,6 +46,14 @@ export const instanceOut = z.object({
   createdAt: z.string(),
   lastActivityAt: z.string().nullable(),
   startedBy: z.string().nullable(),
+  imageGeneration: z.number().int().nullable().describe('The skill snapshot generation it runs; null for the base image'),
+  activeImageGeneration: z.number().int().nullable().describe('The generation new sandboxes of its config start from; null while there is none'),
+  stale: z.boolean().describe('A newer snapshot is active; recycle to get it (next_turn configs do so at the next exec)'),
+});
+
+export const recycleOut = z.object({
+  from: z.string().describe('The id the sandbox had; it no longer exists'),
+  instance: instanceOut,
 });
 
 export const instanceListOut = z.object({
@@ -60,6 +68,10 @@ export const execOut = z.object({
   truncated: z.boolean(),
   timedOut: z.boolean(),
   durationMs: z.number(),
+  recycled: z
+    .object({ from: z.string(), to: z.string() })
+    .optional()
+    .describe('Present when the command ran in a replacement: the sandbox was stale and its config recycles at the next use. Use `to` from now on.'),
 });
 
 export const fileEntryOut = z.object({

@@ -8,7 +8,7 @@ import { sandboxConfigs } from '@/db/schema';
 import { isMaintenanceLabels } from '@/lib/installs/snapshot-names';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
-import { AppError } from '../../core/errors';
+import { AppError, hasCode } from '../../core/errors';
 import type { SecretBox } from '../../secrets/crypto';
 import type { ExecResult, FileEntry, SandboxBackend, SandboxInfo } from '../backend';
 import { CONFIG_LABEL } from '../config/in-use';
@@ -17,6 +17,17 @@ import type { ConfigRow } from '../config/view';
 import { loadEnvFor } from '../env/store';
 import { type BackendFactoryDeps, backendForConfig, currentSandboxSpec } from '../factory';
 import { resolveSandboxPath } from './paths';
+import {
+  dueForRecycle,
+  type ImageStanding,
+  imageStanding,
+  type Resolved,
+  recordedImages,
+  recycleOnce,
+  replaceSandbox,
+  standingOf,
+  successorOf,
+} from './rollout';
 
 export const STARTED_BY_LABEL = 'skilldock.started-by';
 const ID_RE = /^([A-Za-z0-9_-]{1,64})~([A-Za-z0-9][A-Za-z0-9_.-]{0,127})$/;
@@ -39,6 +50,12 @@ export interface InstanceView {
   createdAt: string;
   lastActivityAt: string | null;
   startedBy: string | null;
+  /** The skill snapshot generation it runs; null for the config's base image (or a backend without snapshots). */
+  imageGeneration: number | null;
+  /** The generation new sandboxes of its config start from; null while the config has none. */
+  activeImageGeneration: number | null;
+  /** A newer snapshot is active: recycle it to get it (a next_turn config does so at its next use). */
+  stale: boolean;
 }
 
 export function instanceId(configId: string, sandboxId: string): string {
@@ -62,7 +79,7 @@ export function backendFor(deps: InstanceDeps, row: ConfigRow): SandboxBackend {
   return backend;
 }
 
-function view(row: ConfigRow, s: SandboxInfo): InstanceView {
+function view(row: ConfigRow, s: SandboxInfo, standing: ImageStanding): InstanceView {
   return {
     id: instanceId(row.id, s.id),
     configId: row.id,
@@ -74,6 +91,9 @@ function view(row: ConfigRow, s: SandboxInfo): InstanceView {
     createdAt: s.createdAt.toISOString(),
     lastActivityAt: s.lastActivityAt ? s.lastActivityAt.toISOString() : null,
     startedBy: s.labels[STARTED_BY_LABEL] ?? null,
+    imageGeneration: standing.imageGeneration,
+    activeImageGeneration: standing.activeGeneration,
+    stale: standing.stale,
   };
 }
 
@@ -102,7 +122,7 @@ export async function startInstance(deps: InstanceDeps, actor: Actor, configId: 
   const spec = await currentSandboxSpec(deps.db, row, deps.secrets);
   const labels: Record<string, string> = { [CONFIG_LABEL]: row.id, [STARTED_BY_LABEL]: actor.label.slice(0, 200) };
   const sandbox = await backend.create({ ...spec, env, labels });
-  const v = view(row, sandbox);
+  const v = view(row, sandbox, await standingOf(deps.db, row, sandbox));
   await recordAudit(deps.db, actor, { action: 'sandbox.instance.start', targetType: 'sandbox', targetId: v.id, after: { configId: row.id, image: v.image } });
   return v;
 }
@@ -120,8 +140,8 @@ export async function listInstances(deps: InstanceDeps, filter: { configId?: str
   await Promise.all(
     rows.map(async (row) => {
       try {
-        const found = await backendFor(deps, row).list({ [CONFIG_LABEL]: row.id });
-        items.push(...found.filter((s) => !isMaintenanceLabels(s.labels)).map((s) => view(row, s)));
+        const [found, images] = await Promise.all([backendFor(deps, row).list({ [CONFIG_LABEL]: row.id }), recordedImages(deps.db, row)]);
+        items.push(...found.filter((s) => !isMaintenanceLabels(s.labels)).map((s) => view(row, s, imageStanding(s.imageId, images))));
       } catch (e) {
         problems.push({ configId: row.id, configName: row.name, message: (e as Error).message });
       }
@@ -133,7 +153,7 @@ export async function listInstances(deps: InstanceDeps, filter: { configId?: str
 
 export async function getInstance(deps: InstanceDeps, id: string): Promise<InstanceView> {
   const { row, sandbox } = await resolve(deps, id);
-  return view(row, sandbox);
+  return view(row, sandbox, await standingOf(deps.db, row, sandbox));
 }
 
 export async function removeInstance(deps: InstanceDeps, actor: Actor, id: string): Promise<{ removed: true }> {
@@ -154,10 +174,72 @@ export interface ExecInput {
   stdin?: string;
 }
 
-export async function execInInstance(deps: InstanceDeps, actor: Actor, id: string, input: ExecInput): Promise<ExecResult> {
-  const { row, backend, sandbox } = await resolve(deps, id);
+export interface RecycleHooks {
+  /** Runs once the replacement is up, before the old sandbox is removed (its terminals end "sandbox gone"). */
+  beforeRemove?: (oldInstanceId: string) => Promise<unknown>;
+}
+
+/** Replaces the sandbox with a fresh one from its config's current image; its /workspace and processes are lost. */
+async function recycleResolved(deps: InstanceDeps, actor: Actor, r: Resolved, reason: 'manual' | 'next_turn', hooks: RecycleHooks): Promise<Resolved> {
+  const from = instanceId(r.row.id, r.sandbox.id);
+  const fresh = await recycleOnce(from, async () => {
+    // A caller that resolved the sandbox before another recycle removed it gets that recycle's result.
+    if (!(await r.backend.get(r.sandbox.id))) {
+      const next = await successorOf(r.backend, r.row.id, r.sandbox.id);
+      if (next) return next;
+      throw new AppError('not_found', 'This sandbox was not found; it may have been removed or swept.');
+    }
+    const before = await standingOf(deps.db, r.row, r.sandbox);
+    const labels = { [CONFIG_LABEL]: r.row.id, [STARTED_BY_LABEL]: r.sandbox.labels[STARTED_BY_LABEL] ?? actor.label.slice(0, 200) };
+    const s = await replaceSandbox(deps, r, labels, { beforeRemove: () => hooks.beforeRemove?.(from) ?? Promise.resolve() });
+    const after = await standingOf(deps.db, r.row, s);
+    await recordAudit(deps.db, actor, {
+      action: 'sandbox.instance.recycle',
+      targetType: 'sandbox',
+      targetId: from,
+      before: { configId: r.row.id, image: r.sandbox.image, imageGeneration: before.imageGeneration },
+      after: { id: instanceId(r.row.id, s.id), image: s.image, imageGeneration: after.imageGeneration, reason },
+    });
+    return s;
+  });
+  return { ...r, sandbox: fresh };
+}
+
+export async function recycleInstance(
+  deps: InstanceDeps,
+  actor: Actor,
+  id: string,
+  hooks: RecycleHooks = {},
+): Promise<{ from: string; instance: InstanceView }> {
+  const r = await recycleResolved(deps, actor, await resolve(deps, id), 'manual', hooks);
+  return { from: id, instance: view(r.row, r.sandbox, await standingOf(deps.db, r.row, r.sandbox)) };
+}
+
+/** Like resolve, but an id a recycle replaced leads to its replacement. */
+async function resolveForUse(deps: InstanceDeps, id: string): Promise<Resolved & { followed: boolean }> {
+  try {
+    return { ...(await resolve(deps, id)), followed: false };
+  } catch (e) {
+    if (!hasCode(e, 'not_found')) throw e;
+    const { configId, sandboxId } = parseInstanceId(id);
+    const row = await loadRow(deps.db, configId).catch(() => Promise.reject(e));
+    const backend = backendFor(deps, row);
+    const next = await successorOf(backend, row.id, sandboxId).catch(() => null);
+    if (!next) throw e;
+    return { row, backend, sandbox: next, followed: true };
+  }
+}
+
+/** `recycled`: the call ran in a replacement (a next_turn recycle, now or earlier); use `to` from now on. */
+export type InstanceExecResult = ExecResult & { recycled?: { from: string; to: string } };
+
+export async function execInInstance(deps: InstanceDeps, actor: Actor, id: string, input: ExecInput, hooks: RecycleHooks = {}): Promise<InstanceExecResult> {
+  let r = await resolveForUse(deps, id);
+  if (await dueForRecycle(deps.db, r)) r = { ...(await recycleResolved(deps, actor, r, 'next_turn', hooks)), followed: true };
+  const { row, backend, sandbox } = r;
+  const ranIn = instanceId(row.id, sandbox.id);
   const { env } = await loadEnvFor(deps.db, deps.secrets, { user: actor.userId ? { id: actor.userId } : null, sandboxConfig: { id: row.id } });
-  const r = await backend.exec(sandbox.id, {
+  const out = await backend.exec(sandbox.id, {
     argv: input.argv,
     env,
     stdin: input.stdin,
@@ -167,10 +249,15 @@ export async function execInInstance(deps: InstanceDeps, actor: Actor, id: strin
   await recordAudit(deps.db, actor, {
     action: 'sandbox.instance.exec',
     targetType: 'sandbox',
-    targetId: id,
-    after: { argv: input.argv.map((a) => a.slice(0, 200)).slice(0, 50), exitCode: r.exitCode, timedOut: r.timedOut },
+    targetId: ranIn,
+    after: {
+      argv: input.argv.map((a) => a.slice(0, 200)).slice(0, 50),
+      exitCode: out.exitCode,
+      timedOut: out.timedOut,
+      ...(r.followed ? { recycledFrom: id } : {}),
+    },
   });
-  return r;
+  return r.followed ? { ...out, recycled: { from: id, to: ranIn } } : out;
 }
 
 export async function listInstanceFiles(deps: InstanceDeps, id: string, dir: string): Promise<{ path: string; entries: FileEntry[] }> {

@@ -1,0 +1,109 @@
+// A config's skill snapshot reaching its running sandboxes. A sandbox is stale when a snapshot is
+// active and the sandbox runs another image (rollout-standing.ts). Recycling starts the replacement
+// from the config's current spec first and removes the old sandbox after, so a replacement that
+// cannot start leaves the old one as it was. Sandbox ids come from the engine, so a recycled
+// sandbox has a new id; the replacement carries the old id in a label, so callers that still hold
+// the old id can be pointed at it.
+import type { AppDb } from '@/db/client';
+import { listImages } from '@/lib/installs/images';
+import { isMaintenanceLabels } from '@/lib/installs/snapshot-names';
+import { AppError, isAppError } from '../../core/errors';
+import { describeError, logger } from '../../core/logger';
+import type { SecretBox } from '../../secrets/crypto';
+import type { SandboxBackend, SandboxInfo } from '../backend';
+import { CONFIG_LABEL } from '../config/in-use';
+import type { SkillRollout } from '../config/schema';
+import type { ConfigRow } from '../config/view';
+import { loadEnvFor } from '../env/store';
+import { currentSandboxSpec } from '../factory';
+import { type ImageStanding, imageStanding, type RecordedImage, staleReason } from './rollout-standing';
+
+export { type ImageStanding, imageStanding, type RecordedImage, staleReason } from './rollout-standing';
+
+/** On a sandbox started by a recycle: the backend id of the sandbox it replaced. */
+export const RECYCLED_FROM_LABEL = 'skilldock.recycled-from';
+
+export interface Resolved {
+  row: ConfigRow;
+  backend: SandboxBackend;
+  sandbox: SandboxInfo;
+}
+
+/** Stored configs from before the setting existed count as the default. */
+export function rolloutOf(config: Record<string, unknown>): SkillRollout {
+  return config.skillRollout === 'new_session' ? 'new_session' : 'next_turn';
+}
+
+/** The generations a config's sandboxes can run; only Docker configs have snapshots. */
+export async function recordedImages(db: AppDb, row: Pick<ConfigRow, 'id' | 'backend'>): Promise<RecordedImage[]> {
+  if (row.backend !== 'docker') return [];
+  return (await listImages(db, row.id)).map((i) => ({ generation: i.generation, imageId: i.imageId, state: i.state }));
+}
+
+export async function standingOf(db: AppDb, row: Pick<ConfigRow, 'id' | 'backend'>, sandbox: SandboxInfo): Promise<ImageStanding> {
+  return imageStanding(sandbox.imageId, await recordedImages(db, row));
+}
+
+/** Whether this use of the sandbox must recycle it first (stale, and the config rolls out at the next use). */
+export async function dueForRecycle(db: AppDb, r: Resolved): Promise<ImageStanding | null> {
+  if (rolloutOf(r.row.config) !== 'next_turn') return null;
+  const standing = await standingOf(db, r.row, r.sandbox);
+  return standing.stale ? standing : null;
+}
+
+/** The refusal a terminal open gets on a sandbox that must be recycled first. */
+export function recycleFirst(standing: ImageStanding): AppError {
+  return new AppError('invalid_state', `This sandbox runs an outdated skill image (${staleReason(standing)}); recycle it first, then open the terminal.`, {
+    hint: 'Its config recycles sandboxes at their next use. Recycle it from the sandbox list (its /workspace is lost), or set the config’s skill rollout to new_session.',
+    details: { ...standing, reason: 'recycle_first' },
+  });
+}
+
+const inflight = new Map<string, Promise<SandboxInfo>>();
+
+/** One recycle per sandbox at a time in this process: concurrent callers share its result. */
+export function recycleOnce(key: string, fn: () => Promise<SandboxInfo>): Promise<SandboxInfo> {
+  const running = inflight.get(key);
+  if (running) return running;
+  const p = fn().finally(() => inflight.delete(key));
+  inflight.set(key, p);
+  return p;
+}
+
+/**
+ * Starts the replacement with `labels` (config-level env only: a personal env of whoever caused the
+ * recycle is not baked into a sandbox someone else started; execs and terminals get theirs per call).
+ */
+export async function replaceSandbox(
+  deps: { db: AppDb; secrets: SecretBox },
+  r: Resolved,
+  labels: Record<string, string>,
+  opts: { beforeRemove?: () => Promise<unknown> } = {},
+): Promise<SandboxInfo> {
+  const spec = await currentSandboxSpec(deps.db, r.row, deps.secrets);
+  const { env } = await loadEnvFor(deps.db, deps.secrets, { user: null, sandboxConfig: { id: r.row.id } });
+  let fresh: SandboxInfo;
+  try {
+    fresh = await r.backend.create({ ...spec, env, labels: { ...labels, [RECYCLED_FROM_LABEL]: r.sandbox.id } });
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new AppError(isAppError(e) ? e.code : 'sandbox_error', `The replacement sandbox could not start: ${why}`, {
+      hint: 'The old sandbox was left as it was. Fix what the message says (for a missing snapshot image, rebuild it from the config page), then recycle again.',
+      cause: e,
+    });
+  }
+  try {
+    await opts.beforeRemove?.();
+    await r.backend.remove(r.sandbox.id);
+  } catch (e) {
+    // The replacement serves; the old one stays listed as stale and can be removed by hand.
+    logger.warn('a recycled sandbox could not be removed', { config: r.row.id, sandbox: r.sandbox.id, err: describeError(e) });
+  }
+  return fresh;
+}
+
+/** The sandbox that replaced `sandboxId` in a recycle, if one is still there. */
+export async function successorOf(backend: SandboxBackend, configId: string, sandboxId: string): Promise<SandboxInfo | null> {
+  const found = await backend.list({ [CONFIG_LABEL]: configId, [RECYCLED_FROM_LABEL]: sandboxId });
+  return found.find((s) => !isMaintenanceLabels(s.labels)) ?? null;
+}
