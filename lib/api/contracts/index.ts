@@ -1,5 +1,6 @@
 import { accessApi } from './access';
 import { githubApi } from './github';
+import { installsApi } from './installs';
 import { jobsApi } from './jobs';
 import { networkApi } from './network';
 import { packagesApi } from './packages';
@@ -19,6 +20,7 @@ export const api = {
   ...sandboxInstancesApi,
   ...networkApi,
   ...terminalsApi,
+  ...installsApi,
 } as const;
 
 export type ApiName = keyof typeof api;

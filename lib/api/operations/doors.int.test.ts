@@ -127,6 +127,7 @@ const CASES: Partial<Record<OpName, Case>> = {
   // A config stays disabled until its full check passes; no engine is contacted for these.
   startSandbox: { status: 409, input: async () => ({ body: { configId: await sandboxConfig() } }) },
   removeSandbox: { status: 404, input: () => ({ params: { id: 'absentconfig~abc123' } }) },
+  recycleInstance: { status: 404, input: () => ({ params: { id: 'absentconfig~abc123' } }) },
   execSandbox: { status: 404, input: () => ({ params: { id: 'absentconfig~abc123' }, body: { argv: ['true'] } }) },
   // Validation and the tester write nothing (no audit on either door); a policy change is audited.
   validateNetworkPolicy: { status: 200, input: () => ({ body: { backend: 'docker', policy: { denyEgressByDefault: true, allowOut: ['10.1.2.3/8'] } } }) },
@@ -140,6 +141,16 @@ const CASES: Partial<Record<OpName, Case>> = {
   closeTerminalSession: { status: 404, input: () => ({ params: { id: '00000000-0000-4000-8000-000000000000' } }) },
   updateTerminalSettings: { status: 200, input: (d) => ({ body: { maxPerUser: d === 'route' ? 4 : 5 } }) },
   deleteTerminalTranscript: { status: 404, input: () => ({ params: { id: '00000000-0000-4000-8000-000000000000' } }) },
+  // Skill installs: refusals that write nothing, and a rebuild job that stays queued (no worker here).
+  installConfigSkill: { status: 404, input: async () => ({ params: { id: await sandboxConfig() }, body: { skillKey: 'absent-skill' } }) },
+  bulkInstallConfigSkills: { status: 404, input: async () => ({ params: { id: await sandboxConfig() }, body: { skillKeys: ['absent-skill'] } }) },
+  installSkillIntoConfigs: { status: 404, input: async () => ({ params: { skillKey: 'absent-skill' }, body: { configIds: [await sandboxConfig()] } }) },
+  patchConfigSkill: { status: 404, input: async () => ({ params: { id: await sandboxConfig(), skillKey: 'absent-skill' }, body: { enabled: false } }) },
+  removeConfigSkill: { status: 404, input: async () => ({ params: { id: await sandboxConfig(), skillKey: 'absent-skill' } }) },
+  retryConfigSkill: { status: 404, input: async () => ({ params: { id: await sandboxConfig(), skillKey: 'absent-skill' }, body: {} }) },
+  stopConfigSkill: { status: 404, input: async () => ({ params: { id: await sandboxConfig(), skillKey: 'absent-skill' } }) },
+  updateConfigSkill: { status: 404, input: async () => ({ params: { id: await sandboxConfig(), skillKey: 'absent-skill' }, body: {} }) },
+  rebuildConfigImage: { status: 202, input: async () => ({ params: { id: await sandboxConfig() }, body: {} }) },
 };
 
 const writes = (Object.entries(ops) as [OpName, Operation][]).filter(([, op]) => op.contract.method !== 'GET' && !op.restOnly && op.contract.permission);

@@ -2,6 +2,7 @@ import 'server-only';
 import type { ApiName } from '../contracts';
 import { accessOps } from './access';
 import { githubOps } from './github';
+import { installOps } from './installs';
 import { jobOps } from './jobs';
 import { networkOps } from './network';
 import { packageOps } from './packages';
@@ -22,6 +23,7 @@ export const ops = {
   ...sandboxInstanceOps,
   ...networkOps,
   ...terminalOps,
+  ...installOps,
 } satisfies Record<ApiName, unknown>;
 
 export type OpName = keyof typeof ops;

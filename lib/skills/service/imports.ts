@@ -11,6 +11,7 @@ import { AppError } from '@/lib/core/errors';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
 import { newId } from '../../core/ids';
+import { markUpdatable } from '../../installs/skill-usage';
 import { getSkillsSettings } from '../../settings/store';
 import { copyId } from '../catalog';
 import { contentHash, listSkillFiles } from '../files';
@@ -151,6 +152,8 @@ export async function importSkill(ctx: ImportContext, input: ImportInput): Promi
         },
       });
     });
+    // Sandbox installs of another content become updatable to this version.
+    await markUpdatable(ctx.db, slug, installed.contentHash);
     ctx.progress(100, installed.unchanged ? 'unchanged' : 'installed');
     ctx.log(
       installed.unchanged

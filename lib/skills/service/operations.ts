@@ -6,6 +6,7 @@ import { skillInstalls } from '@/db/schema';
 import { AppError } from '@/lib/core/errors';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
+import { assertNoInstalls } from '../../installs/skill-usage';
 import { readContainedFile } from '../contained-read';
 import { activateVersion, activeVersion, detectDrift, diffVersions, listVersions, readVersionFile, removeSkill } from '../store';
 import type { SkillCopy } from '../types';
@@ -158,6 +159,7 @@ export async function uninstallSkill(catalog: SkillCatalog, db: AppDb, dataDir: 
   const store = managedStore(dataDir);
   const before = await activeVersion(store, input.slug);
   if (!before) throw new AppError('not_found', `${input.slug} is not a managed skill.`);
+  await assertNoInstalls(db, input.slug);
   await removeSkill(store, input.slug);
   await recordAudit(db, actor, { action: 'skill.uninstall', targetType: 'skill', targetId: input.slug, before: { version: before } });
   catalog.invalidate();
