@@ -4,6 +4,7 @@ import { Copy, Network, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import type { ApiError } from '../api';
+import { ConfigSkillsSection } from '../installs/config-skills-section';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
@@ -63,6 +64,7 @@ export function ConfigCard({ config, canWrite, why, onEdit }: { config: ConfigCa
           </div>
         </dl>
         <CheckReportSlot config={config} />
+        <ConfigSkillsSection configId={config.id} configName={config.name} />
         <div className="flex flex-wrap gap-2">
           <Button size="sm" variant="outline" onClick={onEdit}>
             <Pencil aria-hidden /> {canWrite ? 'Edit' : 'View'}

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../../api';
+import { SkillInstallsCard } from '../../installs/skill-installs-card';
 import { buttonVariants } from '../../ui/button';
 import { EmptyState, RetryableError, Skeleton } from '../../ui/misc';
 import { TabCount, Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
@@ -125,8 +126,9 @@ export function SkillDetailPage({ id }: { id: string }) {
             </TabsTrigger>
           ))}
         </TabsList>
-        <TabsContent value="overview">
+        <TabsContent value="overview" className="grid gap-4">
           <OverviewTab skill={s} onOpenFile={openFile} />
+          <SkillInstallsCard skillKey={s.skillKey} skillName={s.name} managed={!!s.managed} />
         </TabsContent>
         <TabsContent value="requirements">
           <RequirementsTab skill={s} />
