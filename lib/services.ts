@@ -14,6 +14,7 @@ import { logger } from './core/logger';
 import { RateLimiter } from './core/rate-limit';
 import { dockerStatus } from './docker/client';
 import { recoverGithubInstalls } from './github/install/recovery';
+import { bundleStarter } from './installs/bundle-apply';
 import { startImageCollector } from './installs/image-gc';
 import { registerInstallJobs } from './installs/job';
 import { startInstallRecovery } from './installs/recovery';
@@ -193,7 +194,14 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   const network = await startNetworkEnforcement(config);
   const stopNetworkWatch = network.enforcer ? startNetworkReconciler(database.db, network.enforcer) : () => undefined;
   if (!network.enforcer) logger.info('sandbox network rules are not enforced on this host', { reason: network.problem });
-  const sandboxes: InstanceDeps = { db: database.db, secrets, workspaceRoots: () => config.workspaceRoots, backendCache: new Map(), network };
+  const sandboxes: InstanceDeps = {
+    db: database.db,
+    secrets,
+    workspaceRoots: () => config.workspaceRoots,
+    backendCache: new Map(),
+    network,
+    prepareStart: bundleStarter({ db: database.db, dataDir: config.dataDir }),
+  };
   registerSandboxJobs(jobKinds, { ...sandboxes, extraProbes: networkCheckProbes(network) });
   registerInstallJobs(jobKinds, { ...sandboxes, dataDir: config.dataDir, hub });
   // What changes installed packages re-gates the catalog: installs in this process tell the package

@@ -18,6 +18,7 @@ const HEALTH: Record<Health, { label: string; variant: 'success' | 'destructive'
   ok: { label: 'healthy', variant: 'success' },
   missing: { label: 'image missing', variant: 'destructive' },
   no_snapshot: { label: 'no snapshot yet', variant: 'secondary' },
+  bundle: { label: 'installed at start', variant: 'secondary' },
   layers_high: { label: 'many layers', variant: 'warning' },
 };
 

@@ -107,17 +107,17 @@ async function* skillTar(top: string, plan: ReturnType<typeof planEntries>): Asy
 
 // $1 is the skill folder name (checked by the caller). The new folder is unpacked beside the old
 // one and swapped in, so a failed upload never leaves a half-written skill in place.
-const PREPARE_SCRIPT = `set -e
+export const PREPARE_SCRIPT = `set -e
 mkdir -p ${SKILLS_ROOT}
 rm -rf -- "${SKILLS_ROOT}/.$1.new"`;
-const SWAP_SCRIPT = `set -e
+export const SWAP_SCRIPT = `set -e
 d=${SKILLS_ROOT}
 [ -d "$d/.$1.new" ]
 rm -rf -- "$d/.$1.old"
 if [ -e "$d/$1" ] || [ -L "$d/$1" ]; then mv -- "$d/$1" "$d/.$1.old"; fi
 mv -- "$d/.$1.new" "$d/$1"
 rm -rf -- "$d/.$1.old"`;
-const REMOVE_SCRIPT = `rm -rf -- "${SKILLS_ROOT}/$1" "${SKILLS_ROOT}/.$1.new" "${SKILLS_ROOT}/.$1.old"`;
+export const REMOVE_SCRIPT = `rm -rf -- "${SKILLS_ROOT}/$1" "${SKILLS_ROOT}/.$1.new" "${SKILLS_ROOT}/.$1.old"`;
 
 function checkSkillName(name: string): string {
   if (!isSkillDirName(name)) throw badBundle('invalid skill folder name', 'name');
@@ -143,6 +143,13 @@ export async function copySkill(m: Maintenance, input: { name: string; files: Sk
   }
   if (sourceError) throw sourceError;
   await runScript(m, 'skill-swap', SWAP_SCRIPT, [name]);
+}
+
+/** The same archive as one buffer, for backends that take files whole (the upload's size is capped above). */
+export async function skillArchive(name: string, files: SkillFile[]): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of skillTar(`.${checkSkillName(name)}.new`, planEntries(files))) chunks.push(c);
+  return Buffer.concat(chunks);
 }
 
 export async function removeSkill(m: Maintenance, name: string): Promise<void> {

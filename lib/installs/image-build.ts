@@ -7,16 +7,14 @@ import type { AppDb } from '@/db/client';
 import type { ImageSkill } from '@/db/schema';
 import { AppError } from '../core/errors';
 import type { JobContext } from '../jobs/types';
-import type { DockerConfig } from '../sandbox/config/schema';
 import type { ConfigRow } from '../sandbox/config/view';
 import type { DockerBackend } from '../sandbox/docker/backend';
 import { backendForConfig, sandboxSpecFor } from '../sandbox/factory';
 import type { InstanceDeps } from '../sandbox/instances/service';
-import { closeMaintenance, commitSnapshot, type Maintenance, openMaintenance, removeSkill } from './docker-build';
 import { inspectSnapshot, LAYER_REBUILD_AT } from './image-health';
 import { activateImage, markImageDeleted, planImage, type SandboxImage } from './images';
-import { SANDBOX_RUNTIME_ENV } from './plan';
 import { installSkillInto, keepSkillFolder, restoreSkillFolder, type SkillFailure, type SkillRef } from './skill-steps';
+import { bundleWorkbench, dockerWorkbench, type Workbench } from './workbench';
 
 export interface BuildDeps extends InstanceDeps {
   /** Where the managed skill store lives. */
@@ -56,6 +54,8 @@ export interface BuildSource {
  */
 export async function chooseSource(deps: BuildDeps, row: ConfigRow, active: SandboxImage | null, log: (line: string) => void): Promise<BuildSource> {
   if (!active) return { from: null, carry: [] };
+  // A bundle is proven the way every sandbox gets it: all of its skills into a fresh sandbox.
+  if (row.backend !== 'docker') return { from: null, carry: active.skills };
   const seen = await inspectSnapshot((backendForConfig(row, deps) as DockerBackend).conn, active);
   if (!seen.present)
     throw new BuildError('image_missing', `The active image of generation ${active.generation} is missing (${seen.problem}); rebuild from base.`, 'boot');
@@ -110,16 +110,18 @@ export async function buildGeneration(deps: BuildDeps, ctx: JobContext<unknown>,
   const db = deps.db;
   const result: BuildResult = { committed: false, generation: null, imageRef: null, layers: null, ok: [], failed: [], skipped: [] };
   const { row } = input;
-  const image = input.from?.plannedRef ?? (row.config as DockerConfig).image;
-  const { image: _base, ...spec } = sandboxSpecFor(row, deps.secrets);
-  const backend = backendForConfig(row, deps) as DockerBackend;
-  let m: Maintenance | null = null;
+  const { image: base, ...spec } = sandboxSpecFor(row, deps.secrets);
+  const image = input.from?.plannedRef ?? base;
+  const bundle = row.backend !== 'docker';
+  let m: Workbench | null = null;
   let planned: SandboxImage | null = null;
   let activated = false;
   let running: { stop(): Promise<void> } | null = null;
   const onAbort = () => void running?.stop().catch(() => {});
   ctx.signal.addEventListener('abort', onAbort);
-  const units = input.carry.length + input.installs.length + (input.removals.length ? 1 : 0);
+  // From the base image a removed skill is simply not installed again.
+  const carry = input.carry.filter((s) => !input.removals.includes(s.skillKey));
+  const units = carry.length + input.installs.length + (input.removals.length ? 1 : 0);
   let unit = 0;
   const skillHooks = (label: string, onStage: (stage: string, percent: number) => Promise<void>) => {
     const k = unit++;
@@ -141,10 +143,13 @@ export async function buildGeneration(deps: BuildDeps, ctx: JobContext<unknown>,
     ctx.progress(5, 'boot');
     await hooks.phase?.('boot', 5);
     ctx.log(`Starting a maintenance sandbox from ${image}${input.from ? ` (generation ${input.from.generation})` : ' (base image)'}`);
-    m = await openMaintenance(backend, { configId: row.id, image, spec, runId: maintenanceRunId(ctx.job.kind, ctx.job.id) });
-    for (const s of input.carry) {
+    const open = { configId: row.id, image, spec, runId: maintenanceRunId(ctx.job.kind, ctx.job.id) };
+    const backend = backendForConfig(row, deps);
+    m = bundle ? await bundleWorkbench(backend, open) : await dockerWorkbench(backend as DockerBackend, open);
+    const t = m.target;
+    for (const s of carry) {
       const f = await installSkillInto(
-        m,
+        t,
         { db, dataDir: deps.dataDir },
         s,
         skillHooks(`${s.skillKey} ${s.version} (reinstall)`, async () => {}),
@@ -156,7 +161,7 @@ export async function buildGeneration(deps: BuildDeps, ctx: JobContext<unknown>,
       ctx.progress(span(10, 80, k, units), `skill ${k + 1}/${units} remove`);
       for (const name of input.removals) {
         ctx.log(`skill ${k + 1}/${units}: removing ${name}`);
-        await removeSkill(m, name);
+        await t.removeSkill(name);
       }
     }
     for (const i of input.installs) {
@@ -166,11 +171,11 @@ export async function buildGeneration(deps: BuildDeps, ctx: JobContext<unknown>,
         unit++;
         continue;
       }
-      await keepSkillFolder(m, i.skillKey);
+      await keepSkillFolder(t, i.skillKey);
       let f: SkillFailure | null;
       try {
         f = await installSkillInto(
-          m,
+          t,
           { db, dataDir: deps.dataDir },
           i,
           skillHooks(`${i.skillKey} ${i.version}`, (s, p) => hooks.stage?.(i, s, p) ?? Promise.resolve()),
@@ -185,21 +190,26 @@ export async function buildGeneration(deps: BuildDeps, ctx: JobContext<unknown>,
       }
       ctx.log(`${f.code}: ${f.message}`, 'stderr');
       ctx.log(`${i.skillKey}: failed; its folder is put back as it was (packages it installed stay)`);
-      await restoreSkillFolder(m, i.skillKey);
+      await restoreSkillFolder(t, i.skillKey);
       result.failed.push({ install: i, failure: f });
       await hooks.failed?.(i, f).catch((e) => ctx.log(`could not record the failure of ${i.skillKey}: ${String(e)}`, 'stderr'));
     }
     if (ctx.signal.aborted) throw ctx.signal.reason;
-    if (input.installs.length && !result.ok.length && !input.removals.length && !input.carry.length) return result;
+    // Nothing new to hold. From base a Docker build still renews a deep image; a bundle would be the same one again.
+    if (input.installs.length && !result.ok.length && !input.removals.length && (bundle || !input.carry.length)) return result;
 
     ctx.progress(85, 'snapshot');
     await hooks.phase?.('snapshot', 85);
-    planned = await planImage(db, row.id, { skills: heldSkills(input, result.ok) });
+    planned = await planImage(db, row.id, { skills: heldSkills(input, result.ok), bundle });
     const p = planned;
     ctx.log(`Committing ${p.plannedRef} (generation ${p.generation})`);
     const mm = m;
-    const snap = await ctx.critical(() => commitSnapshot(mm, { plannedRef: p.plannedRef, generation: p.generation, env: SANDBOX_RUNTIME_ENV }));
-    ctx.log(`Committed ${snap.imageId} (${snap.layers} layers, ${snap.sizeBytes} bytes)`);
+    const snap = await ctx.critical(() => mm.commit(p));
+    ctx.log(
+      bundle
+        ? `Recorded bundle ${snap.imageId}: new sandboxes of ${row.name} get its ${p.skills.length} skill(s) installed when they start`
+        : `Committed ${snap.imageId} (${snap.layers} layers, ${snap.sizeBytes} bytes)`,
+    );
 
     ctx.progress(95, 'switch');
     await hooks.phase?.('switch', 95);
@@ -218,19 +228,12 @@ export async function buildGeneration(deps: BuildDeps, ctx: JobContext<unknown>,
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
     if (planned && !activated) await discardImage(db, m, planned).catch((e) => ctx.log(`could not discard ${planned?.plannedRef}: ${String(e)}`, 'stderr'));
-    if (m) await closeMaintenance(m).catch((e) => ctx.log(`could not remove the maintenance sandbox: ${String(e)}`, 'stderr'));
+    if (m) await m.close().catch((e) => ctx.log(`could not remove the maintenance sandbox: ${String(e)}`, 'stderr'));
   }
 }
 
 /** A planned image that never became active: its engine image (if the commit made one) and its record go. */
-async function discardImage(db: AppDb, m: Maintenance | null, planned: SandboxImage): Promise<void> {
-  if (m) {
-    await m.conn.api
-      .getImage(planned.plannedRef)
-      .remove()
-      .catch((e: { statusCode?: number }) => {
-        if (e.statusCode !== 404) throw e;
-      });
-  }
+async function discardImage(db: AppDb, m: Workbench | null, planned: SandboxImage): Promise<void> {
+  await m?.discard(planned.plannedRef);
   await markImageDeleted(db, planned.id);
 }

@@ -11,6 +11,7 @@ import { type DockerConnection, statusOf } from '../sandbox/docker/connection';
 import type { InstanceDeps } from '../sandbox/instances/service';
 import { dockerConnOf } from './image-health';
 import { collectableImages, markImageDeleted, type SandboxImage } from './images';
+import { isBundleRef } from './snapshot-names';
 
 export const GC_GRACE_MS = 24 * 60 * 60_000;
 export const GC_EVERY_MS = 60 * 60_000;
@@ -78,7 +79,14 @@ export async function collectImages(deps: InstanceDeps, opts: CollectOptions = {
   for (const [configId, images] of byConfig) {
     try {
       const conn = dockerConnOf(deps, await loadRow(db, configId));
-      if (!conn) continue;
+      if (!conn) {
+        // A bundle holds nothing on an engine: past its grace its record simply goes.
+        for (const image of images.filter((i) => isBundleRef(i.plannedRef))) {
+          await markImageDeleted(db, image.id);
+          result.deleted.push(view(image));
+        }
+        continue;
+      }
       let used = usedByEngine.get(conn.endpoint);
       if (!used) {
         used = await imagesInUse(conn);

@@ -13,7 +13,7 @@ export const LAYER_LIMIT = 125;
 /** From this many layers on, the next build starts from the base image instead of stacking. */
 export const LAYER_REBUILD_AT = 100;
 
-export type ImageHealthState = 'ok' | 'missing' | 'no_snapshot' | 'layers_high';
+export type ImageHealthState = 'ok' | 'missing' | 'no_snapshot' | 'layers_high' | 'bundle';
 
 export interface ImageHealth {
   state: ImageHealthState;
@@ -74,7 +74,7 @@ export async function imageHealth(deps: InstanceDeps, configId: string): Promise
     const message =
       row.backend === 'docker'
         ? 'No skill snapshot yet: new sandboxes start from the base image.'
-        : `Skill snapshots are built for Docker configs only; this is a ${row.backend} config.`;
+        : `No skills installed yet. A ${row.backend} template cannot be committed to, so installed skills are put into each new sandbox at start.`;
     return { ...base, state: 'no_snapshot', active: null, message };
   }
   const conn = dockerConnOf(deps, row);
@@ -86,7 +86,13 @@ export async function imageHealth(deps: InstanceDeps, configId: string): Promise
     layers: active.layers,
     createdAt: active.createdAt.toISOString(),
   };
-  if (!conn) return { ...base, state: 'no_snapshot', active: view, message: `This ${row.backend} config has no Docker engine to check.` };
+  if (!conn)
+    return {
+      ...base,
+      state: 'bundle',
+      active: view,
+      message: `Generation ${active.generation} is a bundle of ${active.skills.length} skill(s): ${row.backend} has no snapshot images, so each new sandbox gets them installed when it starts.`,
+    };
   const seen = await inspectSnapshot(conn, active);
   if (!seen.present)
     return {

@@ -6,7 +6,7 @@ import { type ImageSkill, sandboxConfigs, sandboxImages } from '@/db/schema';
 import { AppError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { imageRefProblem } from '../sandbox/config/image-ref';
-import { snapshotRef } from './snapshot-names';
+import { bundleRef, snapshotRef } from './snapshot-names';
 import { requireNextImageState } from './states';
 
 export type SandboxImage = typeof sandboxImages.$inferSelect;
@@ -38,7 +38,7 @@ async function lockImage(tx: Tx, id: string): Promise<SandboxImage> {
 }
 
 /** Records the next generation as building, with its name, before anything is committed. */
-export async function planImage(db: AppDb, configId: string, opts: { skills?: ImageSkill[] } = {}): Promise<SandboxImage> {
+export async function planImage(db: AppDb, configId: string, opts: { skills?: ImageSkill[]; bundle?: boolean } = {}): Promise<SandboxImage> {
   return db.transaction(async (tx) => {
     await lockConfig(tx, configId);
     const [{ last }] = await tx
@@ -55,7 +55,7 @@ export async function planImage(db: AppDb, configId: string, opts: { skills?: Im
         generation,
         parentGeneration: active?.generation ?? null,
         state: 'building',
-        plannedRef: plannedImageRef(configId, generation),
+        plannedRef: opts.bundle ? bundleRef(configId, generation) : plannedImageRef(configId, generation),
         skills: opts.skills ?? [],
       })
       .returning();

@@ -1,7 +1,7 @@
 // The deps stage: system packages, then Python, then Node, through the Runtime & Packages flag
 // builders so index, extra indexes, find-links, index-free mode and the npm registry are honoured.
 import path from 'node:path';
-import { isAppError } from '../core/errors';
+import { AppError, isAppError } from '../core/errors';
 import { npmRegistryUrl } from '../runtime/managers/npm/metadata';
 import { type PipIndexSettings, pipIndexFlags, pipIndexSettings } from '../runtime/managers/pip/cmd';
 import { resolveSystemPackage } from '../runtime/managers/system/exec';
@@ -12,12 +12,15 @@ import { type InstallStep, NODE_PREFIX, type PlanProblem, type PlanTarget, PYTHO
 
 const MIN = 60_000;
 const APT_ENV = { DEBIAN_FRONTEND: 'noninteractive' };
-// Older pips ignore unknown PIP_* variables, so these are safe whatever pip the image has.
-export const PIP_ENV = { PIP_ROOT_USER_ACTION: 'ignore', PIP_NO_WARN_SCRIPT_LOCATION: '1', PYTHONDONTWRITEBYTECODE: '1' };
+// Older pips ignore unknown PIP_* variables, so these are safe whatever pip the image has. No
+// cache dir: pip's HTTP cache under /root/.cache would be committed into the snapshot.
+export const PIP_ENV = { PIP_ROOT_USER_ACTION: 'ignore', PIP_NO_WARN_SCRIPT_LOCATION: '1', PIP_NO_CACHE_DIR: '1', PYTHONDONTWRITEBYTECODE: '1' };
 const NPM_ENV = { npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
 
 export interface IndexConfig {
   pip: string[];
+  /** `--trusted-host` pairs for the plain-http locations of `pip` (pip only: uv fetches http as is). */
+  pipTrusted: string[];
   npm: string[];
   hostDirs: { hostPath: string; sandboxPath: string }[];
 }
@@ -27,6 +30,7 @@ export function indexConfig(settings: RuntimeSettings, problems: PlanProblem[]):
   const raw = managerSettings(settings);
   const hostDirs: IndexConfig['hostDirs'] = [];
   let pip: string[] = [];
+  let pipTrusted: string[] = [];
   let npm: string[] = [];
   try {
     const index: PipIndexSettings = pipIndexSettings(raw);
@@ -37,6 +41,7 @@ export function indexConfig(settings: RuntimeSettings, problems: PlanProblem[]):
       return sandboxPath;
     });
     pip = pipIndexFlags({ ...index, findLinks });
+    pipTrusted = trustedHostFlags(index);
   } catch (e) {
     if (!isAppError(e)) throw e;
     problems.push({ code: 'invalid_setting', field: 'pip', message: e.message });
@@ -47,7 +52,30 @@ export function indexConfig(settings: RuntimeSettings, problems: PlanProblem[]):
     if (!isAppError(e)) throw e;
     problems.push({ code: 'invalid_setting', field: 'npmRegistry', message: e.message });
   }
-  return { pip, npm, hostDirs };
+  return { pip, pipTrusted, npm, hostDirs };
+}
+
+// A WHATWG URL's host: lower-case DNS labels or IPv4, or a bracketed IPv6, then an optional port.
+const TRUSTED_HOST_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+
+/**
+ * pip ignores a plain-http index or find-links page unless its host is trusted; the operator named
+ * that location, so it is trusted for this install without the image's own pip.conf. Hosts of https
+ * locations are not added: that would turn off certificate checks.
+ */
+export function trustedHostFlags(index: PipIndexSettings): string[] {
+  const urls = [...(index.noIndex ? [] : [index.indexUrl ?? '', ...index.extraIndexUrls]), ...index.findLinks];
+  const hosts: string[] = [];
+  for (const raw of urls) {
+    if (!/^http:\/\//i.test(raw)) continue;
+    const host = new URL(raw).host;
+    if (!TRUSTED_HOST_RE.test(host))
+      throw new AppError('validation', `The pip location ${raw} has a host pip cannot be told to trust (${host}).`, {
+        issues: [{ path: 'settings.pip', message: 'a host name or IP address' }],
+      });
+    if (!hosts.includes(host)) hosts.push(host);
+  }
+  return hosts.flatMap((h) => ['--trusted-host', h]);
 }
 
 export function venvStep(): InstallStep {
@@ -64,7 +92,7 @@ export function pythonInstallStep(requirements: string[], index: IndexConfig, vi
   const argv =
     via === 'uv'
       ? ['uv', 'pip', 'install', '--python', VENV_PYTHON, ...index.pip, '--', ...requirements]
-      : [VENV_PYTHON, '-m', 'pip', 'install', '--no-input', '--disable-pip-version-check', ...index.pip, '--', ...requirements];
+      : [VENV_PYTHON, '-m', 'pip', 'install', '--no-input', '--disable-pip-version-check', ...index.pip, ...index.pipTrusted, '--', ...requirements];
   return { stage: via === 'uv' ? 'install-specs' : 'deps', title, argv, env: { ...PIP_ENV }, cwd: '/tmp', timeoutMs: 10 * MIN };
 }
 

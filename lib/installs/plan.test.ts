@@ -133,6 +133,8 @@ describe('planInstall on real skills', () => {
       '--no-index',
       '--find-links',
       'http://10.9.0.2/wheels/',
+      '--trusted-host',
+      '10.9.0.2',
       '--',
       'requests',
       'beautifulsoup4',

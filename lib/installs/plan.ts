@@ -75,7 +75,12 @@ export function planInstall(input: PlanInput): InstallPlan {
   if (pip.length) {
     if (!has.python3 || !has.pip) {
       const tool = has.python3 ? 'pip' : 'python3';
-      problems.push({ code: 'unresolved_precondition', requirement: tool, message: `Python packages (${pip.join(', ')}) need ${tool} in the image` });
+      const use = has.python3 ? 'python3-pip' : 'python3 and python3-pip';
+      problems.push({
+        code: 'unresolved_precondition',
+        requirement: tool,
+        message: `the image has no ${tool}; use an image with ${use} (needed for the Python packages ${pip.join(', ')})`,
+      });
     } else steps.push(pythonInstallStep(pip, index, 'pip', `Install Python packages: ${pip.join(', ')}`));
   }
   if (npm.length) {

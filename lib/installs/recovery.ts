@@ -14,6 +14,7 @@ import type { JobEventHub } from '../jobs/hub';
 import type { DockerBackend } from '../sandbox/docker/backend';
 import { type DockerConnection, statusOf } from '../sandbox/docker/connection';
 import { backendFor, type InstanceDeps } from '../sandbox/instances/service';
+import { recoverBundleConfig } from './bundle-recovery';
 import { reclaimLeftovers } from './docker-build';
 import { maintenanceRunId } from './image-build';
 import { markImageDeleted } from './images';
@@ -116,9 +117,21 @@ export async function recoverInstalls(deps: InstallRecoveryDeps): Promise<Instal
   const live = await liveJobs(db);
   const busy = await recoverRecords(db, live, report);
 
-  const configs = await db.select().from(sandboxConfigs).where(eq(sandboxConfigs.backend, 'docker'));
-  if (!configs.length) return report;
+  const all = await db.select().from(sandboxConfigs);
+  const configs = all.filter((c) => c.backend === 'docker');
   const images = await db.select().from(sandboxImages);
+  for (const row of all.filter((c) => c.backend !== 'docker')) {
+    try {
+      const mine = images.filter((i) => i.configId === row.id);
+      const r = await recoverBundleConfig(db, row, backendFor(deps, row), { images: mine, busy: busy.has(row.id), liveRunIds: live.runIds });
+      report.images.push(...r.images.map((i) => ({ ...i, engineImageRemoved: false })));
+      if (r.sandboxes.length) report.reclaimed.push({ endpoint: row.name, containers: r.sandboxes, images: [] });
+      report.problems.push(...r.problems);
+    } catch (e) {
+      report.problems.push(`config ${row.id}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  if (!configs.length) return report;
   const engines = new Map<string, { conn: DockerConnection; planned: string[]; keep: string[]; configIds: string[] }>();
   for (const row of configs) {
     let conn: DockerConnection;

@@ -82,7 +82,6 @@ export async function runInstall(deps: InstallRunDeps, ctx: JobContext<InstallRu
       if (!mine.length) return finish({});
       for (const r of mine) await setStage(r.id, 'boot', 5);
       const row = await loadRow(db, configId);
-      if (row.backend !== 'docker') throw new BuildError('unsupported_backend', `Skill installs into ${row.backend} configs are not supported yet.`, 'boot');
       ctx.log(`Installing ${mine.map((r) => `${r.skillKey} ${r.version}`).join(', ')} into ${row.name}`);
       const source = await chooseSource(deps, row, await store.activeImage(db, configId), (l) => ctx.log(l));
       const installs: BuildInstall[] = mine.map((r) => ({ installId: r.id, skillKey: r.skillKey, version: r.version, contentHash: r.contentHash }));

@@ -51,7 +51,6 @@ export async function runRemove(deps: BuildDeps, ctx: JobContext<{ installId: st
         return result;
       }
       const row = await loadRow(db, first.configId);
-      if (row.backend !== 'docker') throw new BuildError('unsupported_backend', `Skill removals from ${row.backend} configs are not supported yet.`, 'boot');
       const source = await chooseSource(deps, row, active, (l) => ctx.log(l));
       ctx.log(`Removing ${key} from ${row.name}: a new generation without ${skillDir(key)}`);
       ctx.log(`Packages installed for ${key} (pip, npm, system) stay in the image: other skills may use them. Only its folder goes.`);

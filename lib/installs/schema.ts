@@ -98,7 +98,7 @@ export const imageOut = z.object({
   supersededAt: z.string().nullable(),
 });
 
-export const IMAGE_HEALTH_VALUES = ['ok', 'missing', 'no_snapshot', 'layers_high'] as const;
+export const IMAGE_HEALTH_VALUES = ['ok', 'missing', 'no_snapshot', 'layers_high', 'bundle'] as const;
 export const configImageOut = z.object({
   configId: z.string(),
   baseImage: z.string().nullable(),

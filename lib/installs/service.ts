@@ -46,12 +46,9 @@ export interface BulkStarted {
   errors: Refusal[];
 }
 
-/** A config skills can be installed into: it exists and its backend has snapshot images. */
+/** A config skills can be installed into: Docker ones get snapshot images, E2B and Cube ones a bundle. */
 async function installTarget(deps: InstallServiceDeps, configId: string): Promise<ConfigRow> {
-  const row = await loadRow(deps.database.db, configId);
-  if (row.backend !== 'docker')
-    throw new AppError('sandbox_unsupported', `Skill installs into ${row.backend} configs are not supported yet; only Docker configs have skill images.`);
-  return row;
+  return loadRow(deps.database.db, configId);
 }
 
 /** The record of `skillKey` in the config; 404 naming which of the two is missing. */

@@ -4,13 +4,13 @@
 // is thrown; the container's own state is the caller's.
 import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
-import { runExec } from '../sandbox/docker/exec';
 import { getRuntimeSettings } from '../settings/store';
 import { managedStore } from '../skills/service/roots';
-import { copySkill, type Maintenance, runScript, runStep, type StepStream } from './docker-build';
+import type { StepStream } from './docker-build';
 import { type InstallPlan, type InstallStep, planInstall, type TargetTools } from './plan';
 import { loadStoredSkill, type StoredSkill } from './skill-source';
 import { isSkillDirName, SKILLS_ROOT } from './snapshot-names';
+import { type InstallTarget, targetScript } from './target';
 import { verificationFailure } from './verify';
 
 export interface SkillRef {
@@ -39,7 +39,13 @@ const KEEP_CHARS = 64 * 1024;
 const TOOLS = ['python3', 'pip', 'node', 'npm', 'apt-get', 'apk', 'uv', 'go', 'curl', 'wget', 'bash', 'unzip'] as const;
 const BIN_NAME = /^[A-Za-z0-9._+-]{1,64}$/;
 const NON_SYSTEM = new Set<string>(['pip', 'npm', 'github']);
-const PROBE_SCRIPT = 'for b; do command -v "$b" >/dev/null 2>&1 && echo "$b"; done; exit 0';
+// Python packages go in with `python3 -m pip` (the venv sees the image's pip), so a `pip` on PATH
+// says nothing: the module must run (without writing pip's bytecode into the snapshot). The marker
+// has a space, so no program name can collide with it.
+const PIP_MODULE = 'python3 -m pip';
+const PROBE_SCRIPT = `for b; do command -v "$b" >/dev/null 2>&1 && echo "$b"; done
+PYTHONDONTWRITEBYTECODE=1 python3 -m pip --version >/dev/null 2>&1 && echo '${PIP_MODULE}'
+exit 0`;
 // $1 is a checked skill folder name. The copy under /tmp goes with the snapshot's wipe of /tmp.
 const KEEP_ROOT = '/tmp/skilldock-keep';
 const KEEP_SCRIPT = `set -e
@@ -50,17 +56,13 @@ d=${SKILLS_ROOT}
 rm -rf -- "$d/$1" "$d/.$1.new" "$d/.$1.old"
 if [ -d "${KEEP_ROOT}/$1" ]; then mv -- "${KEEP_ROOT}/$1" "$d/$1"; fi`;
 
-async function probeTools(m: Maintenance, bins: string[]): Promise<{ has: TargetTools; present: string[] }> {
+async function probeTools(t: InstallTarget, bins: string[]): Promise<{ has: TargetTools; present: string[] }> {
   const names = [...new Set([...TOOLS, ...bins])];
-  const r = await runExec(m.conn, m.containerId, {
-    argv: ['sh', '-c', PROBE_SCRIPT, 'skilldock-probe', ...names],
-    timeoutMs: 30_000,
-    maxOutputBytes: 64 * 1024,
-  });
+  const r = await t.exec(['sh', '-c', PROBE_SCRIPT, 'skilldock-probe', ...names], { timeoutMs: 30_000, maxOutputBytes: 64 * 1024 });
   const present = new Set(r.stdout.split('\n').filter(Boolean));
   const has: TargetTools = {
     python3: present.has('python3'),
-    pip: present.has('pip') || present.has('python3'),
+    pip: present.has(PIP_MODULE),
     node: present.has('node'),
     npm: present.has('npm'),
     apt: present.has('apt-get'),
@@ -91,12 +93,12 @@ function folderName(name: string): string {
 }
 
 /** Keeps the folder a skill has in the container now, so a failed replacement can put it back. */
-export const keepSkillFolder = (m: Maintenance, name: string) => runScript(m, 'skill-keep', KEEP_SCRIPT, [folderName(name)]);
+export const keepSkillFolder = (t: InstallTarget, name: string) => targetScript(t, 'skill-keep', KEEP_SCRIPT, [folderName(name)]);
 /** Puts back what keepSkillFolder kept, or removes the folder when there was none. */
-export const restoreSkillFolder = (m: Maintenance, name: string) => runScript(m, 'skill-restore', RESTORE_SCRIPT, [folderName(name)]);
+export const restoreSkillFolder = (t: InstallTarget, name: string) => targetScript(t, 'skill-restore', RESTORE_SCRIPT, [folderName(name)]);
 
 export async function installSkillInto(
-  m: Maintenance,
+  t: InstallTarget,
   deps: { db: AppDb; dataDir: string },
   ref: SkillRef,
   hooks: SkillStepHooks,
@@ -117,7 +119,7 @@ export async function installSkillInto(
   const wanted = [...skill.manifest.requires.bins, ...skill.manifest.requires.anyBins, ...skill.manifest.install.flatMap((s) => s.bins)];
   const systemNames = skill.deps.filter((d) => !NON_SYSTEM.has(d.spec.manager)).map((d) => d.spec.name);
   const target = await probeTools(
-    m,
+    t,
     [...wanted, ...systemNames].filter((b) => BIN_NAME.test(b)),
   );
   // A system dependency the image already has on its PATH (a shebang's sh, say) needs no package.
@@ -144,7 +146,7 @@ export async function installSkillInto(
     hooks.log(`# ${step.title}`);
     if (step.upload?.kind === 'skill-archive') {
       hooks.log(`copying ${skill.files.length} files to ${plan.skillDir}`);
-      await copySkill(m, { name: ref.skillKey, files: skill.files });
+      await t.copySkill({ name: ref.skillKey, files: skill.files });
       continue;
     }
     hooks.log(commandLine(step));
@@ -153,7 +155,7 @@ export async function installSkillInto(
       hooks.log(line, s);
       if (out[s].length < KEEP_CHARS) out[s] += `${line}\n`;
     };
-    const run = runStep(m, step, onLine);
+    const run = t.runStep(step, onLine);
     hooks.running(run);
     const result = await run.done.finally(() => hooks.running(null));
     if (result.stopped || hooks.signal.aborted) aborted(hooks.signal);

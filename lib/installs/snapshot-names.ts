@@ -44,3 +44,10 @@ export function isSkillDirName(name: string): boolean {
 export function isRunId(id: string): boolean {
   return typeof id === 'string' && RUN_ID.test(id);
 }
+
+/** A bundle generation's name (E2B, CubeSandbox): not an engine image, so nothing tries to pull or remove it. */
+export const bundleRef = (configId: string, generation: number): string => `bundle:${configId}:g${generation}`;
+export const isBundleRef = (ref: string): boolean => ref.startsWith('bundle:');
+/** On a bundle config's sandbox: the digest of the bundle its start installed, or NO_BUNDLE. */
+export const BUNDLE_LABEL = 'skilldock.bundle';
+export const NO_BUNDLE = 'none';

@@ -13,6 +13,7 @@ import { MAINTENANCE_LABEL } from '@/lib/installs/snapshot-names';
 import * as store from '@/lib/installs/store';
 import { getJob } from '@/lib/jobs/queue';
 import type { JobContext, JobRow } from '@/lib/jobs/types';
+import type { NetworkPolicyInput } from '@/lib/network/policy/schema';
 import { createConfig } from '@/lib/sandbox/config/store';
 import { execInInstance, startInstance } from '@/lib/sandbox/instances/service';
 import { managedStore } from '@/lib/skills/service/roots';
@@ -36,7 +37,8 @@ export interface InstallKit {
   ts: TestServices;
   docker: Docker;
   image: string;
-  newConfig(name: string): Promise<string>;
+  /** A config on the busybox image, or on `opts.image`, with `opts.network` as its network policy. */
+  newConfig(name: string, opts?: { image?: string; network?: NetworkPolicyInput }): Promise<string>;
   storeSkill(slug: string, files: Record<string, string>): Promise<store.CatalogSkill>;
   begin(configId: string, skill: store.CatalogSkill): Promise<store.InstallRecord>;
   waitJob(id: string): Promise<JobRow>;
@@ -59,14 +61,15 @@ export async function startInstallKit(): Promise<InstallKit> {
     ts,
     docker,
     image,
-    async newConfig(name) {
+    async newConfig(name, opts = {}) {
       const s = ts.services;
       const deps = { db, secrets: s.secrets, usage: s.sandboxUsage, validate: { tlsRoots: [], workspaceRoots: [] } };
       const cfg = await createConfig(deps, installActor, {
         name,
         backend: 'docker',
         description: '',
-        config: { image, host: process.env.DOCKER_HOST ?? '', memoryLimitMb: 128, pidsLimit: 100, cpuLimit: 0.5 },
+        config: { image: opts.image ?? image, host: process.env.DOCKER_HOST ?? '', memoryLimitMb: 128, pidsLimit: 100, cpuLimit: 0.5 },
+        ...(opts.network ? { network: opts.network } : {}),
       } as never);
       await db.update(sandboxConfigs).set({ enabled: true }).where(eq(sandboxConfigs.id, cfg.id));
       configs.push(cfg.id);

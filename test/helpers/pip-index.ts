@@ -2,11 +2,12 @@
 // - startPipIndex: the busybox HTTP peer of net-peer.ts (reached over a veth pair the test creates)
 //   serving /simple/<project>/ pages that link the wheels under /packages/ with their sha256.
 // - ensurePipImage: the offline Debian python3 image plus Debian's own pip (the host's python3-pip-whl
-//   wheel, unpacked into dist-packages) and an /etc/pip.conf that trusts the plain-HTTP index host.
-//   Built FROM the local image, so nothing is pulled.
+//   wheel, unpacked into dist-packages), with no pip configuration of its own: whatever makes pip
+//   accept the plain-HTTP index must come from the install's command line. Built FROM the local
+//   image, so nothing is pulled.
 //
 //   const index = await startPipIndex(docker, [wheelPath], labels);   // index.url = http://10.213.x.2/simple/
-//   const image = await ensurePipImage(docker, index.ip);              // remove with removePipImage
+//   const image = await ensurePipImage(docker);                        // remove with removePipImage
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -84,22 +85,19 @@ export function debianPipWheel(): string {
   return path.join(PIP_WHEEL_DIR, found.sort().at(-1) as string);
 }
 
-/** Builds `skilldock-test/debian-python3-pip:<random>` trusting `trustedHost` (plain HTTP); returns its ref. */
-export async function ensurePipImage(docker: Docker, trustedHost: string): Promise<string> {
-  if (!/^[A-Za-z0-9.:-]{1,253}$/.test(trustedHost)) throw new Error(`not a host: ${trustedHost}`);
+/** Builds `skilldock-test/debian-python3-pip:<random>`; returns its ref. */
+export async function ensurePipImage(docker: Docker): Promise<string> {
   const base = await ensureDebianPythonImage(docker);
   const ref = `skilldock-test/debian-python3-pip:${randomBytes(5).toString('hex')}`;
   const dockerfile = [
     `FROM ${base}`,
     'COPY pip.whl /tmp/pip.whl',
     'RUN python3 -m zipfile -e /tmp/pip.whl /usr/lib/python3/dist-packages && rm -f /tmp/pip.whl',
-    'COPY pip.conf /etc/pip.conf',
     '',
   ].join('\n');
   const context = buildTar([
     { type: 'file', name: 'Dockerfile', data: Buffer.from(dockerfile) },
     { type: 'file', name: 'pip.whl', data: fs.readFileSync(debianPipWheel()) },
-    { type: 'file', name: 'pip.conf', data: Buffer.from(`[global]\ntrusted-host = ${trustedHost}\n`) },
   ]);
   const stream = await docker.buildImage(Readable.from([context]), {
     t: ref,

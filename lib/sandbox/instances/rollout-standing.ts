@@ -4,7 +4,7 @@
 /** What a config's image records say about one generation. */
 export interface RecordedImage {
   generation: number;
-  /** The engine's image id; null while the generation is only planned. */
+  /** The engine's image id (a bundle's digest on E2B/Cube); null while the generation is only planned. */
   imageId: string | null;
   state: 'building' | 'active' | 'superseded' | 'deleted';
 }
@@ -20,7 +20,7 @@ export interface ImageStanding {
 
 /**
  * Compares by engine image id, not by name: a snapshot rebuilt under the same name is another image.
- * A sandbox whose backend does not tell its image id (E2B, Cube) is never stale.
+ * An E2B/Cube sandbox is compared by the bundle digest its start labelled it with.
  */
 export function imageStanding(imageId: string | null | undefined, images: readonly RecordedImage[]): ImageStanding {
   const active = images.find((i) => i.state === 'active' && i.imageId);

@@ -6,7 +6,7 @@
 // the old id can be pointed at it.
 import type { AppDb } from '@/db/client';
 import { listImages } from '@/lib/installs/images';
-import { isMaintenanceLabels } from '@/lib/installs/snapshot-names';
+import { BUNDLE_LABEL, isMaintenanceLabels, NO_BUNDLE } from '@/lib/installs/snapshot-names';
 import { AppError, isAppError } from '../../core/errors';
 import { describeError, logger } from '../../core/logger';
 import type { SecretBox } from '../../secrets/crypto';
@@ -17,6 +17,7 @@ import type { ConfigRow } from '../config/view';
 import { loadEnvFor } from '../env/store';
 import { currentSandboxSpec } from '../factory';
 import { type ImageStanding, imageStanding, type RecordedImage, staleReason } from './rollout-standing';
+import { createPrepared, type StartPreparer } from './start-prep';
 
 export { type ImageStanding, imageStanding, type RecordedImage, staleReason } from './rollout-standing';
 
@@ -34,14 +35,18 @@ export function rolloutOf(config: Record<string, unknown>): SkillRollout {
   return config.skillRollout === 'new_session' ? 'new_session' : 'next_turn';
 }
 
-/** The generations a config's sandboxes can run; only Docker configs have snapshots. */
+/** The generations a config's sandboxes can run: Docker snapshot images, or E2B/Cube bundles. */
 export async function recordedImages(db: AppDb, row: Pick<ConfigRow, 'id' | 'backend'>): Promise<RecordedImage[]> {
-  if (row.backend !== 'docker') return [];
   return (await listImages(db, row.id)).map((i) => ({ generation: i.generation, imageId: i.imageId, state: i.state }));
 }
 
+/** What a sandbox runs: a Docker sandbox its engine image, a bundle sandbox the bundle its start labelled it with. */
+export function runningImage(row: Pick<ConfigRow, 'backend'>, sandbox: SandboxInfo): string | undefined {
+  return row.backend === 'docker' ? sandbox.imageId : (sandbox.labels[BUNDLE_LABEL] ?? NO_BUNDLE);
+}
+
 export async function standingOf(db: AppDb, row: Pick<ConfigRow, 'id' | 'backend'>, sandbox: SandboxInfo): Promise<ImageStanding> {
-  return imageStanding(sandbox.imageId, await recordedImages(db, row));
+  return imageStanding(runningImage(row, sandbox), await recordedImages(db, row));
 }
 
 /** Whether this use of the sandbox must recycle it first (stale, and the config rolls out at the next use). */
@@ -75,7 +80,7 @@ export function recycleOnce(key: string, fn: () => Promise<SandboxInfo>): Promis
  * recycle is not baked into a sandbox someone else started; execs and terminals get theirs per call).
  */
 export async function replaceSandbox(
-  deps: { db: AppDb; secrets: SecretBox },
+  deps: { db: AppDb; secrets: SecretBox; prepareStart?: StartPreparer },
   r: Resolved,
   labels: Record<string, string>,
   opts: { beforeRemove?: () => Promise<unknown> } = {},
@@ -84,7 +89,7 @@ export async function replaceSandbox(
   const { env } = await loadEnvFor(deps.db, deps.secrets, { user: null, sandboxConfig: { id: r.row.id } });
   let fresh: SandboxInfo;
   try {
-    fresh = await r.backend.create({ ...spec, env, labels: { ...labels, [RECYCLED_FROM_LABEL]: r.sandbox.id } });
+    fresh = await createPrepared(r.backend, r.row, { ...spec, env, labels: { ...labels, [RECYCLED_FROM_LABEL]: r.sandbox.id } }, deps.prepareStart);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new AppError(isAppError(e) ? e.code : 'sandbox_error', `The replacement sandbox could not start: ${why}`, {

@@ -25,9 +25,11 @@ import {
   recordedImages,
   recycleOnce,
   replaceSandbox,
+  runningImage,
   standingOf,
   successorOf,
 } from './rollout';
+import { createPrepared, type StartPreparer } from './start-prep';
 
 export const STARTED_BY_LABEL = 'skilldock.started-by';
 const ID_RE = /^([A-Za-z0-9_-]{1,64})~([A-Za-z0-9][A-Za-z0-9_.-]{0,127})$/;
@@ -37,6 +39,8 @@ export interface InstanceDeps extends BackendFactoryDeps {
   secrets: SecretBox;
   /** One backend per config row version, so clients (and their sockets) are reused. */
   backendCache?: Map<string, { updatedAt: number; backend: SandboxBackend }>;
+  /** Puts in what a new sandbox needs at start (a bundle backend's installed skills). */
+  prepareStart?: StartPreparer;
 }
 
 export interface InstanceView {
@@ -121,7 +125,7 @@ export async function startInstance(deps: InstanceDeps, actor: Actor, configId: 
   const { env } = await loadEnvFor(deps.db, deps.secrets, { user: actor.userId ? { id: actor.userId } : null, sandboxConfig: { id: row.id } });
   const spec = await currentSandboxSpec(deps.db, row, deps.secrets);
   const labels: Record<string, string> = { [CONFIG_LABEL]: row.id, [STARTED_BY_LABEL]: actor.label.slice(0, 200) };
-  const sandbox = await backend.create({ ...spec, env, labels });
+  const sandbox = await createPrepared(backend, row, { ...spec, env, labels }, deps.prepareStart);
   const v = view(row, sandbox, await standingOf(deps.db, row, sandbox));
   await recordAudit(deps.db, actor, { action: 'sandbox.instance.start', targetType: 'sandbox', targetId: v.id, after: { configId: row.id, image: v.image } });
   return v;
@@ -141,7 +145,7 @@ export async function listInstances(deps: InstanceDeps, filter: { configId?: str
     rows.map(async (row) => {
       try {
         const [found, images] = await Promise.all([backendFor(deps, row).list({ [CONFIG_LABEL]: row.id }), recordedImages(deps.db, row)]);
-        items.push(...found.filter((s) => !isMaintenanceLabels(s.labels)).map((s) => view(row, s, imageStanding(s.imageId, images))));
+        items.push(...found.filter((s) => !isMaintenanceLabels(s.labels)).map((s) => view(row, s, imageStanding(runningImage(row, s), images))));
       } catch (e) {
         problems.push({ configId: row.id, configName: row.name, message: (e as Error).message });
       }
