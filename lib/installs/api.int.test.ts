@@ -12,6 +12,7 @@ import * as stopRoute from '@/app/api/v1/sandbox-configs/[id]/skills/[skillKey]/
 import * as updateRoute from '@/app/api/v1/sandbox-configs/[id]/skills/[skillKey]/update/route';
 import * as bulkRoute from '@/app/api/v1/sandbox-configs/[id]/skills/bulk/route';
 import * as configSkills from '@/app/api/v1/sandbox-configs/[id]/skills/route';
+import * as rollbackRoute from '@/app/api/v1/skills/rollback/route';
 import * as uninstallRoute from '@/app/api/v1/skills/uninstall/route';
 import { auditLog, sandboxSkillInstalls } from '@/db/schema';
 import { ops } from '@/lib/api/operations';
@@ -223,6 +224,11 @@ describeDocker('skill install API', () => {
     const nothingNewer = await call(updateRoute.POST, 'POST', { id: cfg, skillKey: 'hello' }, {});
     expect(nothingNewer.status).toBe(409);
     expect(nothingNewer.body.error.code).toBe('no_update_known');
+
+    // A catalog rollback to the first version makes the install updatable to it again.
+    const rolled = await catalog.post(rollbackRoute.POST as Handler, '/api/v1/skills/rollback', { slug: 'hello', version: stale.body.version });
+    expect(rolled.status, JSON.stringify(rolled.body)).toBe(200);
+    expect((await getOne('hello')).body).toMatchObject({ state: 'ready', version: v2, updatable: true, catalogVersion: stale.body.version });
   }, 240_000);
 
   it('removes a skill as a job and shows the image with its generations', async () => {

@@ -6,7 +6,7 @@ import { skillInstalls } from '@/db/schema';
 import { AppError } from '@/lib/core/errors';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
-import { assertNoInstalls } from '../../installs/skill-usage';
+import { assertNoInstalls, markUpdatable } from '../../installs/skill-usage';
 import { readContainedFile } from '../contained-read';
 import { activateVersion, activeVersion, detectDrift, diffVersions, listVersions, readVersionFile, removeSkill } from '../store';
 import type { SkillCopy } from '../types';
@@ -144,6 +144,9 @@ export async function rollbackSkill(catalog: SkillCatalog, db: AppDb, dataDir: s
   const before = await activeVersion(store, input.slug);
   if (!before) throw new AppError('not_found', `${input.slug} is not a managed skill.`);
   await activateVersion(store, input.slug, input.version);
+  // Sandbox installs of any other content become updatable to the version the catalog serves now.
+  const now = (await listVersions(store, input.slug)).find((v) => v.version === input.version);
+  if (now) await markUpdatable(db, input.slug, now.contentHash);
   await recordAudit(db, actor, {
     action: 'skill.rollback',
     targetType: 'skill',
