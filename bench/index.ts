@@ -4,6 +4,7 @@ import path from 'node:path';
 import { apiLoad } from './api-load';
 import { ensureBuilt, fmt, ROOT } from './common';
 import { describeCheck, githubBench } from './github';
+import { describeInstalls, installsBench } from './installs';
 import { describeFanout, fanoutSkilldock, fanoutTail } from './log-fanout';
 import { describeNetwork, networkBench } from './network';
 import { describeOutdated, npmOutdatedBench } from './npm-outdated';
@@ -15,9 +16,9 @@ import { describeTerminal, terminalBench } from './terminal';
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
-// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,sandboxes,network,terminal) runs only those sections; default: all.
+// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,sandboxes,installs,network,terminal) runs only those sections; default: all.
 // `server` is `logs` (live log fan-out) plus `api` (API under load).
-const SECTIONS = ['server', 'logs', 'api', 'packages', 'github', 'skills', 'sandboxes', 'network', 'terminal'] as const;
+const SECTIONS = ['server', 'logs', 'api', 'packages', 'github', 'skills', 'sandboxes', 'installs', 'network', 'terminal'] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -171,6 +172,18 @@ if (runs('sandboxes')) {
     console.log(`p50 ${fmt(sb.createToExec.p50Ms, 0)} ms, p95 ${fmt(sb.createToExec.p95Ms, 0)} ms, max ${fmt(sb.createToExec.maxMs, 0)} ms`);
   }
   Object.assign(results, { sandboxes: sb });
+}
+
+if (runs('installs')) {
+  const RUNS = Number(process.env.BENCH_INSTALL_RUNS ?? 3);
+  const SKILLS = Number(process.env.BENCH_INSTALL_SKILLS ?? 10);
+  console.log(
+    `\n== Skill installs into Docker configs (offline busybox and Debian python3+pip images; ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}) ==`,
+  );
+  const ib = await installsBench(RUNS, SKILLS);
+  if ('skipped' in ib) console.log(`skipped: ${ib.skipped}`);
+  else for (const line of describeInstalls(ib)) console.log(line);
+  Object.assign(results, { installs: ib });
 }
 
 if (runs('network')) {

@@ -276,6 +276,8 @@ export async function configImage(deps: InstallServiceDeps, configId: string): P
 
 /** Queues a rebuild of the config's image from its base with every installed skill. */
 export async function rebuildImage(deps: InstallServiceDeps, actor: Actor, configId: string, reason?: string): Promise<JobRow> {
-  await installTarget(deps, configId);
+  const row = await installTarget(deps, configId);
+  if (row.backend !== 'docker')
+    throw new AppError('invalid_state', `A ${row.backend} config has no image to rebuild: its installed skills go into each new sandbox when it starts.`);
   return enqueue(deps.database, actor, imageRebuildJob, { configId, ...(reason ? { reason } : {}) }, { trusted: true });
 }
