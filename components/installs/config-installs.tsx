@@ -10,6 +10,7 @@ import { ColumnHeads, SkeletonRows, Table, TBody, TD, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
 import { BulkInstallDialog } from './bulk-install-dialog';
+import { ver } from './format';
 import { InstallActions } from './install-row-actions';
 import { InstallStatus } from './install-status';
 
@@ -61,7 +62,7 @@ export function ConfigInstalls({
                     </Link>
                     <span className="block truncate text-xs text-muted-foreground">{i.skillKey}</span>
                   </TD>
-                  <TD className="whitespace-nowrap">v{i.version}</TD>
+                  <TD className="whitespace-nowrap">{ver(i.version)}</TD>
                   <TD className="min-w-48">
                     <InstallStatus install={i} />
                   </TD>

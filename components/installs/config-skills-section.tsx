@@ -10,6 +10,7 @@ import { ConfigImage } from './config-image';
 import { ConfigInstalls } from './config-installs';
 import { humanBytes } from './format';
 import { isBusy, useConfigImage, useConfigInstalls } from './queries';
+import { StaleInstances } from './stale-instances';
 
 const SHEET =
   'left-auto right-0 top-0 h-dvh w-full max-w-4xl translate-x-0 translate-y-0 content-start overflow-y-auto rounded-none border-y-0 border-r-0 sm:w-[min(56rem,100%)]';
@@ -63,6 +64,7 @@ export function ConfigSkillsSection({ configId, configName }: { configId: string
           <div className="grid gap-6">
             <ConfigInstalls configId={configId} configName={configName} query={installs} />
             <ConfigImage configId={configId} configName={configName} query={image} />
+            <StaleInstances configId={configId} configName={configName} rollout={image.data?.rollout} />
           </div>
         </Dialog>
       ) : null}

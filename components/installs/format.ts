@@ -13,6 +13,9 @@ export function humanBytes(n: number | null | undefined): string {
   return `${i === 0 || v >= 10 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
 }
 
+/** A skill version as people read it: store versions are already "v3"; a bare "1.2.0" gets its "v". */
+export const ver = (v: string): string => (/^v\d/.test(v) ? v : `v${v}`);
+
 /**
  * What agents get when it is not the record's own version: "serving v1 while v2 installs" or
  * "serving v1; v2 failed". Null when the served version is the record's, or nothing is served.
@@ -20,5 +23,5 @@ export function humanBytes(n: number | null | undefined): string {
 export function servedNote(r: Pick<InstallOut, 'state' | 'version' | 'served'>): string | null {
   const s = r.served;
   if (!s || (r.state !== 'installing' && r.state !== 'failed')) return null;
-  return r.state === 'installing' ? `serving v${s.version} while v${r.version} installs` : `serving v${s.version}; v${r.version} failed`;
+  return r.state === 'installing' ? `serving ${ver(s.version)} while ${ver(r.version)} installs` : `serving ${ver(s.version)}; ${ver(r.version)} failed`;
 }

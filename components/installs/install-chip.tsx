@@ -2,7 +2,7 @@ import { Ban, CircleCheck, CircleX, LoaderCircle, Trash2 } from 'lucide-react';
 import type { InstallOut } from '@/lib/installs/schema';
 import { Badge } from '../ui/badge';
 import { cn } from '../ui/cn';
-import { servedNote } from './format';
+import { servedNote, ver } from './format';
 
 type State = InstallOut['state'];
 
@@ -27,8 +27,8 @@ export function InstallChips({ install }: { install: Pick<InstallOut, 'state' | 
         {install.state}
       </Badge>
       {install.updatable ? (
-        <Badge variant="outline" title={install.catalogVersion ? `The catalog has v${install.catalogVersion}` : undefined}>
-          updatable{install.catalogVersion ? ` to v${install.catalogVersion}` : ''}
+        <Badge variant="outline" title={install.catalogVersion ? `The catalog has ${ver(install.catalogVersion)}` : undefined}>
+          updatable{install.catalogVersion ? ` to ${ver(install.catalogVersion)}` : ''}
         </Badge>
       ) : null}
       {served ? <Badge variant="warning">{served}</Badge> : null}

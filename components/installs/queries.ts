@@ -12,12 +12,14 @@ import {
   stopInstallAction,
   updateInstallAction,
 } from '@/app/(console)/sandboxes/install-actions';
+import type { ActionResult } from '@/lib/api/action-error';
+import type { SandboxGatingOut } from '@/lib/installs/gating-schema';
 import type { ConfigImageOut, InstallOut, installListOut } from '@/lib/installs/schema';
 import { api } from '../api';
 import { useOperation } from '../use-operation';
 
 export type InstallList = z.output<typeof installListOut>;
-export type { ConfigImageOut, InstallOut };
+export type { ConfigImageOut, InstallOut, SandboxGatingOut };
 
 /** While a row installs or is removed, its list is polled this often. */
 export const BUSY_POLL_MS = 2000;
@@ -28,27 +30,25 @@ export const configInstallsKey = (configId: string) => ['installs', 'config', co
 export const configImageKey = (configId: string) => ['installs', 'image', configId] as const;
 
 /** Any install write changes rows on both pages and may change the config's image. */
-const invalidate = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: installsKey });
+export const invalidateInstalls = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: installsKey });
 
 export const isBusy = (r: Pick<InstallOut, 'state'>) => r.state === 'installing' || r.state === 'removing';
 const pollWhileBusy = (data: InstallList | undefined) => (data?.items.some(isBusy) ? BUSY_POLL_MS : false);
 
-export function useSkillInstalls(skillKey: string, enabled = true) {
+function useInstallList(queryKey: readonly string[], url: string, enabled = true) {
   return useQuery({
-    queryKey: skillInstallsKey(skillKey),
+    queryKey,
     enabled,
-    queryFn: ({ signal }) => api<InstallList>(`/api/v1/skill-installs/${encodeURIComponent(skillKey)}`, { signal }),
+    queryFn: ({ signal }) => api<InstallList>(url, { signal }),
     refetchInterval: (q) => pollWhileBusy(q.state.data),
   });
 }
 
-export function useConfigInstalls(configId: string) {
-  return useQuery({
-    queryKey: configInstallsKey(configId),
-    queryFn: ({ signal }) => api<InstallList>(`/api/v1/sandbox-configs/${encodeURIComponent(configId)}/skills`, { signal }),
-    refetchInterval: (q) => pollWhileBusy(q.state.data),
-  });
-}
+export const useSkillInstalls = (skillKey: string, enabled = true) =>
+  useInstallList(skillInstallsKey(skillKey), `/api/v1/skill-installs/${encodeURIComponent(skillKey)}`, enabled);
+
+export const useConfigInstalls = (configId: string) =>
+  useInstallList(configInstallsKey(configId), `/api/v1/sandbox-configs/${encodeURIComponent(configId)}/skills`);
 
 /** The image changes when an install or removal ends: refetched while the config has busy rows. */
 export function useConfigImage(configId: string, busy: boolean) {
@@ -59,69 +59,46 @@ export function useConfigImage(configId: string, busy: boolean) {
   });
 }
 
+/** Each sandbox config's verdict on a skill, from a probe of its image (cached per image on the server). */
+export function useSandboxGating(skillId: string, enabled = true) {
+  return useQuery({
+    queryKey: [...installsKey, 'gating', skillId],
+    enabled,
+    queryFn: ({ signal }) => api<SandboxGatingOut>(`/api/v1/skills/${encodeURIComponent(skillId)}/sandbox-gating`, { signal }),
+    staleTime: 30_000,
+  });
+}
+
+type Action<I, O> = (input: I) => Promise<ActionResult<O>>;
+
+/** An install write as a mutation; every install view is refetched when it settles. */
+function useInstallOp<I, O, V>(fn: Action<I, O>, input: (v: V) => I) {
+  const qc = useQueryClient();
+  return useOperation(fn, { input, onSettled: () => invalidateInstalls(qc) });
+}
+
 type Target = { id: string; skillKey: string };
 const params = (v: Target) => ({ id: v.id, skillKey: v.skillKey });
+const withNotes = (v: Target & { notes?: string }) => ({ params: params(v), body: { notes: v.notes || undefined } });
 
-export function useInstallIntoConfigs() {
-  const qc = useQueryClient();
-  return useOperation(installSkillIntoConfigsAction, {
-    input: (v: { skillKey: string; configIds: string[]; notes?: string }) => ({
-      params: { skillKey: v.skillKey },
-      body: { configIds: v.configIds, notes: v.notes || undefined },
-    }),
-    onSettled: () => invalidate(qc),
-  });
-}
+export const useInstallIntoConfigs = () =>
+  useInstallOp(installSkillIntoConfigsAction, (v: { skillKey: string; configIds: string[]; notes?: string }) => ({
+    params: { skillKey: v.skillKey },
+    body: { configIds: v.configIds, notes: v.notes || undefined },
+  }));
 
-export function useBulkInstall() {
-  const qc = useQueryClient();
-  return useOperation(bulkInstallAction, {
-    input: (v: { id: string; skillKeys: string[]; notes?: string }) => ({
-      params: { id: v.id },
-      body: { skillKeys: v.skillKeys, notes: v.notes || undefined },
-    }),
-    onSettled: () => invalidate(qc),
-  });
-}
+export const useBulkInstall = () =>
+  useInstallOp(bulkInstallAction, (v: { id: string; skillKeys: string[]; notes?: string }) => ({
+    params: { id: v.id },
+    body: { skillKeys: v.skillKeys, notes: v.notes || undefined },
+  }));
 
-export function useRetryInstall() {
-  const qc = useQueryClient();
-  return useOperation(retryInstallAction, {
-    input: (v: Target & { notes?: string }) => ({ params: params(v), body: { notes: v.notes || undefined } }),
-    onSettled: () => invalidate(qc),
-  });
-}
+export const useRetryInstall = () => useInstallOp(retryInstallAction, withNotes);
+export const useUpdateInstall = () => useInstallOp(updateInstallAction, withNotes);
+export const useStopInstall = () => useInstallOp(stopInstallAction, (v: Target) => ({ params: params(v) }));
+export const useRemoveInstall = () => useInstallOp(removeInstallAction, (v: Target) => ({ params: params(v) }));
+export const usePatchInstall = () =>
+  useInstallOp(patchInstallAction, (v: Target & { enabled: boolean }) => ({ params: params(v), body: { enabled: v.enabled } }));
 
-export function useUpdateInstall() {
-  const qc = useQueryClient();
-  return useOperation(updateInstallAction, {
-    input: (v: Target & { notes?: string }) => ({ params: params(v), body: { notes: v.notes || undefined } }),
-    onSettled: () => invalidate(qc),
-  });
-}
-
-export function useStopInstall() {
-  const qc = useQueryClient();
-  return useOperation(stopInstallAction, { input: (v: Target) => ({ params: params(v) }), onSettled: () => invalidate(qc) });
-}
-
-export function usePatchInstall() {
-  const qc = useQueryClient();
-  return useOperation(patchInstallAction, {
-    input: (v: Target & { enabled: boolean }) => ({ params: params(v), body: { enabled: v.enabled } }),
-    onSettled: () => invalidate(qc),
-  });
-}
-
-export function useRemoveInstall() {
-  const qc = useQueryClient();
-  return useOperation(removeInstallAction, { input: (v: Target) => ({ params: params(v) }), onSettled: () => invalidate(qc) });
-}
-
-export function useRebuildImage() {
-  const qc = useQueryClient();
-  return useOperation(rebuildImageAction, {
-    input: (v: { id: string; reason?: string }) => ({ params: { id: v.id }, body: { reason: v.reason || undefined } }),
-    onSettled: () => invalidate(qc),
-  });
-}
+export const useRebuildImage = () =>
+  useInstallOp(rebuildImageAction, (v: { id: string; reason?: string }) => ({ params: { id: v.id }, body: { reason: v.reason || undefined } }));

@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui
 import { EmptyState, RetryableError, Skeleton, Tip } from '../ui/misc';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
+import { ver } from './format';
 import { InstallIntoDialog } from './install-into-dialog';
 import { InstallActions } from './install-row-actions';
 import { InstallStatus } from './install-status';
@@ -61,7 +62,7 @@ export function SkillInstallsCard({ skillKey, skillName, managed }: { skillKey: 
                 <div className="grid min-w-0 gap-0.5">
                   <span className="truncate font-medium">{i.configName}</span>
                   <span className="text-xs text-muted-foreground">
-                    v{i.version}
+                    {ver(i.version)}
                     {i.imageGeneration !== null ? ` · image gen ${i.imageGeneration}` : ''} · <RelativeTime iso={i.updatedAt} />
                   </span>
                 </div>

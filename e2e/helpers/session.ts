@@ -77,3 +77,14 @@ export async function seedUsers(server: { base: string; dataDir: string }): Prom
   }
   return out;
 }
+
+/** Polls a job until it ends; the last answer (its state is what the caller checks). */
+export async function jobEnd(c: Client, id: string, timeoutMs = 180_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  let job = (await c.req('GET', `/api/v1/jobs/${id}`)).json;
+  while (!['succeeded', 'failed', 'canceled'].includes(job?.state) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    job = (await c.req('GET', `/api/v1/jobs/${id}`)).json;
+  }
+  return job;
+}

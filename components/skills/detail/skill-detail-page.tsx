@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../../api';
+import { SandboxGatingCard } from '../../installs/sandbox-gating-card';
 import { SkillInstallsCard } from '../../installs/skill-installs-card';
 import { buttonVariants } from '../../ui/button';
 import { EmptyState, RetryableError, Skeleton } from '../../ui/misc';
@@ -129,6 +130,7 @@ export function SkillDetailPage({ id }: { id: string }) {
         <TabsContent value="overview" className="grid gap-4">
           <OverviewTab skill={s} onOpenFile={openFile} />
           <SkillInstallsCard skillKey={s.skillKey} skillName={s.name} managed={!!s.managed} />
+          <SandboxGatingCard skillId={s.id} />
         </TabsContent>
         <TabsContent value="requirements">
           <RequirementsTab skill={s} />

@@ -6,14 +6,13 @@ import Link from 'next/link';
 import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
 import { api } from '../../api';
-import { progressTone, stageLabel } from '../../jobs/format';
 import { JobLog } from '../../jobs/job-log';
+import { JobRunHead } from '../../jobs/job-log-drawer';
 import { useJob } from '../../jobs/queries';
-import { StateChip } from '../../jobs/state-chip';
 import { useJobStream } from '../../jobs/use-job-stream';
-import { isFinal, type Job, jobHref } from '../../jobs/view';
+import { isFinal, type Job } from '../../jobs/view';
 import { Button, buttonVariants } from '../../ui/button';
-import { ErrorNote, Progress } from '../../ui/misc';
+import { ErrorNote } from '../../ui/misc';
 import { invalidateSkills } from '../queries';
 import { type ImportJobResult, type SkillList, skillHref } from '../view';
 import { AcknowledgeRetry, OwnerRetry } from './import-retry';
@@ -73,17 +72,7 @@ export function ImportRun({
   const ambiguous = job.state === 'failed' && !blocked && (result?.code === 'ambiguous_slug' || owners.length > 0 || AMBIGUOUS.test(job.error ?? ''));
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="import-run" data-job-id={job.id} data-state={job.state}>
-      <div className="flex flex-wrap items-center gap-3">
-        <StateChip state={job.state} />
-        <span className="text-sm text-muted-foreground">{stageLabel(job)}</span>
-        <Link href={jobHref(job.id)} className="ml-auto text-sm text-primary hover:underline">
-          Open job page
-        </Link>
-      </div>
-      <div className="flex items-center gap-3">
-        <Progress value={ok ? 100 : job.progressPercent} label={`Progress of ${job.title}`} className={progressTone(job.state)} />
-        <span className="w-10 text-right text-xs tabular-nums text-muted-foreground">{ok ? 100 : Math.round(job.progressPercent)}%</span>
-      </div>
+      <JobRunHead job={job} />
       {ok ? (
         <div
           role="status"

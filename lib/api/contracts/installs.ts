@@ -1,4 +1,5 @@
 import { defineContract } from '../../http/contract';
+import { sandboxGatingOut } from '../../installs/gating-schema';
 import {
   bulkInstallInput,
   bulkStartedOut,
@@ -16,6 +17,7 @@ import {
   updateInstallInput,
 } from '../../installs/schema';
 import { configIdParams } from '../../sandbox/config/schema';
+import { skillIdParams } from '../../skills/service/schemas';
 import { jobOut } from '../schemas';
 
 const tag = 'Skill installs';
@@ -135,6 +137,16 @@ export const installsApi = {
     body: installIntoConfigsInput,
     response: bulkStartedOut,
     status: 202,
+  }),
+  getSkillSandboxGating: defineContract({
+    method: 'GET',
+    path: '/api/v1/skills/{id}/sandbox-gating',
+    tag,
+    summary: "A skill's gating in each Docker sandbox config's image (bins probed once per image), beside its verdict on the host",
+    description: 'A config whose engine or image cannot be reached has `eligible: null` and its `error`; the others still answer.',
+    permission: 'skills.read',
+    params: skillIdParams,
+    response: sandboxGatingOut,
   }),
   getConfigImage: defineContract({
     method: 'GET',

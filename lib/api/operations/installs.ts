@@ -1,5 +1,6 @@
 import 'server-only';
 import { defineOperation } from '../../http/operation';
+import { skillSandboxGating } from '../../installs/sandbox-gating';
 import {
   configImage,
   getConfigInstall,
@@ -17,6 +18,7 @@ import {
   updateInstall,
 } from '../../installs/service';
 import type { Services } from '../../services';
+import { findSkill } from '../../skills/service/operations';
 import { sourceLabel } from '../../skills/service/roots';
 import { api } from '../contracts';
 
@@ -64,6 +66,10 @@ export const installOps = {
   installSkillIntoConfigs: defineOperation(api.installSkillIntoConfigs, async ({ services, actor, params, body }) =>
     installIntoConfigs(installDeps(services), actor, params.skillKey, body),
   ),
+  getSkillSandboxGating: defineOperation(api.getSkillSandboxGating, async ({ services, params }) => {
+    const { skill, copy } = await findSkill(services.skills, params.id);
+    return skillSandboxGating(services.sandboxes, { id: params.id, manifest: copy.parsed.manifest, gating: skill.gating });
+  }),
   getConfigImage: defineOperation(api.getConfigImage, async ({ services, params }) => configImage(installDeps(services), params.id)),
   rebuildConfigImage: defineOperation(api.rebuildConfigImage, async ({ services, actor, params, body }) =>
     rebuildImage(installDeps(services), actor, params.id, body.reason),
