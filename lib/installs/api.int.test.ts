@@ -10,7 +10,7 @@ import * as retryRoute from '@/app/api/v1/sandbox-configs/[id]/skills/[skillKey]
 import * as configSkill from '@/app/api/v1/sandbox-configs/[id]/skills/[skillKey]/route';
 import * as stopRoute from '@/app/api/v1/sandbox-configs/[id]/skills/[skillKey]/stop/route';
 import * as updateRoute from '@/app/api/v1/sandbox-configs/[id]/skills/[skillKey]/update/route';
-import * as bulkRoute from '@/app/api/v1/sandbox-configs/[id]/skills/bulk/route';
+import * as bulkRoute from '@/app/api/v1/sandbox-configs/[id]/bulk-install/route';
 import * as configSkills from '@/app/api/v1/sandbox-configs/[id]/skills/route';
 import * as rollbackRoute from '@/app/api/v1/skills/rollback/route';
 import * as uninstallRoute from '@/app/api/v1/skills/uninstall/route';

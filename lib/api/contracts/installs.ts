@@ -48,7 +48,7 @@ export const installsApi = {
   }),
   bulkInstallConfigSkills: defineContract({
     method: 'POST',
-    path: '/api/v1/sandbox-configs/{id}/skills/bulk',
+    path: '/api/v1/sandbox-configs/{id}/bulk-install',
     tag,
     summary: 'Install several catalog skills into one config: one job, one maintenance sandbox, one snapshot',
     permission: 'sandboxes.write',
