@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Database, openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
+import { agentsOfConfig } from './agents/store';
 import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
 import { UserCache } from './auth/user-cache';
 import { setupFirstOwner, userCount } from './auth/users';
@@ -250,6 +251,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   };
   const sandboxUsage = new SandboxUsage();
   sandboxUsage.addInstanceLister(instanceLister(sandboxes));
+  sandboxUsage.addAgentLister((configId) => agentsOfConfig(database.db, configId));
   const services: Services = {
     config,
     sandboxUsage,

@@ -26,6 +26,8 @@ export const apiTokens = pgTable(
     prefix: text('prefix').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     permissions: jsonb('permissions').$type<string[]>().notNull(),
+    /** Agent ids the token is limited to (it reaches only their gateway routes); null = not scoped. */
+    agentIds: jsonb('agent_ids').$type<string[] | null>(),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),

@@ -1,3 +1,4 @@
+export * from './agents';
 export * from './audit';
 export * from './auth';
 export * from './github';

@@ -51,9 +51,7 @@ export function effectiveAllowlist(input: AllowlistInput): Allowlist {
   return { rule, allowed, denied };
 }
 
-export type AllowDecision =
-  | { allowed: true; why: string }
-  | { allowed: false; why: string; by: 'deny' | 'list' | 'none' };
+export type AllowDecision = { allowed: true; why: string } | { allowed: false; why: string; by: 'deny' | 'list' | 'none' };
 
 /** Whether a skill of this name passes the list, and the rule that says so, in words. */
 export function decide(list: Allowlist, name: string): AllowDecision {
@@ -63,7 +61,11 @@ export function decide(list: Allowlist, name: string): AllowDecision {
     case 'unrestricted':
       return { allowed: true, why: 'neither the agent nor the defaults restrict skills' };
     case 'none':
-      return { allowed: false, by: 'none', why: r.from === 'agent' ? "the agent's own list is empty: no skills" : 'the defaults list is empty and the agent inherits it: no skills' };
+      return {
+        allowed: false,
+        by: 'none',
+        why: r.from === 'agent' ? "the agent's own list is empty: no skills" : 'the defaults list is empty and the agent inherits it: no skills',
+      };
     case 'agent':
       return list.allowed?.has(name)
         ? { allowed: true, why: `"${name}" is on the agent's own list` }

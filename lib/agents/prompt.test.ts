@@ -57,7 +57,11 @@ describe('prompt catalog', () => {
   });
 
   it('falls back to the compact form, then to the skills that fit behind the note', () => {
-    const skills = Array.from({ length: 20 }, (_, i) => ({ name: `s${String(i).padStart(2, '0')}`, description: 'd'.repeat(200), location: `/k/s${i}/SKILL.md` }));
+    const skills = Array.from({ length: 20 }, (_, i) => ({
+      name: `s${String(i).padStart(2, '0')}`,
+      description: 'd'.repeat(200),
+      location: `/k/s${i}/SKILL.md`,
+    }));
     const full = renderCatalog(skills, { maxSkills: 150, maxChars: 1e6 }, null);
     expect(full.form).toBe('full');
     const compact = renderCatalog(skills, { maxSkills: 150, maxChars: full.chars - 1 }, null);

@@ -72,7 +72,15 @@ export const truncationNote = (included: number, total: number): string =>
 const tokensOf = (chars: number) => Math.ceil(chars / 4);
 
 function result(text: string, form: PromptForm, included: PromptSkill[], cut: PromptSkill[]): RenderedCatalog {
-  return { text, chars: text.length, tokens: tokensOf(text.length), form, included: included.map((s) => s.name), cut: cut.map((s) => s.name), truncated: cut.length > 0 };
+  return {
+    text,
+    chars: text.length,
+    tokens: tokensOf(text.length),
+    form,
+    included: included.map((s) => s.name),
+    cut: cut.map((s) => s.name),
+    truncated: cut.length > 0,
+  };
 }
 
 /**

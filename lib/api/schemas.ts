@@ -32,6 +32,7 @@ export const tokenOut = z.object({
   name: z.string(),
   prefix: z.string(),
   permissions: z.array(z.enum(ALL_PERMISSIONS as [string, ...string[]])),
+  agentIds: z.array(z.string()).nullable().describe('The agents a scoped token is limited to; null when not scoped'),
   expiresAt: time.nullable(),
   revokedAt: time.nullable(),
   lastUsedAt: time.nullable(),

@@ -13,6 +13,8 @@ export interface Actor {
   label: string;
   ip: string | null;
   userAgent: string | null;
+  /** An agent-scoped API token: the agents whose gateway routes it may call, and nothing else. */
+  agentScope?: readonly string[] | null;
 }
 
 export function can(actor: Actor, permission: Permission): boolean {

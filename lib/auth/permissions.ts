@@ -21,14 +21,16 @@ export const PERMISSIONS = {
   'sandboxes.run': 'Start and remove sandboxes from enabled configs; move files in and out of them',
   'terminals.open': 'Open a terminal into a running sandbox',
   'terminals.manage': 'See and close every open terminal session; change terminal settings; download transcripts',
+  'agents.read': 'See agents, their allowlists, effective skills, prompt catalog and explain traces',
+  'agents.write': 'Create, change and delete agents; edit allowlists and the agent defaults',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
-const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage', 'packages.read', 'skills.read', 'sandboxes.read'];
+const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage', 'packages.read', 'skills.read', 'sandboxes.read', 'agents.read'];
 const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel', 'sandboxes.env.own', 'sandboxes.run', 'terminals.open'];
-const ADMIN: Permission[] = [...OPERATOR, 'audit.read', 'users.read', 'packages.write', 'skills.write', 'sandboxes.write', 'terminals.manage'];
+const ADMIN: Permission[] = [...OPERATOR, 'audit.read', 'users.read', 'packages.write', 'skills.write', 'sandboxes.write', 'terminals.manage', 'agents.write'];
 const OWNER: Permission[] = [...ADMIN, 'users.manage'];
 
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {

@@ -32,6 +32,13 @@ export const createTokenInput = z.strictObject({
     .min(1, 'Choose at least one permission')
     .max(64),
   expiresInDays: z.number().int().min(1).max(3650).nullable().default(90),
+  /** Limits the token to the gateway routes of these agents (it then carries agents.read only). */
+  agentIds: z
+    .array(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'Not an agent id.'))
+    .min(1, 'Name at least one agent, or leave the token unscoped')
+    .max(100)
+    .nullable()
+    .optional(),
 });
 
 export type SetupInput = z.infer<typeof setupInput>;

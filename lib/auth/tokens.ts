@@ -28,6 +28,11 @@ export async function createToken(db: AppDb, actor: Actor, input: CreateTokenInp
       issues: [{ path: 'permissions', message: `Not yours to grant: ${beyond.join(', ')}` }],
     });
   }
+  const agentIds = input.agentIds ? [...new Set(input.agentIds)].sort() : null;
+  if (agentIds && input.permissions.some((p) => p !== 'agents.read'))
+    throw new AppError('validation', 'A token scoped to agents reaches only their gateway routes: give it the agents.read permission alone.', {
+      issues: [{ path: 'permissions', message: 'Only agents.read goes with agentIds' }],
+    });
   const token = TOKEN_PREFIX + randomToken(32);
   const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
   return db.transaction(async (tx) => {
@@ -40,6 +45,7 @@ export async function createToken(db: AppDb, actor: Actor, input: CreateTokenInp
         prefix: token.slice(0, 10),
         tokenHash: hashToken(token),
         permissions: [...new Set(input.permissions)].sort(),
+        agentIds,
         expiresAt,
       })
       .returning();

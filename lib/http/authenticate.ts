@@ -55,6 +55,9 @@ export async function authenticate(services: Services, input: AuthInput): Promis
   if (input.authorization && !bearer) throw new AppError('unauthenticated', 'Use "Authorization: Bearer <token>".');
   if (bearer) {
     const { token, user, permissions } = await resolveToken(database.db, bearer);
+    // A scoped token holds agents.read at most, so every other route and socket refuses it by permission.
+    const scoped = token.agentIds ?? null;
+    if (scoped) for (const p of permissions) if (p !== 'agents.read') permissions.delete(p);
     return {
       via: 'token',
       kind: 'token',
@@ -63,6 +66,7 @@ export async function authenticate(services: Services, input: AuthInput): Promis
       email: user.email,
       role: user.role,
       permissions,
+      agentScope: scoped,
       label: `${user.email} (token "${token.name}")`,
       ip: input.ip,
       userAgent: input.userAgent,

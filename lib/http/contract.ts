@@ -30,6 +30,11 @@ export interface RouteContract {
    * call is refused with 429 rate_limited and Retry-After. `when` limits only the calls it matches.
    */
   rateLimit?: RateLimit;
+  /**
+   * A gateway route of one agent, named by the `{id}` path parameter: the only routes an
+   * agent-scoped API token reaches, and only for its own agents.
+   */
+  agentGateway?: true;
 }
 
 export interface RateLimit {

@@ -29,6 +29,15 @@ async function authorizeRequest(services: Services, c: RouteContract, req: Reque
   return a;
 }
 
+/** An agent-scoped token reaches the gateway routes of its own agents only. */
+function assertAgentScope(actor: Actor | null, c: RouteContract, params: Record<string, string | string[]>): void {
+  const scope = actor?.agentScope;
+  if (!scope) return;
+  const id = params.id;
+  if (!c.agentGateway) throw new AppError('forbidden', "This API token is scoped to agents: it reaches only those agents' gateway routes.");
+  if (typeof id !== 'string' || !scope.includes(id)) throw new AppError('forbidden', `This API token is not scoped to agent "${String(id)}".`);
+}
+
 async function readBody(c: RouteContract, req: Request, services: Services): Promise<unknown> {
   if (c.body) return readJsonBody(req, c.maxBodyBytes ?? services.config.SKILLDOCK_MAX_BODY_BYTES);
   if (c.method !== 'GET' && req.body && !c.consumes) return readJsonBody(req, 4096);
@@ -46,7 +55,9 @@ export function route<C extends RouteContract>(op: Operation<C>) {
       const services = await getServices();
       const meta = requestMeta(req);
       const actor = await authorizeRequest(services, c, req, meta);
-      const raw = { params: (await args.params) ?? {}, query: queryObject(new URL(req.url)), body: await readBody(c, req, services) };
+      const params = (await args.params) ?? {};
+      assertAgentScope(actor, c, params);
+      const raw = { params, query: queryObject(new URL(req.url)), body: await readBody(c, req, services) };
       const out = await invoke(op as unknown as Operation, { services, actor, meta, raw, req });
       if ('response' in out) return out.response;
       const status = c.status ?? 200;

@@ -1,4 +1,5 @@
 import { accessApi } from './access';
+import { agentsApi } from './agents';
 import { githubApi } from './github';
 import { installsApi } from './installs';
 import { jobsApi } from './jobs';
@@ -21,6 +22,7 @@ export const api = {
   ...networkApi,
   ...terminalsApi,
   ...installsApi,
+  ...agentsApi,
 } as const;
 
 export type ApiName = keyof typeof api;

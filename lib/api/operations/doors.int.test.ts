@@ -55,6 +55,17 @@ const sandboxConfig = async (host = '') =>
     } as never)) as { id: string }
   ).id;
 
+const agent = async () =>
+  (
+    (await ops.createAgent.run({
+      services: s,
+      actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' },
+      meta: { ip: null, userAgent: null },
+      body: { id: unique('agent'), name: 'Agent' },
+    } as never)) as { id: string }
+  ).id;
+const defaultsRevision = async () => (await ops.getAgentDefaults.run({ services: s } as never)) as { revision: number };
+
 /** Every write operation the console performs, with an input each door can run. */
 const CASES: Partial<Record<OpName, Case>> = {
   createUser: {
@@ -151,6 +162,13 @@ const CASES: Partial<Record<OpName, Case>> = {
   stopConfigSkill: { status: 404, input: async () => ({ params: { id: await sandboxConfig(), skillKey: 'absent-skill' } }) },
   updateConfigSkill: { status: 404, input: async () => ({ params: { id: await sandboxConfig(), skillKey: 'absent-skill' }, body: {} }) },
   rebuildConfigImage: { status: 202, input: async () => ({ params: { id: await sandboxConfig() }, body: {} }) },
+  // Agents: each door edits its own agent from the revision it read; the what-if writes nothing.
+  createAgent: { status: 201, input: () => ({ body: { id: unique('agent'), name: 'Agent', skills: ['github'] } }) },
+  updateAgent: { status: 200, input: async () => ({ params: { id: await agent() }, body: { revision: 1, skills: null } }) },
+  deleteAgent: { status: 200, input: async () => ({ params: { id: await agent() } }) },
+  putAgentDefaults: { status: 200, input: async (d) => ({ body: { revision: (await defaultsRevision()).revision, skills: [`only-${d}`] } }) },
+  previewAllowlists: { status: 200, input: async () => ({ body: { changes: [{ agentId: await agent(), revision: 1, skills: [] }] } }) },
+  saveAllowlists: { status: 200, input: async () => ({ body: { changes: [{ agentId: await agent(), revision: 1, skills: ['github'] }] } }) },
 };
 
 const writes = (Object.entries(ops) as [OpName, Operation][]).filter(([, op]) => op.contract.method !== 'GET' && !op.restOnly && op.contract.permission);

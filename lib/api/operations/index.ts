@@ -1,6 +1,7 @@
 import 'server-only';
 import type { ApiName } from '../contracts';
 import { accessOps } from './access';
+import { agentOps } from './agents';
 import { githubOps } from './github';
 import { installOps } from './installs';
 import { jobOps } from './jobs';
@@ -24,6 +25,7 @@ export const ops = {
   ...networkOps,
   ...terminalOps,
   ...installOps,
+  ...agentOps,
 } satisfies Record<ApiName, unknown>;
 
 export type OpName = keyof typeof ops;

@@ -1,0 +1,144 @@
+// What the gateway and the console read of an agent: its effective skills and prompt with their
+// version, one skill's SKILL.md and file list, one file, and the explain traces. A skill outside
+// the effective list answers exactly like a skill that does not exist (one message, 404), so no
+// path tells an agent what its list keeps from it.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { AppDb } from '@/db/client';
+import { AppError } from '../core/errors';
+import type { GateInConfigDeps } from '../installs/image-gating';
+import { readContainedFile } from '../skills/contained-read';
+import { listSkillFiles } from '../skills/files';
+import type { CatalogSnapshot } from '../skills/service/catalog';
+import { managedStore } from '../skills/service/roots';
+import { validateSlug, validateVersion, versionDir } from '../skills/store/manifest';
+import type { SkillFile } from '../skills/types';
+import { type AgentInputs, computeEffective, type DefaultsInputs, type Effective } from './effective';
+import { type AgentRow, type DefaultsRecord, loadAgent, loadDefaults } from './store';
+import { targetLoader } from './target';
+
+export interface AgentsDeps {
+  db: AppDb;
+  /** Where the managed skill store is: a sandbox serving an older version than the catalog's is read from there. */
+  dataDir: string;
+  snapshot: () => Promise<CatalogSnapshot>;
+  gate: GateInConfigDeps;
+  home: string | null;
+}
+
+const MAX_FILE = 2 * 1024 * 1024;
+
+export const agentInputs = (r: Pick<AgentRow, 'id' | 'skills' | 'denySkills' | 'budget'>): AgentInputs => ({
+  id: r.id,
+  skills: r.skills,
+  denySkills: r.denySkills,
+  budget: r.budget,
+});
+export const defaultsInputs = (d: DefaultsRecord): DefaultsInputs => ({ skills: d.skills, budget: d.budget });
+
+/** A context for computing many agents against one snapshot: each sandbox config is loaded once. */
+export async function effectiveContext(deps: AgentsDeps) {
+  const [snapshot, defaults] = await Promise.all([deps.snapshot(), loadDefaults(deps.db)]);
+  const target = targetLoader({ db: deps.db, gate: deps.gate, home: deps.home, dataDir: deps.dataDir }, snapshot);
+  return {
+    snapshot,
+    defaults,
+    async of(row: Pick<AgentRow, 'id' | 'skills' | 'denySkills' | 'budget' | 'sandboxConfigId'>, d: DefaultsInputs = defaultsInputs(defaults)) {
+      return computeEffective(snapshot, d, agentInputs(row), await target(row.sandboxConfigId));
+    },
+  };
+}
+
+export async function effectiveOf(deps: AgentsDeps, id: string): Promise<Effective> {
+  const row = await loadAgent(deps.db, id);
+  return (await effectiveContext(deps)).of(row);
+}
+
+export function gatewayView(e: Effective) {
+  const p = e.prompt;
+  return {
+    agentId: e.agentId,
+    version: e.version,
+    target: e.target,
+    skills: e.skills,
+    prompt: { text: p.text, chars: p.chars, tokens: p.tokens, form: p.form, truncated: p.truncated, included: p.included, cut: p.cut },
+  };
+}
+
+/** The ETag of a version, and whether an If-None-Match header names it. */
+export const etagOf = (version: string) => `"${version}"`;
+export function matchesEtag(header: string | null, version: string): boolean {
+  if (!header) return false;
+  const tag = etagOf(version);
+  return header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .some((t) => t === tag || t === '*');
+}
+
+/** The folder and files of what the agent gets: the catalog's copy, or the stored version a sandbox still serves. */
+async function servedSkill(deps: AgentsDeps, e: Effective, name: string): Promise<{ dir: string; files: SkillFile[] }> {
+  const s = e.copies.get(name);
+  if (!s) throw new AppError('not_found', `No skill "${name}" is available to agent "${e.agentId}".`);
+  const { skill, served } = s;
+  if (!served || served.contentHash === skill.copy.contentHash) return { dir: skill.copy.dir, files: skill.copy.files };
+  const dir = versionDir(path.resolve(managedStore(deps.dataDir).storeDir), validateSlug(skill.skillKey), validateVersion(served.version));
+  return { dir, files: await listSkillFiles(dir, { maxFiles: 5000 }) };
+}
+
+export async function gatewaySkill(deps: AgentsDeps, id: string, name: string) {
+  const e = await effectiveOf(deps, id);
+  const s = await servedSkill(deps, e, name);
+  const out = e.skills.find((x) => x.name === name)!;
+  const text = (await readContainedFile(s.dir, 'SKILL.md', MAX_FILE)).toString('utf8');
+  return {
+    agentId: e.agentId,
+    version: e.version,
+    name,
+    location: out.location,
+    skillDir: out.skillDir,
+    skillMd: text,
+    files: s.files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })),
+  };
+}
+
+export async function gatewayFile(deps: AgentsDeps, id: string, name: string, rel: string) {
+  const e = await effectiveOf(deps, id);
+  const s = await servedSkill(deps, e, name);
+  const f = s.files.find((x) => x.path === rel);
+  if (!f) throw new AppError('not_found', `${rel} is not a file of skill "${name}".`);
+  if (f.size > MAX_FILE) throw new AppError('payload_too_large', `${rel} is ${f.size} bytes; files up to 2 MiB are served.`);
+  const buf = await readContainedFile(s.dir, f.path, MAX_FILE);
+  const binary = buf.subarray(0, 8192).includes(0);
+  return {
+    path: rel,
+    size: buf.length,
+    sha256: createHash('sha256').update(buf).digest('hex'),
+    binary,
+    content: binary ? null : buf.toString('utf8'),
+    contentBase64: binary ? buf.toString('base64') : null,
+  };
+}
+
+export async function explainAgent(deps: AgentsDeps, id: string, skill?: string) {
+  const e = await effectiveOf(deps, id);
+  const traces = skill ? e.traces.filter((t) => t.name === skill) : e.traces;
+  if (skill && !traces.length)
+    throw new AppError('not_found', `No skill "${skill}" is in the catalog; an allowlist naming it is kept and warned about until one appears.`);
+  return {
+    agentId: e.agentId,
+    version: e.version,
+    target: e.target,
+    budget: e.budget,
+    effective: e.skills.map((s) => s.name),
+    prompt: {
+      chars: e.prompt.chars,
+      tokens: e.prompt.tokens,
+      form: e.prompt.form,
+      truncated: e.prompt.truncated,
+      included: e.prompt.included,
+      cut: e.prompt.cut,
+    },
+    traces,
+  };
+}

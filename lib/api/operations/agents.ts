@@ -1,0 +1,50 @@
+import 'server-only';
+import os from 'node:os';
+import { previewAllowlists, saveAllowlists } from '../../agents/batch';
+import { type AgentsDeps, effectiveOf, etagOf, explainAgent, gatewayFile, gatewaySkill, gatewayView, matchesEtag } from '../../agents/service';
+import { type AgentStoreDeps, createAgent, deleteAgent, getAgent, getDefaults, listAgents, patchAgent, putDefaults } from '../../agents/store';
+import { checkOutput } from '../../http/invoke';
+import { defineOperation } from '../../http/operation';
+import type { Services } from '../../services';
+import { api } from '../contracts';
+
+export const agentStoreDeps = (s: Services): AgentStoreDeps => ({
+  db: s.database.db,
+  knownSkills: async () => new Set((await s.skills.snapshot()).skills.map((k) => k.name)),
+});
+
+export const agentsDeps = (s: Services): AgentsDeps => ({
+  db: s.database.db,
+  dataDir: s.config.dataDir,
+  snapshot: () => s.skills.snapshot(),
+  gate: s.sandboxes,
+  home: os.homedir(),
+});
+
+/** Agents, the defaults, batch allowlist edits, and the gateway's reads. */
+export const agentOps = {
+  listAgents: defineOperation(api.listAgents, async ({ services }) => listAgents(agentStoreDeps(services))),
+  createAgent: defineOperation(api.createAgent, async ({ services, actor, body }) => createAgent(agentStoreDeps(services), actor, body)),
+  getAgentDefaults: defineOperation(api.getAgentDefaults, async ({ services }) => getDefaults(agentStoreDeps(services))),
+  putAgentDefaults: defineOperation(api.putAgentDefaults, async ({ services, actor, body }) => putDefaults(agentStoreDeps(services), actor, body)),
+  previewAllowlists: defineOperation(api.previewAllowlists, async ({ services, body }) => previewAllowlists(agentsDeps(services), body.changes)),
+  saveAllowlists: defineOperation(api.saveAllowlists, async ({ services, actor, body }) => saveAllowlists(agentsDeps(services), actor, body.changes)),
+  getAgent: defineOperation(api.getAgent, async ({ services, params }) => getAgent(agentStoreDeps(services), params.id)),
+  updateAgent: defineOperation(api.updateAgent, async ({ services, actor, params, body }) => patchAgent(agentStoreDeps(services), actor, params.id, body)),
+  deleteAgent: defineOperation(api.deleteAgent, async ({ services, actor, params }) => deleteAgent(agentStoreDeps(services), actor, params.id)),
+  // On the REST door the answer carries its version as the ETag, and a matching If-None-Match is
+  // answered 304 without a body; the console's door gets the same JSON without the header.
+  agentSkills: defineOperation(api.agentSkills, async ({ services, params, req }) => {
+    const view = gatewayView(await effectiveOf(agentsDeps(services), params.id));
+    if (!req) return view;
+    const headers = { etag: etagOf(view.version), 'cache-control': 'no-cache' };
+    if (matchesEtag(req.headers.get('if-none-match'), view.version)) return new Response(null, { status: 304, headers });
+    checkOutput(api.agentSkills, view);
+    return new Response(JSON.stringify(view), { status: 200, headers: { ...headers, 'content-type': 'application/json' } });
+  }),
+  agentSkill: defineOperation(api.agentSkill, async ({ services, params }) => gatewaySkill(agentsDeps(services), params.id, params.name)),
+  agentSkillFile: defineOperation(api.agentSkillFile, async ({ services, params, query }) =>
+    gatewayFile(agentsDeps(services), params.id, params.name, query.path),
+  ),
+  explainAgent: defineOperation(api.explainAgent, async ({ services, params, query }) => explainAgent(agentsDeps(services), params.id, query.skill)),
+};
