@@ -20,11 +20,16 @@ export interface SkillsBenchResult {
   runs: number;
   read: SkillsSide;
   index: SkillsSide & { ready: number; needsSetup: number; blocked: number; invalid: number; findings: number };
-  rebuild: SkillsSide;
+  /** With the root watcher running: builds where it vouched for the root (of `runs`). */
+  rebuild: SkillsSide & { quietBuilds: number };
+  /** The same without a watcher: the stat pass. */
+  rebuildStat: SkillsSide;
   /** First build / plain read. */
   ratio: number;
-  /** Rebuild with nothing changed (stat identities and verdicts kept) / plain read. */
+  /** Rebuild with nothing changed (stat identities and verdicts kept, the watcher running) / plain read. */
   rebuildRatio: number;
+  /** Rebuild with nothing changed, no watcher / plain read. */
+  rebuildStatRatio: number;
   search: { indexMs: number } & SearchLatency;
   /** One skill's SKILL.md edited: that folder reloaded, rescanned, gated and re-indexed (the watcher path). */
   change: { changes: number; medianMs: number; maxMs: number; fullBuilds: number; search: SearchLatency };
@@ -64,7 +69,7 @@ export function generateSkills(dir: string, n: number): void {
   }
 }
 
-function child(mode: 'read' | 'index' | 'rebuild' | 'search' | 'change', dir: string, runs: number): Record<string, unknown> {
+function child(mode: 'read' | 'index' | 'rebuild' | 'rebuild-stat' | 'search' | 'change', dir: string, runs: number): Record<string, unknown> {
   const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/skills-child.ts'), mode, dir, String(runs)], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -79,10 +84,23 @@ export async function skillsBench(n: number, runs: number): Promise<SkillsBenchR
     generateSkills(dir, n);
     const read = child('read', dir, runs) as unknown as SkillsSide;
     const index = child('index', dir, runs) as unknown as SkillsBenchResult['index'];
-    const rebuild = child('rebuild', dir, runs) as unknown as SkillsSide;
+    const rebuild = child('rebuild', dir, runs) as unknown as SkillsBenchResult['rebuild'];
+    const rebuildStat = child('rebuild-stat', dir, runs) as unknown as SkillsSide;
     const search = child('search', dir, runs) as unknown as SkillsBenchResult['search'];
     const change = child('change', dir, runs) as unknown as SkillsBenchResult['change'];
-    return { skills: n, runs, read, index, rebuild, ratio: index.medianMs / read.medianMs, rebuildRatio: rebuild.medianMs / read.medianMs, search, change };
+    return {
+      skills: n,
+      runs,
+      read,
+      index,
+      rebuild,
+      rebuildStat,
+      ratio: index.medianMs / read.medianMs,
+      rebuildRatio: rebuild.medianMs / read.medianMs,
+      rebuildStatRatio: rebuildStat.medianMs / read.medianMs,
+      search,
+      change,
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileIdentity } from '../files';
 import { type Candidate, SKILL_FILE, type WalkTrace as Trace } from './candidates';
+import { WATCH_DEPTH } from './watch';
 
 const STAT = { bigint: true, throwIfNoEntry: false } as const;
 /** Synchronous stats between two turns of the event loop while a kept walk is checked. */
@@ -54,6 +55,8 @@ export class CandidateCache {
   private readonly kept = new Map<string, Kept>();
   /** Walks done (roots whose kept candidates could not be reused), for tests and diagnostics. */
   walks = 0;
+  /** Kept walks reused on a quiet watcher's word, without a stat. */
+  quietReuses = 0;
 
   constructor(private readonly racyNs: bigint) {}
 
@@ -86,12 +89,20 @@ export class CandidateCache {
 
   /**
    * The candidates of the last walk when it would find the same folders now, each with its folder
-   * identity as of this call; null when the root must be walked again.
+   * identity as of this call; null when the root must be walked again. `quiet`: a watcher saw
+   * nothing under the root since that walk, so folders within its reach are not stat-ed (their
+   * kept identities stand).
    */
-  async reuse(rootPath: string, groupDepth: number): Promise<Candidate[] | null> {
+  async reuse(rootPath: string, groupDepth: number, quiet = false): Promise<Candidate[] | null> {
     const key = this.key(rootPath, groupDepth);
     const kept = this.kept.get(key);
     if (!kept) return null;
+    // One level short of the watcher's depth, as in CopyCache.
+    const watched = (dir: string) => quiet && path.relative(rootPath, dir).split(path.sep).length < WATCH_DEPTH;
+    if (quiet && [...kept.folders.keys()].every(watched) && kept.candidates.every((c) => !c.viaSymlink && watched(c.dir))) {
+      this.quietReuses++;
+      return kept.candidates.map((c, i) => ({ ...c, dirIdentity: kept.candidateIds[i] }));
+    }
     const startNs = BigInt(Date.now()) * 1_000_000n;
     const racy = (st: BigIntStats) => this.racyNs > 0n && (startNs - st.mtimeNs < this.racyNs || startNs - st.ctimeNs < this.racyNs);
     let n = 0;

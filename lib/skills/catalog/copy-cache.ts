@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileIdentity } from '../files';
 import type { SkillCopy, SkillRoot } from '../types';
 import { CandidateCache } from './candidate-cache';
+import { WATCH_DEPTH } from './watch';
 
 const RACY_MS = 3000;
 /** The stat walk of an unchanged folder is synchronous (a few syscalls); the event loop gets a turn between this many folders. */
@@ -45,6 +46,8 @@ interface Check {
   abs: string;
   dir: boolean;
   id: Ident;
+  /** Within the watcher's reach (WATCH_DEPTH below the root): a quiet watcher vouches for it. */
+  watched: boolean;
 }
 
 interface Entry {
@@ -57,6 +60,8 @@ interface Entry {
   checks: Check[];
   files: Map<string, FileEntry>;
   racy: boolean;
+  /** The folder and every check within the watcher's reach. */
+  allWatched: boolean;
 }
 
 interface Seen {
@@ -103,6 +108,8 @@ export class CopyCache {
   private readonly racyNs: bigint;
   private seen = new Set<string>();
   private walks = 0;
+  /** Copies looked up with a quiet watcher's word (their files not stat-ed), for tests and diagnostics. */
+  quietReuses = 0;
   /** The candidates of each root's last walk, under the same racy rule. */
   readonly roots: CandidateCache;
 
@@ -137,11 +144,17 @@ export class CopyCache {
   /**
    * The previous copy when no folder or file of `dir` changed identity, else null. `dirIdentity`:
    * the folder's identity taken earlier in this discovery (its stat is then not taken again).
+   * `quiet`: a watcher saw nothing under the root since the discovery that recorded the entry, so
+   * only the paths beyond its reach are stat-ed.
    */
-  async unchanged(key: string, dir: string, maxSkillFileBytes: number, dirIdentity?: string): Promise<LoadedCopy | null> {
+  async unchanged(key: string, dir: string, maxSkillFileBytes: number, dirIdentity?: string, quiet = false): Promise<LoadedCopy | null> {
     this.seen.add(key);
     const entry = this.entries.get(key);
     if (!entry || entry.racy || entry.maxSkillFileBytes !== maxSkillFileBytes) return null;
+    if (quiet) {
+      this.quietReuses++;
+      if (entry.allWatched) return { copy: entry.copy, skillMdBytes: entry.skillMdBytes };
+    }
     if (++this.walks % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     try {
       if (dirIdentity === undefined) {
@@ -151,6 +164,7 @@ export class CopyCache {
       }
       if (dirIdentity !== entry.self) return null;
       for (const c of entry.checks) {
+        if (quiet && c.watched) continue;
         const st = fs.lstatSync(c.abs, STAT);
         if (!st || (c.dir ? !st.isDirectory() : !st.isFile()) || !sameIdent(st, c.id)) return null;
       }
@@ -177,18 +191,22 @@ export class CopyCache {
     if (!self) return void this.entries.delete(key);
     let racy = false;
     const dir = loaded.copy.dir;
+    const depth = loaded.copy.relDir.split('/').length;
+    // One level short of the watcher's depth, whichever way it counts levels.
+    const watched = (rel: string) => depth + rel.split('/').length < WATCH_DEPTH;
     for (const [rel, d] of log.dirs) {
-      if (rel) checks.push({ abs: path.join(dir, rel), dir: true, id: d.id });
+      if (rel) checks.push({ abs: path.join(dir, rel), dir: true, id: d.id, watched: watched(rel) });
       racy ||= d.racy;
     }
     for (const f of loaded.copy.files) {
       const seen = log.files.get(f.path);
       if (!seen) return void this.entries.delete(key);
       files.set(f.path, { identity: seen.identity, sha256: f.sha256, racy: seen.racy });
-      checks.push({ abs: path.join(dir, f.path), dir: false, id: seen.id });
+      checks.push({ abs: path.join(dir, f.path), dir: false, id: seen.id, watched: watched(f.path) });
       racy ||= seen.racy;
     }
-    this.entries.set(key, { copy: loaded.copy, skillMdBytes: loaded.skillMdBytes, maxSkillFileBytes, self: self.identity, checks, files, racy });
+    const allWatched = depth < WATCH_DEPTH && checks.every((c) => c.watched);
+    this.entries.set(key, { copy: loaded.copy, skillMdBytes: loaded.skillMdBytes, maxSkillFileBytes, self: self.identity, checks, files, racy, allWatched });
   }
 
   forget(key: string): void {

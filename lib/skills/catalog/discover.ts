@@ -26,6 +26,12 @@ export interface DiscoverOptions {
   inspect?: InspectCopy;
   /** Kept across discoveries: folders whose files kept their stat identity are not read again (no inspect call for them). */
   cache?: CopyCache;
+  /**
+   * Roots under which a running watcher saw nothing since the discovery that filled `cache`
+   * (SkillRootsWatcher.quietSince): what it kept of them is reused without stat-ing what the
+   * watcher covers. Anything reached through a symbolic link is stat-ed all the same.
+   */
+  quietRoots?: ReadonlySet<string>;
 }
 
 export const DEFAULT_DISCOVER_OPTIONS: DiscoverOptions = {
@@ -64,7 +70,7 @@ async function scanRoot(root: SkillRoot, opts: DiscoverOptions, warnings: RootWa
   const kept = opts.cache?.roots;
   try {
     rootReal = await fsp.realpath(root.path);
-    const reused = await kept?.reuse(root.path, opts.groupDepth);
+    const reused = await kept?.reuse(root.path, opts.groupDepth, opts.quietRoots?.has(root.path));
     if (reused) cands = reused;
     else {
       const trace = kept?.trace();
@@ -114,7 +120,8 @@ export async function discoverSkills(roots: SkillRoot[], options: Partial<Discov
         jobWarnings[i] = { root: root.path, path: contained.path, code: contained.code, message: describeEscape(root.kind, contained, root.path) };
         return null;
       }
-      const { copy, skillMdBytes } = await loadCopy(root, cand, opts.maxSkillFileBytes, opts.inspect, opts.cache);
+      const quiet = !cand.viaSymlink && !!opts.quietRoots?.has(root.path);
+      const { copy, skillMdBytes } = await loadCopy(root, cand, opts.maxSkillFileBytes, opts.inspect, opts.cache, quiet);
       if (skillMdBytes > opts.maxSkillFileBytes) jobWarnings[i] = tooLarge(root, cand, skillMdBytes, opts.maxSkillFileBytes);
       return copy;
     } catch (e) {

@@ -60,9 +60,10 @@ export async function loadCopy(
   maxSkillFileBytes: number,
   inspect?: InspectCopy,
   cache?: CopyCache,
+  quiet = false,
 ): Promise<{ copy: SkillCopy; skillMdBytes: number }> {
   const key = cache?.keyOf(root, cand.relDir) ?? '';
-  const kept = cache && (await cache.unchanged(key, cand.dir, maxSkillFileBytes, cand.dirIdentity));
+  const kept = cache && (await cache.unchanged(key, cand.dir, maxSkillFileBytes, cand.dirIdentity, quiet));
   if (kept) return kept;
   // The listing reads every file once (hashing); SKILL.md's bytes are taken from it when it fits.
   let files: SkillFile[] = [];

@@ -16,6 +16,8 @@ import { type FSWatcher, watch } from 'chokidar';
 export const WATCH_IGNORED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', 'dist', '.venv', 'venv', '__pycache__', '.pytest_cache', '.cache']);
 /** root/group/skill/... — deep enough for grouped skills with nested scripts and references. */
 export const WATCH_DEPTH = 6;
+/** After a folder appears under a root, how long before the watcher vouches for it (quietSince). */
+const ADDED_DIR_SETTLE_MS = 1000;
 
 export interface WatchOptions {
   /** Default 250 ms; also the write-stability threshold. */
@@ -25,10 +27,29 @@ export interface WatchOptions {
   onError?: (error: unknown) => void;
 }
 
+/** A point in a watcher's history, for quietSince. */
+export interface WatchMark {
+  readonly epoch: number;
+  readonly watcher: SkillRootsWatcher;
+}
+
 export interface SkillRootsWatcher {
   /** Resolves once the initial scan of every existing root is done (events before that may be missed). */
   ready: Promise<void>;
   close(): Promise<void>;
+  /**
+   * Now, or null while the watcher can vouch for nothing (initial scan not done, an error seen,
+   * closed). Take it after settle().
+   */
+  mark(): WatchMark | null;
+  /**
+   * True when this watcher saw nothing at all under its roots since `mark` (no event of any kind,
+   * raw ones included, before debouncing or write-finish checks), met no error and is still open:
+   * files at most WATCH_DEPTH levels below a root (outside WATCH_IGNORED_DIRS) are as they were.
+   */
+  quietSince(mark: WatchMark | null): boolean;
+  /** Resolves once the events the kernel queued before the call have reached the watcher. */
+  settle(): Promise<void>;
 }
 
 function exists(p: string): boolean {
@@ -75,7 +96,20 @@ export function watchSkillRoots(roots: string[], opts: WatchOptions): SkillRoots
     const wait = Math.max(0, Math.min(debounceMs, firstPendingAt + debounceMs * 10 - Date.now()));
     timer = setTimeout(flush, wait);
   };
-  const onError = (e: unknown) => opts.onError?.(e);
+  // Every event of either watcher, raw ones included, moves the epoch; an error ends trust for good.
+  let epoch = 0;
+  let trusted = false;
+  let errored = false;
+  const onError = (e: unknown) => {
+    errored = true;
+    trusted = false;
+    epoch++;
+    opts.onError?.(e);
+  };
+  const bump = () => void epoch++;
+  // A folder that appears is watched a moment later (chokidar lists it, then watches it): a write
+  // in between has no event, so a mark taken around then must not outlive that moment.
+  const bumpLater = () => setTimeout(bump, ADDED_DIR_SETTLE_MS).unref();
 
   const existing = [...rootSet].filter(exists);
   const main: FSWatcher = watch(existing, {
@@ -108,6 +142,7 @@ export function watchSkillRoots(roots: string[], opts: WatchOptions): SkillRoots
         releaseAncestor(ancestor);
         main.add(root);
         record(root);
+        bumpLater();
         continue;
       }
       const next = nearestExistingAncestor(root);
@@ -130,6 +165,11 @@ export function watchSkillRoots(roots: string[], opts: WatchOptions): SkillRoots
       }
     });
   }
+  for (const w of [main, ancestors]) {
+    w.on('raw', bump);
+    w.on('all', bump);
+  }
+  main.on('addDir', bumpLater);
   ancestors.on('addDir', recheck);
   ancestors.on('unlinkDir', recheck);
   main.on('error', onError);
@@ -139,15 +179,30 @@ export function watchSkillRoots(roots: string[], opts: WatchOptions): SkillRoots
   // A root created between the existence check and the watch is caught by this first recheck.
   let onClosed!: () => void;
   const closedSignal = new Promise<void>((resolve) => (onClosed = resolve));
-  const ready = Promise.race([Promise.all([readyOf(main, existing.length), readyOf(ancestors, pending.size)]).then(() => recheck()), closedSignal]);
+  const ready = Promise.race([
+    Promise.all([readyOf(main, existing.length), readyOf(ancestors, pending.size)]).then(() => {
+      recheck();
+      trusted = !closed && !errored;
+      epoch++;
+    }),
+    closedSignal,
+  ]);
 
-  return {
+  const self: SkillRootsWatcher = {
     ready,
     async close() {
       closed = true;
+      trusted = false;
       onClosed();
       if (timer) clearTimeout(timer);
       await Promise.all([main.close(), ancestors.close()]);
     },
+    mark: () => (trusted && !closed ? { epoch, watcher: self } : null),
+    quietSince: (m) => !!m && m.watcher === self && trusted && !closed && m.epoch === epoch,
+    // Two turns: the second comes after a poll phase that began after the call, which delivers inotify events.
+    settle: async () => {
+      for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+    },
   };
+  return self;
 }

@@ -22,10 +22,27 @@ export interface Highlight {
 // Terms are runs of word characters; escaping guards the pattern anyway (only syntax characters: `u` refuses other escapes).
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** One word character (a code point), tested at the edges of a candidate match. */
+const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
+
+function isWordAt(text: string, i: number): boolean {
+  if (i < 0 || i >= text.length) return false;
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+  return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(i)!));
+}
+
+function isWordBefore(text: string, i: number): boolean {
+  const c = text.charCodeAt(i - 1);
+  // the code point ending at i - 1 starts one unit earlier when it is a surrogate pair
+  const start = c >= 0xdc00 && c <= 0xdfff && i >= 2 ? i - 2 : i - 1;
+  return isWordAt(text, start);
+}
+
 /**
- * Finds whole tokens equal to one of `terms` (lower case), ignoring case: the same tokens the index
- * made, found by the regex engine instead of tokenizing the whole text in JavaScript. An alternation
- * of literals between two one-character lookarounds: linear in the text.
+ * Finds tokens equal to one of `terms` (lower case), ignoring case: the same tokens the index made.
+ * A plain case-insensitive alternation of literals, longest first (cheap to compile, scanned
+ * natively); whether a match is a whole token is checked at its two edges (termRanges).
  */
 export function termMatcher(terms: ReadonlySet<string>): RegExp | null {
   const list = [...terms].filter((t) => t.length > 0);
@@ -34,21 +51,31 @@ export function termMatcher(terms: ReadonlySet<string>): RegExp | null {
     .sort((a, b) => b.length - a.length)
     .map(escapeRe)
     .join('|');
-  return new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alts})(?![\\p{L}\\p{N}_])`, 'giu');
+  return new RegExp(alts, 'gi');
 }
 
 /**
- * Ranges in `text` of the tokens `matcher` finds. With `span`, the scan stops `span` characters
- * after the first range (a window around it shows no more), so a long body is not scanned whole.
+ * Ranges in `text` of the whole tokens `matcher` finds. With `span`, the scan stops `span`
+ * characters after the first range (a window around it shows no more), so a long body is not
+ * scanned whole. At a given start at most the longest matching term can be a whole token (terms
+ * are word characters only), so the first alternative the regex takes is the only one to check.
  */
 export function termRanges(text: string, matcher: RegExp | null, span = Number.POSITIVE_INFINITY): [number, number][] {
   const out: [number, number][] = [];
   if (!matcher) return out;
-  const re = new RegExp(matcher.source, matcher.flags);
+  const re = matcher;
+  re.lastIndex = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (out.length > 0 && m.index > out[0][0] + span) break;
-    out.push([m.index, m.index + m[0].length]);
+    const start = m.index;
+    const end = start + m[0].length;
+    if (out.length > 0 && start > out[0][0] + span) break;
+    if (isWordBefore(text, start) || isWordAt(text, end)) {
+      re.lastIndex = start + 1;
+      continue;
+    }
+    out.push([start, end]);
   }
+  re.lastIndex = 0;
   return out;
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { windowAround } from './highlight';
+import { termMatcher, termRanges, windowAround } from './highlight';
 import { createSkillSearch, type SearchDoc } from './search';
 
 const doc = (id: string, over: Partial<SearchDoc>): SearchDoc => ({
@@ -55,6 +55,36 @@ describe('createSkillSearch', () => {
     expect(s.search('wether')[0]?.id).toBe('weather');
     expect(s.search('trelo')[0]?.id).toBe('trello');
     expect(s.search('pfd')).toEqual([]);
+  });
+
+  it('finds a word with two neighbouring letters swapped, as one edit', () => {
+    const s = fixture();
+    // "trlelo" is two Levenshtein edits from "trello": within reach only as a swap
+    expect(s.search('trlelo')[0]?.id).toBe('trello');
+    expect(s.search('trlelo')[0]?.terms).toEqual(['trello']);
+    expect(s.search('waehter')).toEqual([]); // two swaps are two edits
+  });
+
+  it('takes the last term as a prefix from three characters on', () => {
+    const s = fixture();
+    expect(s.search('wea')[0]?.id).toBe('weather');
+    expect(s.search('we')).toEqual([]);
+  });
+
+  it('runs the typo pass when the filters leave fewer hits than asked for', () => {
+    const s = fixture();
+    expect(s.search('wether', {}, 1).map((h) => h.id)).toEqual(['weather']);
+    // unfiltered, "notes" alone would fill the one place asked for; filtered, only the typo pass finds trello
+    expect(s.search('notes trelo', {}, 1).map((h) => h.id)).toEqual(['notes']);
+    expect(s.search('notes trelo', { source: ['managed'] }, 1).map((h) => h.id)).toEqual(['trello']);
+  });
+
+  it('keeps the best hits by score, an earlier document first among equal scores', () => {
+    const s = createSkillSearch();
+    s.replaceAll(['c', 'a', 'b', 'd'].map((id) => doc(id, { name: `tool-${id}`, description: 'Shared words only.' })));
+    s.replaceAll([...['c', 'a', 'b'].map((id) => doc(id, { name: `tool-${id}`, description: 'Shared words only.' })), doc('d', { name: 'shared' })]);
+    expect(s.search('shared', {}, 3).map((h) => h.id)).toEqual(['d', 'c', 'a']);
+    expect(s.search('shared', {}, 10).map((h) => h.id)).toEqual(['d', 'c', 'a', 'b']);
   });
 
   it('applies source, status and eligible filters', () => {
@@ -152,6 +182,15 @@ describe('sync', () => {
     scratch.replaceAll(changed);
     expect(answers(live)).toEqual(answers(scratch));
     expect(live.size).toBe(3);
+  });
+});
+
+describe('termRanges', () => {
+  it('covers whole tokens only, ignoring case, next to non-ASCII letters too', () => {
+    const m = termMatcher(new Set(['api', 'über']));
+    const text = 'rapid API, api_key, Über-Ｘ, xüber, 𝒜api, api';
+    expect(termRanges(text, m).map(([s, e]) => text.slice(s, e))).toEqual(['API', 'Über', 'api']);
+    expect(termRanges(text, m).at(-1)).toEqual([text.length - 3, text.length]);
   });
 });
 

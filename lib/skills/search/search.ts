@@ -1,13 +1,13 @@
 /**
- * Full-text search over skills with minisearch (BM25+): name weighs 3,
- * description 2, body 1. The last query term (the one being typed) also matches as a prefix
- * (two characters or more). Typo tolerance (edit distance ≈ 20 % of the term, at most 2, terms of
- * four characters or more) is a second pass, run only when the first finds fewer hits than
- * asked for: the fuzzy walk over a large body vocabulary is the costly part of a query.
- * A query without any word returns no hits (listing everything is the catalog's job).
+ * Full-text search over skills (BM25+, see bm25.ts): name weighs 3, description 2, body 1. The
+ * last query term (the one being typed) also matches as a prefix from three characters on (a
+ * shorter prefix stands for a large part of the vocabulary). Typo tolerance (one edit: a letter
+ * added, dropped or replaced, or two neighbours swapped; terms of four characters or more) is a
+ * second pass, run only when the first finds fewer hits than asked for. A query without any word
+ * returns no hits (listing everything is the catalog's job).
  */
-import MiniSearch, { type SearchResult } from 'minisearch';
 import type { SourceKind } from '../types';
+import { Bm25Index, type QueryTerm } from './bm25';
 import { type Highlight, termMatcher, termRanges, tokenize, windowAround } from './highlight';
 
 export interface SearchDoc {
@@ -49,21 +49,29 @@ export interface SkillSearch {
 }
 
 const FIELDS = ['name', 'description', 'body'] as const;
+const BOOSTS = [3, 2, 1];
+const MIN_PREFIX = 3;
+const MIN_FUZZY = 4;
 /** Index work between two turns of the event loop while syncing (a first load of thousands of skills is seconds of work). */
 const SYNC_SLICE = 16;
 const BODY_WINDOW = 160;
 const DESCRIPTION_WINDOW = 240;
 
-function newIndex(): MiniSearch<SearchDoc> {
-  return new MiniSearch<SearchDoc>({
-    fields: [...FIELDS],
-    storeFields: [],
-    tokenize,
-    searchOptions: {
-      boost: { name: 3, description: 2, body: 1 },
-      prefix: (term, i, terms) => i === terms.length - 1 && term.length >= 2,
-    },
-  });
+function newIndex(): Bm25Index {
+  return new Bm25Index(FIELDS.length, BOOSTS, tokenize);
+}
+
+const textsOf = (d: SearchDoc) => FIELDS.map((f) => d[f]);
+
+/** The query's distinct lower-case terms; the last one typed is also a prefix. */
+function queryTerms(query: string, fuzzy: boolean): QueryTerm[] {
+  const terms = [...new Set(tokenize(query).map((t) => t.toLowerCase()))];
+  const last = tokenize(query).at(-1)?.toLowerCase();
+  return terms.map((term) => ({
+    term,
+    prefix: term === last && term.length >= MIN_PREFIX,
+    fuzzy: fuzzy && term.length >= MIN_FUZZY ? 1 : 0,
+  }));
 }
 
 function matches(doc: SearchDoc, f: SearchFilters): boolean {
@@ -100,7 +108,7 @@ export function createSkillSearch(): SkillSearch {
       const next = newIndex();
       const byId = new Map<string, SearchDoc>();
       for (const d of list) byId.set(d.id, d); // a repeated id keeps the last document
-      next.addAll([...byId.values()]);
+      for (const d of byId.values()) next.add(d.id, textsOf(d));
       index = next;
       docs = byId;
     },
@@ -111,9 +119,9 @@ export function createSkillSearch(): SkillSearch {
       const step = async () => {
         if (++work % SYNC_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       };
-      for (const id of [...docs.keys()]) {
+      for (const [id, old] of [...docs]) {
         if (next.has(id)) continue;
-        index.discard(id);
+        index.remove(id, textsOf(old));
         docs.delete(id);
         await step();
       }
@@ -124,8 +132,8 @@ export function createSkillSearch(): SkillSearch {
           docs.set(id, d);
           continue;
         }
-        if (old) index.replace(d);
-        else index.add(d);
+        if (old) index.remove(id, textsOf(old));
+        index.add(id, textsOf(d));
         docs.set(id, d);
         await step();
       }
@@ -133,16 +141,16 @@ export function createSkillSearch(): SkillSearch {
     search(query: string, filters: SearchFilters = {}, limit = 20): SearchHit[] {
       if (tokenize(query).length === 0 || limit <= 0) return [];
       const hasFilters = filters.source !== undefined || filters.status !== undefined || filters.eligible !== undefined;
-      const filter = hasFilters ? (r: SearchResult) => matches(docs.get(r.id as string)!, filters) : undefined;
-      let results = index.search(query, { filter });
-      if (results.length < limit) results = index.search(query, { filter, fuzzy: (term) => (term.length >= 4 ? 0.2 : false), maxFuzzy: 2 });
-      const hits = results.slice(0, limit);
+      const accept = hasFilters ? (id: string) => matches(docs.get(id)!, filters) : undefined;
+      let found = index.search(queryTerms(query, false), limit, accept);
+      if (found.count < limit) found = index.search(queryTerms(query, true), limit, accept);
+      const hits = found.hits;
       // One matcher for every hit: a term of another hit that occurs as a token in a matched field
       // would have matched this hit too, so the ranges are the same as with each hit's own terms.
       const matcher = termMatcher(new Set(hits.flatMap((r) => r.terms)));
       return hits.map((r) => {
-        const doc = docs.get(r.id as string)!;
-        const fields = new Set(Object.values(r.match).flat());
+        const doc = docs.get(r.id)!;
+        const fields = new Set([...r.match.values()].flatMap((s) => [...s].map((f) => FIELDS[f])));
         return { id: doc.id, name: doc.name, score: r.score, terms: r.terms, highlights: highlightsOf(doc, fields, matcher) };
       });
     },

@@ -46,6 +46,8 @@ export interface BuildInput {
   scans: Map<string, ScanResult>;
   /** Stat identities and copies kept across builds: an unchanged folder is not read, hashed or parsed again. */
   cache?: CopyCache;
+  /** Roots a watcher vouches for since the build that filled `cache` (DiscoverOptions.quietRoots); this build only. */
+  quietRoots?: ReadonlySet<string>;
   /** Owner of each claimed skillKey, kept across builds (updated by each build): a key's first owner keeps it. */
   keyOwners?: Map<string, string>;
 }
@@ -145,7 +147,7 @@ function discoverOptions(input: BuildInput) {
 
 /** `previous`: the last build of the same catalog, whose results are kept where nothing they depend on changed. */
 export async function buildCatalog(input: BuildInput, previous?: BuiltCatalog | null): Promise<BuiltCatalog> {
-  const { copies, warnings } = await discoverSkills(input.roots, discoverOptions(input));
+  const { copies, warnings } = await discoverSkills(input.roots, { ...discoverOptions(input), quietRoots: input.quietRoots });
   const { skills, gate } = await assemble(copies, input, previous ?? null);
   forgetTimedOut(input.scans);
   return { skills, warnings, copies, gate };

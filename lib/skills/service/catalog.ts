@@ -10,7 +10,7 @@ import { logger } from '../../core/logger';
 import { runtimeLayout } from '../../runtime/dir';
 import type { SkillsSettings } from '../../settings/skills-settings';
 import { getSkillsSettings } from '../../settings/store';
-import { CopyCache, watchSkillRoots } from '../catalog';
+import { CopyCache, type SkillRootsWatcher, type WatchMark, watchSkillRoots } from '../catalog';
 import { createHostTarget } from '../gating';
 import { createSkillSearch } from '../search';
 import type { GatingTarget, RootWarning, ScanResult } from '../types';
@@ -36,6 +36,8 @@ export interface CatalogDeps {
   runtimeDir: string;
   env?: NodeJS.ProcessEnv;
   home?: string;
+  /** How recent a file's times may be for its stat identity not to be trusted (CopyCache; default 3 s). */
+  racyMs?: number;
 }
 
 export class SkillCatalog {
@@ -49,7 +51,7 @@ export class SkillCatalog {
   private built: BuiltCatalog | null = null;
   private lastInput: BuildInput | null = null;
   private roots: ResolvedRoot[] = [];
-  private readonly copies = new CopyCache();
+  private readonly copies: CopyCache;
   private readonly keyOwners = new Map<string, string>();
   /** The search index brought to the latest snapshot; queries wait for it. */
   private searchSynced: Promise<void> = Promise.resolve();
@@ -57,12 +59,19 @@ export class SkillCatalog {
   private readonly scans = new Map<string, ScanResult>();
   private readonly search = createSkillSearch();
   private readonly target: GatingTarget & { invalidate(): void };
-  private watcher: { close(): Promise<void> } | null = null;
+  private watcher: SkillRootsWatcher | null = null;
+  /** The watcher's mark taken as the last full build began; null after a failed build. */
+  private watchMark: WatchMark | null = null;
+  /** The next full build stats every file whatever the watcher says (an explicit refresh). */
+  private statAll = true;
+  /** Full builds done, and those that took the watcher's word for the roots (diagnostics, tests). */
+  readonly builds = { full: 0, quiet: 0 };
   private watchedKey = '';
   private scansLoaded = false;
   private readonly persisted = new Set<string>();
 
   constructor(private readonly deps: CatalogDeps) {
+    this.copies = new CopyCache({ racyMs: deps.racyMs });
     const layout = runtimeLayout(deps.runtimeDir);
     this.target = createHostTarget({ extraDirs: [layout.npmBin, layout.pipBin, layout.bin], env: deps.env ?? process.env });
   }
@@ -106,6 +115,7 @@ export class SkillCatalog {
   }
 
   async refresh(): Promise<CatalogSnapshot> {
+    this.statAll = true;
     this.invalidate();
     await this.building?.catch(() => undefined);
     return this.snapshot();
@@ -146,6 +156,7 @@ export class SkillCatalog {
       return this.publish(built);
     } catch (e) {
       this.full = true;
+      this.watchMark = null; // the caches may hold a half-done round
       throw e;
     }
   }
@@ -154,6 +165,15 @@ export class SkillCatalog {
     const settings = await getSkillsSettings(this.deps.db);
     const roots = resolveRoots(settings, this.deps.dataDir, this.deps.home);
     this.ensureWatcher(settings, roots);
+    // While the watcher saw nothing since the last full build began, the files it covers are as that build left them.
+    const watcher = this.watcher;
+    await watcher?.settle();
+    const quiet = !this.statAll && !!watcher?.quietSince(this.watchMark);
+    this.builds.full++;
+    if (quiet) this.builds.quiet++;
+    const mark = watcher?.mark() ?? null;
+    this.statAll = false;
+    this.watchMark = null;
     const [entries, acks] = await Promise.all([loadEntryConfigs(this.deps.db), loadAcks(this.deps.db), this.loadStoredScans()]);
     const input: BuildInput = {
       roots,
@@ -170,9 +190,11 @@ export class SkillCatalog {
       target: this.target,
       scans: this.scans,
       cache: this.copies,
+      quietRoots: quiet ? new Set(roots.map((r) => r.path)) : undefined,
       keyOwners: this.keyOwners,
     };
     const built = await buildCatalog(input, this.built);
+    this.watchMark = mark;
     this.lastInput = input;
     this.roots = roots;
     return built;
@@ -226,6 +248,11 @@ export class SkillCatalog {
     } catch (e) {
       logger.warn('skill watcher could not start; changes are picked up on refresh', { error: String(e) });
     }
+  }
+
+  /** Resolves once the watcher started by the last full build has done its initial scan (at once without one). */
+  async watching(): Promise<void> {
+    await this.watcher?.ready;
   }
 
   /** Searches the current snapshot, once the index has caught up with it. */
