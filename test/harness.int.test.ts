@@ -2,6 +2,7 @@
 // database on the engine named by SKILLDOCK_TEST_DB, cleanup removes it, and the Docker engine
 // that `npm test` exported through DOCKER_HOST answers dockerode.
 import fs from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import Docker from 'dockerode';
 import postgres from 'postgres';
@@ -44,12 +45,14 @@ describe(`test database helper (${dbKind})`, () => {
       expect(left).toHaveLength(0);
     });
   } else {
-    it('gives PGlite a fresh empty directory and removes it on cleanup', async () => {
+    it('gives PGlite a fresh data dir holding only a migrated database, and removes it on cleanup', async () => {
       expect(db.url).toBeUndefined();
-      expect(fs.readdirSync(db.dataDir!)).toEqual([]);
-      const pg = new PGlite(db.dataDir!);
+      expect(fs.readdirSync(db.dataDir!)).toEqual(['pglite']);
+      const pg = new PGlite(path.join(db.dataDir!, 'pglite'));
       const r = await pg.query<{ v: number }>(`select current_setting('server_version_num')::int as v`);
       expect(r.rows[0].v).toBeGreaterThanOrEqual(170000);
+      const applied = await pg.query<{ n: number }>('select count(*)::int as n from drizzle.__drizzle_migrations');
+      expect(applied.rows[0].n).toBe(fs.readdirSync('drizzle').filter((f) => f.endsWith('.sql')).length);
       await pg.close();
       await db.cleanup();
       expect(fs.existsSync(db.dataDir!)).toBe(false);
