@@ -8,13 +8,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as rebuildRoute from '@/app/api/v1/sandbox-configs/[id]/image/rebuild/route';
 import * as imageRoute from '@/app/api/v1/sandbox-configs/[id]/image/route';
 import * as intoConfigs from '@/app/api/v1/skill-installs/[skillKey]/route';
-import { jobs, sandboxConfigs } from '@/db/schema';
-import { createConfig } from '@/lib/sandbox/config/store';
+import { jobs } from '@/db/schema';
 import { setServices } from '@/lib/services';
 import { apiUser, jobEnd } from '@/test/helpers/api';
 import { describeDocker } from '@/test/helpers/docker';
 import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
-import { echoSkill, type InstallKit, installActor, startInstallKit } from '@/test/helpers/install-jobs';
+import { echoSkill, type InstallKit, startInstallKit } from '@/test/helpers/install-jobs';
 import type { Json } from '@/test/helpers/skills-api';
 import { imageRebuildJob } from './job-kinds';
 import * as store from './store';
@@ -57,21 +56,7 @@ describeDocker('skill install API across configs', () => {
       })
     ).token;
     dockerCfg = await kit.newConfig('fanout-docker');
-    const cfg = await createConfig({ db: db(), secrets: s.secrets, usage: s.sandboxUsage, validate: { tlsRoots: [], workspaceRoots: [] } }, installActor, {
-      name: 'fanout-e2b',
-      backend: 'e2b',
-      description: '',
-      config: {
-        apiUrl: server.apiUrl,
-        proxyUrl: server.proxyUrl,
-        domain: server.baseDomain,
-        apiKey: server.apiKey,
-        templateId: 'skilldock-test',
-        allowPrivateEndpoints: true,
-      },
-    } as never);
-    await db().update(sandboxConfigs).set({ enabled: true }).where(eq(sandboxConfigs.id, cfg.id));
-    e2bCfg = cfg.id;
+    e2bCfg = await kit.newE2bConfig('fanout-e2b', server);
     await kit.storeSkill('greet', echoSkill('greet'));
   }, 180_000);
 

@@ -5,13 +5,11 @@
 // keeps serving; a removal makes a bundle without it; a half-built bundle and a leftover
 // maintenance sandbox are reclaimed by recovery.
 import Docker from 'dockerode';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { sandboxConfigs } from '@/db/schema';
 import { enqueue } from '@/lib/jobs/queue';
 import type { JobRow } from '@/lib/jobs/types';
 import { CONFIG_LABEL } from '@/lib/sandbox/config/in-use';
-import { createConfig, loadRow } from '@/lib/sandbox/config/store';
+import { loadRow } from '@/lib/sandbox/config/store';
 import { backendFor, execInInstance, listInstances, removeInstance, startInstance } from '@/lib/sandbox/instances/service';
 import { describeDocker } from '@/test/helpers/docker';
 import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
@@ -46,22 +44,8 @@ describeDocker('skill installs into an E2B config (bundles installed at start)',
   beforeAll(async () => {
     kit = await startInstallKit();
     server = await startE2bServer({ docker, flavor: 'e2b', templates: ['skilldock-test'] });
-    const s = kit.ts.services;
-    const cfg = await createConfig({ db: db(), secrets: s.secrets, usage: s.sandboxUsage, validate: { tlsRoots: [], workspaceRoots: [] } }, actor, {
-      name: 'e2b-bundle',
-      backend: 'e2b',
-      description: '',
-      config: {
-        apiUrl: server.apiUrl,
-        proxyUrl: server.proxyUrl,
-        domain: server.baseDomain,
-        apiKey: server.apiKey,
-        templateId: 'skilldock-test',
-        allowPrivateEndpoints: true,
-      },
-    } as never);
-    await db().update(sandboxConfigs).set({ enabled: true }).where(eq(sandboxConfigs.id, cfg.id));
-    configId = cfg.id;
+    const _s = kit.ts.services;
+    configId = await kit.newE2bConfig('e2b-bundle', server);
   }, 120_000);
 
   afterAll(async () => {

@@ -153,7 +153,7 @@ describeDocker('skill install job', () => {
     const cfg = await kit.newConfig('install-job-cancel');
     const skill = await kit.storeSkill('cancelled', { 'SKILL.md': skillMd('cancelled', ['sh']), 'run.sh': '#!/bin/sh\necho hi\n' });
     const begun = await kit.begin(cfg, skill);
-    const hand = kit.handCtx({ installIds: [begun.id] }, (line) => {
+    const hand = await kit.handCtx({ installIds: [begun.id] }, (line) => {
       // The worker aborts the signal the same way when the job is canceled.
       if (line.startsWith('# Find ')) hand.controller.abort(new Error('cancel'));
     });
@@ -169,7 +169,7 @@ describeDocker('skill install job', () => {
     const skill = await kit.storeSkill('skipped', echoSkill('skipped'));
     const begun = await kit.begin(configId, skill);
     await store.stop(db(), actor, begun.id);
-    const hand = kit.handCtx({ installIds: [begun.id] });
+    const hand = await kit.handCtx({ installIds: [begun.id] });
     const r = await runInstall({ ...kit.ts.services.sandboxes, dataDir: kit.ts.dataDir }, hand.ctx, actor);
     expect(r).toMatchObject({ noop: true, imageGeneration: null, installs: [{ installId: begun.id, outcome: 'skipped' }] });
     expect(hand.lines.some((l) => l.includes('skipped'))).toBe(true);

@@ -39,8 +39,13 @@ async function loadRecords(db: AppDb, ids: string[]): Promise<Map<string, store.
   return out;
 }
 
-/** Still an install this job is meant to run: installing, and not handed to another job. */
+/** An install this job may take: installing, and not handed to another job (a record is begun before its job id is attached). */
 const isMine = (r: store.InstallRecord | null, jobId: string): boolean => !!r && r.state === 'installing' && (r.jobId === null || r.jobId === jobId);
+/**
+ * An install this job runs, once it has claimed its records. Strict: a stopped record that a retry
+ * begins again has no job id for a moment, and must not be taken back by the job it was stopped in.
+ */
+const isBound = (r: store.InstallRecord | null, jobId: string): boolean => !!r && r.state === 'installing' && r.jobId === jobId;
 
 export async function runInstall(deps: InstallRunDeps, ctx: JobContext<InstallRunParams>, actor: Actor): Promise<InstallRunResult> {
   const db: AppDb = deps.db;
@@ -62,7 +67,12 @@ export async function runInstall(deps: InstallRunDeps, ctx: JobContext<InstallRu
   if (!configId || ![...first.values()].some((r) => isMine(r, ctx.job.id))) return finish({});
 
   const stages = new Map<string, string>();
-  let mine = [...first.values()].filter((r): r is store.InstallRecord => isMine(r, ctx.job.id));
+  await store.claimInstalls(
+    db,
+    [...first.values()].filter((r) => isMine(r, ctx.job.id)).map((r) => r!.id),
+    ctx.job.id,
+  );
+  let mine = [...(await loadRecords(db, ids)).values()].filter((r): r is store.InstallRecord => isBound(r, ctx.job.id));
   const setStage = async (id: string, stage: string, percent: number) => {
     stages.set(id, stage);
     // A record stopped meanwhile refuses progress; its stop already says where it was.
@@ -71,14 +81,14 @@ export async function runInstall(deps: InstallRunDeps, ctx: JobContext<InstallRu
   const failOpen = async (f: SkillFailure) => {
     for (const r of mine) {
       const now = await store.getInstall(db, r.id);
-      if (!isMine(now, ctx.job.id)) continue;
+      if (!isBound(now, ctx.job.id)) continue;
       await store.fail(db, actor, r.id, { ...f, stage: stages.get(r.id) ?? f.stage }).catch(() => undefined);
       outcomes.set(r.id, { installId: r.id, skillKey: r.skillKey, outcome: 'failed', error: { ...f, stage: stages.get(r.id) ?? f.stage } });
     }
   };
   try {
     return await withConfigImageLock(ctx, configId, async () => {
-      mine = [...(await loadRecords(db, ids)).values()].filter((r): r is store.InstallRecord => isMine(r, ctx.job.id));
+      mine = [...(await loadRecords(db, ids)).values()].filter((r): r is store.InstallRecord => isBound(r, ctx.job.id));
       if (!mine.length) return finish({});
       for (const r of mine) await setStage(r.id, 'boot', 5);
       const row = await loadRow(db, configId);
@@ -90,7 +100,7 @@ export async function runInstall(deps: InstallRunDeps, ctx: JobContext<InstallRu
         ctx,
         { row, ...source, removals: [], installs },
         {
-          wanted: async (i) => isMine(await store.getInstall(db, i.installId), ctx.job.id),
+          wanted: async (i) => isBound(await store.getInstall(db, i.installId), ctx.job.id),
           stage: (i, stage, percent) => setStage(i.installId, stage, percent),
           phase: async (stage, percent) => {
             for (const r of mine) if (outcomes.get(r.id)?.outcome !== 'failed') await setStage(r.id, stage, percent);
@@ -122,7 +132,7 @@ export async function runInstall(deps: InstallRunDeps, ctx: JobContext<InstallRu
       const why = ctx.signal.reason instanceof Error ? ctx.signal.reason.message : String(ctx.signal.reason);
       const stage = [...stages.values()].at(-1) ?? 'boot';
       for (const r of mine) {
-        if (!isMine(await store.getInstall(db, r.id), ctx.job.id)) continue;
+        if (!isBound(await store.getInstall(db, r.id), ctx.job.id)) continue;
         if (why === 'cancel') await store.stop(db, actor, r.id).catch(() => undefined);
         else
           await store

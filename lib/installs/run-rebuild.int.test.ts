@@ -68,7 +68,7 @@ describeDocker('image health and rebuild from base', () => {
     const before = await store.activeImage(db(), cfg);
     expect(before?.layers).toBe(2);
     const rec = await kit.begin(cfg, await kit.storeSkill('teal', echoSkill('teal')));
-    const hand = kit.handCtx({ installIds: [rec.id] });
+    const hand = await kit.handCtx({ installIds: [rec.id] });
     const deps = { ...kit.ts.services.sandboxes, dataDir: kit.ts.dataDir, layerRebuildAt: 2 };
     const r = await runInstall(deps, hand.ctx, actor);
     expect(r.installs).toEqual([{ installId: rec.id, skillKey: 'teal', outcome: 'ready' }]);

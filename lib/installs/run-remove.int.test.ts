@@ -52,7 +52,7 @@ describeDocker('skill removal job', () => {
 
   it('removing the last skill commits a generation holding none', async () => {
     await store.beginRemove(db(), actor, records.keep.id);
-    const hand = kit.handCtx({ installId: records.keep.id });
+    const hand = await kit.handCtx({ installId: records.keep.id });
     const r = await runRemove({ ...kit.ts.services.sandboxes, dataDir: kit.ts.dataDir }, hand.ctx, actor);
     expect(r.noop).toBe(false);
     const active = await store.activeImage(db(), cfg);
@@ -68,7 +68,7 @@ describeDocker('skill removal job', () => {
     expect((await kit.waitJob(job.id)).state).toBe('failed');
     const gens = (await store.listImages(db(), cfg)).length;
     await store.beginRemove(db(), actor, rec.id);
-    const hand = kit.handCtx({ installId: rec.id });
+    const hand = await kit.handCtx({ installId: rec.id });
     const r = await runRemove({ ...kit.ts.services.sandboxes, dataDir: kit.ts.dataDir }, hand.ctx, actor);
     expect(r).toMatchObject({ noop: true, imageGeneration: null });
     expect(await store.getInstall(db(), rec.id)).toBeNull();
@@ -84,7 +84,7 @@ describeDocker('skill removal job', () => {
     // The active image gone from the engine: the removal refuses rather than build from base.
     await kit.docker.getImage(active!.plannedRef).remove({ force: true });
     await store.beginRemove(db(), actor, rec.id);
-    const hand = kit.handCtx({ installId: rec.id });
+    const hand = await kit.handCtx({ installId: rec.id });
     await expect(runRemove({ ...kit.ts.services.sandboxes, dataDir: kit.ts.dataDir }, hand.ctx, actor)).rejects.toThrow(/rebuild from base/);
     expect(await store.getInstall(db(), rec.id)).toMatchObject({ state: 'ready', error: { code: 'image_missing' } });
     expect((await store.activeImage(db(), cfg))?.id).toBe(active?.id);

@@ -1,6 +1,6 @@
 // The install records of catalog skills in sandbox configs. Every change of state goes through
 // states.ts, runs in one transaction with the row locked, and is audited in that transaction.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { type InstallError, type ServedVersion, sandboxConfigs, sandboxImages, sandboxSkillInstalls } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
@@ -209,6 +209,16 @@ export async function retry(db: AppDb, actor: Actor, id: string, input: { notes?
 }
 
 /** A stage reached by the running install or removal (not audited: it is not a change of state). */
+/** Binds records begun without a job id to the job that now runs them; records bound elsewhere stay. */
+export async function claimInstalls(db: AppDb, ids: string[], jobId: string): Promise<void> {
+  if (!ids.length) return;
+  const t = sandboxSkillInstalls;
+  await db
+    .update(t)
+    .set({ jobId })
+    .where(and(inArray(t.id, ids), eq(t.state, 'installing'), isNull(t.jobId)));
+}
+
 export async function recordProgress(db: AppDb, id: string, p: { stage: string; percent: number }): Promise<InstallRecord> {
   if (!Number.isInteger(p.percent) || p.percent < 0 || p.percent > 100) throw invalid('percent', 'A percentage is a whole number from 0 to 100.');
   if (!p.stage || p.stage.length > 64) throw invalid('stage', 'A stage name is 1 to 64 characters.');

@@ -5,7 +5,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { eq } from 'drizzle-orm';
-import { sandboxConfigs } from '@/db/schema';
+import { jobs, sandboxConfigs } from '@/db/schema';
 import { type Actor, systemActor } from '@/lib/auth/actor';
 import { ALL_PERMISSIONS } from '@/lib/auth/permissions';
 import { newId } from '@/lib/core/ids';
@@ -18,6 +18,7 @@ import { createConfig } from '@/lib/sandbox/config/store';
 import { execInInstance, startInstance } from '@/lib/sandbox/instances/service';
 import { managedStore } from '@/lib/skills/service/roots';
 import { createStagingDir, installVersion } from '@/lib/skills/store';
+import type { E2bServer } from './e2b-server';
 import { ensureBusyboxImage } from './sandbox-images';
 import { startTestServices, type TestServices, waitFor } from './services';
 
@@ -33,12 +34,17 @@ export const echoSkill = (name: string, bins = ['sh']) => ({
   'run.sh': `#!/bin/sh\necho "${name} says $1"\n`,
 });
 
+/** What an E2B config needs of the loopback server. */
+export type E2bEndpoint = Pick<E2bServer, 'apiUrl' | 'proxyUrl' | 'baseDomain' | 'apiKey'>;
+
 export interface InstallKit {
   ts: TestServices;
   docker: Docker;
   image: string;
   /** A config on the busybox image, or on `opts.image`, with `opts.network` as its network policy. */
   newConfig(name: string, opts?: { image?: string; network?: NetworkPolicyInput }): Promise<string>;
+  /** An enabled E2B config on a loopback E2B server (test/helpers/e2b-server.ts) and its template. */
+  newE2bConfig(name: string, server: E2bEndpoint, templateId?: string): Promise<string>;
   storeSkill(slug: string, files: Record<string, string>): Promise<store.CatalogSkill>;
   begin(configId: string, skill: store.CatalogSkill): Promise<store.InstallRecord>;
   waitJob(id: string): Promise<JobRow>;
@@ -46,8 +52,11 @@ export interface InstallKit {
   skillsInSandbox(configId: string): Promise<string[]>;
   runIn(configId: string, argv: string[]): Promise<{ exitCode: number; stdout: string }>;
   maintenanceLeft(configId: string): Promise<unknown[]>;
-  /** A job context run by hand (no worker), aborted through the returned controller. */
-  handCtx<P>(params: P, onLog?: (line: string) => void): { ctx: JobContext<P>; lines: string[]; controller: AbortController };
+  /**
+   * A job context run by hand (no worker), aborted through the returned controller. Its job row is
+   * real (records point at it) but queued an hour ahead, so the worker never takes it.
+   */
+  handCtx<P>(params: P, onLog?: (line: string) => void): Promise<{ ctx: JobContext<P>; lines: string[]; controller: AbortController }>;
   stop(): Promise<void>;
 }
 
@@ -73,6 +82,18 @@ export async function startInstallKit(): Promise<InstallKit> {
       } as never);
       await db.update(sandboxConfigs).set({ enabled: true }).where(eq(sandboxConfigs.id, cfg.id));
       configs.push(cfg.id);
+      return cfg.id;
+    },
+    async newE2bConfig(name, server, templateId = 'skilldock-test') {
+      const s = ts.services;
+      const deps = { db, secrets: s.secrets, usage: s.sandboxUsage, validate: { tlsRoots: [], workspaceRoots: [] } };
+      const cfg = await createConfig(deps, installActor, {
+        name,
+        backend: 'e2b',
+        description: '',
+        config: { apiUrl: server.apiUrl, proxyUrl: server.proxyUrl, domain: server.baseDomain, apiKey: server.apiKey, templateId, allowPrivateEndpoints: true },
+      } as never);
+      await db.update(sandboxConfigs).set({ enabled: true }).where(eq(sandboxConfigs.id, cfg.id));
       return cfg.id;
     },
     async storeSkill(slug, files) {
@@ -111,11 +132,22 @@ export async function startInstallKit(): Promise<InstallKit> {
       const all = await docker.listContainers({ all: true, filters: { label: [MAINTENANCE_LABEL, `io.skilldock.config-id=${configId}`] } });
       return all.filter((c) => c.Labels[MAINTENANCE_LABEL]);
     },
-    handCtx<P>(params: P, onLog?: (line: string) => void) {
+    async handCtx<P>(params: P, onLog?: (line: string) => void) {
       const controller = new AbortController();
       const lines: string[] = [];
+      const [row] = await db
+        .insert(jobs)
+        .values({
+          id: newId(),
+          kind: 'skill.install',
+          title: 'install run by hand',
+          params: params as Record<string, unknown>,
+          runAfter: new Date(Date.now() + 3_600_000),
+          createdByLabel: installActor.label,
+        })
+        .returning();
       const ctx: JobContext<P> = {
-        job: { id: newId(), kind: 'skill.install', createdBy: null, createdByLabel: installActor.label } as JobRow,
+        job: row as JobRow,
         params,
         signal: controller.signal,
         database: ts.services.database,
