@@ -1,0 +1,117 @@
+// The exec policy's public shapes: a risk profile, and the decision the engine returns for one
+// command. The engine (parse → segments → rules) produces these; the service, the API and the
+// console consume them.
+import { z } from 'zod';
+
+export const DENY_GROUPS = [
+  'destructive_ops',
+  'data_exfiltration',
+  'reverse_shell',
+  'code_injection',
+  'privilege_escalation',
+  'dangerous_paths',
+  'env_injection',
+  'container_escape',
+  'crypto_mining',
+  'filter_bypass',
+  'network_recon',
+  'package_install',
+  'persistence',
+  'process_control',
+  'env_dump',
+] as const;
+export type DenyGroup = (typeof DENY_GROUPS)[number];
+
+/** What a deny group does when it matches: refuse, ask an admin, or nothing. */
+export const groupModeSchema = z.enum(['deny', 'approval', 'off']);
+export type GroupMode = z.infer<typeof groupModeSchema>;
+
+const commandEntry = z
+  .string()
+  .trim()
+  .min(1)
+  .max(256)
+  .regex(/^[^\s\0]+$/, 'one command name or path, no spaces');
+const pathEntry = z
+  .string()
+  .trim()
+  .min(1)
+  .max(512)
+  .regex(/^(~|\/)[^\0]*$/, 'an absolute path or one under ~');
+
+/** The settings a profile decides with. Every field has a default, so `{}` is `balanced`. */
+export const profileRulesSchema = z.object({
+  /** `*` allows any command (high-risk ones stay blocked unless listed); a non-empty list is strict. */
+  allowedCommands: z.array(commandEntry).max(1000).default(['*']),
+  /** High-risk commands are refused unless explicitly named in allowedCommands. */
+  blockHighRisk: z.boolean().default(true),
+  /** Approval for medium-risk commands (mutating git/npm verbs, touch, mkdir, mv, cp, ln). */
+  approvalForMedium: z.boolean().default(false),
+  /** Command substitution, output redirects (except /dev/null and fd merges), input redirects, tee, `&`. */
+  preChecks: z.boolean().default(true),
+  /** python -c/-m, node -e/-p, find -exec, git -c/config/alias, pip install, npm exec/install, cargo install. */
+  blockInterpreterArgs: z.boolean().default(true),
+  /** Per group; a group not named takes its built-in default. */
+  denyGroups: z.partialRecord(z.enum(DENY_GROUPS), groupModeSchema).default({}),
+  forbiddenPaths: z.array(pathEntry).max(200).default([]),
+  /** Path arguments must stay under the workspace root. */
+  workspaceOnly: z.boolean().default(false),
+  workspaceRoot: z
+    .string()
+    .regex(/^\/[^\0]*$/)
+    .max(512)
+    .default('/workspace'),
+  /** A script written earlier in the same agent session runs only after approval (or a clean scan). */
+  writeThenRun: z.enum(['approval', 'scan', 'off']).default('approval'),
+});
+export type ProfileRules = z.infer<typeof profileRulesSchema>;
+
+export const PRESETS = ['locked_down', 'balanced', 'yolo'] as const;
+export type PresetName = (typeof PRESETS)[number];
+
+export type Decision = 'allow' | 'deny' | 'approval';
+export type Risk = 'low' | 'medium' | 'high';
+
+/** One simple command after unwrapping: what was judged and how. */
+export interface SegmentDecision {
+  /** The segment as written (a slice of the normalised command). */
+  text: string;
+  /** Resolved words: quoting removed, wrappers stripped. argv[0] is the command name judged. */
+  argv: string[];
+  /** Leading VAR=value assignments, names only. */
+  assignments: string[];
+  /** Wrappers peeled off to reach argv, outermost first (e.g. ['env', 'sh -c']). */
+  wrappers: string[];
+  risk: Risk;
+  decision: Decision;
+  /** The rule that decided, e.g. `allowlist`, `high_risk`, `deny_group:privilege_escalation`, `interpreter_args`, `pre_check:redirect`, `unparseable`, `allowed`. */
+  rule: string;
+  reason: string;
+}
+
+/** A node of the parse tree as the tester shows it. */
+export interface TreeNode {
+  type: string;
+  text: string;
+  children: TreeNode[];
+}
+
+export interface Evaluation {
+  decision: Decision;
+  /** The deciding rule (the first deny, else the first approval, else `allowed`). */
+  rule: string;
+  /** The text of the deciding segment ('' when the whole command was refused, e.g. unparseable). */
+  segment: string;
+  reason: string;
+  segments: SegmentDecision[];
+}
+
+/** What the caller knows about the session the command runs in. */
+export interface EvaluationContext {
+  cwd?: string;
+  home?: string;
+  /** Absolute paths of files the agent wrote earlier in this session (write-then-run). */
+  writtenFiles?: ReadonlySet<string>;
+  /** Files of writtenFiles whose content passed the skill scanner. */
+  scannedClean?: ReadonlySet<string>;
+}
