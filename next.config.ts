@@ -21,7 +21,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // These talk to native sockets, WASM or child processes and must be loaded by Node, not bundled.
-  serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'dockerode', 'ws', 'drizzle-orm'],
+  serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'dockerode', 'ws', 'drizzle-orm', 'web-tree-sitter'],
   // Type checking runs once in the test suite (npm run typecheck), not again inside every build.
   typescript: { ignoreBuildErrors: true },
   experimental: {

@@ -1,6 +1,8 @@
 // `npm run bench`: measures, prints the figures as ratios against same-run baselines, saves JSON.
 import fs from 'node:fs';
 import path from 'node:path';
+import { agentsCompute } from './agents-compute';
+import { agentsGateway } from './agents-gateway';
 import { apiLoad } from './api-load';
 import { ensureBuilt, fmt, ROOT } from './common';
 import { describeCheck, githubBench } from './github';
@@ -9,6 +11,8 @@ import { describeFanout, fanoutSkilldock, fanoutTail } from './log-fanout';
 import { describeNetwork, networkBench } from './network';
 import { describeOutdated, npmOutdatedBench } from './npm-outdated';
 import { describeList, packagesList } from './packages-list';
+import { describePolicy, policyBench } from './policy';
+import { describeExecBench, policyExecBench } from './policy-exec';
 import { sandboxesBench } from './sandboxes';
 import { skillsBench } from './skills';
 import { describeTerminal, terminalBench } from './terminal';
@@ -16,9 +20,9 @@ import { describeTerminal, terminalBench } from './terminal';
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
-// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,sandboxes,installs,network,terminal) runs only those sections; default: all.
+// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,agents,policy,sandboxes,installs,network,terminal) runs only those sections; default: all.
 // `server` is `logs` (live log fan-out) plus `api` (API under load).
-const SECTIONS = ['server', 'logs', 'api', 'packages', 'github', 'skills', 'sandboxes', 'installs', 'network', 'terminal'] as const;
+const SECTIONS = ['server', 'logs', 'api', 'packages', 'github', 'skills', 'agents', 'policy', 'sandboxes', 'installs', 'network', 'terminal', 'exec'] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -27,7 +31,7 @@ for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw ne
 const runs = (s: (typeof SECTIONS)[number]) => !only.length || only.includes(s) || ((s === 'logs' || s === 'api') && only.includes('server'));
 const results: Record<string, unknown> = { at: new Date().toISOString() };
 
-if (runs('logs') || runs('api')) {
+if (runs('logs') || runs('api') || runs('agents')) {
   ensureBuilt();
   console.log(`Database: ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'}`);
 }
@@ -142,6 +146,39 @@ if (runs('skills')) {
   Object.assign(results, { skills: sb });
 }
 
+if (runs('agents')) {
+  const A = Number(process.env.BENCH_AGENTS ?? 100);
+  const S = Number(process.env.BENCH_AGENT_SKILLS ?? 1000);
+  const ARUNS = Number(process.env.BENCH_AGENTS_RUNS ?? 3);
+  const c = await agentsCompute(A, S, ARUNS);
+  console.log(`\n== Effective skills of ${c.agents} agents over ${c.skills.toLocaleString('en')} skills (all agents each time; median of the runs) ==`);
+  console.log(`effective skills per agent: min ${c.effectiveSkills.min}, median ${c.effectiveSkills.median}, max ${c.effectiveSkills.max}`);
+  console.log(`from scratch (computeEffective per agent, every skill evaluated for every agent): ${fmt(c.scratch.medianMs, 1)} ms`);
+  console.log(`cold cache (each skill evaluated once, shared by the agents): ${fmt(c.cold.medianMs, 1)} ms (×${fmt(c.cold.medianMs / c.scratch.medianMs, 3)})`);
+  console.log(
+    `one SKILL.md edited (${c.skillEdited.runs} edits; ${c.changedPerEdit} agents get a new version): ${fmt(c.skillEdited.medianMs, 2)} ms, max ${fmt(c.skillEdited.maxMs, 2)} ms (target ≤ 10; the catalog's own update ${fmt(c.skillEdited.catalogUpdateMs, 1)} ms apart)`,
+  );
+  console.log(`one allowlist edited: ${fmt(c.allowlistEdited.medianMs, 2)} ms, max ${fmt(c.allowlistEdited.maxMs, 2)} ms`);
+  console.log(`nothing changed: ${fmt(c.nothingChanged.medianMs, 2)} ms, max ${fmt(c.nothingChanged.maxMs, 2)} ms`);
+  console.log(`ratio: one skill edited ×${fmt(c.skillEdited.medianMs / c.scratch.medianMs, 4)} of from scratch`);
+  console.log(`\n== Gateway poll, GET /api/v1/agents/{id}/skills with If-None-Match and an API token (50 connections) ==`);
+  const g = await agentsGateway(50, Number(process.env.BENCH_SECONDS ?? 10), S, A, env);
+  for (const r of [g.trivial, g.notModified, g.full])
+    console.log(
+      `${r.path.padEnd(14)} ${Math.round(r.requestsPerSecond).toLocaleString('en')} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}, unexpected ${r.non2xx}`,
+    );
+  console.log(
+    `ratio: the 304 poll serves ${fmt((g.notModified.requestsPerSecond / g.trivial.requestsPerSecond) * 100, 1)}% of the trivial route's req/s (target 60%), p99 ×${fmt(g.notModified.p99 / g.trivial.p99, 2)}; the 200 poll (prompt of ${g.promptChars.toLocaleString('en')} characters) ${fmt((g.full.requestsPerSecond / g.trivial.requestsPerSecond) * 100, 1)}%`,
+  );
+  Object.assign(results, { agents: { compute: c, gateway: g } });
+}
+
+if (runs('policy')) {
+  const pb = await policyBench(Number(process.env.BENCH_POLICY_ROUNDS ?? 50));
+  for (const line of describePolicy(pb)) console.log(line);
+  Object.assign(results, { policy: pb });
+}
+
 if (runs('sandboxes')) {
   const RUNS = Number(process.env.BENCH_SANDBOX_RUNS ?? 5);
   const CREATES = Number(process.env.BENCH_SANDBOX_CREATES ?? 20);
@@ -205,6 +242,16 @@ if (runs('terminal')) {
   });
   for (const line of describeTerminal(tb)) console.log(line);
   Object.assign(results, { terminal: tb });
+}
+
+if (runs('exec')) {
+  const RUNS = Number(process.env.BENCH_EXEC_RUNS ?? 200);
+  console.log(
+    `\n== Gateway exec round trip of \`true\` on Docker (busybox image built offline; ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}) ==`,
+  );
+  const eb = await policyExecBench(RUNS);
+  for (const line of describeExecBench(eb)) console.log(line);
+  Object.assign(results, { policyExec: eb });
 }
 
 const out = path.join(ROOT, 'bench/results');

@@ -5,6 +5,7 @@ import { type Database, openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { agentsOfConfig } from './agents/store';
 import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
+import { TokenCache } from './auth/token-cache';
 import { UserCache } from './auth/user-cache';
 import { setupFirstOwner, userCount } from './auth/users';
 import { scrubSecretEnv } from './core/child-env';
@@ -58,6 +59,8 @@ export interface Services {
   authSecret: string;
   /** The session user check of every request, in memory, dropped on change on any replica. */
   users: UserCache;
+  /** API tokens resolved in the last moments, dropped on revocation or a user change on any replica. */
+  tokens: TokenCache;
   /** Pages of the job list as JSON text, dropped by every job notice of any replica. */
   jobList: JobListCache;
   /** Counters of the operations' per-caller rate limits (see RouteContract.rateLimit). */
@@ -171,6 +174,8 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   else removeSetupToken(config.dataDir);
   const users = new UserCache(database);
   await users.start();
+  const tokens = new TokenCache(database);
+  await tokens.start();
   // Before anything that writes jobs, so none of their notices is missed.
   const jobList = new JobListCache(database);
   await jobList.start();
@@ -265,6 +270,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     packages,
     authSecret,
     users,
+    tokens,
     jobList,
     rateLimiter: new RateLimiter(),
     secrets,
@@ -290,6 +296,7 @@ export async function stopServices(s: Services): Promise<void> {
   await s.network.enforcer?.close();
   await s.hub.stop();
   await s.users.stop();
+  await s.tokens.stop();
   await s.jobList.stop();
   await s.database.close();
   s.releaseLocks();

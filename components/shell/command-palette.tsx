@@ -52,6 +52,11 @@ export function CommandPalette() {
     { href: '/skills?status=blocked', label: 'Blocked skills', show: viewer.permissions.includes('skills.read') },
     { href: '/settings#skills', label: 'Skills settings', show: viewer.permissions.includes('skills.read') },
     { href: '/settings#terminal', label: 'Terminal settings', show: viewer.permissions.includes('sandboxes.read') },
+    { href: '/policy/tester', label: 'Exec policy tester', show: viewer.permissions.includes('policy.read') },
+    { href: '/policy/approvals', label: 'Exec approvals', show: viewer.permissions.includes('policy.read') },
+    { href: '/policy/exec-log', label: 'Agent exec log', show: viewer.permissions.includes('policy.read') },
+    { href: '/policy/new', label: 'New exec profile', show: viewer.permissions.includes('policy.write') },
+    { href: '/agents/matrix', label: 'Allowlist matrix (agents × skills)', show: viewer.permissions.includes('agents.read') },
     { href: '/jobs?state=running', label: 'Running jobs', show: true },
     { href: '/jobs?state=failed', label: 'Failed jobs', show: true },
   ].filter((x) => x.show);

@@ -1,7 +1,7 @@
 'use client';
 
 import { Command } from 'cmdk';
-import { ArrowUpCircle, FileArchive, PackagePlus, Stethoscope } from 'lucide-react';
+import { ArrowUpCircle, Bot, FileArchive, PackagePlus, Stethoscope } from 'lucide-react';
 import { toast } from 'sonner';
 import { useStartJob } from '../jobs/use-start-job';
 import { useCan } from '../viewer';
@@ -13,6 +13,7 @@ export const ACTION_HREFS = {
   checkUpdates: '/runtime?tab=updates',
   installPackage: '/runtime?tab=packages',
   importSkill: '/skills?import=1',
+  newAgent: '/agents?new=1',
 } as const;
 
 /** Starts diagnostics from the palette; lives in the palette's root so its toasts outlive the closed dialog. */
@@ -33,11 +34,13 @@ export function PaletteActions({ onSelect, runDiagnostics, Item }: { onSelect: (
   const jobs = useCan('jobs.run');
   const packages = useCan('packages.write');
   const skills = useCan('skills.write');
+  const agents = useCan('agents.write');
   const actions = [
     { id: 'diagnostics', label: 'Run diagnostics', icon: Stethoscope, can: jobs, run: runDiagnostics },
     { id: 'updates', label: 'Check for updates', icon: ArrowUpCircle, can: packages, run: () => onSelect(ACTION_HREFS.checkUpdates) },
     { id: 'install', label: 'Install a package', icon: PackagePlus, can: packages, run: () => onSelect(ACTION_HREFS.installPackage) },
     { id: 'import', label: 'Import a skill', icon: FileArchive, can: skills, run: () => onSelect(ACTION_HREFS.importSkill) },
+    { id: 'agent', label: 'Create an agent', icon: Bot, can: agents, run: () => onSelect(ACTION_HREFS.newAgent) },
   ];
   return (
     <Command.Group heading="Actions">

@@ -21,6 +21,10 @@ export const agents = pgTable(
     skills: jsonb('skills').$type<string[] | null>(),
     denySkills: jsonb('deny_skills').$type<string[]>().notNull().default([]),
     budget: jsonb('budget').$type<StoredBudget | null>(),
+    /** The exec risk profile's name; null: the built-in default (balanced). */
+    riskProfile: text('risk_profile'),
+    /** Partial exec rules layered over the profile (e.g. one deny group off); null: none. */
+    policyOverrides: jsonb('policy_overrides').$type<Record<string, unknown> | null>(),
     revision: integer('revision').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     createdBy: text('created_by').notNull(),

@@ -5,5 +5,6 @@ export * from './github';
 export * from './installs';
 export * from './jobs';
 export * from './packages';
+export * from './policy';
 export * from './sandboxes';
 export * from './skills';

@@ -112,7 +112,7 @@ describe('lists', () => {
 describe('bad input changes nothing', () => {
   it('refuses ids with path characters and reserved ids', async () => {
     const before = await agentCount();
-    for (const id of ['a/b', '..', '../x', 'A-upper', '', '-lead', 'x'.repeat(65), 'defaults', 'allowlists']) {
+    for (const id of ['a/b', '..', '../x', 'A-upper', '', '-lead', 'x'.repeat(65), 'defaults', 'allowlists', 'matrix']) {
       const r = await t.api.create({ id, name: 'X' });
       expect(r.status, id).toBe(400);
       expect(r.body.error.code).toBe('validation');

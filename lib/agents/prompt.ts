@@ -71,42 +71,72 @@ export const truncationNote = (included: number, total: number): string =>
 
 const tokensOf = (chars: number) => Math.ceil(chars / 4);
 
-function result(text: string, form: PromptForm, included: PromptSkill[], cut: PromptSkill[]): RenderedCatalog {
+/** One skill's lines in each form, escaped once; a catalog is its blocks joined under the header. */
+export interface PromptBlock {
+  name: string;
+  full: string;
+  compact: string;
+}
+
+export function promptBlock(s: PromptSkill, home: string | null): PromptBlock {
+  const name = `    <name>${escapeXml(s.name)}</name>`;
+  const location = `    <location>${escapeXml(displayLocation(s.location, home))}</location>`;
   return {
-    text,
-    chars: text.length,
-    tokens: tokensOf(text.length),
-    form,
-    included: included.map((s) => s.name),
-    cut: cut.map((s) => s.name),
-    truncated: cut.length > 0,
+    name: s.name,
+    full: ['  <skill>', name, `    <description>${escapeXml(s.description)}</description>`, location, '  </skill>'].join('\n'),
+    compact: ['  <skill>', name, location, '  </skill>'].join('\n'),
   };
 }
 
+const headOf = (form: PromptForm) => [HEADER_1, HEADER_2(form), HEADER_3, '', '<available_skills>'].join('\n');
+const HEAD = { full: headOf('full'), compact: headOf('compact') };
+const TAIL = '</available_skills>';
+
 /**
- * The prompt under a budget: the full form when it fits, else the compact form, else the first
- * skills in name order that fit in the compact form behind the truncation note (binary search).
+ * The prompt under a budget from blocks already in name order: the full form when it fits, else
+ * the compact form, else the first skills that fit in the compact form behind the truncation note
+ * (binary search over the blocks' lengths; the text is built once, for the answer).
  */
-export function renderCatalog(skills: readonly PromptSkill[], budget: PromptBudget, home: string | null): RenderedCatalog {
-  const sorted = [...skills].sort(byName);
+export function renderBlocks(sorted: readonly PromptBlock[], budget: PromptBudget): RenderedCatalog {
   const capped = sorted.slice(0, Math.max(0, budget.maxSkills));
-  const overCount = sorted.slice(capped.length);
-  const withNote = (n: number, form: PromptForm) => {
-    const body = renderSkills(capped.slice(0, n), form, home);
-    return n < sorted.length ? `${truncationNote(n, sorted.length)}\n${body}` : body;
-  };
-  for (const form of ['full', 'compact'] as const) {
-    const text = withNote(capped.length, form);
-    if (text.length <= budget.maxChars) return result(text, form, capped, overCount);
+  const prefix = { full: [0], compact: [0] };
+  for (const b of capped) {
+    prefix.full.push(prefix.full[prefix.full.length - 1] + b.full.length + 1);
+    prefix.compact.push(prefix.compact[prefix.compact.length - 1] + b.compact.length + 1);
   }
+  const noteLength = (n: number) => (n < sorted.length ? truncationNote(n, sorted.length).length + 1 : 0);
+  const lengthOf = (n: number, form: PromptForm) => (n === 0 ? 0 : HEAD[form].length + 1 + prefix[form][n] + TAIL.length) + noteLength(n);
+  const build = (n: number, form: PromptForm): RenderedCatalog => {
+    const blocks = capped.slice(0, n);
+    const body = n === 0 ? '' : `${HEAD[form]}\n${blocks.map((b) => b[form]).join('\n')}\n${TAIL}`;
+    const text = n < sorted.length ? `${truncationNote(n, sorted.length)}\n${body}` : body;
+    return {
+      text,
+      chars: text.length,
+      tokens: tokensOf(text.length),
+      form,
+      included: blocks.map((b) => b.name),
+      cut: sorted.slice(n).map((b) => b.name),
+      truncated: n < sorted.length,
+    };
+  };
+  for (const form of ['full', 'compact'] as const) if (lengthOf(capped.length, form) <= budget.maxChars) return build(capped.length, form);
   let lo = 0;
   let hi = capped.length - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (withNote(mid, 'compact').length <= budget.maxChars) lo = mid;
+    if (lengthOf(mid, 'compact') <= budget.maxChars) lo = mid;
     else hi = mid - 1;
   }
-  return result(withNote(lo, 'compact'), 'compact', capped.slice(0, lo), [...capped.slice(lo), ...overCount]);
+  return build(lo, 'compact');
+}
+
+/** The prompt of these skills under a budget (see renderBlocks). */
+export function renderCatalog(skills: readonly PromptSkill[], budget: PromptBudget, home: string | null): RenderedCatalog {
+  return renderBlocks(
+    [...skills].sort(byName).map((s) => promptBlock(s, home)),
+    budget,
+  );
 }
 
 /** What each skill adds to the full and the compact form: the length its block adds to a rendered catalog. */

@@ -5,10 +5,12 @@
  * it the same way); a stale one is refused with 409 conflict.
  */
 import { z } from 'zod';
+import { policyOverridesSchema, profileName } from '../policy/profile-schema';
 
 export const AGENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** Path segments next to /api/v1/agents/{id}: an agent of that id could never be reached. */
-export const RESERVED_AGENT_IDS = ['defaults', 'allowlists'] as const;
+// `matrix` is the console's allowlist matrix page, a sibling of /agents/{id}.
+export const RESERVED_AGENT_IDS = ['defaults', 'allowlists', 'matrix'] as const;
 export const MAX_LIST = 1000;
 export const MAX_SKILL_NAME = 128;
 export const MAX_BATCH = 1000;
@@ -17,7 +19,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 export const agentId = z
   .string()
   .regex(AGENT_ID, 'An agent id is 1–64 lower-case letters, digits, "-" or "_", starting with a letter or digit (no "/", no "..").')
-  .refine((id) => !(RESERVED_AGENT_IDS as readonly string[]).includes(id), { message: `"defaults" and "allowlists" are reserved names.` });
+  .refine((id) => !(RESERVED_AGENT_IDS as readonly string[]).includes(id), {
+    message: `${RESERVED_AGENT_IDS.map((n) => `"${n}"`).join(', ')} are reserved names.`,
+  });
 
 export const agentIdParams = z.strictObject({ id: agentId });
 
@@ -48,6 +52,8 @@ export const createAgentInput = z.strictObject({
   skills: skillList.nullable().optional().describe('Absent or null: inherit the defaults; []: no skills; a list: exactly those'),
   denySkills: skillList.optional(),
   budget: budgetSchema.nullable().optional(),
+  riskProfile: profileName.nullable().optional().describe('The exec risk profile; absent or null: balanced'),
+  policyOverrides: policyOverridesSchema.nullable().optional().describe('Exec rules layered over the profile'),
 });
 export type CreateAgentInput = z.infer<typeof createAgentInput>;
 
@@ -59,6 +65,8 @@ export const patchAgentInput = z.strictObject({
   skills: skillList.nullable().optional().describe('null: back to inheriting the defaults'),
   denySkills: skillList.optional(),
   budget: budgetSchema.nullable().optional(),
+  riskProfile: profileName.nullable().optional().describe('null: back to balanced'),
+  policyOverrides: policyOverridesSchema.nullable().optional().describe('null: no overrides'),
 });
 export type PatchAgentInput = z.infer<typeof patchAgentInput>;
 

@@ -13,9 +13,11 @@ import type { CatalogSnapshot } from '../skills/service/catalog';
 import { managedStore } from '../skills/service/roots';
 import { validateSlug, validateVersion, versionDir } from '../skills/store/manifest';
 import type { SkillFile } from '../skills/types';
-import { type AgentInputs, computeEffective, type DefaultsInputs, type Effective } from './effective';
+import type { AgentInputs, DefaultsInputs, Effective } from './effective';
+import { EffectiveCache } from './effective-cache';
+import { probeAgent } from './probe';
 import { type AgentRow, type DefaultsRecord, loadAgent, loadDefaults } from './store';
-import { targetLoader } from './target';
+import { type AgentTarget, targetLoader } from './target';
 
 export interface AgentsDeps {
   db: AppDb;
@@ -36,22 +38,102 @@ export const agentInputs = (r: Pick<AgentRow, 'id' | 'skills' | 'denySkills' | '
 });
 export const defaultsInputs = (d: DefaultsRecord): DefaultsInputs => ({ skills: d.skills, budget: d.budget });
 
+/** The agent's and the defaults' rows as last read, by the stamps they were read at. */
+interface KeptInputs {
+  agentStamp: string;
+  defaultsStamp: string;
+  sandboxConfigId: string | null;
+  agent: AgentInputs;
+  defaults: DefaultsInputs;
+}
+
+/** What this process keeps per database: the effective cache, and the sandbox targets by config. */
+interface AgentsMemo {
+  effective: EffectiveCache;
+  sandboxes: Map<string, { key: string; at: number; target: Promise<AgentTarget> }>;
+  bodies: WeakMap<Effective, string>;
+  inputs: Map<string, KeptInputs>;
+}
+const memos = new WeakMap<AppDb, AgentsMemo>();
+/**
+ * A kept sandbox target is loaded again after this long even when no row it comes from changed:
+ * what the engine holds (the image a tag names, its probe) has no row to watch.
+ */
+export const SANDBOX_TARGET_TTL_MS = 5000;
+const MAX_SANDBOXES = 256;
+const MAX_INPUTS = 10_000;
+
+function memoOf(deps: AgentsDeps): AgentsMemo {
+  let m = memos.get(deps.db);
+  if (!m) memos.set(deps.db, (m = { effective: new EffectiveCache(), sandboxes: new Map(), bodies: new WeakMap(), inputs: new Map() }));
+  return m;
+}
+
+/** The effective cache of this process for the database (stats, tests). */
+export const effectiveCacheOf = (deps: AgentsDeps): EffectiveCache => memoOf(deps).effective;
+
+const targetDeps = (deps: AgentsDeps) => ({ db: deps.db, gate: deps.gate, home: deps.home, dataDir: deps.dataDir });
+
+/** The agent's target: the host, or its sandbox config's target, kept while the rows it comes from hold and the snapshot is the same. */
+async function targetOf(deps: AgentsDeps, snapshot: CatalogSnapshot, configId: string | null, digest: string | null): Promise<AgentTarget> {
+  const memo = memoOf(deps);
+  if (!configId) return memo.effective.canonicalTarget({ kind: 'host', label: snapshot.target.label, home: deps.home });
+  const key = `${snapshot.version}|${snapshot.builtAt.getTime()}|${digest}`;
+  const kept = memo.sandboxes.get(configId);
+  if (kept && kept.key === key && Date.now() - kept.at < SANDBOX_TARGET_TTL_MS) return kept.target;
+  const target = targetLoader(targetDeps(deps), snapshot)(configId).then((t) => memo.effective.canonicalTarget(t));
+  memo.sandboxes.delete(configId);
+  memo.sandboxes.set(configId, { key, at: Date.now(), target });
+  if (memo.sandboxes.size > MAX_SANDBOXES) memo.sandboxes.delete(memo.sandboxes.keys().next().value as string);
+  target.catch(() => {
+    if (memo.sandboxes.get(configId)?.target === target) memo.sandboxes.delete(configId);
+  });
+  return target;
+}
+
 /** A context for computing many agents against one snapshot: each sandbox config is loaded once. */
 export async function effectiveContext(deps: AgentsDeps) {
   const [snapshot, defaults] = await Promise.all([deps.snapshot(), loadDefaults(deps.db)]);
-  const target = targetLoader({ db: deps.db, gate: deps.gate, home: deps.home, dataDir: deps.dataDir }, snapshot);
+  const memo = memoOf(deps);
+  const load = targetLoader(targetDeps(deps), snapshot);
+  const target = async (id: string | null) => (id ? memo.effective.canonicalTarget(await load(id)) : targetOf(deps, snapshot, null, null));
   return {
     snapshot,
     defaults,
     async of(row: Pick<AgentRow, 'id' | 'skills' | 'denySkills' | 'budget' | 'sandboxConfigId'>, d: DefaultsInputs = defaultsInputs(defaults)) {
-      return computeEffective(snapshot, d, agentInputs(row), await target(row.sandboxConfigId));
+      return memo.effective.effective(snapshot, d, agentInputs(row), await target(row.sandboxConfigId));
     },
   };
 }
 
+/**
+ * One agent's effective skills: one statement reads the stamps of the agent, the defaults and the
+ * digest of its target's rows; while they and the catalog snapshot hold, the kept answer is returned
+ * as it is. A stamp that moved reads the rows again.
+ */
 export async function effectiveOf(deps: AgentsDeps, id: string): Promise<Effective> {
-  const row = await loadAgent(deps.db, id);
-  return (await effectiveContext(deps)).of(row);
+  const memo = memoOf(deps);
+  let kept = memo.inputs.get(id);
+  const [probe, snapshot] = await Promise.all([probeAgent(deps.db, id, !!kept?.sandboxConfigId), deps.snapshot()]);
+  let configId = probe.sandboxConfigId;
+  let digest = probe.targetDigest;
+  if (!kept || kept.agentStamp !== probe.agentStamp || kept.defaultsStamp !== probe.defaultsStamp) {
+    const [row, defaults] = await Promise.all([loadAgent(deps.db, id), loadDefaults(deps.db)]);
+    // Rows written after the probe are kept under its (older) stamps: the next probe reads them again.
+    kept = {
+      agentStamp: probe.agentStamp,
+      defaultsStamp: probe.defaultsStamp,
+      sandboxConfigId: row.sandboxConfigId,
+      agent: agentInputs(row),
+      defaults: defaultsInputs(defaults),
+    };
+    memo.inputs.delete(id);
+    memo.inputs.set(id, kept);
+    if (memo.inputs.size > MAX_INPUTS) memo.inputs.delete(memo.inputs.keys().next().value as string);
+    if (row.sandboxConfigId !== configId) [configId, digest] = [row.sandboxConfigId, null];
+  }
+  const target = await targetOf(deps, snapshot, configId, digest);
+  return memo.effective.effective(snapshot, kept.defaults, kept.agent, target);
 }
 
 export function gatewayView(e: Effective) {
@@ -63,6 +145,14 @@ export function gatewayView(e: Effective) {
     skills: e.skills,
     prompt: { text: p.text, chars: p.chars, tokens: p.tokens, form: p.form, truncated: p.truncated, included: p.included, cut: p.cut },
   };
+}
+
+/** The gateway's JSON of an answer, serialised once per answer. */
+export function gatewayJson(deps: AgentsDeps, e: Effective): string {
+  const bodies = memoOf(deps).bodies;
+  let body = bodies.get(e);
+  if (body === undefined) bodies.set(e, (body = JSON.stringify(gatewayView(e))));
+  return body;
 }
 
 /** The ETag of a version, and whether an If-None-Match header names it. */

@@ -5,10 +5,11 @@
 // no skill has are kept and answered as warnings.
 import { and, asc, eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
-import { agentDefaults, agents, sandboxConfigs } from '@/db/schema';
+import { agentDefaults, agents, riskProfiles, sandboxConfigs } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
 import type { Actor } from '../auth/actor';
 import { AppError } from '../core/errors';
+import { PRESETS } from '../policy/types';
 import { normalizeList } from './allowlist';
 import type { CreateAgentInput, PatchAgentInput, PutDefaultsInput } from './schema';
 
@@ -46,6 +47,8 @@ export function agentView(row: AgentRow, known: ReadonlySet<string>) {
     inheritsDefaults: row.skills === null,
     denySkills: row.denySkills,
     budget: row.budget,
+    riskProfile: row.riskProfile,
+    policyOverrides: row.policyOverrides,
     revision: row.revision,
     warnings: warningsFor([row.skills, row.denySkills], known),
     createdAt: row.createdAt.toISOString(),
@@ -64,6 +67,8 @@ const auditForm = (r: AgentRow) => ({
   skills: r.skills,
   denySkills: r.denySkills,
   budget: r.budget,
+  riskProfile: r.riskProfile,
+  policyOverrides: r.policyOverrides,
   revision: r.revision,
 });
 
@@ -83,6 +88,15 @@ async function assertConfig(db: AppDb | Tx, id: string | null | undefined): Prom
   if (!row)
     throw new AppError('validation', `No sandbox config "${id}" exists.`, {
       issues: [{ path: 'sandboxConfigId', message: 'This sandbox config was not found.' }],
+    });
+}
+
+async function assertProfile(db: AppDb | Tx, name: string | null | undefined): Promise<void> {
+  if (!name || (PRESETS as readonly string[]).includes(name)) return;
+  const [row] = await db.select({ name: riskProfiles.name }).from(riskProfiles).where(eq(riskProfiles.name, name));
+  if (!row)
+    throw new AppError('validation', `No exec risk profile "${name}" exists.`, {
+      issues: [{ path: 'riskProfile', message: 'This risk profile was not found.' }],
     });
 }
 
@@ -107,6 +121,7 @@ export async function getAgent(deps: AgentStoreDeps, id: string): Promise<AgentV
 
 export async function createAgent(deps: AgentStoreDeps, actor: Actor, input: CreateAgentInput): Promise<AgentView> {
   await assertConfig(deps.db, input.sandboxConfigId);
+  await assertProfile(deps.db, input.riskProfile);
   const known = await deps.knownSkills();
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -119,6 +134,8 @@ export async function createAgent(deps: AgentStoreDeps, actor: Actor, input: Cre
         skills: fold(input.skills) ?? null,
         denySkills: fold(input.denySkills) ?? [],
         budget: input.budget ?? null,
+        riskProfile: input.riskProfile ?? null,
+        policyOverrides: input.policyOverrides ?? null,
         createdBy: actor.label,
         updatedBy: actor.label,
       })
@@ -139,6 +156,8 @@ export function patchedFields(row: AgentRow, p: Omit<PatchAgentInput, 'revision'
     skills: p.skills === undefined ? row.skills : fold(p.skills)!,
     denySkills: p.denySkills === undefined ? row.denySkills : fold(p.denySkills)!,
     budget: p.budget === undefined ? row.budget : p.budget,
+    riskProfile: p.riskProfile === undefined ? row.riskProfile : p.riskProfile,
+    policyOverrides: p.policyOverrides === undefined ? row.policyOverrides : p.policyOverrides,
   };
 }
 
@@ -158,6 +177,7 @@ export async function writeAgent(tx: Tx, actor: Actor, row: AgentRow, revision: 
 export async function patchAgent(deps: AgentStoreDeps, actor: Actor, id: string, input: PatchAgentInput): Promise<AgentView> {
   const { revision, ...patch } = input;
   await assertConfig(deps.db, patch.sandboxConfigId);
+  await assertProfile(deps.db, patch.riskProfile);
   const known = await deps.knownSkills();
   return deps.db.transaction(async (tx) => {
     const row = await loadAgent(tx, id);

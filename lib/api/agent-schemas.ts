@@ -14,6 +14,8 @@ export const agentOut = z.object({
   inheritsDefaults: z.boolean(),
   denySkills: names,
   budget: budgetOut.nullable(),
+  riskProfile: z.string().nullable().describe('The exec risk profile; null: balanced'),
+  policyOverrides: z.record(z.string(), z.unknown()).nullable().describe('Exec rules layered over the profile'),
   revision: z.number().int().describe('Send it back with an edit'),
   warnings: z.array(z.string()).describe('Names no known skill has (kept)'),
   createdAt: time,

@@ -23,14 +23,31 @@ export const PERMISSIONS = {
   'terminals.manage': 'See and close every open terminal session; change terminal settings; download transcripts',
   'agents.read': 'See agents, their allowlists, effective skills, prompt catalog and explain traces',
   'agents.write': 'Create, change and delete agents; edit allowlists and the agent defaults',
+  'agents.exec': "Run commands in an agent's sandbox through the gateway's exec (decided by the agent's exec policy)",
+  'policy.read': 'See exec risk profiles, deny groups, approval requests; test and replay commands',
+  'policy.write': 'Create, change and delete exec risk profiles; change exec settings',
+  'policy.approve': 'Approve or reject pending exec approval requests',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
+/** What a token scoped to agents may carry: their gateway reads and the gateway's exec. */
+export const AGENT_SCOPED_PERMISSIONS: readonly Permission[] = ['agents.read', 'agents.exec'];
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
-const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage', 'packages.read', 'skills.read', 'sandboxes.read', 'agents.read'];
-const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel', 'sandboxes.env.own', 'sandboxes.run', 'terminals.open'];
-const ADMIN: Permission[] = [...OPERATOR, 'audit.read', 'users.read', 'packages.write', 'skills.write', 'sandboxes.write', 'terminals.manage', 'agents.write'];
+const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage', 'packages.read', 'skills.read', 'sandboxes.read', 'agents.read', 'policy.read'];
+const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel', 'sandboxes.env.own', 'sandboxes.run', 'terminals.open', 'agents.exec'];
+const ADMIN: Permission[] = [
+  ...OPERATOR,
+  'audit.read',
+  'users.read',
+  'packages.write',
+  'skills.write',
+  'sandboxes.write',
+  'terminals.manage',
+  'agents.write',
+  'policy.write',
+  'policy.approve',
+];
 const OWNER: Permission[] = [...ADMIN, 'users.manage'];
 
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {

@@ -6,8 +6,9 @@ import { recordAudit } from '../audit/audit';
 import { AppError, notFound } from '../core/errors';
 import { newId, randomToken } from '../core/ids';
 import type { Actor } from './actor';
-import { isPermission, type Permission, ROLE_PERMISSIONS } from './permissions';
+import { AGENT_SCOPED_PERMISSIONS, isPermission, type Permission, ROLE_PERMISSIONS } from './permissions';
 import type { CreateTokenInput } from './schemas';
+import { notifyTokenChanged } from './user-events';
 import type { UserRow } from './users';
 
 export const TOKEN_PREFIX = 'sdk_';
@@ -29,10 +30,14 @@ export async function createToken(db: AppDb, actor: Actor, input: CreateTokenInp
     });
   }
   const agentIds = input.agentIds ? [...new Set(input.agentIds)].sort() : null;
-  if (agentIds && input.permissions.some((p) => p !== 'agents.read'))
-    throw new AppError('validation', 'A token scoped to agents reaches only their gateway routes: give it the agents.read permission alone.', {
-      issues: [{ path: 'permissions', message: 'Only agents.read goes with agentIds' }],
-    });
+  if (agentIds && input.permissions.some((p) => !(AGENT_SCOPED_PERMISSIONS as readonly string[]).includes(p)))
+    throw new AppError(
+      'validation',
+      'A token scoped to agents reaches only their gateway routes: give it agents.read (and agents.exec to run commands) alone.',
+      {
+        issues: [{ path: 'permissions', message: 'Only agents.read and agents.exec go with agentIds' }],
+      },
+    );
   const token = TOKEN_PREFIX + randomToken(32);
   const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
   return db.transaction(async (tx) => {
@@ -66,6 +71,7 @@ export async function revokeToken(db: AppDb, actor: Actor, id: string): Promise<
     if (!before || (before.userId !== actor.userId && !actor.permissions.has('users.manage'))) throw notFound('API token');
     if (before.revokedAt) return publicToken(before);
     const [after] = await tx.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, id)).returning();
+    await notifyTokenChanged(tx, id);
     await recordAudit(tx, actor, { action: 'token.revoke', targetType: 'api_token', targetId: id, before: publicToken(before), after: publicToken(after) });
     return publicToken(after);
   });

@@ -1,6 +1,5 @@
 import type { Actor } from '../auth/actor';
-import { ROLE_PERMISSIONS } from '../auth/permissions';
-import { resolveToken } from '../auth/tokens';
+import { AGENT_SCOPED_PERMISSIONS, ROLE_PERMISSIONS } from '../auth/permissions';
 import { AppError } from '../core/errors';
 import type { Services } from '../services';
 import { sessionDecoder } from './session-tokens';
@@ -45,19 +44,19 @@ export interface AuthInput {
 }
 
 /**
- * Resolves the caller from a bearer token or the session cookie. Tokens are read from the database
- * every time; session users come from the user cache, which every replica drops on a change, so a
- * disabled user, a changed role or a reset password takes effect at once.
+ * Resolves the caller from a bearer token or the session cookie. Tokens come from the token cache
+ * (a resolved token kept for two seconds, dropped by a revocation or a user change on any replica)
+ * and session users from the user cache, which every replica drops on a change, so a revoked token,
+ * a disabled user, a changed role or a reset password takes effect at once.
  */
 export async function authenticate(services: Services, input: AuthInput): Promise<Actor & { via: 'token' | 'session' }> {
-  const { database } = services;
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(input.authorization ?? '')?.[1];
   if (input.authorization && !bearer) throw new AppError('unauthenticated', 'Use "Authorization: Bearer <token>".');
   if (bearer) {
-    const { token, user, permissions } = await resolveToken(database.db, bearer);
-    // A scoped token holds agents.read at most, so every other route and socket refuses it by permission.
+    const { token, user, permissions } = await services.tokens.resolve(bearer);
+    // A scoped token holds agents.read and agents.exec at most, so every other route and socket refuses it by permission.
     const scoped = token.agentIds ?? null;
-    if (scoped) for (const p of permissions) if (p !== 'agents.read') permissions.delete(p);
+    if (scoped) for (const p of permissions) if (!AGENT_SCOPED_PERMISSIONS.includes(p)) permissions.delete(p);
     return {
       via: 'token',
       kind: 'token',

@@ -86,6 +86,8 @@ export interface SegmentDecision {
   decision: Decision;
   /** The rule that decided, e.g. `allowlist`, `high_risk`, `deny_group:privilege_escalation`, `interpreter_args`, `pre_check:redirect`, `unparseable`, `allowed`. */
   rule: string;
+  /** The id of the deciding rule inside its group or table, e.g. `privilege_escalation.sudo`, `python.c`. */
+  ruleId?: string;
   reason: string;
 }
 
@@ -102,6 +104,8 @@ export interface Evaluation {
   rule: string;
   /** The text of the deciding segment ('' when the whole command was refused, e.g. unparseable). */
   segment: string;
+  /** The id of the deciding rule inside its group or table, when it has one. */
+  ruleId?: string;
   reason: string;
   segments: SegmentDecision[];
 }

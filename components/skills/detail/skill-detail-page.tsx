@@ -4,12 +4,14 @@ import { SearchX } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState } from 'react';
+import { SkillAgentsCard } from '../../agents/skill-agents-card';
 import { ApiError } from '../../api';
 import { SandboxGatingCard } from '../../installs/sandbox-gating-card';
 import { SkillInstallsCard } from '../../installs/skill-installs-card';
 import { buttonVariants } from '../../ui/button';
 import { EmptyState, RetryableError, Skeleton } from '../../ui/misc';
 import { TabCount, Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
+import { useCan } from '../../viewer';
 import { useSkill } from '../queries';
 import type { SkillDetailView } from '../view';
 import { DepsTab } from './deps-tab';
@@ -77,6 +79,7 @@ function Loading() {
 export function SkillDetailPage({ id }: { id: string }) {
   const q = useSkill(id);
   const [view, setView] = useDetailParams();
+  const canReadAgents = useCan('agents.read').allowed;
   if (q.error && !q.data) {
     if (q.error instanceof ApiError && (q.error.status === 404 || q.error.status === 400)) {
       return (
@@ -131,6 +134,7 @@ export function SkillDetailPage({ id }: { id: string }) {
           <OverviewTab skill={s} onOpenFile={openFile} />
           <SkillInstallsCard skillKey={s.skillKey} skillName={s.name} managed={!!s.managed} />
           <SandboxGatingCard skillId={s.id} />
+          {canReadAgents ? <SkillAgentsCard skillName={s.name} /> : null}
         </TabsContent>
         <TabsContent value="requirements">
           <RequirementsTab skill={s} />

@@ -9,6 +9,7 @@ import {
   patchAgentInput,
   putDefaultsInput,
 } from '../../agents/schema';
+import { budgetPlanQuery, skillAgentsQuery } from '../../agents/view-schemas';
 import { defineContract } from '../../http/contract';
 import {
   agentListOut,
@@ -21,6 +22,7 @@ import {
   previewOut,
   saveAllowlistsOut,
 } from '../agent-schemas';
+import { agentSummariesOut, allowlistMatrixOut, budgetPlanOut, skillAgentsOut } from '../agent-view-schemas';
 
 const tag = 'Agents';
 const gateway = 'Agent gateway';
@@ -153,5 +155,40 @@ export const agentsApi = {
     params: agentIdParams,
     query: explainQuery,
     response: explainOut,
+  }),
+  agentSummaries: defineContract({
+    method: 'GET',
+    path: '/api/v1/agents/allowlists/summary',
+    tag,
+    summary: "Every agent with its skill scope, deny count, target and its prompt's skill count and cost; and the defaults",
+    permission: 'agents.read',
+    response: agentSummariesOut,
+  }),
+  allowlistMatrix: defineContract({
+    method: 'GET',
+    path: '/api/v1/agents/allowlists/matrix',
+    tag,
+    summary: "The allowlist matrix: the catalog's skills and every agent's own list, deny list and revision, with the defaults",
+    permission: 'agents.read',
+    response: allowlistMatrixOut,
+  }),
+  skillAgents: defineContract({
+    method: 'GET',
+    path: '/api/v1/agents/allowlists/skill',
+    tag,
+    summary: 'Which agents can use a skill, and for the others the rule or step that keeps it out',
+    permission: 'agents.read',
+    query: skillAgentsQuery,
+    response: skillAgentsOut,
+  }),
+  agentBudget: defineContract({
+    method: 'GET',
+    path: '/api/v1/agents/{id}/budget',
+    tag,
+    summary: "The budget planner: each skill's cost in the full and compact form, and what the agent's budget (or one to try) keeps, compacts or cuts",
+    permission: 'agents.read',
+    params: agentIdParams,
+    query: budgetPlanQuery,
+    response: budgetPlanOut,
   }),
 } as const;

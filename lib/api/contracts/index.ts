@@ -5,6 +5,7 @@ import { installsApi } from './installs';
 import { jobsApi } from './jobs';
 import { networkApi } from './network';
 import { packagesApi } from './packages';
+import { policyApi } from './policy';
 import { sandboxInstancesApi } from './sandbox-instances';
 import { sandboxConfigsApi } from './sandboxes';
 import { skillsApi } from './skills';
@@ -23,6 +24,7 @@ export const api = {
   ...terminalsApi,
   ...installsApi,
   ...agentsApi,
+  ...policyApi,
 } as const;
 
 export type ApiName = keyof typeof api;

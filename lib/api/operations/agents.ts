@@ -1,9 +1,10 @@
 import 'server-only';
 import os from 'node:os';
 import { previewAllowlists, saveAllowlists } from '../../agents/batch';
-import { type AgentsDeps, effectiveOf, etagOf, explainAgent, gatewayFile, gatewaySkill, gatewayView, matchesEtag } from '../../agents/service';
+import { type AgentsDeps, effectiveOf, etagOf, explainAgent, gatewayFile, gatewayJson, gatewaySkill, gatewayView, matchesEtag } from '../../agents/service';
 import { type AgentStoreDeps, createAgent, deleteAgent, getAgent, getDefaults, listAgents, patchAgent, putDefaults } from '../../agents/store';
-import { checkOutput } from '../../http/invoke';
+import { agentSummaries, allowlistMatrix, budgetPlan, skillAgents } from '../../agents/views';
+import { checkOutput, outputChecked } from '../../http/invoke';
 import { defineOperation } from '../../http/operation';
 import type { Services } from '../../services';
 import { api } from '../contracts';
@@ -34,17 +35,23 @@ export const agentOps = {
   deleteAgent: defineOperation(api.deleteAgent, async ({ services, actor, params }) => deleteAgent(agentStoreDeps(services), actor, params.id)),
   // On the REST door the answer carries its version as the ETag, and a matching If-None-Match is
   // answered 304 without a body; the console's door gets the same JSON without the header.
+  // The answer is kept per version: a 304 builds no body, a 200 sends the JSON serialised once.
   agentSkills: defineOperation(api.agentSkills, async ({ services, params, req }) => {
-    const view = gatewayView(await effectiveOf(agentsDeps(services), params.id));
-    if (!req) return view;
-    const headers = { etag: etagOf(view.version), 'cache-control': 'no-cache' };
-    if (matchesEtag(req.headers.get('if-none-match'), view.version)) return new Response(null, { status: 304, headers });
-    checkOutput(api.agentSkills, view);
-    return new Response(JSON.stringify(view), { status: 200, headers: { ...headers, 'content-type': 'application/json' } });
+    const deps = agentsDeps(services);
+    const e = await effectiveOf(deps, params.id);
+    if (!req) return gatewayView(e);
+    const headers = { etag: etagOf(e.version), 'cache-control': 'no-cache' };
+    if (matchesEtag(req.headers.get('if-none-match'), e.version)) return new Response(null, { status: 304, headers });
+    if (outputChecked()) checkOutput(api.agentSkills, gatewayView(e));
+    return new Response(gatewayJson(deps, e), { status: 200, headers: { ...headers, 'content-type': 'application/json' } });
   }),
   agentSkill: defineOperation(api.agentSkill, async ({ services, params }) => gatewaySkill(agentsDeps(services), params.id, params.name)),
   agentSkillFile: defineOperation(api.agentSkillFile, async ({ services, params, query }) =>
     gatewayFile(agentsDeps(services), params.id, params.name, query.path),
   ),
   explainAgent: defineOperation(api.explainAgent, async ({ services, params, query }) => explainAgent(agentsDeps(services), params.id, query.skill)),
+  agentSummaries: defineOperation(api.agentSummaries, async ({ services }) => agentSummaries(agentsDeps(services))),
+  allowlistMatrix: defineOperation(api.allowlistMatrix, async ({ services }) => allowlistMatrix(agentsDeps(services))),
+  skillAgents: defineOperation(api.skillAgents, async ({ services, query }) => skillAgents(agentsDeps(services), query.name)),
+  agentBudget: defineOperation(api.agentBudget, async ({ services, params, query }) => budgetPlan(agentsDeps(services), params.id, query)),
 };

@@ -64,6 +64,15 @@ const agent = async () =>
       body: { id: unique('agent'), name: 'Agent' },
     } as never)) as { id: string }
   ).id;
+const riskProfile = async () =>
+  (
+    (await ops.createProfile.run({
+      services: s,
+      actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' },
+      meta: { ip: null, userAgent: null },
+      body: { name: unique('prof'), rules: {} },
+    } as never)) as { name: string }
+  ).name;
 const defaultsRevision = async () => (await ops.getAgentDefaults.run({ services: s } as never)) as { revision: number };
 
 /** Every write operation the console performs, with an input each door can run. */
@@ -169,6 +178,17 @@ const CASES: Partial<Record<OpName, Case>> = {
   putAgentDefaults: { status: 200, input: async (d) => ({ body: { revision: (await defaultsRevision()).revision, skills: [`only-${d}`] } }) },
   previewAllowlists: { status: 200, input: async () => ({ body: { changes: [{ agentId: await agent(), revision: 1, skills: [] }] } }) },
   saveAllowlists: { status: 200, input: async () => ({ body: { changes: [{ agentId: await agent(), revision: 1, skills: ['github'] }] } }) },
+  // Exec policy: profiles of each door's own, the tester and replay (they write nothing), approvals
+  // of an absent request, and an exec of an agent without a sandbox (refused before anything runs).
+  createProfile: { status: 201, input: () => ({ body: { name: unique('prof'), rules: { approvalForMedium: true } } }) },
+  updateProfile: { status: 200, input: async () => ({ params: { name: await riskProfile() }, body: { revision: 1, description: 'changed' } }) },
+  deleteProfile: { status: 200, input: async () => ({ params: { name: await riskProfile() } }) },
+  evaluateCommand: { status: 200, input: () => ({ body: { command: 'ls -la | sort' } }) },
+  replayCommands: { status: 200, input: () => ({ body: { commands: ['ls', 'sudo ls'], proposed: 'yolo' } }) },
+  updatePolicySettings: { status: 200, input: (d) => ({ body: { approvalTimeoutSeconds: d === 'route' ? 100 : 110 } }) },
+  approveExec: { status: 404, input: () => ({ params: { id: '00000000-0000-4000-8000-000000000000' }, body: {} }) },
+  rejectExec: { status: 404, input: () => ({ params: { id: '00000000-0000-4000-8000-000000000000' }, body: {} }) },
+  agentExec: { status: 409, input: async () => ({ params: { id: await agent() }, body: { command: 'ls' } }) },
 };
 
 const writes = (Object.entries(ops) as [OpName, Operation][]).filter(([, op]) => op.contract.method !== 'GET' && !op.restOnly && op.contract.permission);

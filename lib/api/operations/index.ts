@@ -7,6 +7,7 @@ import { installOps } from './installs';
 import { jobOps } from './jobs';
 import { networkOps } from './network';
 import { packageOps } from './packages';
+import { policyOps } from './policy';
 import { sandboxInstanceOps } from './sandbox-instances';
 import { sandboxConfigOps } from './sandboxes';
 import { settingsOps, skillOps } from './skills';
@@ -26,6 +27,7 @@ export const ops = {
   ...terminalOps,
   ...installOps,
   ...agentOps,
+  ...policyOps,
 } satisfies Record<ApiName, unknown>;
 
 export type OpName = keyof typeof ops;

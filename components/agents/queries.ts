@@ -1,0 +1,60 @@
+'use client';
+
+import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { api } from '../api';
+import type { AgentSummaries, AgentView, BudgetPlan, ExplainView, GatewaySkills, MatrixView, SkillAgentsView } from './view';
+
+export const agentsKey = ['agents'] as const;
+export const summariesKey = ['agents', 'summaries'] as const;
+export const matrixKey = ['agents', 'matrix'] as const;
+export const agentKey = (id: string) => ['agents', 'one', id] as const;
+const enc = encodeURIComponent;
+
+/** Every agents query: a write to one agent or the defaults can change any agent's effective set. */
+export const invalidateAgents = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: agentsKey });
+
+export function useAgentSummaries() {
+  return useQuery({ queryKey: summariesKey, queryFn: ({ signal }) => api<AgentSummaries>('/api/v1/agents/allowlists/summary', { signal }) });
+}
+
+export function useMatrix() {
+  return useQuery({ queryKey: matrixKey, queryFn: ({ signal }) => api<MatrixView>('/api/v1/agents/allowlists/matrix', { signal }) });
+}
+
+export function useAgent(id: string) {
+  return useQuery({ queryKey: agentKey(id), queryFn: ({ signal }) => api<AgentView>(`/api/v1/agents/${enc(id)}`, { signal }), retry: false });
+}
+
+export function useAgentSkills(id: string) {
+  return useQuery({ queryKey: ['agents', 'skills', id], queryFn: ({ signal }) => api<GatewaySkills>(`/api/v1/agents/${enc(id)}/skills`, { signal }) });
+}
+
+export function useExplain(id: string, skill?: string) {
+  const qs = skill ? `?${new URLSearchParams({ skill })}` : '';
+  return useQuery({
+    queryKey: ['agents', 'explain', id, skill ?? ''],
+    queryFn: ({ signal }) => api<ExplainView>(`/api/v1/agents/${enc(id)}/explain${qs}`, { signal }),
+    retry: false,
+  });
+}
+
+export function useBudgetPlan(id: string, tryBudget: { maxSkills?: number; maxChars?: number }) {
+  const p = new URLSearchParams();
+  if (tryBudget.maxSkills) p.set('maxSkills', String(tryBudget.maxSkills));
+  if (tryBudget.maxChars) p.set('maxChars', String(tryBudget.maxChars));
+  const qs = p.toString();
+  return useQuery({
+    queryKey: ['agents', 'budget', id, qs],
+    queryFn: ({ signal }) => api<BudgetPlan>(`/api/v1/agents/${enc(id)}/budget${qs ? `?${qs}` : ''}`, { signal }),
+    placeholderData: (prev) => prev,
+    retry: false,
+  });
+}
+
+export function useSkillAgents(name: string) {
+  return useQuery({
+    queryKey: ['agents', 'by-skill', name],
+    queryFn: ({ signal }) => api<SkillAgentsView>(`/api/v1/agents/allowlists/skill?${new URLSearchParams({ name })}`, { signal }),
+    retry: false,
+  });
+}

@@ -1,0 +1,47 @@
+'use client';
+
+import { CircleCheck, CircleMinus, CircleX } from 'lucide-react';
+import { Badge } from '../ui/badge';
+import { type SkillTraceView, STEP_LABELS } from './view';
+
+/** The verdict of one trace in a word. */
+export function traceVerdict(t: SkillTraceView): { label: string; variant: 'success' | 'destructive' | 'warning' | 'secondary' } {
+  if (t.effective) return { label: 'visible', variant: 'success' };
+  if (t.excluded) return { label: 'not on the list', variant: 'secondary' };
+  if (t.failedAt === 'prompt') return { label: 'cut by the budget', variant: 'warning' };
+  return { label: `not ${STEP_LABELS[t.failedAt ?? 'found'].toLowerCase()}`, variant: 'destructive' };
+}
+
+/** The steps of a trace, from the roots to the prompt, each with its verdict and reason. */
+export function TraceSteps({ trace }: { trace: SkillTraceView }) {
+  return (
+    <div className="grid gap-2">
+      <ol className="grid gap-1.5" aria-label={`How ${trace.name} gets to the prompt`}>
+        {trace.steps.map((s) => {
+          const Icon = s.skipped ? CircleMinus : s.pass ? CircleCheck : CircleX;
+          return (
+            <li key={s.step} className="flex items-start gap-2 text-sm" data-step={s.step} data-pass={s.pass}>
+              <Icon aria-hidden className={`mt-0.5 size-4 shrink-0 ${s.skipped ? 'text-muted-foreground' : s.pass ? 'text-success' : 'text-destructive'}`} />
+              <span className="w-32 shrink-0 font-medium">{STEP_LABELS[s.step]}</span>
+              <span className="min-w-0 break-words text-muted-foreground">
+                <span className="sr-only">{s.skipped ? 'skipped' : s.pass ? 'passes' : 'fails'}: </span>
+                {s.detail}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+      {trace.copies.length > 1 ? (
+        <div className="text-xs text-muted-foreground">
+          Copies:{' '}
+          {trace.copies.map((c, i) => (
+            <span key={c.dir}>
+              {i ? ' · ' : ''}
+              <Badge variant={c.won ? 'default' : 'outline'}>{c.won ? 'won' : 'shadowed'}</Badge> {c.source} <code className="break-all">{c.dir}</code>
+            </span>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}

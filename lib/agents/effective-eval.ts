@@ -1,0 +1,153 @@
+// What one skill is on one target, whatever the agent: its copies, the trace steps that do not
+// depend on the agent's list (found, copy, usable, eligible, installed, enabled, model-invocable),
+// what the agent would be told of it, its prompt blocks (escaped once) and its digest. An agent's
+// effective set is these evaluations filtered by its list and cut by its budget.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { ServedVersion } from '@/db/schema/installs';
+import { agentDescription } from '../skills/manifest';
+import type { CatalogSkill } from '../skills/service/catalog';
+import type { GateStep, SkillManifest } from '../skills/types';
+import { type PromptBlock, promptBlock } from './prompt';
+import { type AgentTarget, type SandboxTarget, sandboxSkillDir, servedInstall } from './target';
+
+export type TraceStepName = 'found' | 'copy' | 'usable' | 'eligible' | 'installed' | 'allowed' | 'enabled' | 'model-invocable' | 'prompt';
+
+export interface TraceStep {
+  step: TraceStepName;
+  pass: boolean;
+  skipped?: boolean;
+  detail: string;
+}
+
+export interface EffectiveSkill {
+  name: string;
+  description: string;
+  /** SKILL.md on the target. */
+  location: string;
+  skillDir: string;
+  /** Env names the skill needs (values never leave the env stores). */
+  env: string[];
+}
+
+export interface SkillEval {
+  skill: CatalogSkill;
+  copies: { source: string; root: string; dir: string; won: boolean }[];
+  /** The steps before `allowed` (found … installed) and after it (enabled, model-invocable). */
+  before: TraceStep[];
+  after: TraceStep[];
+  /** Every step of both passes: the skill is effective for an agent whose list allows it. */
+  passes: boolean;
+  out: EffectiveSkill;
+  block: PromptBlock;
+  /** The content an agent is served: the catalog's copy, or the version a sandbox serves. */
+  hash: string;
+  served: ServedVersion | null;
+  /** A digest of what the agent is told of it (out and hash). */
+  digest: string;
+}
+
+export const step = (s: TraceStepName, pass: boolean, detail: string, skipped = false): TraceStep => ({
+  step: s,
+  pass,
+  detail,
+  ...(skipped ? { skipped } : {}),
+});
+const failing = (trace: GateStep[]) => trace.filter((t) => !t.pass && t.step !== 'enabled').map((t) => `${t.step}: ${t.detail}`);
+const envOf = (m: SkillManifest) => [...new Set(m.primaryEnv ? [...m.requires.env, m.primaryEnv] : m.requires.env)].sort();
+
+function usable(s: CatalogSkill): TraceStep {
+  if (s.status === 'invalid') {
+    const errors = s.copy.parsed.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
+    return step('usable', false, `SKILL.md is not valid: ${errors.join('; ') || 'see the skill page'}`);
+  }
+  if (s.status === 'blocked') return step('usable', false, `the scanner's verdict is ${s.scan.verdict} and no one acknowledged it: blocked`);
+  return step('usable', true, `valid; scanner verdict ${s.scan.verdict}${s.ack ? ' (acknowledged)' : ''}`);
+}
+
+interface TargetSteps {
+  eligible: TraceStep;
+  installed: TraceStep;
+  enabled: TraceStep;
+  location: string;
+  skillDir: string;
+}
+
+function hostSteps(s: CatalogSkill, label: string): TargetSteps {
+  const bad = failing(s.gating.trace);
+  const enabledStep = s.gating.trace.find((x) => x.step === 'enabled');
+  return {
+    eligible: step('eligible', !bad.length, bad.length ? `not eligible on ${label}: ${bad.join('; ')}` : `eligible on ${label}`),
+    installed: step('installed', true, 'runs on the host: nothing to install', true),
+    enabled: step('enabled', !s.gating.disabled, enabledStep?.detail ?? 'not disabled in config'),
+    location: path.join(s.copy.dir, 'SKILL.md'),
+    skillDir: s.copy.dir,
+  };
+}
+
+function sandboxSteps(s: CatalogSkill, t: SandboxTarget): TargetSteps {
+  const where = `sandbox ${t.configName}`;
+  const install = servedInstall(t, s);
+  const record = t.installs.get(s.skillKey);
+  const dir = install ? sandboxSkillDir(install) : `/opt/skilldock/skills/${s.name}`;
+  let eligible: TraceStep;
+  const gate = t.gating?.get(s.name);
+  if (!install) eligible = step('eligible', true, `not checked: not installed in ${where}`, true);
+  else if (t.gatingNote?.unsupported) eligible = step('eligible', true, t.gatingNote.message, true);
+  else if (!gate) eligible = step('eligible', false, t.gatingNote?.message ?? `not gated in ${where}`);
+  else {
+    const bad = failing(gate.trace);
+    eligible = step('eligible', !bad.length, bad.length ? `not eligible in ${where}: ${bad.join('; ')}` : `eligible in ${where}`);
+  }
+  const installed = install
+    ? step(
+        'installed',
+        true,
+        `installed in ${where}: version ${install.served.version} (${install.state === 'ready' ? 'ready' : `${install.state}, the previous ready version serves`})`,
+      )
+    : step('installed', false, record ? `the install in ${where} is ${record.state}: nothing ready is served` : `not installed in ${where}`);
+  const enabledStep = (gate?.trace ?? s.gating.trace).find((x) => x.step === 'enabled');
+  const enabled = step('enabled', enabledStep?.pass ?? true, enabledStep?.detail ?? 'not disabled in config');
+  return { eligible, installed, enabled, location: `${dir}/SKILL.md`, skillDir: dir };
+}
+
+/** One skill on one target, before any list is applied. */
+export function evaluateSkill(s: CatalogSkill, target: AgentTarget): SkillEval {
+  const copies = [s.copy, ...s.shadowed].map((c, i) => ({ source: c.source, root: c.root, dir: c.dir, won: i === 0 }));
+  const ts = target.kind === 'host' ? hostSteps(s, target.label) : sandboxSteps(s, target);
+  // A sandbox may still serve an older version than the catalog's: the agent is told of that one.
+  const m = (target.kind === 'sandbox' && target.manifests.get(s.skillKey)) || s.copy.parsed.manifest;
+  const before = [
+    step('found', true, `found in ${copies.length} root(s): ${copies.map((c) => `${c.source} (${c.root})`).join(', ')}`),
+    step('copy', true, `the ${s.copy.source} copy wins${s.shadowed.length ? `, shadowing ${s.shadowed.map((c) => c.source).join(', ')}` : ''}`),
+    usable(s),
+    ts.eligible,
+    ts.installed,
+  ];
+  const after = [
+    ts.enabled,
+    step(
+      'model-invocable',
+      !m.disableModelInvocation,
+      m.disableModelInvocation ? 'disable-model-invocation is true: only a user can invoke it' : 'the model may invoke it',
+    ),
+  ];
+  const install = target.kind === 'sandbox' ? servedInstall(target, s) : null;
+  const out: EffectiveSkill = { name: s.name, description: agentDescription(m.description).text, location: ts.location, skillDir: ts.skillDir, env: envOf(m) };
+  const hash = install ? `${install.served.contentHash}@${install.served.version}` : s.copy.contentHash;
+  const digest = createHash('sha256')
+    .update(JSON.stringify([out.name, out.description, out.location, out.skillDir, out.env, hash]))
+    .digest('base64');
+  return {
+    skill: s,
+    copies,
+    before,
+    after,
+    passes: before.every((x) => x.pass) && after.every((x) => x.pass),
+    out,
+    block: promptBlock(out, target.home),
+    hash,
+    served: install?.served ?? null,
+    digest,
+  };
+}

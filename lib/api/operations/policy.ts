@@ -1,0 +1,60 @@
+import 'server-only';
+import { effectiveOf, gatewayView } from '../../agents/service';
+import { checkOutput } from '../../http/invoke';
+import { defineOperation } from '../../http/operation';
+import { decideApproval, getApproval, listApprovals } from '../../policy/approvals';
+import { agentExecLog, type ExecDeps, execForAgent } from '../../policy/exec';
+import { denyGroupList, policyEngine, presetDefs } from '../../policy/runtime';
+import { evaluateCommand, replayCommands } from '../../policy/service';
+import { agentPolicy, createProfile, deleteProfile, getProfile, listProfiles, updateProfile } from '../../policy/store';
+import type { Services } from '../../services';
+import { getPolicySettings, updatePolicySettings } from '../../settings';
+import { api } from '../contracts';
+import { agentsDeps } from './agents';
+
+export const policyDeps = (s: Services): ExecDeps => ({
+  db: s.database.db,
+  presets: presetDefs(),
+  engine: policyEngine,
+  instances: s.sandboxes,
+  settings: () => getPolicySettings(s.database.db),
+  skillDirs: async (id) => gatewayView(await effectiveOf(agentsDeps(s), id)).skills.map((k) => ({ name: k.name, dir: k.skillDir })),
+});
+
+/** Risk profiles, the tester and replay, approvals, the exec log and the gateway's exec. */
+export const policyOps = {
+  listProfiles: defineOperation(api.listProfiles, async ({ services }) => listProfiles(policyDeps(services))),
+  createProfile: defineOperation(api.createProfile, async ({ services, actor, body }) => createProfile(policyDeps(services), actor, body)),
+  getProfile: defineOperation(api.getProfile, async ({ services, params }) => getProfile(policyDeps(services), params.name)),
+  updateProfile: defineOperation(api.updateProfile, async ({ services, actor, params, body }) => updateProfile(policyDeps(services), actor, params.name, body)),
+  deleteProfile: defineOperation(api.deleteProfile, async ({ services, actor, params }) => deleteProfile(policyDeps(services), actor, params.name)),
+  listDenyGroups: defineOperation(api.listDenyGroups, async () => ({ items: denyGroupList() })),
+  evaluateCommand: defineOperation(api.evaluateCommand, async ({ services, body }) => evaluateCommand(policyDeps(services), body)),
+  replayCommands: defineOperation(api.replayCommands, async ({ services, body }) => replayCommands(policyDeps(services), body)),
+  policySettings: defineOperation(api.policySettings, async ({ services }) => getPolicySettings(services.database.db)),
+  updatePolicySettings: defineOperation(api.updatePolicySettings, async ({ services, actor, body }) => updatePolicySettings(services.database.db, actor, body)),
+  listApprovals: defineOperation(api.listApprovals, async ({ services, query }) => listApprovals({ db: services.database.db }, query)),
+  getApproval: defineOperation(api.getApproval, async ({ services, params }) => getApproval({ db: services.database.db }, params.id)),
+  approveExec: defineOperation(api.approveExec, async ({ services, actor, params, body }) =>
+    decideApproval({ db: services.database.db }, actor, params.id, 'approved', body.note),
+  ),
+  rejectExec: defineOperation(api.rejectExec, async ({ services, actor, params, body }) =>
+    decideApproval({ db: services.database.db }, actor, params.id, 'rejected', body.note),
+  ),
+  agentPolicy: defineOperation(api.agentPolicy, async ({ services, params }) => {
+    const p = await agentPolicy(policyDeps(services), params.id);
+    return { agentId: p.agentId, profile: p.profile, overrides: p.overrides, rules: p.rules };
+  }),
+  agentExecLog: defineOperation(api.agentExecLog, async ({ services, params, query }) => agentExecLog(services.database.db, params.id, query)),
+  // The REST door answers 202 while an approval is pending (approval mode `202`); the console's door
+  // gets the same JSON.
+  agentExec: defineOperation(api.agentExec, async ({ services, actor, params, body, req }) => {
+    const { status, ...out } = await execForAgent(policyDeps(services), actor, params.id, body);
+    if (!req || status === 200) return out;
+    checkOutput(api.agentExec, out);
+    return new Response(JSON.stringify(out), { status, headers: { 'content-type': 'application/json' } });
+  }),
+  agentExecApproval: defineOperation(api.agentExecApproval, async ({ services, params }) =>
+    getApproval({ db: services.database.db }, params.approvalId, params.id),
+  ),
+};

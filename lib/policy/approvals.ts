@@ -1,0 +1,198 @@
+// Approval requests for commands the policy sends to an admin. A request is pending until an admin
+// approves or rejects it, or until it expires (its deadline is checked on every read and by the
+// decide update itself, so a late decision never lands). An approved request runs its command once.
+// A waiting exec is woken in-process at once and, for a decision made by another replica, by
+// polling the row; the wait is bounded by the request's deadline.
+import { EventEmitter } from 'node:events';
+import { and, desc, eq, gt, isNull, lte } from 'drizzle-orm';
+import type { AppDb } from '@/db/client';
+import { execApprovals } from '@/db/schema';
+import { recordAudit } from '../audit/audit';
+import { type Actor, systemActor } from '../auth/actor';
+import { AppError } from '../core/errors';
+import { newId } from '../core/ids';
+import type { Evaluation } from './types';
+
+export type ApprovalRow = typeof execApprovals.$inferSelect;
+export type ApprovalState = ApprovalRow['state'];
+
+export interface ApprovalDeps {
+  db: AppDb;
+  now?: () => Date;
+}
+
+/** Wakes waiters in this process when a request is decided. */
+const decided = new EventEmitter();
+decided.setMaxListeners(0);
+
+const nowOf = (deps: ApprovalDeps) => deps.now?.() ?? new Date();
+
+export function approvalView(r: ApprovalRow) {
+  return {
+    id: r.id,
+    agentId: r.agentId,
+    command: r.command,
+    segment: r.segment,
+    rule: r.rule,
+    reason: r.reason,
+    state: r.state,
+    requestedAt: r.requestedAt.toISOString(),
+    requestedBy: r.requestedBy,
+    expiresAt: r.expiresAt.toISOString(),
+    decidedAt: r.decidedAt?.toISOString() ?? null,
+    decidedBy: r.decidedBy,
+    note: r.note,
+    usedAt: r.usedAt?.toISOString() ?? null,
+  };
+}
+export type ApprovalView = ReturnType<typeof approvalView>;
+
+export async function requestApproval(
+  deps: ApprovalDeps,
+  actor: Actor,
+  input: { agentId: string; command: string; evaluation: Evaluation; timeoutSeconds: number },
+): Promise<ApprovalRow> {
+  const now = nowOf(deps);
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(execApprovals)
+      .values({
+        id: newId(),
+        agentId: input.agentId,
+        command: input.command,
+        segment: input.evaluation.segment,
+        rule: input.evaluation.rule,
+        reason: input.evaluation.reason,
+        requestedAt: now,
+        requestedBy: actor.label,
+        expiresAt: new Date(now.getTime() + input.timeoutSeconds * 1000),
+      })
+      .returning();
+    await recordAudit(tx, actor, {
+      action: 'policy.approval.request',
+      targetType: 'exec_approval',
+      targetId: row.id,
+      after: { agentId: row.agentId, command: row.command.slice(0, 2000), rule: row.rule, expiresAt: row.expiresAt.toISOString() },
+    });
+    return row;
+  });
+}
+
+/** Ends every pending request past its deadline (audited as the system); returns how many. */
+export async function expireDue(deps: ApprovalDeps): Promise<number> {
+  const now = nowOf(deps);
+  return deps.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(execApprovals)
+      .set({ state: 'expired', decidedAt: now, decidedBy: 'system' })
+      .where(and(eq(execApprovals.state, 'pending'), lte(execApprovals.expiresAt, now)))
+      .returning();
+    for (const r of rows) {
+      await recordAudit(tx, systemActor, {
+        action: 'policy.approval.expire',
+        targetType: 'exec_approval',
+        targetId: r.id,
+        before: { state: 'pending' },
+        after: { state: 'expired' },
+      });
+      decided.emit(r.id, r);
+    }
+    return rows.length;
+  });
+}
+
+export async function listApprovals(deps: ApprovalDeps, q: { state?: ApprovalState; agentId?: string; limit: number }): Promise<{ items: ApprovalView[] }> {
+  await expireDue(deps);
+  const where = and(q.state ? eq(execApprovals.state, q.state) : undefined, q.agentId ? eq(execApprovals.agentId, q.agentId) : undefined);
+  const rows = await deps.db.select().from(execApprovals).where(where).orderBy(desc(execApprovals.requestedAt)).limit(q.limit);
+  return { items: rows.map(approvalView) };
+}
+
+export async function getApproval(deps: ApprovalDeps, id: string, agentId?: string): Promise<ApprovalView> {
+  await expireDue(deps);
+  const [row] = await deps.db.select().from(execApprovals).where(eq(execApprovals.id, id));
+  if (!row || (agentId && row.agentId !== agentId)) throw new AppError('not_found', 'No such approval request.');
+  return approvalView(row);
+}
+
+export async function decideApproval(deps: ApprovalDeps, actor: Actor, id: string, to: 'approved' | 'rejected', note?: string): Promise<ApprovalView> {
+  await expireDue(deps);
+  const now = nowOf(deps);
+  const row = await deps.db.transaction(async (tx) => {
+    const [r] = await tx
+      .update(execApprovals)
+      .set({ state: to, decidedAt: now, decidedBy: actor.label, note: note ?? null })
+      .where(and(eq(execApprovals.id, id), eq(execApprovals.state, 'pending'), gt(execApprovals.expiresAt, now)))
+      .returning();
+    if (!r) {
+      const [cur] = await tx.select().from(execApprovals).where(eq(execApprovals.id, id));
+      if (!cur) throw new AppError('not_found', 'No such approval request.');
+      throw new AppError('invalid_state', `This request is already ${cur.state}; only a pending request can be ${to}.`, { details: { state: cur.state } });
+    }
+    await recordAudit(tx, actor, {
+      action: to === 'approved' ? 'policy.approval.approve' : 'policy.approval.reject',
+      targetType: 'exec_approval',
+      targetId: id,
+      before: { state: 'pending' },
+      after: { state: to, note: note ?? null, agentId: r.agentId, command: r.command.slice(0, 2000) },
+    });
+    return r;
+  });
+  decided.emit(id, row);
+  return approvalView(row);
+}
+
+/**
+ * Waits until the request leaves `pending` (an admin decided, or its deadline passed) and answers
+ * its final row. Bounded: past the deadline it is expired here. `pollMs` covers decisions made by
+ * another process.
+ */
+export async function waitForDecision(deps: ApprovalDeps, id: string, opts: { pollMs?: number; signal?: AbortSignal } = {}): Promise<ApprovalRow> {
+  const pollMs = opts.pollMs ?? 500;
+  for (;;) {
+    const [row] = await deps.db.select().from(execApprovals).where(eq(execApprovals.id, id));
+    if (!row) throw new AppError('not_found', 'No such approval request.');
+    if (row.state !== 'pending') return row;
+    const left = row.expiresAt.getTime() - nowOf(deps).getTime();
+    if (left <= 0) {
+      await expireDue(deps);
+      continue;
+    }
+    if (opts.signal?.aborted) return row;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        decided.off(id, done);
+        opts.signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const t = setTimeout(done, Math.min(pollMs, left + 5));
+      decided.on(id, done);
+      opts.signal?.addEventListener('abort', done);
+    });
+  }
+}
+
+/** Marks an approved request of this agent and command used; it runs once. */
+export async function consumeApproval(deps: ApprovalDeps, actor: Actor, id: string, agentId: string, command: string): Promise<ApprovalRow> {
+  const now = nowOf(deps);
+  return deps.db.transaction(async (tx) => {
+    const [r] = await tx
+      .update(execApprovals)
+      .set({ usedAt: now })
+      .where(and(eq(execApprovals.id, id), eq(execApprovals.agentId, agentId), eq(execApprovals.state, 'approved'), isNull(execApprovals.usedAt)))
+      .returning();
+    if (!r) {
+      const [cur] = await tx.select().from(execApprovals).where(eq(execApprovals.id, id));
+      if (!cur || cur.agentId !== agentId) throw new AppError('not_found', 'No such approval request for this agent.');
+      if (cur.state !== 'approved') throw new AppError('invalid_state', `This request is ${cur.state}, not approved.`, { details: { state: cur.state } });
+      throw new AppError('invalid_state', 'This approval was already used: an approved command runs once.', { details: { state: cur.state } });
+    }
+    if (r.command !== command)
+      throw new AppError('validation', 'The command differs from the one approved.', {
+        issues: [{ path: 'command', message: 'Send the approved command unchanged.' }],
+      });
+    await recordAudit(tx, actor, { action: 'policy.approval.use', targetType: 'exec_approval', targetId: id, after: { usedAt: now.toISOString() } });
+    return r;
+  });
+}

@@ -1,0 +1,210 @@
+// The gateway's exec: decide the command with the agent's effective rules, then deny (nothing is
+// started), ask an admin (wait, or answer with the request id), or run it with the sandbox's shell in
+// a sandbox of the agent's config — the command was parsed and judged as a whole, so `sh -c` runs
+// exactly what was judged. Every call leaves an exec_log row and an audit record.
+import { and, desc, eq, lt } from 'drizzle-orm';
+import type { AppDb } from '@/db/client';
+import { execLog } from '@/db/schema';
+import { recordAudit } from '../audit/audit';
+import type { Actor } from '../auth/actor';
+import { AppError } from '../core/errors';
+import { newId } from '../core/ids';
+import { SKILLS_ROOT } from '../installs/snapshot-names';
+import type { PolicySettings } from '../settings/policy-settings';
+import { type ApprovalRow, consumeApproval, requestApproval, waitForDecision } from './approvals';
+import { type AgentSandbox, runInSandbox, type SandboxDeps } from './exec-run';
+import type { PolicyDeps } from './service';
+import { sessionContext } from './sessions';
+import { agentPolicy } from './store';
+import type { Evaluation, EvaluationContext } from './types';
+
+export interface ExecDeps extends PolicyDeps, SandboxDeps {
+  settings: () => Promise<PolicySettings>;
+  /** The skills the agent may use, with their folders in its sandbox. */
+  skillDirs: (agentId: string) => Promise<{ name: string; dir: string }[]>;
+  /** How often a waiting exec re-reads its approval row (decisions of other processes). */
+  approvalPollMs?: number;
+}
+
+export interface ExecRequestInput {
+  command: string;
+  cwd?: string;
+  timeoutMs?: number;
+  stdin?: string;
+  sessionId?: string;
+  approvalId?: string;
+}
+
+type Outcome = 'ran' | 'denied' | 'pending' | 'rejected' | 'expired' | 'failed';
+
+export interface ExecAnswer {
+  decision: Evaluation['decision'];
+  rule: string;
+  segment: string;
+  reason: string;
+  segments: Evaluation['segments'];
+  profile: string;
+  outcome: Outcome;
+  approvalId: string | null;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  timedOut: boolean;
+  durationMs: number | null;
+  sandboxId: string | null;
+  writtenFiles: string[];
+  logId: string;
+}
+
+/** `SKILLDOCK_SKILL_DIR_<NAME>`: the name upper-cased, every other character `_`. */
+export const skillEnvName = (name: string) => `SKILLDOCK_SKILL_DIR_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+
+export function skillEnv(skills: readonly { name: string; dir: string }[]): Record<string, string> {
+  const env: Record<string, string> = { SKILLDOCK_SKILLS_DIR: SKILLS_ROOT };
+  for (const s of skills) env[skillEnvName(s.name)] = s.dir;
+  return env;
+}
+
+async function writeLog(
+  db: AppDb,
+  actor: Actor,
+  agentId: string,
+  input: ExecRequestInput,
+  profile: string,
+  e: Evaluation,
+  a: Partial<ExecAnswer> & { outcome: Outcome },
+) {
+  const id = newId();
+  const row = {
+    id,
+    agentId,
+    sessionId: input.sessionId ?? null,
+    profile,
+    command: input.command,
+    decision: e.decision,
+    rule: e.rule,
+    segment: e.segment,
+    reason: e.reason,
+    outcome: a.outcome,
+    exitCode: a.exitCode ?? null,
+    durationMs: a.durationMs ?? null,
+    stdoutTruncated: a.stdoutTruncated ?? false,
+    stderrTruncated: a.stderrTruncated ?? false,
+    approvalId: a.approvalId ?? null,
+    by: actor.label,
+  };
+  await db.transaction(async (tx) => {
+    await tx.insert(execLog).values(row);
+    await recordAudit(tx, actor, {
+      action: 'agent.exec',
+      targetType: 'agent',
+      targetId: agentId,
+      after: {
+        command: input.command.slice(0, 2000),
+        decision: e.decision,
+        rule: e.rule,
+        outcome: a.outcome,
+        exitCode: row.exitCode,
+        durationMs: row.durationMs,
+        approvalId: row.approvalId,
+        sandboxId: a.sandboxId ?? null,
+      },
+    });
+  });
+  return id;
+}
+
+export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string, input: ExecRequestInput): Promise<ExecAnswer & { status: 200 | 202 }> {
+  const [policy, settings, engine] = await Promise.all([agentPolicy(deps, agentId), deps.settings(), deps.engine()]);
+  if (!policy.sandboxConfigId)
+    throw new AppError('invalid_state', `Agent "${agentId}" has no sandbox config: its commands have nowhere to run.`, {
+      hint: 'Bind the agent to a sandbox config on its page (or PATCH sandboxConfigId), then run the command again.',
+    });
+  const sandbox: AgentSandbox = { agentId, configId: policy.sandboxConfigId };
+  const ctx: EvaluationContext = {
+    ...(input.cwd ? { cwd: input.cwd } : {}),
+    ...(input.sessionId ? await sessionContext(deps.db, agentId, input.sessionId) : {}),
+  };
+  const e = engine.evaluate(input.command, policy.rules, ctx);
+  const base = { decision: e.decision, rule: e.rule, segment: e.segment, reason: e.reason, segments: e.segments, profile: policy.profile };
+  const idle = {
+    exitCode: null,
+    stdout: '',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    timedOut: false,
+    durationMs: null,
+    sandboxId: null,
+    writtenFiles: [],
+  };
+  const answer = async (outcome: Outcome, approvalId: string | null, status: 200 | 202 = 200) => {
+    const logId = await writeLog(deps.db, actor, agentId, input, policy.profile, e, { outcome, approvalId });
+    return { ...base, ...idle, outcome, approvalId, logId, status };
+  };
+
+  if (e.decision === 'deny') return answer('denied', input.approvalId ?? null);
+
+  let approval: ApprovalRow | null = null;
+  if (e.decision === 'approval') {
+    if (input.approvalId) approval = await consumeApproval(deps, actor, input.approvalId, agentId, input.command);
+    else {
+      const req = await requestApproval(deps, actor, { agentId, command: input.command, evaluation: e, timeoutSeconds: settings.approvalTimeoutSeconds });
+      if (settings.approvalMode === '202') return answer('pending', req.id, 202);
+      const final = await waitForDecision(deps, req.id, { pollMs: deps.approvalPollMs });
+      if (final.state !== 'approved') return answer(final.state === 'rejected' ? 'rejected' : 'expired', req.id);
+      approval = await consumeApproval(deps, actor, req.id, agentId, input.command);
+    }
+  }
+
+  const run = await runInSandbox(deps, actor, sandbox, {
+    command: input.command,
+    cwd: input.cwd,
+    stdin: input.stdin,
+    timeoutMs: input.timeoutMs ?? settings.defaultTimeoutMs,
+    outputCap: settings.outputCapBytes,
+    env: deps
+      .skillDirs(agentId)
+      .catch(() => [])
+      .then(skillEnv),
+    track: input.sessionId ? { sessionId: input.sessionId, root: policy.rules.workspaceRoot, scan: policy.rules.writeThenRun === 'scan' } : null,
+  }).catch(async (err: unknown) => {
+    // Allowed but not run (no sandbox could be started, the engine failed): logged, then reported.
+    await writeLog(deps.db, actor, agentId, input, policy.profile, e, { outcome: 'failed', approvalId: approval?.id ?? null });
+    throw err;
+  });
+  const logId = await writeLog(deps.db, actor, agentId, input, policy.profile, e, { ...run, outcome: run.outcome, approvalId: approval?.id ?? null });
+  return { ...base, ...run, approvalId: approval?.id ?? null, logId, status: 200 };
+}
+
+export async function agentExecLog(db: AppDb, agentId: string, q: { limit: number; decision?: 'allow' | 'deny' | 'approval'; before?: string }) {
+  const where = and(
+    eq(execLog.agentId, agentId),
+    q.decision ? eq(execLog.decision, q.decision) : undefined,
+    q.before ? lt(execLog.at, new Date(q.before)) : undefined,
+  );
+  const rows = await db.select().from(execLog).where(where).orderBy(desc(execLog.at)).limit(q.limit);
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      agentId: r.agentId,
+      sessionId: r.sessionId,
+      profile: r.profile,
+      command: r.command,
+      decision: r.decision,
+      rule: r.rule,
+      segment: r.segment,
+      reason: r.reason,
+      outcome: r.outcome,
+      exitCode: r.exitCode,
+      durationMs: r.durationMs,
+      stdoutTruncated: r.stdoutTruncated,
+      stderrTruncated: r.stderrTruncated,
+      approvalId: r.approvalId,
+      at: r.at.toISOString(),
+      by: r.by,
+    })),
+  };
+}

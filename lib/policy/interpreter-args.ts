@@ -1,0 +1,166 @@
+// Arguments that turn a harmless-looking tool into a code runner: inline interpreter code
+// (`python3 -c`, `node -e`), tools that run another program (`find -exec`, `git -c`, `tar
+// --to-command`), package managers that install (they run install scripts). A script file
+// (`python3 run.py`) is the auditable form and stays allowed.
+import type { Segment } from './wrappers';
+import { baseName } from './wrappers';
+
+export interface InterpreterFinding {
+  ruleId: string;
+  reason: string;
+  /** A package install: the package_install group (approval) decides it when that group is on. */
+  packageVerb?: boolean;
+}
+
+const PYTHON = /^(?:python|pypy)(?:\d+(?:\.\d+)?)?$/;
+/** Options of python that take a value (the value is not the script). */
+const PYTHON_VALUE = new Set(['W', 'X', 'Q']);
+
+/** Inline code or a module run by python: a `-c`/`-m` option before the script, or code on stdin. */
+function python(argv: readonly string[]): InterpreterFinding | null {
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-') return { ruleId: 'python.stdin', reason: 'python reads its program from stdin.' };
+    if (!a.startsWith('-') || a === '--') return null;
+    if (a.startsWith('--')) continue;
+    for (let j = 1; j < a.length; j++) {
+      const c = a[j];
+      if (c === 'c') return { ruleId: 'python.c', reason: `python ${a} runs inline code.` };
+      if (c === 'm') {
+        const mod = j + 1 < a.length ? a.slice(j + 1) : (argv[i + 1] ?? '');
+        const pip = mod === 'pip' || mod.startsWith('pip.') || mod === 'ensurepip';
+        return { ruleId: pip ? 'python.m_pip' : 'python.m', reason: `python -m ${mod} runs a module.`, packageVerb: pip && /\binstall\b/.test(argv.join(' ')) };
+      }
+      if (PYTHON_VALUE.has(c)) {
+        if (j === a.length - 1) i++;
+        break;
+      }
+    }
+  }
+  return null;
+}
+
+const NODE_INLINE = ['-e', '--eval', '-p', '--print', '-r', '--require', '--import', '--loader', '--experimental-loader'];
+
+function node(argv: readonly string[]): InterpreterFinding | null {
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-' || a === '--') return a === '-' ? { ruleId: 'node.stdin', reason: 'node reads its program from stdin.' } : null;
+    if (!a.startsWith('-')) return null;
+    const key = a.split('=', 1)[0];
+    // Prefix match: `-e'code'` glued to its option is still -e.
+    const hit = NODE_INLINE.find((o) => key === o || (o.length === 2 && key.startsWith(o)));
+    if (hit) return { ruleId: `node.${hit.replace(/^-+/, '')}`, reason: `node ${hit} runs inline code or preloads a module.` };
+  }
+  return null;
+}
+
+/** Interpreters whose one inline-code option is refused: name → options. */
+const INLINE: Record<string, string[]> = {
+  perl: ['-e', '-E'],
+  ruby: ['-e'],
+  php: ['-r'],
+  lua: ['-e'],
+  bun: ['-e', '--eval', '-p', '--print'],
+  deno: ['eval'],
+  vim: ['-c', '--cmd'],
+  nvim: ['-c', '--cmd'],
+};
+
+const VERBS: Record<string, { verbs: string[]; package?: string[] }> = {
+  pip: { verbs: ['install', 'download'], package: ['install'] },
+  npm: { verbs: ['exec', 'install', 'i', 'add', 'ci', 'x'], package: ['install', 'i', 'add', 'ci'] },
+  cargo: { verbs: ['install'], package: ['install'] },
+  pnpm: { verbs: ['dlx', 'exec'] },
+  yarn: { verbs: ['dlx'] },
+};
+
+function firstOperand(argv: readonly string[]): string | undefined {
+  return argv.slice(1).find((a) => !a.startsWith('-'));
+}
+
+export function interpreterFindings(seg: Segment): InterpreterFinding[] {
+  const { argv } = seg;
+  if (!argv.length) return [];
+  const name = baseName(argv[0]);
+  const out: InterpreterFinding[] = [];
+  const add = (f: InterpreterFinding | null) => f && out.push(f);
+  if (PYTHON.test(name)) add(python(argv));
+  else if (name === 'node' || name === 'nodejs') add(node(argv));
+  else if (name === 'find') {
+    const hit = argv.find((a) => a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir');
+    if (hit) add({ ruleId: 'find.exec', reason: `find ${hit} runs a command for each file.` });
+  } else if (name === 'git') {
+    for (let i = 1; i < argv.length; i++) {
+      const a = argv[i];
+      if (a === '-c' || a.startsWith('--config-env') || a.startsWith('--exec-path=')) {
+        add({ ruleId: 'git.c', reason: `git ${a} sets configuration that can run programs (core.pager, core.sshCommand).` });
+        break;
+      }
+      if (a === '-C' || a === '--git-dir' || a === '--work-tree') i++;
+      else if (!a.startsWith('-')) {
+        if (a.startsWith('config') || a.startsWith('alias')) add({ ruleId: 'git.config', reason: `git ${a} changes configuration that can run programs.` });
+        break;
+      }
+    }
+  } else if (name === 'pip' || /^pip\d(?:\.\d+)?$/.test(name) || name === 'npm' || name === 'cargo' || name === 'pnpm' || name === 'yarn') {
+    const table = VERBS[name.startsWith('pip') ? 'pip' : name];
+    const v = firstOperand(argv);
+    if (v && table.verbs.includes(v))
+      add({
+        ruleId: `${name.startsWith('pip') ? 'pip' : name}.${v}`,
+        reason: `${name} ${v} runs code from a package.`,
+        packageVerb: table.package?.includes(v),
+      });
+  } else if (name === 'npx' || name === 'bunx' || name === 'pnpx') add({ ruleId: `${name}.run`, reason: `${name} downloads and runs a package.` });
+  else if (name in INLINE) {
+    const hit = argv.slice(1).find((a) => INLINE[name].some((o) => a === o || (o.length === 2 && o.startsWith('-') && a.startsWith(o))));
+    if (hit) add({ ruleId: `${name}.inline`, reason: `${name} ${hit} runs inline code.` });
+  } else if (name === 'tar' || name === 'gtar') {
+    const hit = argv.find(
+      (a) => /^--(?:to-command|checkpoint-action|use-compress-program|info-script|new-volume-script|rsh-command)\b/.test(a) || a === '-I' || a === '-F',
+    );
+    if (hit) add({ ruleId: 'tar.command', reason: `tar ${hit.split('=')[0]} runs a program.` });
+  } else if (name === 'rsync') {
+    const hit = argv.find((a) => a === '-e' || a.startsWith('--rsh') || a.startsWith('--rsync-path'));
+    if (hit) add({ ruleId: 'rsync.rsh', reason: `rsync ${hit.split('=')[0]} runs a program.` });
+  } else if (name === 'zip') {
+    const hit = argv.find((a) => a === '-TT' || a.startsWith('--unzip-command'));
+    if (hit) add({ ruleId: 'zip.unzip_command', reason: `zip ${hit} runs a program.` });
+  } else if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk' || name === 'busybox-awk') {
+    const prog = argv.slice(1).find((a) => !a.startsWith('-')) ?? '';
+    if (/system\s*\(|\|\s*getline|\|&|print[^|]{0,200}\|/.test(prog)) add({ ruleId: 'awk.system', reason: 'the awk program runs commands.' });
+  }
+  // A shell or an interpreter given no script runs what it is fed: a pipe, a heredoc, a file.
+  const fed = seg.pipe.index > 0 || seg.redirects.some((r) => r.body !== undefined || r.op === '<');
+  const operand = argv.slice(1).some((a) => !a.startsWith('-'));
+  if (seg.readsStdin || (!out.length && fed && !operand && isScriptRunner(name) && name !== 'source' && name !== '.')) {
+    add({ ruleId: 'stdin.code', reason: `${name} runs the code it reads on stdin.` });
+  }
+  return out;
+}
+
+/** Interpreters whose first operand is a script file (for write-then-run). */
+export const SCRIPT_RUNNERS = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'ash',
+  'node',
+  'nodejs',
+  'perl',
+  'ruby',
+  'php',
+  'lua',
+  'bun',
+  'deno',
+  'tsx',
+  'ts-node',
+  'source',
+  '.',
+  'Rscript',
+  'julia',
+]);
+export const isScriptRunner = (name: string) => SCRIPT_RUNNERS.has(name) || PYTHON.test(name);

@@ -1,0 +1,140 @@
+// One segment against one profile: every rule that applies, in a fixed order; the segment's
+// decision is its first deny, else its first approval, else allowed.
+
+import path from 'node:path';
+import { allowed, explicitlyListed } from './allowlist';
+import { groupMode, matchGroups } from './deny-groups';
+import { checkPaths, expandHome } from './forbidden-paths';
+import { groupView } from './group-view';
+import { interpreterFindings, isScriptRunner } from './interpreter-args';
+import { preCheck } from './prechecks';
+import { commandRisk, segmentRisk } from './risk';
+import type { Decision, DenyGroup, ProfileRules, SegmentDecision } from './types';
+import { baseName, type Segment } from './wrappers';
+
+export interface JudgeContext {
+  rules: ProfileRules;
+  cwd: string;
+  home: string;
+  writtenFiles?: ReadonlySet<string>;
+  scannedClean?: ReadonlySet<string>;
+}
+
+interface Finding {
+  decision: Exclude<Decision, 'allow'>;
+  rule: string;
+  ruleId?: string;
+  reason: string;
+}
+
+const COMMAND_NAME = /^[\x21-\x7e]{1,256}$/;
+/** Builtins that change how later words are read or run code later: refused, never judged. */
+const SHELL_STATE = new Set(['alias', 'unalias', 'trap', 'enable', 'bind', 'fc', 'complete', 'shopt']);
+const DOCKER_SOCKET = /docker\.sock(?:et)?\b/;
+const PROC_ENVIRON = /\/proc\/[^/]{1,32}\/environ/;
+
+/** A later command of the same pipeline that runs what it reads. */
+export function feedsCode(seg: Segment, all: readonly Segment[]): boolean {
+  return all.some((o) => {
+    if (o === seg || o.pipe.id !== seg.pipe.id || o.pipe.index <= seg.pipe.index) return false;
+    if (o.readsStdin) return true;
+    const name = o.argv.length ? baseName(o.argv[0]) : '';
+    return isScriptRunner(name) && !o.argv.slice(1).some((a) => !a.startsWith('-') || a === '-');
+  });
+}
+
+/** The script a segment runs, if it is a file: `./x`, `/abs/x`, or the operand of an interpreter. */
+function scriptFile(seg: Segment, cwd: string, home: string): string | null {
+  if (!seg.argv.length) return null;
+  const exe = seg.argv[0];
+  const resolve = (p: string) => path.posix.resolve(cwd, expandHome(p, home));
+  if (exe.includes('/')) return resolve(exe);
+  if (!isScriptRunner(baseName(exe))) return null;
+  const operand = seg.argv.slice(1).find((a) => !a.startsWith('-'));
+  return operand ? resolve(operand) : null;
+}
+
+export function judgeSegment(seg: Segment, all: readonly Segment[], ctx: JudgeContext): SegmentDecision {
+  const { rules } = ctx;
+  const findings: Finding[] = [];
+  const deny = (rule: string, reason: string, ruleId?: string) => findings.push({ decision: 'deny', rule, reason, ruleId });
+
+  for (const issue of seg.issues) {
+    const group = issue.rule.startsWith('deny_group:') ? (issue.rule.slice('deny_group:'.length) as DenyGroup) : null;
+    const mode = group ? groupMode(rules, group) : 'deny';
+    if (mode !== 'off') findings.push({ decision: mode, rule: issue.rule, reason: issue.reason, ruleId: issue.ruleId });
+  }
+  const name = seg.argv.length ? baseName(seg.argv[0]) : '';
+  if (SHELL_STATE.has(name) || (name === 'hash' && seg.argv.includes('-p'))) {
+    deny('shell_state', `${name} changes what later commands mean (an alias, a trap, a loaded builtin); it cannot be judged ahead.`);
+  }
+  const view = groupView(seg, feedsCode(seg, all), { cwd: ctx.cwd, home: ctx.home });
+  if (view.strings.some((s) => DOCKER_SOCKET.test(s))) deny('always_on:docker_socket', 'The Docker socket gives root on the host; no profile allows it.');
+  if (view.strings.some((s) => PROC_ENVIRON.test(s)))
+    deny('always_on:proc_environ', "Another process's environment holds the sandbox's credentials; no profile allows it.");
+
+  const groups = matchGroups(view, rules);
+  for (const m of groups) findings.push({ decision: m.mode, rule: `deny_group:${m.group}`, ruleId: m.ruleId, reason: `${m.ruleId}: ${m.pattern}.` });
+
+  const first = seg.words[0];
+  if (first && (first.dynamic || first.expands || !COMMAND_NAME.test(first.value))) {
+    deny('dynamic_command', `The command name ${JSON.stringify(first.text)} is only known at run time or is not plain ASCII; write the command itself.`);
+  }
+
+  if (rules.blockInterpreterArgs) {
+    const packageGroup = groups.some((g) => g.group === 'package_install');
+    for (const f of interpreterFindings(seg)) {
+      if (f.packageVerb && packageGroup) continue;
+      deny('interpreter_args', `${f.reason} Put the code in a script file and run the file.`, f.ruleId);
+    }
+  }
+
+  const list = { entries: rules.allowedCommands, home: ctx.home };
+  const risk = segmentRisk(seg.argv, seg.wrappers, seg.text);
+  if (risk === 'high' && rules.blockHighRisk) {
+    const names = [...seg.wrappers.map((w) => w.split(' ')[0]), ...(seg.argv.length ? [seg.argv[0]] : [])];
+    const culprit = names.find((n) => commandRisk([n]) === 'high' && !explicitlyListed(n, list));
+    if (culprit) deny('high_risk', `${baseName(culprit)} is a high-risk command; it runs only when the profile lists it by name.`);
+    else if (!names.some((n) => commandRisk([n]) === 'high')) deny('high_risk', 'The command is a known destructive form.');
+  }
+  if (risk === 'medium' && rules.approvalForMedium)
+    findings.push({ decision: 'approval', rule: 'medium_risk', reason: `${seg.argv.slice(0, 2).join(' ')} changes files or a repository.` });
+
+  if (seg.argv.length) {
+    for (const n of [...seg.wrappers.map((w) => w.split(' ')[0]), seg.argv[0]]) {
+      if (!allowed(n, list)) {
+        deny('allowlist', `${n} is not in the profile's allowed commands.`);
+        break;
+      }
+    }
+  }
+
+  if (rules.preChecks) {
+    const p = preCheck(seg);
+    if (p) deny(p.rule, p.reason);
+  }
+
+  const targets = seg.redirects.filter((r) => r.target && r.body === undefined && !/^[<>]&$/.test(r.op)).map((r) => r.target!);
+  const path = checkPaths(seg.words.slice(1), targets, { ...rules, cwd: ctx.cwd, home: ctx.home });
+  if (path) deny(path.rule, path.reason);
+
+  const script = rules.writeThenRun === 'off' ? null : scriptFile(seg, ctx.cwd, ctx.home);
+  if (script && ctx.writtenFiles?.has(script)) {
+    if (rules.writeThenRun === 'approval')
+      findings.push({ decision: 'approval', rule: 'write_then_run', reason: `${script} was written in this session; running it needs an admin's approval.` });
+    else if (!ctx.scannedClean?.has(script)) deny('write_then_run', `${script} was written in this session and did not pass the skill scanner.`);
+  }
+
+  const decided = findings.find((f) => f.decision === 'deny') ?? findings.find((f) => f.decision === 'approval');
+  return {
+    text: seg.text,
+    argv: seg.argv,
+    assignments: seg.assignments.map((a) => a.name),
+    wrappers: seg.wrappers,
+    risk,
+    decision: decided?.decision ?? 'allow',
+    rule: decided?.rule ?? 'allowed',
+    ...(decided?.ruleId ? { ruleId: decided.ruleId } : {}),
+    reason: decided?.reason ?? 'No rule of the profile refuses this command.',
+  };
+}
