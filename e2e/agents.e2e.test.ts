@@ -5,7 +5,9 @@
 // after; one save applies all three. Each agent's page then shows its new effective skills and the
 // prompt cost the gateway API reports, the list shows each agent's scope, a skill's page which agents
 // can use it, and an edit from a stale revision is refused as a conflict. A viewer sees the same
-// pages with every write control disabled.
+// pages with every write control disabled. On an agent's Exec policy tab a custom profile is picked
+// and one deny group and high-risk blocking are turned off for the agent alone; the effective rules
+// (from the API and on the page) follow, its recent execs are listed, and a viewer cannot write.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -202,4 +204,98 @@ it('edits three agents in the matrix through the what-if, then shows their new e
   await page.getByTestId('agent-editor').waitFor();
   expect(await page.getByLabel('Name').isDisabled()).toBe(true);
   expect(await page.getByTestId('save-agent').isDisabled()).toBe(true);
+}, 300_000);
+
+it("sets an agent's risk profile and overrides on its Exec policy tab; the effective rules and its recent execs show; a viewer cannot write", async () => {
+  const { page, context } = browser;
+  const id = 'e2e-policy';
+  const profile = `e2e-agent-${Date.now().toString(36)}`;
+  const made = await admin.req('POST', '/api/v1/exec-policy/profiles', {
+    name: profile,
+    description: 'Asks before network recon; paths stay in the workspace.',
+    rules: { denyGroups: { network_recon: 'approval' }, workspaceOnly: true },
+  });
+  expect(made.status, JSON.stringify(made.json)).toBe(201);
+  const cfg = await admin.req('POST', '/api/v1/sandbox-configs', {
+    name: `e2e-agents-${Date.now().toString(36)}`,
+    backend: 'docker',
+    config: { image: 'busybox:latest' },
+  });
+  expect(cfg.status, JSON.stringify(cfg.json)).toBe(201);
+  expect((await admin.req('POST', '/api/v1/agents', { id, name: 'Policy Agent', sandboxConfigId: cfg.json.id })).status).toBe(201);
+  // A denied exec (nothing runs): it is logged, so the tab lists it.
+  const denied = await admin.req('POST', `/api/v1/agents/${id}/exec`, { command: 'sudo ls' });
+  expect(denied.json).toMatchObject({ decision: 'deny', rule: 'deny_group:privilege_escalation', outcome: 'denied' });
+
+  await context.clearCookies();
+  await signIn(page, server.base, 'admin@example.com', PASSWORD);
+  await page.goto(`${server.base}/agents/${id}?tab=policy`);
+  const effective = page.getByTestId('agent-policy-effective');
+  await effective.locator('[data-testid="effective-profile"][data-profile="balanced"]').waitFor();
+  const execs = page.getByTestId('agent-policy-execs');
+  const row = execs.locator('tr[data-decision="deny"]');
+  await row.waitFor();
+  expect(await row.textContent()).toContain('sudo ls');
+  expect(await row.textContent()).toContain('deny_group:privilege_escalation');
+  expect(await execs.getByTestId('agent-policy-exec-log-link').getAttribute('href')).toBe(`/policy/exec-log?agent=${id}`);
+
+  // The custom profile: its groups are inherited; one group off and high-risk blocking off for this agent alone.
+  const editor = page.getByTestId('agent-policy');
+  await editor.getByLabel('Risk profile').selectOption(profile);
+  const recon = editor.locator('li[data-group="network_recon"]');
+  await expect.poll(() => recon.getAttribute('data-mode')).toBe('approval');
+  expect(await recon.getAttribute('data-inherits')).toBe('true');
+  await editor.getByLabel('privilege_escalation', { exact: true }).selectOption('off');
+  await editor.getByLabel('Block high-risk commands').selectOption('off');
+  await expect.poll(() => editor.locator('li[data-group="privilege_escalation"]').getAttribute('data-inherits')).toBe('false');
+  await expect.poll(() => effective.textContent()).toContain('save to apply your edits');
+  expect((await admin.req('GET', `/api/v1/agents/${id}/exec-policy`)).json.profile).toBe('balanced');
+  await page.getByTestId('save-agent-policy').click();
+  const group = (g: string) => effective.locator(`[data-effective-group="${g}"]`);
+  await expect.poll(() => group('privilege_escalation').getAttribute('data-mode')).toBe('off');
+
+  const api = (await admin.req('GET', `/api/v1/agents/${id}/exec-policy`)).json;
+  expect(api.profile).toBe(profile);
+  expect(api.overrides).toEqual({ denyGroups: { privilege_escalation: 'off' }, blockHighRisk: false });
+  expect(api.rules).toMatchObject({ blockHighRisk: false, workspaceOnly: true });
+  expect(api.rules.denyGroups).toMatchObject({ privilege_escalation: 'off', network_recon: 'approval' });
+  // The page shows the same effective state: which setting is the agent's own, which the profile's.
+  expect(await effective.getByTestId('effective-profile').getAttribute('data-profile')).toBe(profile);
+  expect(await effective.getByTestId('effective-profile').textContent()).toContain('with 2 settings overridden for this agent');
+  expect(await group('privilege_escalation').getAttribute('data-override')).toBe('true');
+  expect(await group('network_recon').getAttribute('data-mode')).toBe('approval');
+  expect(await group('network_recon').getAttribute('data-override')).toBe('false');
+  expect(await effective.locator('[data-rule-field="blockHighRisk"] dd').getAttribute('data-value')).toBe('off');
+  expect(await effective.locator('[data-rule-field="workspaceOnly"] dd').getAttribute('data-value')).toBe('on (/workspace)');
+  expect(await effective.textContent()).not.toContain('save to apply');
+
+  // After a reload the saved choices come back; the tester link decides as this agent.
+  await page.reload();
+  await editor.locator('li[data-group="privilege_escalation"][data-inherits="false"][data-mode="off"]').waitFor();
+  expect(await editor.getByLabel('Risk profile').inputValue()).toBe(profile);
+  expect(await editor.getByLabel('Block high-risk commands').inputValue()).toBe('off');
+  await page.getByTestId('agent-policy-tester-link').click();
+  await page.waitForURL(/\/policy\/tester/);
+  await expect.poll(() => page.getByLabel('Profile', { exact: true }).inputValue()).toBe(`agent:${id}`);
+
+  // Inheriting everything again stores no overrides at all; the balanced preset stores no profile.
+  await page.goto(`${server.base}/agents/${id}?tab=policy`);
+  await page.getByTestId('policy-clear-overrides').click();
+  await editor.getByLabel('Risk profile').selectOption('balanced');
+  await page.getByTestId('save-agent-policy').click();
+  await expect.poll(async () => (await admin.req('GET', `/api/v1/agents/${id}`)).json.policyOverrides).toBeNull();
+  expect((await admin.req('GET', `/api/v1/agents/${id}`)).json.riskProfile).toBeNull();
+  await expect.poll(() => group('privilege_escalation').getAttribute('data-mode')).toBe('deny');
+  expect(await effective.getByTestId('effective-profile').textContent()).toContain('balanced, no overrides');
+
+  // A viewer: the same tab, its controls disabled.
+  await context.clearCookies();
+  await signIn(page, server.base, 'viewer@example.com', PASSWORD);
+  await page.goto(`${server.base}/agents/${id}?tab=policy`);
+  await editor.locator('li[data-group="privilege_escalation"]').waitFor();
+  expect(await editor.getByLabel('Risk profile').isDisabled()).toBe(true);
+  expect(await editor.getByLabel('privilege_escalation', { exact: true }).isDisabled()).toBe(true);
+  expect(await editor.getByLabel('Block high-risk commands').isDisabled()).toBe(true);
+  expect(await page.getByTestId('save-agent-policy').isDisabled()).toBe(true);
+  await execs.locator('tr[data-decision="deny"]').waitFor();
 }, 300_000);

@@ -11,14 +11,15 @@ import { buttonVariants } from '../ui/button';
 import { EmptyState, RetryableError, Skeleton } from '../ui/misc';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs';
 import { AgentEditor } from './agent-editor';
+import { AgentPolicyCard } from './agent-policy-card';
 import { BudgetTab } from './budget-tab';
 import { EffectiveTab } from './effective-tab';
 import { useAgent, useExplain, useMatrix } from './queries';
 
-const TABS = ['settings', 'effective', 'prompt'] as const;
+const TABS = ['settings', 'policy', 'effective', 'prompt'] as const;
 type Tab = (typeof TABS)[number];
 
-/** /agents/[id]: the agent's settings, its effective skills with their traces, and its budget planner with the rendered catalog. */
+/** /agents/[id]: the agent's settings, its exec policy, its effective skills with their traces, and its budget planner with the rendered catalog. */
 export function AgentDetailPage({ id }: { id: string }) {
   const agent = useAgent(id);
   const explain = useExplain(id);
@@ -83,6 +84,9 @@ export function AgentDetailPage({ id }: { id: string }) {
           <TabsTrigger value="settings" data-testid="agent-tab-settings">
             Settings
           </TabsTrigger>
+          <TabsTrigger value="policy" data-testid="agent-tab-policy">
+            Exec policy
+          </TabsTrigger>
           <TabsTrigger value="effective" data-testid="agent-tab-effective">
             Effective skills
           </TabsTrigger>
@@ -96,6 +100,9 @@ export function AgentDetailPage({ id }: { id: string }) {
           ) : (
             <Skeleton className="h-96 w-full" />
           )}
+        </TabsContent>
+        <TabsContent value="policy">
+          {a ? <AgentPolicyCard agent={a} onReload={async () => (await agent.refetch()).data} /> : <Skeleton className="h-96 w-full" />}
         </TabsContent>
         <TabsContent value="effective">
           <EffectiveTab agentId={id} />

@@ -1,7 +1,6 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { updateAgentAction } from '@/app/(console)/agents/actions';
@@ -18,6 +17,7 @@ import { useCan } from '../viewer';
 import { type BudgetDraft, BudgetFields } from './budget-fields';
 import { fieldIssues } from './issues';
 import { invalidateAgents } from './queries';
+import { RevisionConflict } from './revision-conflict';
 import { SkillListEditor } from './skill-list-editor';
 import type { AgentView } from './view';
 
@@ -85,25 +85,14 @@ export function AgentEditor({
       </CardHeader>
       <CardContent className="grid gap-4">
         {conflict ? (
-          <div
-            role="alert"
-            className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive"
-            data-testid="agent-conflict"
-          >
-            <span>This agent was changed by someone else since you opened it — reload to see their change, then edit again. Nothing was saved.</span>
-            <Button
-              size="sm"
-              variant="outline"
-              onClick={() =>
-                void onReload().then((a) => {
-                  if (a) restart(a);
-                  save.reset();
-                })
-              }
-            >
-              <RefreshCw aria-hidden /> Reload
-            </Button>
-          </div>
+          <RevisionConflict
+            onReload={() =>
+              void onReload().then((a) => {
+                if (a) restart(a);
+                save.reset();
+              })
+            }
+          />
         ) : (
           <ErrorNote error={save.error} />
         )}

@@ -29,38 +29,62 @@ export function ownModes(modes: Partial<Record<DenyGroup, GroupMode>>, groups: D
   return out;
 }
 
-/** The fifteen deny groups, each with its description, its default, and a deny / ask / off choice. */
+const INHERIT = '';
+
+/**
+ * The fifteen deny groups, each with its description, its default, and a deny / ask / off choice.
+ * With `inherited` (e.g. an agent's overrides over its profile) each group also offers "inherit":
+ * no own value, the mode comes from `inherited`, named by `inheritLabel`.
+ */
 export function DenyGroupsField({
   groups,
   value,
   onChange,
   disabled,
+  inherited,
+  inheritLabel = 'the profile',
 }: {
   groups: DenyGroupInfo[] | undefined;
   value: Partial<Record<DenyGroup, GroupMode>>;
   onChange: (v: Partial<Record<DenyGroup, GroupMode>>) => void;
   disabled?: boolean;
+  inherited?: Record<DenyGroup, GroupMode>;
+  inheritLabel?: string;
 }) {
   if (!groups) return <Skeleton className="h-64 w-full" />;
+  const pick = (g: DenyGroup, v: string) => {
+    if (v !== INHERIT) return onChange({ ...value, [g]: groupModeSchema.parse(v) });
+    const { [g]: _, ...rest } = value;
+    onChange(rest);
+  };
   return (
     <ul className="grid gap-2 md:grid-cols-2" aria-label="Deny groups">
       {groups.map((g) => {
-        const mode = value[g.name] ?? g.default;
+        const from = inherited?.[g.name];
+        const own = value[g.name];
+        const mode = own ?? from ?? g.default;
         const id = `deny-group-${g.name}`;
         return (
-          <li key={g.name} data-group={g.name} data-mode={mode} className="grid gap-1 rounded-md border p-3">
+          <li
+            key={g.name}
+            data-group={g.name}
+            data-mode={mode}
+            data-inherits={inherited ? String(own === undefined) : undefined}
+            className="grid gap-1 rounded-md border p-3"
+          >
             <div className="flex items-center justify-between gap-2">
               <label htmlFor={id} className="font-mono text-sm font-medium">
                 {g.name}
               </label>
               <Select
                 id={id}
-                value={mode}
+                value={from && own === undefined ? INHERIT : mode}
                 disabled={disabled}
-                className="h-8 w-36"
+                className={from ? 'h-8 w-56' : 'h-8 w-36'}
                 aria-describedby={`${id}-hint`}
-                onChange={(e) => onChange({ ...value, [g.name]: groupModeSchema.parse(e.target.value) })}
+                onChange={(e) => pick(g.name, e.target.value)}
               >
+                {from ? <option value={INHERIT}>Inherit ({GROUP_MODE_LABEL[from]})</option> : null}
                 {groupModeSchema.options.map((m) => (
                   <option key={m} value={m}>
                     {GROUP_MODE_LABEL[m]}
@@ -71,7 +95,15 @@ export function DenyGroupsField({
             </div>
             <p id={`${id}-hint`} className="text-xs text-muted-foreground">
               {g.description}
-              {mode !== g.default ? <span className="ml-1 font-medium text-foreground">Changed from the default ({GROUP_MODE_LABEL[g.default]}).</span> : null}
+              {from ? (
+                own !== undefined ? (
+                  <span className="ml-1 font-medium text-foreground">
+                    Overrides {inheritLabel} ({GROUP_MODE_LABEL[from]}).
+                  </span>
+                ) : null
+              ) : mode !== g.default ? (
+                <span className="ml-1 font-medium text-foreground">Changed from the default ({GROUP_MODE_LABEL[g.default]}).</span>
+              ) : null}
             </p>
             {g.patterns?.length ? (
               <details className="text-xs">

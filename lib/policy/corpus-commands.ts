@@ -1,6 +1,8 @@
 // The commands of the corpus with the decision and rule `balanced` must reach: ordinary commands
 // that pass, and every bypass class the engine is built against.
+
 import { allow, ask, type CorpusCase, deny, group } from './corpus-kit';
+import { LAUNCHER_AND_GLOB_CASES } from './corpus-launchers';
 
 export const CORPUS: CorpusCase[] = [
   // Ordinary commands that must pass.
@@ -101,6 +103,7 @@ export const CORPUS: CorpusCase[] = [
   deny('bash -lc "ls; sudo id"', group('privilege_escalation'), 'privilege_escalation.sudo'),
   deny('sh -c "sh -c \\"sh -c \'sh -c \\\\\\"sh -c ls\\\\\\"\'\\""', 'too_deep'),
   deny('dash -c "nc -l 1"', group('reverse_shell'), 'reverse_shell.netcat'),
+  ...LAUNCHER_AND_GLOB_CASES,
   // Quoting and ANSI-C tricks.
   deny('"su"do ls', group('privilege_escalation'), 'privilege_escalation.sudo'),
   deny("'sudo' ls", group('privilege_escalation'), 'privilege_escalation.sudo'),

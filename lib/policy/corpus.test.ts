@@ -50,6 +50,8 @@ describe('the exec policy corpus', () => {
     expect(engine.evaluate('echo id > x.sh; sh x.sh', r)).toMatchObject({ decision: 'approval', rule: 'write_then_run', segment: 'sh x.sh' });
     expect(engine.evaluate('echo id | tee t.sh && bash ./t.sh', r)).toMatchObject({ decision: 'approval', rule: 'write_then_run' });
     expect(engine.evaluate('echo id > x.sh; sh y.sh', r).decision).toBe('allow');
+    expect(engine.evaluate('echo id > x.sh; . ./x.sh', r)).toMatchObject({ decision: 'approval', rule: 'write_then_run', segment: '. ./x.sh' });
+    expect(engine.evaluate('echo id > x.sh && source x.sh', r)).toMatchObject({ decision: 'approval', rule: 'write_then_run' });
     expect(engine.evaluate('cd $X && cat a', { ...presetRules('balanced'), preChecks: false, forbiddenPaths: ['/etc'] })).toMatchObject({
       rule: 'forbidden_path',
     });

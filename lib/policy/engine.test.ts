@@ -40,6 +40,18 @@ describe('evaluate', () => {
     });
   });
 
+  it('a launcher that is not unwrapped runs only when listed by name, and is judged as itself then', () => {
+    expect(engine.evaluate('strace -f ls', rules())).toMatchObject({ decision: 'deny', rule: 'launcher' });
+    expect(engine.evaluate('strace -f ls', rules({ allowedCommands: ['*', 'strace'] })).decision).toBe('allow');
+    expect(engine.evaluate('strace -f ls', rules({ blockInterpreterArgs: false })).decision).toBe('allow');
+    // An unwrapped launcher is a wrapper: a strict list names it and the command it runs.
+    expect(engine.evaluate('flock /tmp/l ls', rules({ allowedCommands: ['ls'] }))).toMatchObject({ rule: 'allowlist' });
+    expect(engine.evaluate('flock /tmp/l ls', rules({ allowedCommands: ['ls', 'flock'] })).decision).toBe('allow');
+    const coproc = engine.evaluate('coproc ls', rules({ preChecks: false }));
+    expect(coproc.decision).toBe('allow');
+    expect(coproc.segments[0]).toMatchObject({ argv: ['ls'], wrappers: ['coproc'] });
+  });
+
   it('a strict allowlist needs every segment and every wrapper listed', () => {
     const r = rules({ allowedCommands: ['ls', 'sort'] });
     expect(engine.evaluate('ls | sort', r).decision).toBe('allow');

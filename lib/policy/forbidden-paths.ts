@@ -45,7 +45,9 @@ export function pathCandidates(w: Word): string[] {
   if (eq > 0 && /^-{0,2}[A-Za-z][\w-]{0,63}=/.test(v)) out.push(v.slice(eq + 1));
   else out.push(v);
   // A bare glob (`*`, `.s*`) expands to names in the working directory: a path too.
-  return out.filter((p) => p.startsWith('/') || p.startsWith('~') || p.startsWith('./') || p.startsWith('../') || p === '..' || p.includes('/') || (w.expands && p === v));
+  return out.filter(
+    (p) => p.startsWith('/') || p.startsWith('~') || p.startsWith('./') || p.startsWith('../') || p === '..' || p.includes('/') || (w.expands && p === v),
+  );
 }
 
 const segmentsOf = (p: string) => p.split('/').filter((x) => x !== '');

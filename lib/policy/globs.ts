@@ -86,7 +86,10 @@ export function segmentOf(p: string): GlobSegment {
     } else if (c === '[' && bracket(p, i)) {
       const b = bracket(p, i)!;
       literal = false;
-      atoms.push({ kind: 'token', ends: (s, at) => (at < s.length && b.test(String.fromCodePoint(s.codePointAt(at)!)) ? [at + (s.codePointAt(at)! > 0xffff ? 2 : 1)] : []) });
+      atoms.push({
+        kind: 'token',
+        ends: (s, at) => (at < s.length && b.test(String.fromCodePoint(s.codePointAt(at)!)) ? [at + (s.codePointAt(at)! > 0xffff ? 2 : 1)] : []),
+      });
       i = b.end;
     } else {
       atoms.push({ kind: 'char', ch: c });

@@ -64,6 +64,7 @@ const INLINE: Record<string, string[]> = {
   bun: ['-e', '--eval', '-p', '--print'],
   deno: ['eval'],
   vim: ['-c', '--cmd'],
+  emacs: ['--eval', '-eval', '--execute', '-x', '--load', '-l', '--funcall', '-f'],
   nvim: ['-c', '--cmd'],
 };
 
@@ -90,6 +91,9 @@ export function interpreterFindings(seg: Segment): InterpreterFinding[] {
   else if (name === 'find') {
     const hit = argv.find((a) => a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir');
     if (hit) add({ ruleId: 'find.exec', reason: `find ${hit} runs a command for each file.` });
+  } else if (name === 'fd' || name === 'fdfind') {
+    const hit = argv.find((a) => /^-[a-zA-Z]{0,8}[xX]$/.test(a) || a === '--exec' || a === '--exec-batch' || a.startsWith('--exec='));
+    if (hit) add({ ruleId: 'fd.exec', reason: `fd ${hit} runs a command for each file.` });
   } else if (name === 'git') {
     for (let i = 1; i < argv.length; i++) {
       const a = argv[i];

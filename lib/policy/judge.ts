@@ -7,9 +7,11 @@ import { groupMode, matchGroups } from './deny-groups';
 import { checkPaths, expandHome } from './forbidden-paths';
 import { groupView } from './group-view';
 import { interpreterFindings, isScriptRunner } from './interpreter-args';
+import { launcherOf } from './launchers';
 import { preCheck } from './prechecks';
 import { commandRisk, segmentRisk } from './risk';
 import type { Decision, DenyGroup, ProfileRules, SegmentDecision } from './types';
+import { parseOptions, SHELL_SPEC, SHELLS } from './wrapper-specs';
 import { baseName, type Segment } from './wrappers';
 
 export interface JudgeContext {
@@ -49,9 +51,25 @@ function scriptFile(seg: Segment, cwd: string, home: string): string | null {
   const exe = seg.argv[0];
   const resolve = (p: string) => path.posix.resolve(cwd, expandHome(p, home));
   if (exe.includes('/')) return resolve(exe);
-  if (!isScriptRunner(baseName(exe))) return null;
-  const operand = seg.argv.slice(1).find((a) => !a.startsWith('-'));
+  const name = baseName(exe);
+  if (!isScriptRunner(name)) return null;
+  const operand = scriptOperand(name, seg.argv);
   return operand ? resolve(operand) : null;
+}
+
+/** The script operand of an interpreter: after the options, skipping the values of those that take one. */
+function scriptOperand(name: string, argv: readonly string[]): string | undefined {
+  if (SHELLS.has(name)) {
+    const o = parseOptions(argv, 1, SHELL_SPEC);
+    if (o.ok) return o.seen.includes('-c') ? undefined : argv[o.rest];
+  }
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return argv[i + 1];
+    if (/^-[WXQ]$/.test(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
 }
 
 export function judgeSegment(seg: Segment, all: readonly Segment[], ctx: JudgeContext): SegmentDecision {
@@ -90,6 +108,12 @@ export function judgeSegment(seg: Segment, all: readonly Segment[], ctx: JudgeCo
   }
 
   const list = { entries: rules.allowedCommands, home: ctx.home };
+  const launcher = rules.blockInterpreterArgs ? launcherOf(seg.argv) : null;
+  if (launcher && !explicitlyListed(seg.argv[0], list))
+    deny(
+      'launcher',
+      `${launcher} runs another command the engine cannot read from its arguments; run that command directly (or list ${baseName(seg.argv[0])} by name in allowedCommands).`,
+    );
   const risk = segmentRisk(seg.argv, seg.wrappers, seg.text);
   if (risk === 'high' && rules.blockHighRisk) {
     const names = [...seg.wrappers.map((w) => w.split(' ')[0]), ...(seg.argv.length ? [seg.argv[0]] : [])];

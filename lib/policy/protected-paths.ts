@@ -3,33 +3,37 @@
 // judged as that path (the rules then see its literal form); a relative path is judged where it
 // resolves (`cd /proc && cat self/environ`).
 import { resolvePath } from './forbidden-paths';
-import { globPath, type Slot, touches } from './globs';
+import { type GlobPath, globPath, type Slot, touches } from './globs';
 import type { Word } from './words';
 
+/**
+ * A protected path is touched by a glob that names it or something under it. A glob ending above
+ * it (`ls /proc/*`) lists names only, as the literal folder does; the profile's forbidden paths are
+ * stricter (see forbidden-paths.ts).
+ */
 interface Protected {
   slots: Slot[];
-  /** A folder: a glob ending above it reaches it too. */
-  dir: boolean;
+  /** A file: nothing is under it, so only a glob of the same depth names it. */
+  file: boolean;
   /** The literal the rules match, standing for the glob. */
   as: string;
 }
 
 const PID: Slot = { pid: true };
-const P = (as: string, dir: boolean, ...slots: Slot[]): Protected => ({ slots, dir, as });
+const F = (as: string, ...slots: Slot[]): Protected => ({ slots, as, file: true });
+const D = (as: string, ...slots: Slot[]): Protected => ({ slots, as, file: false });
 
 export const PROTECTED: readonly Protected[] = [
-  P('/proc/self/environ', false, 'proc', PID, 'environ'),
-  P('/var/run/docker.sock', false, 'var', 'run', 'docker.sock'),
-  P('/run/docker.sock', false, 'run', 'docker.sock'),
-  P('/var/run/docker.socket', false, 'var', 'run', 'docker.socket'),
-  P('/run/docker.socket', false, 'run', 'docker.socket'),
-  P('/etc/ld.so.preload', false, 'etc', 'ld.so.preload'),
-  P('/proc/sysrq-trigger', false, 'proc', 'sysrq-trigger'),
-  P('/proc/1/root', true, 'proc', '1', 'root'),
-  ...['kernel', 'fs', 'net', 'vm'].map((d) => P(`/proc/sys/${d}/`, true, 'proc', 'sys', d)),
-  ...['kernel', 'fs', 'class', 'devices', 'module'].map((d) => P(`/sys/${d}`, true, 'sys', d)),
-  P('/dev/tcp/', true, 'dev', 'tcp'),
-  P('/dev/udp/', true, 'dev', 'udp'),
+  F('/proc/self/environ', 'proc', PID, 'environ'),
+  F('/var/run/docker.sock', 'var', 'run', 'docker.sock'),
+  F('/run/docker.sock', 'run', 'docker.sock'),
+  F('/var/run/docker.socket', 'var', 'run', 'docker.socket'),
+  F('/run/docker.socket', 'run', 'docker.socket'),
+  F('/etc/ld.so.preload', 'etc', 'ld.so.preload'),
+  F('/proc/sysrq-trigger', 'proc', 'sysrq-trigger'),
+  D('/proc/1/root', 'proc', '1', 'root'),
+  ...['kernel', 'fs', 'net', 'vm'].map((d) => D(`/proc/sys/${d}/`, 'proc', 'sys', d)),
+  ...['kernel', 'fs', 'class', 'devices', 'module'].map((d) => D(`/sys/${d}`, 'sys', d)),
 ];
 
 /** Literal stand-ins for what the words could reach: protected paths a glob touches, relative paths resolved. */
@@ -39,7 +43,8 @@ export function reachedPaths(words: readonly Word[], cwd: string, home: string):
     if (w.dynamic) continue;
     if (w.expands) {
       const globs = globPath(w.pattern ?? w.value, cwd, home);
-      for (const p of PROTECTED) if (globs.some((g) => touches(g, p.slots, p.dir))) out.push(p.as);
+      const names = (g: GlobPath, p: Protected) => (g.any || !p.file || g.segments.length === p.slots.length) && touches(g, p.slots, false);
+      for (const p of PROTECTED) if (globs.some((g) => names(g, p))) out.push(p.as);
     } else if (w.value && !w.value.startsWith('/') && !w.value.startsWith('-') && !w.value.includes('://')) {
       out.push(resolvePath(w.value, cwd, home));
     }

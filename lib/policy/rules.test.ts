@@ -116,12 +116,35 @@ describe('forbidden paths and workspace-only', () => {
     expect(checkPaths(w('/dev/null'), [], rules)).toBeNull();
     expect(checkPaths(w('/etcetera'), [], { ...rules, workspaceOnly: false })).toBeNull();
   });
+  const g = (...vals: string[]) => vals.map((v) => ({ ...literalWord(v), expands: true }));
   it('judges a glob by the folder it can reach, and an unknown value as any path', () => {
-    expect(checkPaths(w('/e*/passwd'), [], { ...rules, workspaceOnly: false })?.rule).toBe('forbidden_path');
-    expect(checkPaths(w('src/*.ts'), [], rules)).toBeNull();
-    expect(checkPaths(w('src/*/../../../etc'), [], rules)).not.toBeNull();
+    expect(checkPaths(g('/e*/passwd'), [], { ...rules, workspaceOnly: false })?.rule).toBe('forbidden_path');
+    expect(checkPaths(g('src/*.ts'), [], rules)).toBeNull();
+    expect(checkPaths(g('src/*/../../../etc'), [], rules)).not.toBeNull();
     expect(checkPaths([{ ...literalWord('$X'), dynamic: true }], [], rules)).not.toBeNull();
     expect(checkPaths(w('/anything'), [], { ...rules, forbiddenPaths: [], workspaceOnly: false })).toBeNull();
+  });
+  it('matches a glob segment by segment: only the folders it can name, quoted globs literal', () => {
+    const open = { ...rules, workspaceOnly: false };
+    expect(checkPaths(g('/w*/x'), [], open)).toBeNull();
+    expect(checkPaths(g('/e[st]c/passwd', '/?tc', '/*'), [], open)?.rule).toBe('forbidden_path');
+    expect(checkPaths(g('/e[!t]c/passwd'), [], open)).toBeNull();
+    expect(checkPaths(w('/e*/passwd'), [], open)).toBeNull();
+    expect(checkPaths([{ ...literalWord('/e*'), expands: true, pattern: '/e\\*' }], [], open)).toBeNull();
+    expect(checkPaths(g('/{usr,etc}/passwd'), [], open)?.rule).toBe('forbidden_path');
+    expect(checkPaths(g('/{usr,srv}/passwd'), [], open)).toBeNull();
+    expect(checkPaths(g('/w*'), [], { ...rules, forbiddenPaths: [] })?.rule).toBe('workspace_only');
+    expect(checkPaths(g('/workspace/src/*.ts'), [], { ...rules, forbiddenPaths: [] })).toBeNull();
+    expect(checkPaths(g('.s*'), [], { ...rules, cwd: '/workspace/home' })?.rule).toBe('forbidden_path');
+  });
+  it('reads ~root as /root and an unknown ~user as any path', () => {
+    const r = { ...rules, forbiddenPaths: ['/root'], workspaceOnly: false };
+    expect(resolvePath('~root/.ssh', '/w', '/h')).toBe('/root/.ssh');
+    expect(resolvePath('~+/x', '/w', '/h')).toBe('/w/x');
+    expect(checkPaths(w('~root/.ssh/id_rsa'), [], r)?.rule).toBe('forbidden_path');
+    expect(checkPaths(w('~alice/.ssh/id_rsa'), [], r)?.rule).toBe('forbidden_path');
+    expect(checkPaths(w('~alice/x'), [], { ...rules, forbiddenPaths: [] })?.rule).toBe('workspace_only');
+    expect(checkPaths(w('~/x'), [], { ...r, home: '/workspace/h' })).toBeNull();
   });
 });
 

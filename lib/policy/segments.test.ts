@@ -54,6 +54,12 @@ describe('extractCommands', () => {
     expect(brace.expands).toBe(true);
   });
 
+  it('keeps the glob pattern of an expanding word, quoted characters escaped', () => {
+    const x = extract(`cat "/etc/"* /pr""oc/1/env* "a*"? '[x]'[y] /p/{1..3}/e $HOME/* '/lit*'`, { home: '/h' });
+    const pats = x.commands[0].words.slice(1).map((w) => (w.expands ? w.pattern : null));
+    expect(pats).toEqual(['/etc/*', '/proc/1/env*', 'a\\*?', '\\[x\\][y]', '/p/*/e', '/h/*', null]);
+  });
+
   it('records leading assignments, export, and redirects with their targets', () => {
     const x = extract('A=1 B="two" cmd x 2>&1 >out; export C=3 D; cat <<<"s"');
     expect(x.issues).toEqual([]);

@@ -49,7 +49,7 @@ export const profileRulesSchema = z.object({
   approvalForMedium: z.boolean().default(false),
   /** Command substitution, output redirects (except /dev/null and fd merges), input redirects, tee, `&`. */
   preChecks: z.boolean().default(true),
-  /** python -c/-m, node -e/-p, find -exec, git -c/config/alias, pip install, npm exec/install, cargo install. */
+  /** python -c/-m, node -e/-p, find -exec, git -c/config/alias, pip install, npm exec/install, cargo install, and launchers (strace, gdb, parallel…) not named in allowedCommands. */
   blockInterpreterArgs: z.boolean().default(true),
   /** Per group; a group not named takes its built-in default. */
   denyGroups: z.partialRecord(z.enum(DENY_GROUPS), groupModeSchema).default({}),

@@ -14,6 +14,8 @@ export interface OptionSpec {
   shortOptional?: string;
   /** Options that make the wrapper unjudgeable (`env -S` splits a string into a command). */
   refuse?: string[];
+  /** Why the refused options are refused (default: they hand over a string split into a command). */
+  refuseWhy?: string;
   /** Leading bare numbers are options (`nice -5`). */
   numericFlag?: boolean;
 }
@@ -28,6 +30,7 @@ export const WRAPPERS: Record<string, OptionSpec> = {
     longFlags: ['--ignore-environment', '--null', '--debug', '--default-signal', '--ignore-signal', '--block-signal', '--list-signal-handling'],
     refuse: ['-S', '--split-string'],
   }),
+  'cross-env': spec({}),
   nice: spec({ shortArg: 'n', longArg: ['--adjustment'], numericFlag: true }),
   nohup: spec({}),
   timeout: spec({ shortArg: 'sk', shortFlags: 'v', longArg: ['--signal', '--kill-after'], longFlags: ['--preserve-status', '--foreground', '--verbose'] }),
@@ -87,7 +90,8 @@ export const SHELL_SPEC = spec({
   longFlags: ['--login', '--norc', '--noprofile', '--posix', '--restricted', '--verbose', '--noediting', '--debugger', '--dump-strings', '--pretty-print'],
 });
 
-export type ParsedOptions = { ok: true; rest: number; seen: string[] } | { ok: false; reason: string };
+/** `values` holds the value of each option that takes one (the last one given wins). */
+export type ParsedOptions = { ok: true; rest: number; seen: string[]; values: Record<string, string> } | { ok: false; reason: string };
 
 /**
  * Walks the options of `args` from `start` (POSIX style: they end at the first operand or `--`).
@@ -95,10 +99,11 @@ export type ParsedOptions = { ok: true; rest: number; seen: string[] } | { ok: f
  */
 export function parseOptions(args: readonly string[], start: number, s: OptionSpec): ParsedOptions {
   const seen: string[] = [];
+  const values: Record<string, string> = {};
   let i = start;
   while (i < args.length) {
     const a = args[i];
-    if (a === '--') return { ok: true, rest: i + 1, seen };
+    if (a === '--') return { ok: true, rest: i + 1, seen, values };
     if (!a.startsWith('-') || a === '-') break;
     if (s.numericFlag && /^-\d{1,6}$/.test(a)) {
       seen.push(a);
@@ -107,9 +112,10 @@ export function parseOptions(args: readonly string[], start: number, s: OptionSp
     }
     if (a.startsWith('--')) {
       const [key] = a.split('=', 1);
-      if (s.refuse?.includes(key)) return { ok: false, reason: `"${key}" hands a string to be split into a command` };
+      if (s.refuse?.includes(key)) return { ok: false, reason: `"${key}" ${s.refuseWhy ?? 'hands a string to be split into a command'}` };
       if (s.longArg.includes(key)) {
         seen.push(key);
+        values[key] = a.includes('=') ? a.slice(key.length + 1) : (args[i + 1] ?? '');
         i += a.includes('=') ? 1 : 2;
         continue;
       }
@@ -125,9 +131,10 @@ export function parseOptions(args: readonly string[], start: number, s: OptionSp
     let consumed = 1;
     while (j < a.length) {
       const c = a[j];
-      if (s.refuse?.includes(`-${c}`)) return { ok: false, reason: `"-${c}" hands a string to be split into a command` };
+      if (s.refuse?.includes(`-${c}`)) return { ok: false, reason: `"-${c}" ${s.refuseWhy ?? 'hands a string to be split into a command'}` };
       seen.push(`-${c}`);
       if (s.shortArg.includes(c)) {
+        values[`-${c}`] = j === a.length - 1 ? (args[i + 1] ?? '') : a.slice(j + 1);
         if (j === a.length - 1) consumed = 2;
         break;
       }
@@ -137,5 +144,5 @@ export function parseOptions(args: readonly string[], start: number, s: OptionSp
     }
     i += consumed;
   }
-  return { ok: true, rest: i, seen };
+  return { ok: true, rest: i, seen, values };
 }

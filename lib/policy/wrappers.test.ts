@@ -30,6 +30,18 @@ describe('unwrap', () => {
     expect(segs('env A=1 B=2 ls')[0].assignments.map((a) => a.name)).toEqual(['A', 'B']);
   });
 
+  it('peels launchers: flock, taskset, chrt, unbuffer, fakeroot, cross-env, uv run; parses watch, script -c and flock -c strings again', () => {
+    expect(view('flock -n /tmp/l taskset -c 0 chrt -f 5 unbuffer fakeroot cross-env A=1 uv run ls -la')).toEqual([
+      { argv: ['ls', '-la'], wrappers: ['flock', 'taskset', 'chrt', 'unbuffer', 'fakeroot', 'cross-env', 'uv'], issues: [] },
+    ]);
+    expect(view('watch -n 1 "ls; id"').map((s) => s.argv)).toEqual([['ls'], ['id']]);
+    expect(view('script -q -c "id" /dev/null')[0]).toMatchObject({ argv: ['id'], wrappers: ['script -c'] });
+    expect(view('flock /tmp/l -c "id"')[0]).toMatchObject({ argv: ['id'], wrappers: ['flock -c'] });
+    expect(segs('coproc ls')[0]).toMatchObject({ argv: ['ls'], background: true });
+    expect(segs('fakeroot')[0]).toMatchObject({ argv: ['sh'], readsStdin: true });
+    expect(view('taskset --bogus 1 ls')[0].issues).toEqual(['wrapper_options']);
+  });
+
   it('takes the busybox applet, and the command of sudo, doas and xargs', () => {
     expect(view('busybox rm -rf x')[0]).toMatchObject({ argv: ['rm', '-rf', 'x'], wrappers: ['busybox'] });
     expect(view('sudo -u root -E -- id -u')[0]).toMatchObject({ argv: ['id', '-u'], wrappers: ['sudo'] });
@@ -71,7 +83,13 @@ describe('unwrap', () => {
   });
 
   it('reads option clusters and values the way the tools do', () => {
-    expect(parseOptions(['timeout', '-k5', '-s', 'TERM', '10', 'x'], 1, WRAPPERS.timeout)).toEqual({ ok: true, rest: 4, seen: ['-k', '-s'] });
+    expect(parseOptions(['timeout', '-k5', '-s', 'TERM', '10', 'x'], 1, WRAPPERS.timeout)).toEqual({
+      ok: true,
+      rest: 4,
+      seen: ['-k', '-s'],
+      values: { '-k': '5', '-s': 'TERM' },
+    });
+    expect(parseOptions(['sudo', '--user=root', '-g', 'wheel', 'x'], 1, WRAPPERS.sudo)).toMatchObject({ values: { '--user': 'root', '-g': 'wheel' } });
     expect(parseOptions(['sudo', '--user=root', '-n', 'x'], 1, WRAPPERS.sudo)).toMatchObject({ ok: true, rest: 3 });
     expect(parseOptions(['nice', '-5', 'x'], 1, WRAPPERS.nice)).toMatchObject({ ok: true, rest: 2 });
     expect(parseOptions(['env', '--', 'x'], 1, WRAPPERS.env)).toMatchObject({ ok: true, rest: 2 });

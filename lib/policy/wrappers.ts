@@ -1,6 +1,8 @@
 // Peels the commands that only run another command (`env`, `timeout 5`, `nice`, `xargs`, `sudo`,
 // `busybox`, `sh -c '…'`, `eval`) so the command that really runs is the one judged. Strings that
 // a shell will run are parsed again; nesting deeper than MAX_DEPTH is refused.
+
+import { launcherStep } from './launchers';
 import type { Redirect, SimpleCommand } from './segments';
 import { literalWord, type Word } from './words';
 import { type OptionSpec, PRIVILEGE_WRAPPERS, parseOptions, SHELL_SPEC, SHELLS, WRAPPERS } from './wrapper-specs';
@@ -98,12 +100,26 @@ function peel(seg: Segment, reparse: Reparse, depth: number): Segment[] {
       return [...out, ...again(cur, cur.argv.slice(1).join(' '), 'eval', reparse, depth)];
     }
     if (name === 'find') return [...out, ...findExec(cur, reparse, depth)];
+    const step = launcherStep(name, cur.argv);
+    if (step) {
+      if (step.kind === 'fail') return fail(step.reason, step.rule);
+      if (step.kind === 'none') break;
+      if (step.kind === 'shell') return [...out, { ...drop(cur, cur.argv.length, name), argv: ['sh'], words: [literalWord('sh')], readsStdin: true }];
+      if (step.kind === 'script') {
+        if (cur.words.slice(step.from, step.to).some((w) => w.dynamic))
+          return fail('the command string is only known at run time', 'deny_group:code_injection', 'code_injection.dynamic_script');
+        return [...out, ...again(cur, step.text, name === 'watch' ? 'watch' : `${name} -c`, reparse, depth)];
+      }
+      // `coproc cmd` runs cmd in the background.
+      cur = { ...drop(cur, step.at, name), background: cur.background || !!step.background };
+      continue;
+    }
     const spec: OptionSpec | undefined = WRAPPERS[name];
     if (!spec) break;
     const opts = parseOptions(cur.argv, 1, spec);
     if (!opts.ok) return fail(opts.reason);
     let rest = opts.rest;
-    if (name === 'env') {
+    if (name === 'env' || name === 'cross-env') {
       // `env A=1 B=2 cmd`: the assignments are the command's environment.
       const assignments = [...cur.assignments];
       while (rest < cur.argv.length && (cur.argv[rest] === '-' || ASSIGNMENT.test(cur.argv[rest]))) {
