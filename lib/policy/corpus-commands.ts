@@ -33,7 +33,7 @@ export const CORPUS: CorpusCase[] = [
   allow('cat <<EOF\nhello\nEOF'),
   allow('(cd src && ls)'),
   allow('true && false || echo done'),
-  allow('! grep -q TODO src/app.ts'),
+  allow('! grep -q DEBUG src/app.ts'),
   allow('uname -a; uptime; df -h; du -sh .'),
   allow('jq .name package.json'),
   allow('sed -n 1,20p src/app.ts'),

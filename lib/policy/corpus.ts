@@ -11,7 +11,7 @@ export const SPOT_CASES: SpotCase[] = [
   { preset: 'locked_down', ...allow('ls -la') },
   { preset: 'locked_down', ...allow('git status') },
   { preset: 'locked_down', ...allow('python3 scripts/run.py --input data.csv') },
-  { preset: 'locked_down', ...allow('cat src/a.ts | grep TODO | wc -l') },
+  { preset: 'locked_down', ...allow('cat src/a.ts | grep DEBUG | wc -l') },
   { preset: 'locked_down', ...deny('sort data.txt', 'allowlist') },
   { preset: 'locked_down', ...deny('env ls', 'allowlist') },
   { preset: 'locked_down', ...deny('sh -c ls', 'allowlist') },
