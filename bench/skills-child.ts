@@ -11,6 +11,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CopyCache, type WatchMark, watchSkillRoots } from '../lib/skills/catalog';
 import { createHostTarget } from '../lib/skills/gating';
+import { forgetFileScans } from '../lib/skills/scanner';
 import { createSkillSearch, type SkillSearch } from '../lib/skills/search';
 import { type BuildInput, type BuiltCatalog, buildCatalog, searchDocs, updateCatalog } from '../lib/skills/service/build';
 import type { ScanResult } from '../lib/skills/types';
@@ -120,6 +121,8 @@ if (mode === 'read' || mode === 'index' || mode === 'rebuild' || mode === 'rebui
   let mark: WatchMark | null = null;
   let quietBuilds = 0;
   for (let r = 0; r <= runs; r++) {
+    // A first build starts with nothing scanned: the scanner's workers drop the file scans kept from the run before.
+    if (mode === 'index') forgetFileScans();
     const t0 = performance.now();
     if (mode === 'read') last = await plainRead();
     else if (mode === 'rebuild' || mode === 'rebuild-stat') {

@@ -19,19 +19,30 @@ export interface ListFilesOptions {
   maxFileBytes?: number;
   /** Receives the bytes of every file up to 1 MiB, read once for hashing (the scanner reuses them). */
   onFile?: (path: string, content: Buffer) => void;
-  /** The sha256 a previous listing found for this file when its stat identity is unchanged; the file is then not read. */
-  known?: (path: string, identity: string) => string | undefined;
+  /** Files whose sha256 a previous listing found, by path: a file whose stat identity is unchanged is not read. */
+  known?: ReadonlyMap<string, { identity: string; sha256: string }>;
   /** Receives each file's stat identity (fileIdentity) as found on the descriptor that was read. */
-  onIdentity?: (path: string, identity: string, stats: fs.BigIntStats) => void;
+  onIdentity?: (path: string, identity: string, stats: StatIdent) => void;
   /** Receives each folder's identity ("" is `dir` itself, followed if it is a link), taken before it is read. */
-  onDir?: (path: string, identity: string, stats: fs.BigIntStats) => void;
+  onDir?: (path: string, identity: string, stats: StatIdent) => void;
 }
+
+/** The stat fields an identity is made of, as plain data (it crosses to and from worker threads). */
+export interface StatIdent {
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+}
+
+export const statIdent = (st: StatIdent): StatIdent => ({ dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs });
 
 /**
  * What says a file is unchanged without reading it: device, inode, size, and the modification and
  * change times in nanoseconds. Any write or chmod moves ctime, which no user-space call can set back.
  */
-export function fileIdentity(st: fs.BigIntStats): string {
+export function fileIdentity(st: StatIdent): string {
   return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }
 
@@ -102,8 +113,8 @@ export async function listSkillFiles(dir: string, opts: ListFilesOptions = {}): 
         if (size > maxFileBytes) throw new SkillFilesError('file-too-large', `${relPath} is ${size} bytes, over the ${maxFileBytes} byte limit.`, relPath);
         const identity = fileIdentity(st);
         opts.onIdentity?.(relPath, identity, st);
-        const known = opts.known?.(relPath, identity);
-        if (known) sha256 = known;
+        const known = opts.known?.get(relPath);
+        if (known && known.identity === identity) sha256 = known.sha256;
         else if (size <= WHOLE_READ_BYTES) {
           const buf = await readExactly(fh, size);
           sha256 = createHash('sha256').update(buf).digest('hex');
@@ -119,6 +130,29 @@ export async function listSkillFiles(dir: string, opts: ListFilesOptions = {}): 
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return out;
 }
+
+/** What a folder listing found, as data: the files, the identities seen and the bytes read (see files-sync.ts). */
+export interface FolderListing {
+  files: SkillFile[];
+  fileIdentities: [string, string, StatIdent][];
+  dirIdentities: [string, string, StatIdent][];
+  contents: [string, Buffer][];
+}
+
+/** Lists a skill folder (the catalog's discovery takes one that runs in a worker thread). */
+export type FolderLister = (dir: string, opts: { known?: ListFilesOptions['known'] }) => Promise<FolderListing>;
+
+/** listSkillFiles in this thread, as a FolderLister. */
+export const listFolder: FolderLister = async (dir, { known }) => {
+  const out: FolderListing = { files: [], fileIdentities: [], dirIdentities: [], contents: [] };
+  out.files = await listSkillFiles(dir, {
+    known,
+    onFile: (p, b) => out.contents.push([p, b]),
+    onIdentity: (p, id, st) => out.fileIdentities.push([p, id, statIdent(st)]),
+    onDir: (p, id, st) => out.dirIdentities.push([p, id, statIdent(st)]),
+  });
+  return out;
+};
 
 /** ClawHub's content hash: sha256 of the sorted `path:sha256` lines joined by "\n". */
 export function contentHash(files: Pick<SkillFile, 'path' | 'sha256'>[]): string {

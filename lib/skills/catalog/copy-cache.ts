@@ -16,7 +16,7 @@
 import type { BigIntStats } from 'node:fs';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileIdentity } from '../files';
+import { fileIdentity, type StatIdent } from '../files';
 import type { SkillCopy, SkillRoot } from '../types';
 import { CandidateCache } from './candidate-cache';
 import { WATCH_DEPTH } from './watch';
@@ -70,7 +70,7 @@ interface Seen {
   racy: boolean;
 }
 
-const identOf = (st: BigIntStats): Ident => ({ dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs });
+const identOf = (st: StatIdent): Ident => ({ dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs });
 const sameIdent = (st: BigIntStats, id: Ident) =>
   st.ino === id.ino && st.mtimeNs === id.mtimeNs && st.ctimeNs === id.ctimeNs && st.size === id.size && st.dev === id.dev;
 
@@ -88,15 +88,15 @@ class IdentityLog {
 
   constructor(private readonly racyNs: bigint) {}
 
-  record(relPath: string, identity: string, st: BigIntStats): void {
+  record(relPath: string, identity: string, st: StatIdent): void {
     this.files.set(relPath, this.seen(identity, st));
   }
 
-  recordDir(relPath: string, identity: string, st: BigIntStats): void {
+  recordDir(relPath: string, identity: string, st: StatIdent): void {
     this.dirs.set(relPath, this.seen(identity, st));
   }
 
-  private seen(identity: string, st: BigIntStats): Seen {
+  private seen(identity: string, st: StatIdent): Seen {
     // Either time within the window makes the entry racy.
     const racy = this.startNs - st.mtimeNs < this.racyNs || this.startNs - st.ctimeNs < this.racyNs;
     return { identity, id: identOf(st), racy: this.racyNs > 0n && racy };
@@ -174,13 +174,11 @@ export class CopyCache {
     return { copy: entry.copy, skillMdBytes: entry.skillMdBytes };
   }
 
-  /** The sha256 of a file whose identity is the one recorded (and trusted), for ListFilesOptions.known. */
-  known(key: string): (relPath: string, identity: string) => string | undefined {
-    const files = this.entries.get(key)?.files;
-    return (relPath, identity) => {
-      const f = files?.get(relPath);
-      return f && !f.racy && f.identity === identity ? f.sha256 : undefined;
-    };
+  /** The recorded (and trusted) identity and sha256 of each file, for ListFilesOptions.known. */
+  known(key: string): Map<string, { identity: string; sha256: string }> {
+    const known = new Map<string, { identity: string; sha256: string }>();
+    for (const [p, f] of this.entries.get(key)?.files ?? []) if (!f.racy) known.set(p, { identity: f.identity, sha256: f.sha256 });
+    return known;
   }
 
   remember(key: string, loaded: LoadedCopy, maxSkillFileBytes: number, log: IdentityLog): void {

@@ -6,6 +6,7 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { FolderLoader } from '../folder-load';
 import type { RootWarning, SkillCopy, SkillRoot } from '../types';
 import { type Candidate, findCandidates, SKILL_FILE } from './candidates';
 import { mapLimit } from './concurrency';
@@ -32,6 +33,8 @@ export interface DiscoverOptions {
    * watcher covers. Anything reached through a symbolic link is stat-ed all the same.
    */
   quietRoots?: ReadonlySet<string>;
+  /** Lists, hashes and parses each skill folder; default: in this thread (the live catalog loads in the scanner's workers, which scan too). */
+  load?: FolderLoader;
 }
 
 export const DEFAULT_DISCOVER_OPTIONS: DiscoverOptions = {
@@ -121,7 +124,7 @@ export async function discoverSkills(roots: SkillRoot[], options: Partial<Discov
         return null;
       }
       const quiet = !cand.viaSymlink && !!opts.quietRoots?.has(root.path);
-      const { copy, skillMdBytes } = await loadCopy(root, cand, opts.maxSkillFileBytes, opts.inspect, opts.cache, quiet);
+      const { copy, skillMdBytes } = await loadCopy(root, cand, opts.maxSkillFileBytes, opts.inspect, opts.cache, quiet, opts.load);
       if (skillMdBytes > opts.maxSkillFileBytes) jobWarnings[i] = tooLarge(root, cand, skillMdBytes, opts.maxSkillFileBytes);
       return copy;
     } catch (e) {
@@ -160,7 +163,7 @@ export async function reloadCopy(root: SkillRoot, prev: SkillCopy, options: Part
       warnings: [{ root: root.path, path: contained.path, code: contained.code, message: describeEscape(root.kind, contained, root.path) }],
     };
   try {
-    const { copy, skillMdBytes } = await loadCopy(root, cand, opts.maxSkillFileBytes, opts.inspect, opts.cache);
+    const { copy, skillMdBytes } = await loadCopy(root, cand, opts.maxSkillFileBytes, opts.inspect, opts.cache, false, opts.load);
     return { copies: [copy], warnings: skillMdBytes > opts.maxSkillFileBytes ? [tooLarge(root, cand, skillMdBytes, opts.maxSkillFileBytes)] : [] };
   } catch {
     return null;

@@ -3,5 +3,5 @@ export { isInside } from './containment';
 export { CopyCache } from './copy-cache';
 export * from './discover';
 export * from './inventory';
-export { copyId, readSkillMd } from './load-copy';
+export { copyId } from './load-copy';
 export * from './watch';

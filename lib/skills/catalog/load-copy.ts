@@ -1,10 +1,7 @@
 /** Turning one contained skill folder into a SkillCopy: bounded SKILL.md read, parse, file list, hash. */
 import { createHash } from 'node:crypto';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { contentHash, listSkillFiles, SkillFilesError } from '../files';
-import { parseSkillMd } from '../manifest';
-import type { ParsedSkill, SkillCopy, SkillFile, SkillRoot } from '../types';
+import { type FolderLoad, type FolderLoader, loadSkillFolder } from '../folder-load';
+import type { ParsedSkill, ScanResult, SkillCopy, SkillRoot } from '../types';
 import { type Candidate, SKILL_FILE } from './candidates';
 import type { CopyCache } from './copy-cache';
 
@@ -12,31 +9,9 @@ export function copyId(source: string, rootPath: string, relDir: string): string
   return createHash('sha256').update(`${source}:${rootPath}:${relDir}`).digest('hex').slice(0, 16);
 }
 
-/**
- * Reads at most `maxBytes` of SKILL.md and reports its real size. A larger file is not read
- * further: the parser gets the size and marks the skill invalid.
- */
-export async function readSkillMd(file: string, maxBytes: number): Promise<{ text: string; sizeBytes: number }> {
-  const fh = await fsp.open(file, 'r');
-  try {
-    const { size } = await fh.stat();
-    const want = Math.min(size, maxBytes);
-    const buf = Buffer.allocUnsafe(want);
-    let read = 0;
-    while (read < want) {
-      const { bytesRead } = await fh.read(buf, read, want - read, read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
-    }
-    return { text: buf.subarray(0, read).toString('utf8'), sizeBytes: size };
-  } finally {
-    await fh.close();
-  }
-}
-
-function withFilesError(parsed: ParsedSkill, e: unknown): ParsedSkill {
-  const file = e instanceof SkillFilesError && e.file ? e.file : '.';
-  const message = e instanceof Error ? e.message : String(e);
+function withFilesError(parsed: ParsedSkill, e: NonNullable<FolderLoad['filesError']>): ParsedSkill {
+  const file = e.file || '.';
+  const message = e.message;
   return {
     ...parsed,
     valid: false,
@@ -51,9 +26,13 @@ function withSizeError(parsed: ParsedSkill, size: number, limit: number): Parsed
   return { ...parsed, valid: false, diagnostics: [...parsed.diagnostics, { file: SKILL_FILE, code: 'file.too-large', severity: 'error', message }] };
 }
 
-/** Throws when SKILL.md cannot be read (the caller reports the folder as unreadable). */
-export type InspectCopy = (copy: SkillCopy, contents: ReadonlyMap<string, Buffer>) => void | Promise<void>;
+/**
+ * Receives each copy loaded from disk with the bytes its listing read, and the scan when the loader
+ * scanned (then `contents` is empty: the bytes stayed in the worker that read them).
+ */
+export type InspectCopy = (copy: SkillCopy, contents: ReadonlyMap<string, Buffer>, scan?: ScanResult) => void | Promise<void>;
 
+/** Throws when SKILL.md cannot be read (the caller reports the folder as unreadable). */
 export async function loadCopy(
   root: SkillRoot,
   cand: Candidate,
@@ -61,34 +40,24 @@ export async function loadCopy(
   inspect?: InspectCopy,
   cache?: CopyCache,
   quiet = false,
+  load: FolderLoader = loadSkillFolder,
 ): Promise<{ copy: SkillCopy; skillMdBytes: number }> {
   const key = cache?.keyOf(root, cand.relDir) ?? '';
   const kept = cache && (await cache.unchanged(key, cand.dir, maxSkillFileBytes, cand.dirIdentity, quiet));
   if (kept) return kept;
-  // The listing reads every file once (hashing); SKILL.md's bytes are taken from it when it fits.
-  let files: SkillFile[] = [];
-  let filesError: unknown = null;
-  const contents = new Map<string, Buffer>();
   const log = cache?.log();
-  try {
-    files = await listSkillFiles(cand.dir, {
-      onFile: (p, b) => contents.set(p, b),
-      known: cache?.known(key),
-      onIdentity: log && ((p, id, st) => log.record(p, id, st)),
-      onDir: log && ((p, id, st) => log.recordDir(p, id, st)),
-    });
-  } catch (e) {
-    filesError = e;
-  }
-  const listed = contents.get(SKILL_FILE);
-  const { text, sizeBytes } =
-    listed && listed.length <= maxSkillFileBytes
-      ? { text: listed.toString('utf8'), sizeBytes: listed.length }
-      : await readSkillMd(path.join(cand.dir, SKILL_FILE), maxSkillFileBytes);
   const dirName = cand.relDir.slice(cand.relDir.lastIndexOf('/') + 1);
-  let parsed = parseSkillMd(text, { dirName, file: SKILL_FILE, sizeBytes });
-  if (sizeBytes > maxSkillFileBytes) parsed = withSizeError(parsed, sizeBytes, maxSkillFileBytes);
+  // The listing reads every file once (hashing); SKILL.md's bytes are taken from it when it fits.
+  const loaded = await load(cand.dir, { known: cache?.known(key), maxSkillFileBytes, dirName, scan: !!inspect });
+  const { listing, filesError, skillMdBytes } = loaded;
+  if (log && listing) {
+    for (const [p, id, st] of listing.dirIdentities) log.recordDir(p, id, st);
+    for (const [p, id, st] of listing.fileIdentities) log.record(p, id, st);
+  }
+  let parsed = loaded.parsed;
+  if (skillMdBytes > maxSkillFileBytes) parsed = withSizeError(parsed, skillMdBytes, maxSkillFileBytes);
   if (filesError) parsed = withFilesError(parsed, filesError);
+  const files = listing?.files ?? [];
   const copy: SkillCopy = {
     id: copyId(root.kind, root.path, cand.relDir),
     source: root.kind,
@@ -98,13 +67,13 @@ export async function loadCopy(
     group: cand.group,
     parsed,
     files,
-    contentHash: contentHash(files),
+    contentHash: loaded.contentHash,
   };
   // Hand the bytes already read to the caller (the scanner) while they are in memory, then let them go.
-  if (!filesError) await inspect?.(copy, contents);
+  if (!filesError) await inspect?.(copy, new Map(listing?.contents), loaded.scan);
   if (cache && log) {
     if (filesError) cache.forget(key);
-    else cache.remember(key, { copy, skillMdBytes: sizeBytes }, maxSkillFileBytes, log);
+    else cache.remember(key, { copy, skillMdBytes }, maxSkillFileBytes, log);
   }
-  return { copy, skillMdBytes: sizeBytes };
+  return { copy, skillMdBytes };
 }

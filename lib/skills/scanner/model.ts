@@ -38,6 +38,8 @@ export interface Segment {
    * comments (or in code a confused lexer blanked), so they are reported one severity lower.
    */
   inComment?: boolean;
+  /** A fenced block whose `code` is its Markdown file's `code` from `start` on: its trigger pass is cut from the file's. */
+  within?: { parent: Segment; start: number };
   /** For decoded payloads (all of one segment's, joined by blank lines): each part's origin, and the nesting depth. */
   decoded?: { depth: number; parts: DecodedPart[] };
 }
@@ -124,25 +126,58 @@ export function excerptAt(seg: Segment, offset: number): string {
 /** Rules whose hits in Markdown are documentation examples, not code that runs on install. */
 const DOC_DOWNGRADED = new Set(['dangerous-exec', 'dynamic-code-execution']);
 
+/**
+ * Where a finding points, worked out from a segment and an offset: what the sink needs once the
+ * segment itself is gone (a file's scan kept for reuse holds spots, not segments).
+ */
+export interface Spot {
+  file: string;
+  line: number;
+  excerpt: string;
+  context: SegmentContext;
+  encoding?: DecodedPart['encoding'];
+  inComment?: boolean;
+}
+
+export function spotAt(seg: Segment, offset: number): Spot {
+  const spot: Spot = { file: seg.file, line: fileLineAt(seg, offset), excerpt: excerptAt(seg, offset), context: seg.context };
+  if (seg.decoded) spot.encoding = partAt(seg, offset).encoding;
+  if (seg.inComment) spot.inComment = true;
+  return spot;
+}
+
+/** A rule's severity and message where it was found: lower in Markdown examples and comments, the payload named. */
+function placed(rule: string, severity: FindingSeverity, message: string, where: Omit<Spot, 'file' | 'line' | 'excerpt'>): [FindingSeverity, string] {
+  let sev = severity;
+  let msg = message;
+  if (DOC_DOWNGRADED.has(rule) && sev === 'critical' && (where.context === 'markdown' || where.context === 'markdown-block')) {
+    sev = 'warn';
+    msg += ' (in a Markdown example)';
+  }
+  if (where.encoding) msg += ` (inside a ${where.encoding} payload)`;
+  if (where.inComment) {
+    sev = sev === 'critical' ? 'warn' : 'info';
+    msg += ' (in a comment)';
+  }
+  return [sev, msg];
+}
+
 /** Collects findings, one per (rule, file, line), keeping the most severe. */
 export class FindingSink {
   private readonly byKey = new Map<string, ScanFinding>();
 
   add(seg: Segment, rule: string, severity: FindingSeverity, offset: number, message: string): void {
-    let sev = severity;
-    let msg = message;
-    if (DOC_DOWNGRADED.has(rule) && sev === 'critical' && (seg.context === 'markdown' || seg.context === 'markdown-block')) {
-      sev = 'warn';
-      msg += ' (in a Markdown example)';
-    }
-    if (seg.decoded) msg += ` (inside a ${partAt(seg, offset).encoding} payload)`;
-    if (seg.inComment) {
-      sev = sev === 'critical' ? 'warn' : 'info';
-      msg += ' (in a comment)';
-    }
+    const encoding = seg.decoded ? partAt(seg, offset).encoding : undefined;
+    const [sev, msg] = placed(rule, severity, message, { context: seg.context, encoding, inComment: seg.inComment });
     const line = fileLineAt(seg, offset);
+    // The excerpt only for a finding that is kept: most hits repeat one already held.
     if (!this.improves(rule, seg.file, line, sev)) return;
     this.push({ rule, severity: sev, file: seg.file, line, message: msg, excerpt: excerptAt(seg, offset) });
+  }
+
+  addAt(spot: Spot, rule: string, severity: FindingSeverity, message: string): void {
+    const [sev, msg] = placed(rule, severity, message, spot);
+    this.push({ rule, severity: sev, file: spot.file, line: spot.line, message: msg, excerpt: spot.excerpt });
   }
 
   /** False when a finding at least this severe is already held for (rule, file, line). */

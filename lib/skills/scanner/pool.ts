@@ -11,10 +11,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { logger } from '../../core/logger';
+import { type FolderLoad, type FolderLoadOptions, loadSkillFolder } from '../folder-load';
 import type { ScanResult } from '../types';
 import { packFiles } from './packed';
-import { type DeclaredCapabilities, type ScanInputFile, type ScanOptions, scanSkill } from './scan';
-import type { ScanRequest } from './worker';
+import { type DeclaredCapabilities, fileScans, type ScanInputFile, type ScanOptions, scanSkill } from './scan';
+import type { WorkerMessage } from './worker';
 
 export interface ScanPoolOptions {
   /** Worker threads; 0 or unset: one per core (at least 1). */
@@ -25,12 +26,16 @@ export interface ScanPoolOptions {
 
 export const DEFAULT_SCAN_BUDGET_MS = 10_000;
 
-type Reply = { id: number; result: ScanResult } | { id: number; failure: string };
+type Reply = { id: number; result: ScanResult } | { id: number; loaded: FolderLoad } | { id: number; failure: string };
 
 interface Job {
-  req: { files: ScanInputFile[]; declared: DeclaredCapabilities; opts: ScanOptions };
+  /** The message for the worker, given its id, and the buffers to move with it. */
+  message: (id: number) => { msg: WorkerMessage; transfer: ArrayBuffer[] };
+  /** Done in this thread when workers cannot start. */
+  inThread: () => void;
   budgetMs: number;
-  resolve: (r: ScanResult) => void;
+  /** The worker's reply, or why there is none (the budget ran out, the worker died). */
+  settle: (reply: Reply | { lost: string; timedOut?: boolean }) => void;
 }
 
 interface Slot {
@@ -72,6 +77,13 @@ export function timedOutResult(budgetMs: number): ScanResult {
   return { verdict: 'error', findings: [], filesScanned: 0, error: `The scan did not finish within ${seconds(budgetMs)}.`, timedOut: true };
 }
 
+/** A Buffer crosses threads as a plain Uint8Array: view the same bytes as Buffers again. */
+function asBuffers(load: FolderLoad): FolderLoad {
+  if (!load.listing) return load;
+  const contents = load.listing.contents.map(([p, u]): [string, Buffer] => [p, Buffer.from(u.buffer, u.byteOffset, u.byteLength)]);
+  return { ...load, listing: { ...load.listing, contents } };
+}
+
 export class ScanPool {
   readonly size: number;
   readonly budgetMs: number;
@@ -81,6 +93,8 @@ export class ScanPool {
   private live = 0;
   private nextId = 1;
   private closed = false;
+  /** Sent to every worker (a new worker gets them all when it starts). */
+  private readonly knownScans = new Set<string>();
   /** Set when a worker cannot start: scans then run in this thread, without a budget. */
   private broken: string | null = null;
 
@@ -93,14 +107,65 @@ export class ScanPool {
     if (this.closed) return Promise.reject(new Error('The scan pool is closed.'));
     if (this.broken) return Promise.resolve(scanSkill(files, declared, opts));
     return new Promise((resolve) => {
-      this.queue.push({ req: { files, declared, opts }, budgetMs, resolve });
+      this.queue.push({
+        message: (id) => {
+          const { packed, buffer } = packFiles(files);
+          return { msg: { id, files: packed, declared, opts }, transfer: [buffer] };
+        },
+        inThread: () => resolve(scanSkill(files, declared, opts)),
+        budgetMs,
+        settle: (reply) => {
+          if ('lost' in reply)
+            resolve(reply.timedOut ? timedOutResult(budgetMs) : { verdict: 'error', findings: [], filesScanned: 0, error: `The scan failed: ${reply.lost}.` });
+          else if ('result' in reply) resolve(reply.result);
+          else resolve({ verdict: 'error', findings: [], filesScanned: 0, error: `The scan failed: ${'failure' in reply ? reply.failure : 'no result'}` });
+        },
+      });
       this.pump();
     });
+  }
+
+  /**
+   * Loads a skill folder in a worker (loadSkillFolderSync: list, hash, parse SKILL.md, and scan
+   * unless a scan of that content is known, see knowScans), within the same budget. Rejects when
+   * the worker gives no answer (out of time, an I/O error, the worker gone).
+   */
+  load(dir: string, opts: FolderLoadOptions, budgetMs = this.budgetMs): Promise<FolderLoad> {
+    if (this.closed) return Promise.reject(new Error('The scan pool is closed.'));
+    if (this.broken) return loadSkillFolder(dir, opts);
+    return new Promise((resolve, reject) => {
+      this.queue.push({
+        message: (id) => ({ msg: { id, load: dir, opts }, transfer: [] }),
+        inThread: () => resolve(loadSkillFolder(dir, opts)),
+        budgetMs,
+        settle: (reply) => {
+          if ('lost' in reply) reject(new Error(reply.timedOut ? `the folder did not load within ${seconds(budgetMs)}` : reply.lost));
+          else if ('loaded' in reply) resolve(asBuffers(reply.loaded));
+          else reject(new Error('failure' in reply ? reply.failure : 'the load returned a scan'));
+        },
+      });
+      this.pump();
+    });
+  }
+
+  /** Content hashes whose scan the caller keeps: a load in a worker does not scan them again. Only new ones are sent. */
+  knowScans(hashes: Iterable<string>): void {
+    const fresh: string[] = [];
+    for (const h of hashes) if (!this.knownScans.has(h)) fresh.push(h);
+    if (!fresh.length) return;
+    for (const h of fresh) this.knownScans.add(h);
+    for (const slot of this.all) slot.worker.postMessage({ knownScans: fresh } satisfies WorkerMessage);
   }
 
   /** Why scans run in this thread instead of workers (a worker could not start), or null. */
   get fallbackReason(): string | null {
     return this.broken;
+  }
+
+  /** Every worker drops the file scans it keeps (before its next scan), and so does this thread. */
+  forgetFileScans(): void {
+    fileScans.clear();
+    for (const slot of this.all) slot.worker.postMessage({ forget: true } satisfies WorkerMessage);
   }
 
   async close(): Promise<void> {
@@ -124,6 +189,7 @@ export class ScanPool {
     const entry = workerEntry();
     const worker = new Worker(entry.code, { eval: entry.eval });
     const slot: Slot = { worker };
+    if (this.knownScans.size) worker.postMessage({ knownScans: [...this.knownScans] } satisfies WorkerMessage);
     let ready = false;
     this.live++;
     this.all.add(slot);
@@ -152,7 +218,7 @@ export class ScanPool {
     if (this.closed || this.broken) return;
     this.broken = why;
     logger.warn('scanner worker threads cannot start; scanning in the main thread without a time budget', { error: why });
-    for (const job of this.queue.splice(0)) job.resolve(scanSkill(job.req.files, job.req.declared, job.req.opts));
+    for (const job of this.queue.splice(0)) job.inThread();
   }
 
   private release(slot: Slot): void {
@@ -174,22 +240,22 @@ export class ScanPool {
       slot.dead = true;
       this.live--;
       void slot.worker.terminate();
-      job.resolve(timedOutResult(job.budgetMs));
+      job.settle({ lost: 'out of time', timedOut: true });
       this.pump();
     }, job.budgetMs);
     slot.settle = (reply, why) => {
       clearTimeout(timer);
       if (reply === null) {
-        job.resolve({ verdict: 'error', findings: [], filesScanned: 0, error: `The scan failed: ${why}.` });
+        job.settle({ lost: why ?? 'the worker died' });
         this.pump();
         return;
       }
       if (reply.id !== id) return;
-      job.resolve('result' in reply ? reply.result : { verdict: 'error', findings: [], filesScanned: 0, error: `The scan failed: ${reply.failure}` });
+      job.settle(reply);
       this.release(slot);
     };
-    const { packed, buffer } = packFiles(job.req.files);
-    slot.worker.postMessage({ id, files: packed, declared: job.req.declared, opts: job.req.opts } satisfies ScanRequest, [buffer]);
+    const { msg, transfer } = job.message(id);
+    slot.worker.postMessage(msg, transfer);
   }
 }
 
@@ -213,9 +279,39 @@ export async function closeScanPool(): Promise<void> {
   await old?.close();
 }
 
+/** The shared pool's workers (and this thread) drop the file scans they keep: the next scans start from nothing. */
+export function forgetFileScans(): void {
+  const s = shared();
+  if (s.pool) s.pool.forgetFileScans();
+  else fileScans.clear();
+}
+
 /** scanSkill in the shared worker pool, with the per-skill time budget. */
 export function scanSkillFiles(files: ScanInputFile[], declared: DeclaredCapabilities, opts: ScanOptions = {}): Promise<ScanResult> {
   const s = shared();
   s.pool ??= new ScanPool(s.options);
   return s.pool.scan(files, declared, opts);
+}
+
+/**
+ * A skill folder loaded in the shared worker pool (listed, hashed, parsed, scanned unless its
+ * content hash is known, see knowScans). When a worker gives no answer (out of budget, an I/O error, the worker
+ * gone) the folder is loaded again in this thread, without blocking it and without a scan, and
+ * that answer stands (its scan is then the caller's, in the pool again).
+ */
+export async function loadSkillFolderInPool(dir: string, opts: FolderLoadOptions): Promise<FolderLoad> {
+  const s = shared();
+  s.pool ??= new ScanPool(s.options);
+  try {
+    return await s.pool.load(dir, opts);
+  } catch {
+    return loadSkillFolder(dir, opts);
+  }
+}
+
+/** Content hashes whose scan the caller keeps (ScanPool.knowScans on the shared pool). */
+export function knowScans(hashes: Iterable<string>): void {
+  const s = shared();
+  s.pool ??= new ScanPool(s.options);
+  s.pool.knowScans(hashes);
 }

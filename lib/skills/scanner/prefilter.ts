@@ -3,7 +3,7 @@
  * Keywords are lower-case literals that every match of the regex contains, so skipping is safe.
  * They are answered from the segment's trigger pass (triggers.ts); the search below is the old path.
  */
-import { isTriggerLiteral, positionsOf, scanText, type TextHits, triggerPassEnabled } from './triggers';
+import { isTriggerLiteral, positionsOf, scanText, sliceHits, type TextHits, triggerPassEnabled } from './triggers';
 
 /** The part of a scanner segment the pre-check reads and caches into. */
 export interface KeywordTarget {
@@ -16,6 +16,8 @@ export interface KeywordTarget {
   /** The trigger pass over `code`, and over `raw` when it differs. */
   codeHits?: TextHits;
   rawHits?: TextHits;
+  /** Set when `code` is a slice of `parent.code` from `start` on. */
+  within?: { parent: KeywordTarget; start: number };
 }
 
 /** A script's segments share texts (the raw twin's code is the script's raw text): the last passes are kept by text. */
@@ -30,7 +32,10 @@ function hitsFor(text: string): TextHits {
 }
 
 export function codeHits(seg: KeywordTarget): TextHits {
-  seg.codeHits ??= hitsFor(seg.code);
+  if (!seg.codeHits) {
+    const w = seg.within;
+    seg.codeHits = w ? sliceHits(codeHits(w.parent), w.parent.code, w.start, seg.code.length) : hitsFor(seg.code);
+  }
   return seg.codeHits;
 }
 

@@ -2,7 +2,7 @@
  * Network rules: remote code piped into an interpreter (the ClawHavoc install trick), unusual
  * sockets and IP-literal URLs, and hosts contacted by scripts that the skill does not declare.
  */
-import { type FindingSink, fileLineAt, flagAll, type Pattern, type Segment, segMatches } from './model';
+import { type FindingSink, flagAll, type Pattern, type Segment, type Spot, segMatches, spotAt } from './model';
 import { NextOf } from './near';
 import { hasAny } from './prefilter';
 import { anchored, anchoredWord } from './triggers';
@@ -186,14 +186,14 @@ const HTTP_URL = anchoredWord(/\bhttps?:\/\/(\[[0-9a-fA-F:.]{2,45}\]|[A-Za-z0-9]
 const NON_CONTACT_HOSTS = /(?:^|\.)(?:w3\.org|json-schema\.org|xmlsoap\.org|purl\.org)$/;
 
 /** First place each http(s) host appears in the segment (script files only). */
-export function collectHosts(seg: Segment, into: Map<string, { seg: Segment; offset: number }>): void {
+export function collectHosts(seg: Segment, into: Map<string, Spot>): void {
   if (!hasAny(seg, ['http'])) return;
   for (const m of segMatches(seg, HTTP_URL)) {
     const host = m[1].toLowerCase();
     const isIp = host.startsWith('[') || /^\d+(?:\.\d+){3}$/.test(host);
     if (!isIp && !host.includes('.')) continue;
     if (isLoopbackHost(host) || NON_CONTACT_HOSTS.test(host) || into.has(host)) continue;
-    into.set(host, { seg, offset: m.index });
+    into.set(host, spotAt(seg, m.index));
   }
 }
 
@@ -206,24 +206,20 @@ function hostOf(url: string): string | null {
 }
 
 /** One info finding per contacted host that is not the homepage's or an install URL's host (or below it). */
-export function undeclaredNetworkRules(
-  hosts: Map<string, { seg: Segment; offset: number }>,
-  declared: { homepage?: string; installUrls?: string[] },
-  sink: FindingSink,
-): void {
+export function undeclaredNetworkRules(hosts: ReadonlyMap<string, Spot>, declared: { homepage?: string; installUrls?: string[] }, sink: FindingSink): void {
   const allowed = [declared.homepage, ...(declared.installUrls ?? [])].flatMap((u) => (u ? [hostOf(u)] : [])).filter((h): h is string => !!h);
   // Hosts first seen on the same line share one finding (findings are unique per rule, file, line).
-  const byLine = new Map<string, { at: { seg: Segment; offset: number }; hosts: string[] }>();
+  const byLine = new Map<string, { at: Spot; hosts: string[] }>();
   for (const [host, at] of hosts) {
     const bare = host.replace(/^www\./, '');
     if (allowed.some((d) => bare === d || bare.endsWith(`.${d}`))) continue;
-    const key = `${at.seg.file}\u0000${fileLineAt(at.seg, at.offset)}`;
+    const key = `${at.file}\u0000${at.line}`;
     const entry = byLine.get(key) ?? { at, hosts: [] };
     entry.hosts.push(host);
     byLine.set(key, entry);
   }
   for (const { at, hosts: list } of byLine.values()) {
     const what = list.length === 1 ? list[0] : list.join(', ');
-    sink.add(at.seg, 'undeclared-network', 'info', at.offset, `Script contacts ${what}, not the skill's homepage or an install URL host.`);
+    sink.addAt(at, 'undeclared-network', 'info', `Script contacts ${what}, not the skill's homepage or an install URL host.`);
   }
 }

@@ -3,21 +3,25 @@
  * every language, other text, binaries and archives — through the rules, with base64/hex payloads
  * decoded and re-scanned. Synchronous and pure: the caller reads the files.
  */
-import type { ScanResult, ScanVerdict } from '../types';
+import type { ScanResult, ScanVerdict, SkillManifest } from '../types';
 import { binaryFindings, languageOf, languageOfFence, sniffBinary } from './classify';
 import { decodePayloads, executedDecodeRules } from './decode';
 import { undeclaredEnvRules } from './env';
-import { FindingSink, makeSegment, type Segment } from './model';
+import { type FileScan, FileScanMemo, fileScanKey } from './file-memo';
+import { FindingSink, makeSegment, type Segment, type Spot } from './model';
 import { destructiveAndMiningRules, execRules, reverseShellComboRules } from './rules-exec';
 import { exfilLineRules, exfilUnitRules } from './rules-exfil';
 import { collectHosts, remotePipeRules, suspiciousNetworkRules, undeclaredNetworkRules } from './rules-network';
 import { hiddenTextRules, obfuscationRules, promptInjectionRules } from './rules-text';
 import { blankComments } from './strip';
+import { triggerPassEnabled } from './triggers';
 
 export interface ScanInputFile {
   /** Relative to the skill folder, forward slashes. */
   path: string;
   content: Buffer;
+  /** The content's sha256 (hex) when the caller knows it: the file's findings are then kept and reused for the same file. */
+  sha256?: string;
 }
 
 /** What the skill's metadata declares; scripts using more are reported. */
@@ -27,6 +31,17 @@ export interface DeclaredCapabilities {
   bins: string[];
   homepage?: string;
   installUrls?: string[];
+}
+
+/** What a manifest declares, as the scanner compares it with what the files do. */
+export function declaredOf(m: SkillManifest): DeclaredCapabilities {
+  return {
+    env: m.requires.env,
+    primaryEnv: m.primaryEnv,
+    bins: [...m.requires.bins, ...m.requires.anyBins],
+    homepage: m.homepage,
+    installUrls: m.install.flatMap((i) => (i.url ? [i.url] : [])),
+  };
 }
 
 export interface ScanOptions {
@@ -48,7 +63,11 @@ function markdownSegments(file: string, text: string): Segment[] {
   const close = (end: number) => {
     if (!open) return;
     const raw = text.slice(open.start, end);
-    segments.push(makeSegment({ file, lang: open.lang, context: 'markdown-block', raw, code: blankComments(raw, open.lang), firstLine: open.line + 1 }));
+    const seg = makeSegment({ file, lang: open.lang, context: 'markdown-block', raw, code: blankComments(raw, open.lang), firstLine: open.line + 1 });
+    // Most blocks hold no comment to blank: their code is the file's, and so is their trigger pass.
+    const whole = segments[0];
+    if (seg.code === whole.code.slice(open.start, end)) seg.within = { parent: whole, start: open.start };
+    segments.push(seg);
     open = null;
   };
   for (let i = 0; i < lines.length; i++) {
@@ -79,7 +98,7 @@ function fileSegments(file: string, text: string): Segment[] {
 interface ScanState {
   sink: FindingSink;
   declaredEnv: ReadonlySet<string>;
-  hosts: Map<string, { seg: Segment; offset: number }>;
+  hosts: Map<string, Spot>;
 }
 
 /**
@@ -124,6 +143,16 @@ function verdictOf(sink: FindingSink, failed: boolean): { verdict: ScanVerdict; 
   return { verdict: 'clean', findings };
 }
 
+/** This thread's kept file scans (see file-memo.ts). */
+export const fileScans = new FileScanMemo();
+
+/** One file's findings and hosts, on its own sink; throws what the file's scan throws. */
+function scanFile(file: ScanInputFile, state: ScanState): void {
+  const sniff = sniffBinary(file.content);
+  if (sniff) for (const f of binaryFindings(file.path, file.content, sniff)) state.sink.push(f);
+  else for (const seg of fileSegments(file.path, file.content.toString('utf8'))) scanSegment(seg, state);
+}
+
 export function scanSkill(files: ScanInputFile[], declared: DeclaredCapabilities, opts: ScanOptions = {}): ScanResult {
   const maxFiles = opts.maxFiles ?? 500;
   const maxFileBytes = opts.maxFileBytes ?? 1024 * 1024;
@@ -135,23 +164,35 @@ export function scanSkill(files: ScanInputFile[], declared: DeclaredCapabilities
     declaredEnv: new Set([...declared.env, ...(declared.primaryEnv ? [declared.primaryEnv] : [])]),
     hosts: new Map(),
   };
+  const settings = `${maxFileBytes}:${triggerPassEnabled() ? 1 : 0}`;
   const errors: string[] = [];
   let filesScanned = 0;
   for (const file of files) {
-    try {
-      const sniff = sniffBinary(file.content);
-      if (sniff) {
-        for (const f of binaryFindings(file.path, file.content, sniff)) state.sink.push(f);
-      } else if (file.content.length > maxFileBytes) {
-        errors.push(`${file.path} is ${file.content.length} bytes; the scanner reads text files up to ${maxFileBytes} bytes.`);
-        continue;
-      } else {
-        for (const seg of fileSegments(file.path, file.content.toString('utf8'))) scanSegment(seg, state);
-      }
-      filesScanned++;
-    } catch (err) {
-      errors.push(`${file.path} could not be scanned: ${err instanceof Error ? err.message : String(err)}`);
+    if (file.content.length > maxFileBytes && !sniffBinary(file.content)) {
+      errors.push(`${file.path} is ${file.content.length} bytes; the scanner reads text files up to ${maxFileBytes} bytes.`);
+      continue;
     }
+    const key = file.sha256 && fileScanKey(file.sha256, file.path, state.declaredEnv, settings);
+    let scan: FileScan | undefined = key ? fileScans.get(key) : undefined;
+    if (!scan) {
+      const own: ScanState = { sink: new FindingSink(), declaredEnv: state.declaredEnv, hosts: new Map() };
+      let failed = false;
+      try {
+        scanFile(file, own);
+      } catch (err) {
+        failed = true;
+        errors.push(`${file.path} could not be scanned: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      scan = { findings: own.sink.findings(), hosts: [...own.hosts] };
+      if (failed) {
+        for (const f of scan.findings) state.sink.push(f);
+        continue;
+      }
+      if (key) fileScans.set(key, scan);
+    }
+    for (const f of scan.findings) state.sink.push(f);
+    for (const [host, spot] of scan.hosts) if (!state.hosts.has(host)) state.hosts.set(host, spot);
+    filesScanned++;
   }
   undeclaredNetworkRules(state.hosts, declared, state.sink);
   const { verdict, findings } = verdictOf(state.sink, errors.length > 0);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { matches } from './model';
 import { type ScanInputFile, scanSkill } from './scan';
-import { anchoredMatches, anchoredRegexes, scanText, setTriggerPass } from './triggers';
+import { anchoredMatches, anchoredRegexes, MIN_BASE64_RUN, scanText, setTriggerPass, sliceHits, triggerLiterals } from './triggers';
 import { verdictInputs } from './verdict-inputs.fixtures';
 
 const PINNED: Record<string, unknown> = JSON.parse(fs.readFileSync(path.join(__dirname, 'verdicts.fixture.json'), 'utf8'));
@@ -49,7 +49,44 @@ const scanBoth = (files: ScanInputFile[]) => {
 
 afterEach(() => setTriggerPass(true));
 
+/** What the pass must find, by plain means: every start of each literal (ASCII case folded), base64 runs and hidden characters. */
+function plainHits(text: string) {
+  const folded = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const at = triggerLiterals().map((lit) => {
+    const found: number[] = [];
+    for (let i = folded.indexOf(lit); i !== -1; i = folded.indexOf(lit, i + 1)) found.push(i);
+    return found;
+  });
+  const base64Runs: number[] = [];
+  for (const m of text.matchAll(new RegExp(`[A-Za-z0-9+/_-]{${MIN_BASE64_RUN},}`, 'g'))) base64Runs.push(m.index, m.index + m[0].length);
+  return { at, base64Runs, hidden: /[\u200b-\u200f\u202a-\u202e\u2066-\u2069]|\udb40/.test(text) };
+}
+
 describe('scanner trigger pass', () => {
+  it.each([...inputs, ...extraInputs()])('$name: the pass over a slice, cut from the whole text, is the pass over the slice', ({ files }) => {
+    for (const f of files) {
+      const text = f.content.toString('utf8');
+      const whole = scanText(text);
+      for (let start = 0; start < text.length; start += 1 + Math.floor(text.length / 7)) {
+        for (const length of [0, 1, 17, Math.floor((text.length - start) / 2), text.length - start]) {
+          const cut = sliceHits(whole, text, start, length);
+          expect(cut).toEqual(scanText(text.slice(start, start + length)));
+        }
+      }
+    }
+  });
+
+  it.each([...inputs, ...extraInputs()])('$name: every literal, base64 run and hidden character a plain search finds', ({ files }) => {
+    for (const f of files) {
+      const text = f.content.toString('utf8');
+      const hits = scanText(text);
+      const want = plainHits(text);
+      expect(Array.from(hits.at, (a) => a ?? [])).toEqual(want.at);
+      expect(hits.base64Runs).toEqual(want.base64Runs);
+      expect(hits.hidden).toBe(want.hidden);
+    }
+  });
+
   it.each(inputs)('$name: the pinned verdict and findings', ({ name, files }) => {
     expect(PINNED[name], 'pinned entry').toBeDefined();
     expect(JSON.parse(JSON.stringify(scanSkill(files, { env: [], bins: [] })))).toEqual(PINNED[name]);

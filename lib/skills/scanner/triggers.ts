@@ -26,6 +26,11 @@ export function triggerPassEnabled(): boolean {
 export const isTriggerLiteral = (literal: string): boolean =>
   literalIds.has(literal) || (/^[\x20-\x7e]{1,64}$/.test(literal) && literal === literal.toLowerCase());
 
+/** Every literal declared so far, by id (for the tests that check the pass against a plain search). */
+export function triggerLiterals(): readonly string[] {
+  return [...literals];
+}
+
 export function literalId(literal: string): number {
   let id = literalIds.get(literal);
   if (id === undefined) {
@@ -41,8 +46,15 @@ export function literalId(literal: string): number {
 interface Automaton {
   /** Literals covered: hits computed by this automaton know nothing of later ones. */
   count: number;
-  /** Next state by (state << 7 | folded character). */
-  delta: Int32Array;
+  /**
+   * Next state by (state << shift | class of the folded character). Characters no literal holds
+   * share class 0, so the table is a few times smaller than one row of 128 per state and stays in
+   * the processor's cache (the pass is bound by these lookups).
+   */
+  delta: Uint16Array | Int32Array;
+  shift: number;
+  /** Class of each ASCII character, folded to lower case (0: in no literal). */
+  classOf: Uint8Array;
   /** Literal ids ending at each state (its own and those of its suffix states), or null. */
   out: (number[] | null)[];
   /** 1 where `out` holds ids: a byte to test per character instead of an array slot. */
@@ -68,12 +80,21 @@ function build(): Automaton {
     }
     (out[s] ??= []).push(id);
   });
-  const delta = new Int32Array(next.length << 7);
+  // Classes: 0 for characters in no literal, then one per character that some literal holds.
+  const classOf = new Uint8Array(128);
+  let classes = 1;
+  for (const lit of literals) for (let i = 0; i < lit.length; i++) if (classOf[lit.charCodeAt(i)] === 0) classOf[lit.charCodeAt(i)] = classes++;
+  for (let c = 65; c <= 90; c++) classOf[c] = classOf[c + 32];
+  let shift = 0;
+  while (1 << shift < classes) shift++;
+  const width = 1 << shift;
+  // The transitions over the 128 characters first (Aho–Corasick's failure links), then folded into classes.
+  const full = new Int32Array(next.length << 7);
   const fail = new Int32Array(next.length);
   const queue: number[] = [];
   for (let c = 0; c < 128; c++) {
     const t = next[0].get(c) ?? 0;
-    delta[c] = t;
+    full[c] = t;
     if (t !== 0) queue.push(t);
   }
   for (let qi = 0; qi < queue.length; qi++) {
@@ -82,20 +103,23 @@ function build(): Automaton {
     if (out[f]) out[s] = [...(out[s] ?? []), ...out[f]!];
     for (let c = 0; c < 128; c++) {
       const t = next[s].get(c);
-      if (t === undefined) delta[(s << 7) | c] = delta[(f << 7) | c];
+      if (t === undefined) full[(s << 7) | c] = full[(f << 7) | c];
       else {
-        delta[(s << 7) | c] = t;
-        fail[t] = delta[(f << 7) | c];
+        full[(s << 7) | c] = t;
+        fail[t] = full[(f << 7) | c];
         queue.push(t);
       }
     }
   }
+  const delta = next.length <= 0xffff ? new Uint16Array(next.length << shift) : new Int32Array(next.length << shift);
+  // Every character of a class moves the same way from every state (class 0: a character no literal holds, so back to the root).
+  const rep = new Int32Array(width);
+  for (let c = 0; c < 128; c++) if ((c < 65 || c > 90) && classOf[c] > 0) rep[classOf[c]] = c;
+  for (let st = 0; st < next.length; st++) for (let k = 1; k < classes; k++) delta[(st << shift) | k] = full[(st << 7) | rep[k]];
   const hasOut = Uint8Array.from(out, (ids) => (ids ? 1 : 0));
-  return { count: literals.length, delta, out, hasOut, lens: literals.map((l) => l.length) };
+  return { count: literals.length, delta, shift, classOf, out, hasOut, lens: literals.map((l) => l.length) };
 }
 
-const FOLD = new Uint8Array(128);
-for (let c = 0; c < 128; c++) FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
 const BASE64 = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_') BASE64[c.charCodeAt(0)] = 1;
 
@@ -119,30 +143,35 @@ const isHiddenUnit = (c: number) => (c >= 0x200b && c <= 0x200f) || (c >= 0x202a
 
 export function scanText(text: string): TextHits {
   automaton ??= build();
-  const { delta, out, hasOut, count, lens } = automaton;
+  const { delta, shift, classOf, out, hasOut, count, lens } = automaton;
   const at: (number[] | undefined)[] = new Array(count);
   const base64Runs: number[] = [];
   let run = -1;
   let hidden = false;
   let s = 0;
   for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c < 128 && BASE64[c] === 1) {
-      if (run < 0) run = i;
-    } else if (run >= 0) {
-      if (i - run >= MIN_BASE64_RUN) base64Runs.push(run, i);
-      run = -1;
-    }
-    if (c < 128) c = FOLD[c];
-    else {
+    const c = text.charCodeAt(i);
+    let k = 0;
+    if (c < 128) {
+      k = classOf[c];
+      if (BASE64[c] === 1) {
+        if (run < 0) run = i;
+      } else if (run >= 0) {
+        if (i - run >= MIN_BASE64_RUN) base64Runs.push(run, i);
+        run = -1;
+      }
+    } else {
+      if (run >= 0) {
+        if (i - run >= MIN_BASE64_RUN) base64Runs.push(run, i);
+        run = -1;
+      }
       if (!hidden && isHiddenUnit(c)) hidden = true;
-      c = 0;
     }
-    s = delta[(s << 7) | c];
+    s = delta[(s << shift) | k];
     if (hasOut[s] === 1) {
       const ids = out[s]!;
-      for (let k = 0; k < ids.length; k++) {
-        const id = ids[k];
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
         const list = at[id];
         if (list === undefined) at[id] = [i - lens[id] + 1];
         else list.push(i - lens[id] + 1);
@@ -151,6 +180,44 @@ export function scanText(text: string): TextHits {
   }
   if (run >= 0 && text.length - run >= MIN_BASE64_RUN) base64Runs.push(run, text.length);
   return { count, at, hidden, base64Runs };
+}
+
+/** First index of an ascending list whose value is at least `min`. */
+function lowerBound(list: number[], min: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < min) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The pass over `text.slice(start, start + length)` taken from the pass over `text` (a fenced
+ * block inside its Markdown file): the literals wholly inside, the base64 runs cut at the edges.
+ */
+export function sliceHits(hits: TextHits, text: string, start: number, length: number): TextHits {
+  const end = start + length;
+  const at: (number[] | undefined)[] = new Array(hits.count);
+  for (let id = 0; id < hits.count; id++) {
+    const list = hits.at[id];
+    if (!list) continue;
+    const last = end - literals[id].length;
+    let picked: number[] | undefined;
+    for (let i = lowerBound(list, start); i < list.length && list[i] <= last; i++) (picked ??= []).push(list[i] - start);
+    at[id] = picked;
+  }
+  const base64Runs: number[] = [];
+  for (let i = 0; i < hits.base64Runs.length; i += 2) {
+    const a = Math.max(hits.base64Runs[i], start);
+    const b = Math.min(hits.base64Runs[i + 1], end);
+    if (b - a >= MIN_BASE64_RUN) base64Runs.push(a - start, b - start);
+  }
+  let hidden = false;
+  if (hits.hidden) for (let i = start; i < end && !hidden; i++) hidden = isHiddenUnit(text.charCodeAt(i));
+  return { count: hits.count, at, hidden, base64Runs };
 }
 
 const NO_HITS: number[] = [];

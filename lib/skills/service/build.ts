@@ -1,16 +1,16 @@
 /**
- * One catalog build, without a database: discover the roots (the scanner reading each file's bytes
- * as discovery hashes them), keep every copy of a name, gate the winners against the target. The
+ * One catalog build, without a database: discover the roots (each folder listed, hashed, parsed and
+ * scanned in the scanner's worker threads), keep every copy of a name, gate the winners against the target. The
  * live catalog feeds it settings, entries and acknowledgements; the benchmark calls it as is. With a
  * CopyCache kept across builds, folders whose files kept their stat identity are not read again;
  * handed the previous build, skills whose copies and gating reads are unchanged keep their result;
  * updateCatalog reloads only the folders a watcher saw change.
  */
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { type CopyCache, discoverSkills, type InventoryEntry, reloadCopy, SKILL_FILE } from '../catalog';
+import { scanInput } from '../folder-load';
 import { collectBins, evaluateGating } from '../gating';
-import { scanSkillFiles } from '../scanner';
+import { declaredOf, knowScans, loadSkillFolderInPool, scanSkillFiles } from '../scanner';
 import type { SearchDoc } from '../search';
 import type { GatingResult, GatingTarget, RootWarning, ScanResult, SkillCopy, SkillEntryConfig, SkillFile, SkillManifest, SkillRoot } from '../types';
 import type { ScanAck } from './entries';
@@ -83,21 +83,6 @@ export function searchDocs(skills: CatalogSkill[]): SearchDoc[] {
   });
 }
 
-/** Files over 1 MiB are not read whole for hashing: the scanner gets their first bytes (binary detection, a text file's start). */
-const HEAD_BYTES = 64 * 1024;
-const WHOLE_READ = 1024 * 1024;
-
-async function readHead(file: string): Promise<Buffer> {
-  const fh = await fsp.open(file, 'r');
-  try {
-    const buf = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
-
 export function statusOf(valid: boolean, scan: ScanResult, ack: ScanAck | null, gating: GatingResult): SkillStatus {
   if (!valid) return 'invalid';
   if ((scan.verdict === 'critical' || scan.verdict === 'error') && !ack) return 'blocked';
@@ -117,30 +102,22 @@ export async function scanSkillDir(
   contents: ReadonlyMap<string, Buffer> = new Map(),
 ): Promise<ScanResult> {
   try {
-    const files = await Promise.all(
-      fileList.map(async (f) => ({
-        path: f.path,
-        content: contents.get(f.path) ?? (f.size <= WHOLE_READ ? await fsp.readFile(path.join(dir, f.path)) : await readHead(path.join(dir, f.path))),
-      })),
-    );
-    return await scanSkillFiles(files, {
-      env: m.requires.env,
-      primaryEnv: m.primaryEnv,
-      bins: [...m.requires.bins, ...m.requires.anyBins],
-      homepage: m.homepage,
-      installUrls: m.install.flatMap((i) => (i.url ? [i.url] : [])),
-    });
+    return await scanSkillFiles(await scanInput(dir, fileList, contents), declaredOf(m));
   } catch (e) {
     return { verdict: 'error', findings: [], filesScanned: 0, error: `The scan could not read the skill's files: ${(e as Error).message}` };
   }
 }
 
 function discoverOptions(input: BuildInput) {
+  // The workers learn once per build which contents are scanned already (new hashes only).
+  knowScans(input.scans.keys());
   return {
     ...input.discover,
     cache: input.cache,
-    inspect: async (copy: SkillCopy, contents: ReadonlyMap<string, Buffer>) => {
-      if (!input.scans.has(copy.contentHash)) input.scans.set(copy.contentHash, await scanSkillDir(copy.dir, copy.files, copy.parsed.manifest, contents));
+    load: loadSkillFolderInPool,
+    inspect: async (copy: SkillCopy, contents: ReadonlyMap<string, Buffer>, scan?: ScanResult) => {
+      if (!input.scans.has(copy.contentHash))
+        input.scans.set(copy.contentHash, scan ?? (await scanSkillDir(copy.dir, copy.files, copy.parsed.manifest, contents)));
     },
   };
 }
