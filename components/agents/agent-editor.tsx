@@ -9,7 +9,7 @@ import { useSandboxConfigs } from '../sandboxes/queries';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Field, Input, Label, Select } from '../ui/input';
-import { ErrorNote, Tip } from '../ui/misc';
+import { Tip } from '../ui/misc';
 import { Switch } from '../ui/switch';
 import { Textarea } from '../ui/textarea';
 import { useOperation } from '../use-operation';
@@ -17,7 +17,7 @@ import { useCan } from '../viewer';
 import { type BudgetDraft, BudgetFields } from './budget-fields';
 import { fieldIssues } from './issues';
 import { invalidateAgents } from './queries';
-import { RevisionConflict } from './revision-conflict';
+import { AgentSaveError } from './revision-conflict';
 import { SkillListEditor } from './skill-list-editor';
 import type { AgentView } from './view';
 
@@ -76,7 +76,6 @@ export function AgentEditor({
     },
   });
   const disabled = !can.allowed || save.isPending;
-  const conflict = save.error?.code === 'conflict';
   return (
     <Card data-testid="agent-editor">
       <CardHeader>
@@ -84,18 +83,7 @@ export function AgentEditor({
         <CardDescription>Revision {base.revision}: an edit someone else saved first is refused, never overwritten.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        {conflict ? (
-          <RevisionConflict
-            onReload={() =>
-              void onReload().then((a) => {
-                if (a) restart(a);
-                save.reset();
-              })
-            }
-          />
-        ) : (
-          <ErrorNote error={save.error} />
-        )}
+        <AgentSaveError error={save.error} reload={onReload} restart={restart} reset={save.reset} />
         <div className="grid gap-4 md:grid-cols-2">
           <Field label="Name" htmlFor="edit-name" error={issues.name}>
             <Input id="edit-name" value={d.name} disabled={disabled} aria-invalid={!!issues.name} onChange={(e) => set({ name: e.target.value })} />

@@ -11,7 +11,7 @@ import { profileLabel } from '../policy/view';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Field, Select } from '../ui/input';
-import { ErrorNote, RetryableError, Tip } from '../ui/misc';
+import { RetryableError, Tip } from '../ui/misc';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { AgentPolicyEffective } from './agent-policy-effective';
@@ -19,7 +19,7 @@ import { AgentPolicyExecs } from './agent-policy-execs';
 import { AgentPolicyOverrides, normalOverrides } from './agent-policy-overrides';
 import { fieldIssues } from './issues';
 import { agentKey, invalidateAgents } from './queries';
-import { RevisionConflict } from './revision-conflict';
+import { AgentSaveError } from './revision-conflict';
 import type { AgentView } from './view';
 
 /** A null profile is the default one: the server decides such an agent with balanced. */
@@ -63,7 +63,6 @@ export function AgentPolicyCard({ agent, onReload }: { agent: AgentView; onReloa
     },
   });
   const disabled = !can.allowed || save.isPending;
-  const conflict = save.error?.code === 'conflict';
   const name = d.riskProfile ?? DEFAULT_PROFILE;
   const items = profiles.data?.items ?? [];
   const selected = items.find((p) => p.name === name);
@@ -80,18 +79,7 @@ export function AgentPolicyCard({ agent, onReload }: { agent: AgentView; onReloa
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          {conflict ? (
-            <RevisionConflict
-              onReload={() =>
-                void onReload().then((a) => {
-                  if (a) restart(a);
-                  save.reset();
-                })
-              }
-            />
-          ) : (
-            <ErrorNote error={save.error} />
-          )}
+          <AgentSaveError error={save.error} reload={onReload} restart={restart} reset={save.reset} />
           {profiles.error ? <RetryableError error={profiles.error} onRetry={() => void profiles.refetch()} /> : null}
           {groups.error ? <RetryableError error={groups.error} onRetry={() => void groups.refetch()} /> : null}
           <Field

@@ -1,14 +1,12 @@
 'use client';
 
 import Link from 'next/link';
-import { DecisionBadge, RuleCode } from '../policy/decision-badge';
+import { ExecRow } from '../policy/exec-row';
 import { useExecLog } from '../policy/queries';
-import { Badge } from '../ui/badge';
 import { buttonVariants } from '../ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { RetryableError } from '../ui/misc';
-import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
-import { RelativeTime } from '../ui/time';
+import { SkeletonRows, Table, TBody, TH, THead, TR } from '../ui/table';
 
 const RECENT = 20;
 
@@ -52,24 +50,7 @@ export function AgentPolicyExecs({ agentId }: { agentId: string }) {
             <TBody>
               {log.isPending ? <SkeletonRows rows={3} cols={5} /> : null}
               {rows.map((r) => (
-                <TR key={r.id} data-exec={r.id} data-decision={r.decision} className="align-top">
-                  <TD className="whitespace-nowrap text-xs">
-                    <RelativeTime iso={r.at} />
-                  </TD>
-                  <TD className="max-w-96">
-                    <code className="break-all font-mono text-xs">{r.command}</code>
-                  </TD>
-                  <TD>
-                    <div className="grid justify-items-start gap-1">
-                      <DecisionBadge decision={r.decision} />
-                      {r.outcome !== 'ran' && r.outcome !== 'denied' ? <Badge variant="outline">{r.outcome}</Badge> : null}
-                    </div>
-                  </TD>
-                  <TD className="min-w-40" title={r.reason}>
-                    <RuleCode rule={r.rule} />
-                  </TD>
-                  <TD className="font-mono text-xs tabular-nums">{r.exitCode === null ? <span className="text-muted-foreground">—</span> : r.exitCode}</TD>
-                </TR>
+                <ExecRow key={r.id} exec={r} />
               ))}
             </TBody>
           </Table>

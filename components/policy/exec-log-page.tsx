@@ -3,18 +3,16 @@
 import { ScrollText, Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { PageHeader } from '../shell/shell';
-import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card } from '../ui/card';
 import { Input, Label, Select } from '../ui/input';
 import { EmptyState, RetryableError, Skeleton } from '../ui/misc';
 import { SortHeader } from '../ui/sort-header';
-import { SkeletonRows, Table, TBody, TD, THead, TR } from '../ui/table';
-import { RelativeTime } from '../ui/time';
+import { SkeletonRows, Table, TBody, THead, TR } from '../ui/table';
 import { useUrlFilters } from '../ui/use-url-filters';
-import { DecisionBadge, RuleCode } from './decision-badge';
 import { ExecLogChart } from './exec-log-chart';
-import { applyFilters, type ExecLogFilters, filtersQuery, formatMs, parseFilters, type Sort } from './exec-log-view';
+import { applyFilters, type ExecLogFilters, filtersQuery, parseFilters, type Sort } from './exec-log-view';
+import { ExecRow } from './exec-row';
 import { PolicyTabs } from './policy-tabs';
 import { useAgents, useExecLog } from './queries';
 import { DECISION_LABEL, DECISIONS } from './view';
@@ -112,36 +110,7 @@ export function ExecLogPage() {
                   <TBody>
                     {log.isPending ? <SkeletonRows rows={4} cols={6} /> : null}
                     {rows.slice(0, shown).map((r) => (
-                      <TR key={r.id} data-exec={r.id} data-decision={r.decision} className="align-top">
-                        <TD className="text-xs">
-                          <RelativeTime iso={r.at} />
-                        </TD>
-                        <TD className="max-w-96">
-                          <code className="break-all font-mono text-xs">{r.command}</code>
-                          <p className="mt-1 text-xs text-muted-foreground">
-                            {r.profile}
-                            {r.sessionId ? ` · session ${r.sessionId}` : ''} · by {r.by}
-                          </p>
-                        </TD>
-                        <TD>
-                          <div className="grid justify-items-start gap-1">
-                            <DecisionBadge decision={r.decision} />
-                            {r.outcome !== 'ran' && r.outcome !== 'denied' ? <Badge variant="outline">{r.outcome}</Badge> : null}
-                          </div>
-                        </TD>
-                        <TD className="min-w-40" title={r.reason}>
-                          <RuleCode rule={r.rule} />
-                        </TD>
-                        <TD className="font-mono text-xs tabular-nums">
-                          {r.exitCode === null ? <span className="text-muted-foreground">—</span> : r.exitCode}
-                          {r.stdoutTruncated || r.stderrTruncated ? (
-                            <span className="ml-1 text-muted-foreground" title="Output was cut at the cap">
-                              ✂
-                            </span>
-                          ) : null}
-                        </TD>
-                        <TD className="font-mono text-xs tabular-nums">{formatMs(r.durationMs)}</TD>
-                      </TR>
+                      <ExecRow key={r.id} exec={r} detailed />
                     ))}
                   </TBody>
                 </Table>

@@ -46,15 +46,27 @@ export interface RunResult {
 
 type Resolved = Awaited<ReturnType<typeof resolve>> & { id: string };
 
-/**
- * The instance each config's execs went to last, so a session keeps its workspace. It is used
- * without asking the engine first; a call that finds it gone (before anything started) drops it.
- */
-const lastInstance = new Map<string, Resolved>();
-/** One start at a time per config: concurrent first execs share the sandbox it starts. */
-const starting = new Map<string, Promise<string>>();
+interface Routes {
+  /**
+   * The instance each config's execs went to last, so a session keeps its workspace. It is used
+   * without asking the engine first; a call that finds it gone (before anything started) drops it.
+   */
+  last: Map<string, Resolved>;
+  /** One start at a time per config: concurrent first execs share the sandbox it starts. */
+  starting: Map<string, Promise<string>>;
+}
+
+/** Kept per composition root (keyed by its sandbox deps, as the agents' memos are by their database), never across two. */
+const routesBy = new WeakMap<InstanceDeps, Routes>();
+
+function routesOf(deps: SandboxDeps): Routes {
+  let r = routesBy.get(deps.instances);
+  if (!r) routesBy.set(deps.instances, (r = { last: new Map(), starting: new Map() }));
+  return r;
+}
 
 async function instanceFor(deps: SandboxDeps, actor: Actor, configId: string): Promise<Resolved> {
+  const { last: lastInstance, starting } = routesOf(deps);
   const last = lastInstance.get(configId);
   if (last) return last;
   let pending = starting.get(configId);
@@ -89,6 +101,7 @@ async function tracked(backend: SandboxBackend, sandboxId: string, track: NonNul
 }
 
 export async function runInSandbox(deps: SandboxDeps, actor: Actor, target: AgentSandbox, req: RunRequest): Promise<RunResult> {
+  const { last: lastInstance } = routesOf(deps);
   const cached = lastInstance.has(target.configId);
   try {
     return await runOnce(deps, actor, target, req);

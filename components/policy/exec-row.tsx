@@ -1,0 +1,50 @@
+'use client';
+
+import { Badge } from '../ui/badge';
+import { TD, TR } from '../ui/table';
+import { RelativeTime } from '../ui/time';
+import { DecisionBadge, RuleCode } from './decision-badge';
+import { formatMs } from './exec-log-view';
+import type { ExecLogRow } from './queries';
+
+/**
+ * One exec as a table row: time, command, decision (and an outcome other than ran or denied),
+ * deciding rule, exit code. `detailed` (the exec log) adds who sent it under what profile, a mark
+ * on cut output, and the duration column.
+ */
+export function ExecRow({ exec: r, detailed = false }: { exec: ExecLogRow; detailed?: boolean }) {
+  return (
+    <TR data-exec={r.id} data-decision={r.decision} className="align-top">
+      <TD className="whitespace-nowrap text-xs">
+        <RelativeTime iso={r.at} />
+      </TD>
+      <TD className="max-w-96">
+        <code className="break-all font-mono text-xs">{r.command}</code>
+        {detailed ? (
+          <p className="mt-1 text-xs text-muted-foreground">
+            {r.profile}
+            {r.sessionId ? ` · session ${r.sessionId}` : ''} · by {r.by}
+          </p>
+        ) : null}
+      </TD>
+      <TD>
+        <div className="grid justify-items-start gap-1">
+          <DecisionBadge decision={r.decision} />
+          {r.outcome !== 'ran' && r.outcome !== 'denied' ? <Badge variant="outline">{r.outcome}</Badge> : null}
+        </div>
+      </TD>
+      <TD className="min-w-40" title={r.reason}>
+        <RuleCode rule={r.rule} />
+      </TD>
+      <TD className="font-mono text-xs tabular-nums">
+        {r.exitCode === null ? <span className="text-muted-foreground">—</span> : r.exitCode}
+        {detailed && (r.stdoutTruncated || r.stderrTruncated) ? (
+          <span className="ml-1 text-muted-foreground" title="Output was cut at the cap">
+            ✂
+          </span>
+        ) : null}
+      </TD>
+      {detailed ? <TD className="font-mono text-xs tabular-nums">{formatMs(r.durationMs)}</TD> : null}
+    </TR>
+  );
+}
