@@ -1,6 +1,7 @@
 'use client';
 
 import { Play } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { MAX_COMMAND } from '@/lib/api/policy-schemas';
 import { PageHeader } from '../shell/shell';
 import { Button } from '../ui/button';
@@ -45,6 +46,14 @@ const toQuery = (s: TesterState) => {
 /** Type a command, pick a profile: the decision, its rule and reason, every segment and the parse tree, live. */
 export function TesterPage() {
   const [state, setState] = useUrlFilters(parse, toQuery);
+  const box = useRef<HTMLTextAreaElement>(null);
+  // A command typed (or restored by the browser) before the page hydrated is in the box but was
+  // never heard by React: take it once mounted, so it is decided like one typed afterwards.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on mount
+  useEffect(() => {
+    const typed = box.current?.value ?? '';
+    if (typed && typed !== state.command) setState({ command: typed });
+  }, []);
   const profiles = useProfiles();
   const agentsRead = useCan('agents.read').allowed;
   const agents = useAgents(agentsRead);
@@ -63,6 +72,7 @@ export function TesterPage() {
           <div className="grid gap-1.5">
             <Label htmlFor="tester-command">Command</Label>
             <Textarea
+              ref={box}
               id="tester-command"
               rows={2}
               value={state.command}
