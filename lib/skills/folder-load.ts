@@ -102,6 +102,12 @@ export function scanInput(dir: string, files: SkillFile[], contents: ReadonlyMap
 const errorOf = (e: unknown): FolderLoad['filesError'] =>
   e instanceof SkillFilesError ? { code: e.code, message: e.message, file: e.file } : { message: e instanceof Error ? e.message : String(e) };
 
+/** SKILL.md as the listing read it, when it did and it fits; else null (it is read on its own, bounded). */
+function listedSkillMd(listing: FolderListing | null, maxBytes: number): { text: string; sizeBytes: number } | null {
+  const listed = listing?.contents.find(([p]) => p === SKILL_MD)?.[1];
+  return listed && listed.length <= maxBytes ? { text: listed.toString('utf8'), sizeBytes: listed.length } : null;
+}
+
 function finish(listing: FolderListing | null, filesError: FolderLoad['filesError'], md: { text: string; sizeBytes: number }, dirName: string) {
   const parsed = parseSkillMd(md.text, { dirName, file: SKILL_MD, sizeBytes: md.sizeBytes });
   return { listing, filesError, skillMdBytes: md.sizeBytes, parsed, contentHash: contentHash(listing?.files ?? []) };
@@ -119,11 +125,7 @@ export function loadSkillFolderSync(dir: string, opts: FolderLoadOptions, scanne
   } catch (e) {
     filesError = errorOf(e);
   }
-  const listed = listing?.contents.find(([p]) => p === SKILL_MD)?.[1];
-  const md =
-    listed && listed.length <= opts.maxSkillFileBytes
-      ? { text: listed.toString('utf8'), sizeBytes: listed.length }
-      : readSkillMdSync(path.join(dir, SKILL_MD), opts.maxSkillFileBytes);
+  const md = listedSkillMd(listing, opts.maxSkillFileBytes) ?? readSkillMdSync(path.join(dir, SKILL_MD), opts.maxSkillFileBytes);
   const load: FolderLoad = finish(listing, filesError, md, opts.dirName);
   if (listing && opts.scan && !scanned.has(load.contentHash)) {
     try {
@@ -145,11 +147,7 @@ export async function loadSkillFolder(dir: string, opts: FolderLoadOptions): Pro
   } catch (e) {
     filesError = errorOf(e);
   }
-  const listed = listing?.contents.find(([p]) => p === SKILL_MD)?.[1];
-  const md =
-    listed && listed.length <= opts.maxSkillFileBytes
-      ? { text: listed.toString('utf8'), sizeBytes: listed.length }
-      : await readSkillMd(path.join(dir, SKILL_MD), opts.maxSkillFileBytes);
+  const md = listedSkillMd(listing, opts.maxSkillFileBytes) ?? (await readSkillMd(path.join(dir, SKILL_MD), opts.maxSkillFileBytes));
   return finish(listing, filesError, md, opts.dirName);
 }
 
