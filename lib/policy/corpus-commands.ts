@@ -107,9 +107,10 @@ export const CORPUS: CorpusCase[] = [
   // Quoting and ANSI-C tricks.
   deny('"su"do ls', group('privilege_escalation'), 'privilege_escalation.sudo'),
   deny("'sudo' ls", group('privilege_escalation'), 'privilege_escalation.sudo'),
-  deny("$'\\x73udo' ls", group('privilege_escalation'), 'privilege_escalation.sudo'),
-  deny("$'\\163udo' ls", group('privilege_escalation'), 'privilege_escalation.sudo'),
-  deny("$'\\u0073udo' ls", group('privilege_escalation'), 'privilege_escalation.sudo'),
+  // `$'…'`: bash decodes the escapes, dash does not; refused whole.
+  deny("$'\\x73udo' ls", 'unparseable'),
+  deny("$'\\163udo' ls", 'unparseable'),
+  deny("$'\\u0073udo' ls", 'unparseable'),
   deny('s\\udo ls', group('privilege_escalation'), 'privilege_escalation.sudo'),
   deny('su""do ls', group('privilege_escalation'), 'privilege_escalation.sudo'),
   deny("r'm' -rf /", group('destructive_ops'), 'destructive_ops.rm_recursive_force'),
@@ -119,13 +120,13 @@ export const CORPUS: CorpusCase[] = [
   deny('{rm,-rf,/}', 'unparseable'),
   deny('x{rm,-rf}', 'dynamic_command'),
   deny('echo $"x"', 'unparseable'),
-  // Full-width and zero-width look-alikes.
-  deny('ｓｕｄｏ ls', group('privilege_escalation'), 'privilege_escalation.sudo'),
-  deny('ｒｍ -rf /', group('destructive_ops'), 'destructive_ops.rm_recursive_force'),
-  deny('su\u200bdo ls', group('privilege_escalation'), 'privilege_escalation.sudo'),
-  deny('s\u200du\u2060do ls', group('privilege_escalation'), 'privilege_escalation.sudo'),
-  deny('\u202esudo ls', group('privilege_escalation'), 'privilege_escalation.sudo'),
-  deny("$'\\uff53udo' ls", group('privilege_escalation'), 'privilege_escalation.sudo'),
+  // Full-width and zero-width look-alikes: what runs is not what a person reads; refused whole.
+  deny('ｓｕｄｏ ls', 'normalization'),
+  deny('ｒｍ -rf /', 'normalization'),
+  deny('su\u200bdo ls', 'normalization'),
+  deny('s\u200du\u2060do ls', 'normalization'),
+  deny('\u202esudo ls', 'normalization'),
+  deny("$'\\uff53udo' ls", 'unparseable'),
   deny('ls\r\nsudo id', 'control_char'),
   deny('echo x >\u0338out.sh', 'pre_check:redirect'),
   deny('ls\u0000 -la', 'nul_byte'),
@@ -189,7 +190,7 @@ export const CORPUS: CorpusCase[] = [
   // Redirects, tee, background, substitutions, variables.
   deny('echo hi > out.txt', 'pre_check:redirect'),
   deny('echo hi >> log.txt', 'pre_check:redirect'),
-  deny('ls &> all.txt', 'pre_check:redirect'),
+  deny('ls &> all.txt', 'unparseable'),
   deny('ls >| f', 'pre_check:redirect'),
   deny('cat < secrets.txt', 'pre_check:input_redirect'),
   deny('echo a | tee out.txt', 'pre_check:tee'),

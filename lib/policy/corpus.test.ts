@@ -69,6 +69,7 @@ describe('the exec policy corpus', () => {
       'unparseable',
       'control_char',
       'nul_byte',
+      'normalization',
       'too_deep',
       'dynamic_command',
       'wrapper_options',

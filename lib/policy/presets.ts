@@ -106,6 +106,10 @@ export const ALWAYS_ON_RULES: { rule: string; description: string }[] = [
   { rule: 'nul_byte', description: 'A NUL byte in the command.' },
   { rule: 'control_char', description: 'A control character other than tab and newline (CR included).' },
   {
+    rule: 'normalization',
+    description: 'A character Unicode normalisation would change (full-width look-alikes), an invisible, bidirectional or non-ASCII space character.',
+  },
+  {
     rule: 'unparseable',
     description: 'A parse error, a parse over its time budget, or a shell construct outside the understood set (control flow, functions, arithmetic).',
   },

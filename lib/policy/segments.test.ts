@@ -37,10 +37,16 @@ describe('extractCommands', () => {
     expect(x.commands.find((c) => c.words[0].value === 'd')?.origin).toMatch(/command substitution in command substitution/);
   });
 
-  it('resolves quoting: double, single, ANSI-C, concatenation, escapes', () => {
-    const x = extract(`"su"do 'a b' $'\\x41' s\\udo "x\\"y" ab"c"'d'`);
-    expect(argvs(x)).toEqual([['sudo', 'a b', 'A', 'sudo', 'x"y', 'abcd']]);
+  it('resolves quoting: double, single, concatenation, escapes', () => {
+    const x = extract(`"su"do 'a b' s\\udo "x\\"y" ab"c"'d'`);
+    expect(argvs(x)).toEqual([['sudo', 'a b', 'sudo', 'x"y', 'abcd']]);
     expect(x.commands[0].words.every((w) => !w.dynamic)).toBe(true);
+  });
+
+  it('refuses ANSI-C strings, which bash decodes and dash does not', () => {
+    for (const t of [`echo $'\\x41'`, `$'\\x73udo' ls`, `cat $'a'`]) {
+      expect(extract(t).issues[0]?.reason, t).toMatch(/ANSI-C string/);
+    }
   });
 
   it('marks variables, substitutions and globs, and resolves HOME and PWD from the context', () => {

@@ -71,6 +71,15 @@ export interface ExtractOptions {
   pipeBase?: number;
 }
 
+/** A heredoc delimiter word as written: plain, or quoted whole (`'EOF'`, `"EOF"`, `\\EOF`). */
+const DELIMITER = /^(?:([A-Za-z0-9_.-]{1,64})|'([A-Za-z0-9_.-]{1,64})'|"([A-Za-z0-9_.-]{1,64})"|\\([A-Za-z0-9_.-]{1,64}))$/;
+
+/** The line that ends a heredoc, or null when the delimiter is one the shells read differently. */
+export function heredocDelimiter(written: string): string | null {
+  const m = DELIMITER.exec(written);
+  return m ? (m[1] ?? m[2] ?? m[3] ?? m[4]) : null;
+}
+
 export function extractCommands(root: Node, opts: ExtractOptions = {}): Extraction {
   const commands: SimpleCommand[] = [];
   const issues: Issue[] = [];
@@ -104,6 +113,9 @@ export function extractCommands(root: Node, opts: ExtractOptions = {}): Extracti
     const op = n.children.find((c) => c && !c.isNamed && c.type !== 'ERROR')?.type ?? '';
     const fd = n.childForFieldName('descriptor')?.text ?? null;
     if (n.type === 'file_redirect') {
+      // bash: stdout and stderr to a file; dash: `&` ends the command (it runs in the background)
+      // and `>f` is a redirect of its own.
+      if (op === '&>' || op === '&>>') unknown(n, `"${op}" (bash writes both outputs to the file, sh sends the command to the background); write ">file 2>&1"`);
       const dest = n.childForFieldName('destination');
       cmd.redirects.push({ op, fd, target: dest ? resolveWord(dest, env) : null });
     } else if (n.type === 'herestring_redirect') {
@@ -113,6 +125,14 @@ export function extractCommands(root: Node, opts: ExtractOptions = {}): Extracti
     } else if (n.type === 'heredoc_redirect') {
       const start = n.namedChildren.find((c) => c?.type === 'heredoc_start');
       const body = n.namedChildren.find((c) => c?.type === 'heredoc_body');
+      const end = n.namedChildren.find((c) => c?.type === 'heredoc_end');
+      const delimiter = heredocDelimiter(start?.text ?? '');
+      if (delimiter === null)
+        unknown(
+          n,
+          `the heredoc delimiter ${JSON.stringify(start?.text ?? '')} (sh ends a delimiter at a shell metacharacter, this parser at a blank; use letters, digits, "_", "." or "-", quoted or not)`,
+        );
+      else if (end?.text !== delimiter) unknown(n, `a heredoc whose end line ${JSON.stringify(delimiter)} is missing`);
       const expanded = !!start && !/["'\\]/.test(start.text);
       const text = body?.text ?? '';
       if (expanded && (text.includes('$(') || text.includes('`'))) unknown(n, 'a command substitution inside a heredoc');

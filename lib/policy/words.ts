@@ -1,9 +1,8 @@
-// One shell word as bash would see it after quote removal: `"su"do` → `sudo`, `$'\x73udo'` → `sudo`,
-// `s\udo` → `sudo`. What cannot be known before the command runs (a variable, a command
+// One shell word as the shell would see it after quote removal: `"su"do` → `sudo`, `s\udo` →
+// `sudo`. What cannot be known before the command runs (a variable, a command
 // substitution, a glob) is marked, never guessed.
 import type { Node } from 'web-tree-sitter';
 import { escapePattern } from './globs';
-import { normalizeCommand } from './normalize';
 
 export interface Word {
   /** The word as written. */
@@ -67,51 +66,6 @@ function unescapeDouble(s: string): string {
   return out;
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = {
-  a: '\x07',
-  b: '\b',
-  e: '\x1b',
-  E: '\x1b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  v: '\v',
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-  '?': '?',
-};
-const HEX = /^[0-9a-fA-F]$/;
-
-/** Decodes the body of `$'…'` as bash does (`\xHH`, `\nnn`, `\uHHHH`, `\UHHHHHHHH`, `\cX`, the letters). */
-export function decodeAnsiC(body: string): string {
-  let out = '';
-  for (let i = 0; i < body.length; i++) {
-    if (body[i] !== '\\' || i + 1 >= body.length) {
-      out += body[i];
-      continue;
-    }
-    const c = body[++i];
-    if (c in SIMPLE_ESCAPES) out += SIMPLE_ESCAPES[c];
-    else if (c === 'x' || c === 'u' || c === 'U') {
-      const max = c === 'x' ? 2 : c === 'u' ? 4 : 8;
-      let hex = '';
-      while (hex.length < max && i + 1 < body.length && HEX.test(body[i + 1])) hex += body[++i];
-      if (!hex) out += `\\${c}`;
-      else out += String.fromCodePoint(Math.min(Number.parseInt(hex, 16), 0x10ffff));
-    } else if (c >= '0' && c <= '7') {
-      let oct = c;
-      while (oct.length < 3 && i + 1 < body.length && body[i + 1] >= '0' && body[i + 1] <= '7') oct += body[++i];
-      out += String.fromCharCode(Number.parseInt(oct, 8) & 0xff);
-    } else if (c === 'c' && i + 1 < body.length) out += String.fromCharCode(body[++i].charCodeAt(0) & 0x1f);
-    else out += `\\${c}`;
-  }
-  // The decoded text is judged like typed text: `$'\uff53udo'` is `sudo` too.
-  const n = normalizeCommand(out);
-  return n.ok ? n.text : out;
-}
-
 function variable(node: Node, env: WordEnv, w: Word): string {
   let name = '';
   for (const c of node.namedChildren) {
@@ -162,7 +116,11 @@ function part(node: Node, env: WordEnv, w: Word, quoted: boolean, pat: string[])
     case 'raw_string':
       return lit(node.text.slice(1, -1));
     case 'ansi_c_string':
-      return lit(decodeAnsiC(node.text.slice(2, -1)));
+      // bash decodes the escapes of `$'…'`; dash reads a `$` and a quoted string: which one runs
+      // depends on the sandbox's sh, so the word is not judged at all.
+      env.onUnknown(node, `the ANSI-C string ${node.text.slice(0, 40)} (bash decodes its escapes, sh reads it as "$" and a quoted string)`);
+      w.dynamic = true;
+      return lit(node.text);
     case 'string':
     case 'translated_string': {
       let s = '';
