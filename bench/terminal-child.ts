@@ -8,7 +8,7 @@ import { ORIGIN, startTerminalHarness } from '../test/helpers/terminal-harness';
 import { REPLY } from './terminal-ends';
 
 const h = await startTerminalHarness();
-const user = h.users.operator;
+const user = h.users.admin;
 const containerId = h.instanceId.slice(h.instanceId.indexOf('~') + 1);
 process.stdout.write(`${REPLY}${JSON.stringify({ port: h.port, instanceId: h.instanceId, containerId, cookie: user.cookie, origin: ORIGIN })}\n`);
 

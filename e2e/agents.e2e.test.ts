@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, type RunningServer, startServer, tempDir } from './helpers/server';
-import { type Client, PASSWORD, seedUsers } from './helpers/session';
+import { Client, PASSWORD, seedUsers } from './helpers/session';
 
 const SKILLS = ['alpha', 'bravo', 'charlie', 'delta'];
 const AGENTS = [
@@ -224,7 +224,11 @@ it("sets an agent's risk profile and overrides on its Exec policy tab; the effec
   expect(cfg.status, JSON.stringify(cfg.json)).toBe(201);
   expect((await admin.req('POST', '/api/v1/agents', { id, name: 'Policy Agent', sandboxConfigId: cfg.json.id })).status).toBe(201);
   // A denied exec (nothing runs): it is logged, so the tab lists it.
-  const denied = await admin.req('POST', `/api/v1/agents/${id}/exec`, { command: 'sudo ls' });
+  // The gateway execs with the agent's own token (a person's session does not exec as an agent).
+  const minted = await admin.req('POST', '/api/v1/tokens', { name: 'gw', permissions: ['agents.read', 'agents.exec'], agentIds: [id] });
+  expect(minted.status, JSON.stringify(minted.json)).toBe(201);
+  const gateway = new Client(server.base, { token: minted.json.token });
+  const denied = await gateway.req('POST', `/api/v1/agents/${id}/exec`, { command: 'sudo ls' });
   expect(denied.json).toMatchObject({ decision: 'deny', rule: 'deny_group:privilege_escalation', outcome: 'denied' });
 
   await context.clearCookies();

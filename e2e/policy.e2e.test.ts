@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
-import { login, PASSWORD } from './helpers/session';
+import { Client, login, PASSWORD } from './helpers/session';
 
 const PROFILE = `e2e-strict-${Date.now().toString(36)}`;
 
@@ -192,7 +192,15 @@ it('tests commands, edits a profile with a replay, approves a pending exec and s
   await expect.poll(async () => (await call(page, '/api/v1/exec-policy/settings')).json).toMatchObject({ approvalMode: '202', approvalTimeoutSeconds: 600 });
   // The profile asks for nothing now (package installs are denied): move them back to approval for the agent.
   const agentId = agent.json.id as string;
-  const denied = await call(page, `/api/v1/agents/${agentId}/exec`, 'POST', { command: 'sudo ls' });
+  // The gateway execs with the agent's own token (a person's session does not exec as an agent).
+  const minted = await call(page, '/api/v1/tokens', 'POST', { name: 'gw', permissions: ['agents.read', 'agents.exec'], agentIds: [agentId] });
+  expect(minted.status, JSON.stringify(minted.json)).toBe(201);
+  const gateway = new Client(server.base, { token: minted.json.token });
+  const gw = async (path: string, body: unknown) => {
+    const r = await gateway.req('POST', path, body);
+    return { status: r.status, json: r.json };
+  };
+  const denied = await gw(`/api/v1/agents/${agentId}/exec`, { command: 'sudo ls' });
   expect(denied.status).toBe(200);
   expect(denied.json).toMatchObject({ decision: 'deny', outcome: 'denied' });
   const patched = await call(page, `/api/v1/agents/${agentId}`, 'PATCH', {
@@ -200,7 +208,7 @@ it('tests commands, edits a profile with a replay, approves a pending exec and s
     policyOverrides: { denyGroups: { package_install: 'approval' } },
   });
   expect(patched).toMatchObject({ status: 200 });
-  const held = await call(page, `/api/v1/agents/${agentId}/exec`, 'POST', { command: 'pip install requests' });
+  const held = await gw(`/api/v1/agents/${agentId}/exec`, { command: 'pip install requests' });
   expect(held.status).toBe(202);
   expect(held.json).toMatchObject({ decision: 'approval', outcome: 'pending' });
   const approvalId = held.json.approvalId as string;

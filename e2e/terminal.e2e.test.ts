@@ -1,5 +1,5 @@
 // The browser terminal in Chromium against the production build, on the real Docker engine with the
-// offline busybox image: an operator opens a terminal on a running sandbox's page, types `echo`, sees
+// offline busybox image: an admin opens a terminal on a running sandbox's page, types `echo`, sees
 // xterm render it; a resized window shows in `stty size`; a dropped socket re-attaches to the same
 // shell with the earlier output there once; a reload re-attaches too; a terminal left alone is closed
 // by the idle disconnect with its reason; a viewer cannot open one; after close no process of the
@@ -18,7 +18,7 @@ const CONFIG_LABEL = 'skilldock.config';
 const NAME = `e2e-term-${Date.now().toString(36)}`;
 
 let server: RunningServer;
-let operatorBrowser: Awaited<ReturnType<typeof openBrowser>>;
+let adminBrowser: Awaited<ReturnType<typeof openBrowser>>;
 let viewerBrowser: Awaited<ReturnType<typeof openBrowser>>;
 let docker: Docker;
 let owner: Client;
@@ -53,7 +53,7 @@ beforeAll(async () => {
   expect(started.status, JSON.stringify(started.json)).toBe(201);
   instanceId = started.json.id;
   containerId = started.json.sandboxId;
-  operatorBrowser = await openBrowser();
+  adminBrowser = await openBrowser();
   viewerBrowser = await openBrowser();
 }, 600_000);
 
@@ -61,7 +61,7 @@ afterAll(async () => {
   if (docker && configId)
     for (const c of await docker.listContainers({ all: true, filters: { label: [`${CONFIG_LABEL}=${configId}`] } }))
       await docker.getContainer(c.Id).remove({ force: true, v: true });
-  await operatorBrowser?.close();
+  await adminBrowser?.close();
   await viewerBrowser?.close();
   await server?.stop();
 });
@@ -108,8 +108,8 @@ async function markedProcesses(): Promise<string> {
 it.skipIf(!!dockerUnavailable)(
   'opens a terminal, echoes, resizes, re-attaches after a drop and a reload, and idles out',
   async () => {
-    const { page, context } = operatorBrowser;
-    await signIn(page, server.base, 'operator@example.com', PASSWORD);
+    const { page, context } = adminBrowser;
+    await signIn(page, server.base, 'admin@example.com', PASSWORD);
     const url = `${server.base}/sandboxes/instances/${encodeURIComponent(instanceId)}`;
 
     // A second terminal in another tab is left alone from the start: it must idle out by the end.

@@ -39,7 +39,7 @@ function value(r: ExecLogRow, f: SortField): string | number {
   if (f === 'at') return Date.parse(r.at);
   if (f === 'exitCode') return r.exitCode ?? Number.NEGATIVE_INFINITY;
   if (f === 'durationMs') return r.durationMs ?? Number.NEGATIVE_INFINITY;
-  return r[f];
+  return r[f] ?? '';
 }
 
 /** The rows the filters keep, in the chosen order (a text search looks at the command, rule and reason). */
@@ -47,7 +47,8 @@ export function applyFilters(rows: ExecLogRow[], f: ExecLogFilters): ExecLogRow[
   const q = f.q.trim().toLowerCase();
   const kept = rows.filter(
     (r) =>
-      (!f.decision || r.decision === f.decision) && (!q || r.command.toLowerCase().includes(q) || r.rule.includes(q) || r.reason.toLowerCase().includes(q)),
+      (!f.decision || r.decision === f.decision) &&
+      (!q || (r.command ?? '').toLowerCase().includes(q) || r.rule.includes(q) || r.reason.toLowerCase().includes(q)),
   );
   const desc = f.sort.startsWith('-');
   const field = f.sort.replace(/^-/, '') as SortField;

@@ -1,5 +1,6 @@
 'use client';
 
+import { minimumRole } from '@/lib/auth/permissions';
 import { Badge } from '../ui/badge';
 import { TD, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
@@ -19,7 +20,17 @@ export function ExecRow({ exec: r, detailed = false }: { exec: ExecLogRow; detai
         <RelativeTime iso={r.at} />
       </TD>
       <TD className="max-w-96">
-        <code className="break-all font-mono text-xs">{r.command}</code>
+        {r.command === null ? (
+          <span
+            className="text-xs text-muted-foreground"
+            title={`Reading commands needs the ${minimumRole('policy.commands')} role`}
+            data-testid="exec-command-hidden"
+          >
+            Command hidden (needs the {minimumRole('policy.commands')} role)
+          </span>
+        ) : (
+          <code className="break-all font-mono text-xs">{r.command}</code>
+        )}
         {detailed ? (
           <p className="mt-1 text-xs text-muted-foreground">
             {r.profile}

@@ -161,7 +161,8 @@ describe('ETag and If-None-Match', () => {
 
 describe('agent-scoped tokens', () => {
   it('reach the gateway routes of their agents only', async () => {
-    const { actor } = await apiUser(t.ts.services, { email: 'scoped@example.com', role: 'viewer', tokenName: 'plain', permissions: ['agents.read'] });
+    // Only agents.write (an admin) mints a token that stands for an agent.
+    const { actor } = await apiUser(t.ts.services, { email: 'scoped@example.com', role: 'admin', tokenName: 'plain', permissions: ['agents.read'] });
     const db = t.ts.services.database.db;
     const refused = createToken(db, actor, { name: 'wide', permissions: ['agents.read', 'skills.read'], expiresInDays: 1, agentIds: ['gw'] });
     await expect(refused).rejects.toMatchObject({ code: 'validation' });

@@ -193,10 +193,13 @@ export const execLogOut = z.object({
   agentId: z.string(),
   sessionId: z.string().nullable(),
   profile: z.string(),
-  command: z.string(),
+  command: z
+    .string()
+    .nullable()
+    .describe('The command, secrets typed into it masked as ***; null (hidden) unless the caller holds policy.commands or is the agent'),
   decision,
   rule: z.string(),
-  segment: z.string(),
+  segment: z.string().nullable().describe('The deciding part of the command; hidden (null) like the command'),
   reason: z.string(),
   outcome: z.enum(['ran', 'denied', 'pending', 'rejected', 'expired', 'failed']),
   exitCode: z.number().int().nullable(),

@@ -4,7 +4,7 @@ import type { AppDb } from '@/db/client';
 import { auditLog } from '@/db/schema';
 import type { Actor } from '../auth/actor';
 
-const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|private[-_]?key|credential|hash|authorization|cookie/i;
+export const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|private[-_]?key|credential|hash|authorization|cookie/i;
 
 /** Replaces the value of every secret-looking key with "***", at any depth. */
 export function maskSecrets(value: unknown): unknown {

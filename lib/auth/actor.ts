@@ -41,3 +41,24 @@ export const systemActor: Actor = {
   ip: null,
   userAgent: null,
 };
+
+/**
+ * The gateway's exec runs as the agent, so the caller must be that agent: an API token scoped to it.
+ * A person (a session or an unscoped token) never execs inside an agent's sandbox as the agent.
+ */
+export function requireAgentPrincipal(actor: Actor, agentId: string): void {
+  if (actor.agentScope?.includes(agentId)) return;
+  throw new AppError(
+    'forbidden',
+    `Commands run as agent "${agentId}" only with an API token scoped to it; a person's session or token does not exec as an agent.`,
+    {
+      hint: "Use the agent's own token (an admin creates one under API tokens, scoped to the agent), or test the command with the policy tester, which runs nothing.",
+      details: { agentId },
+    },
+  );
+}
+
+/** Commands in an exec log are shown to holders of policy.commands and to the agent itself. */
+export function canReadCommands(actor: Actor, agentId: string): boolean {
+  return can(actor, 'policy.commands') || Boolean(actor.agentScope?.includes(agentId));
+}

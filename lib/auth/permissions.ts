@@ -19,23 +19,25 @@ export const PERMISSIONS = {
   'sandboxes.write': 'Create, change, clone and delete sandbox configs; set config and workspace skill env vars',
   'sandboxes.env.own': 'Set and remove your own sandbox and skill variables',
   'sandboxes.run': 'Start and remove sandboxes from enabled configs; move files in and out of them',
-  'terminals.open': 'Open a terminal into a running sandbox',
+  'sandboxes.exec': 'Run commands as root in a running sandbox: the exec box and terminals',
   'terminals.manage': 'See and close every open terminal session; change terminal settings; download transcripts',
   'agents.read': 'See agents, their allowlists, effective skills, prompt catalog and explain traces',
   'agents.write': 'Create, change and delete agents; edit allowlists and the agent defaults',
-  'agents.exec': "Run commands in an agent's sandbox through the gateway's exec (decided by the agent's exec policy)",
+  'agents.exec':
+    "Run commands as an agent through the gateway's exec (decided by the agent's exec policy); only with an API token scoped to that agent, which only holders of agents.write can mint",
+  'policy.commands': 'Read the commands in exec logs (others see decisions and outcomes with the command hidden)',
   'policy.read': 'See exec risk profiles, deny groups, approval requests; test and replay commands',
   'policy.write': 'Create, change and delete exec risk profiles; change exec settings',
   'policy.approve': 'Approve or reject pending exec approval requests',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
-/** What a token scoped to agents may carry: their gateway reads and the gateway's exec. */
+/** What a token scoped to agents may carry: their gateway reads and the gateway's exec (it stands for the agent). */
 export const AGENT_SCOPED_PERMISSIONS: readonly Permission[] = ['agents.read', 'agents.exec'];
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
 const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage', 'packages.read', 'skills.read', 'sandboxes.read', 'agents.read', 'policy.read'];
-const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel', 'sandboxes.env.own', 'sandboxes.run', 'terminals.open', 'agents.exec'];
+const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel', 'sandboxes.env.own', 'sandboxes.run', 'policy.commands'];
 const ADMIN: Permission[] = [
   ...OPERATOR,
   'audit.read',
@@ -43,8 +45,10 @@ const ADMIN: Permission[] = [
   'packages.write',
   'skills.write',
   'sandboxes.write',
+  'sandboxes.exec',
   'terminals.manage',
   'agents.write',
+  'agents.exec',
   'policy.write',
   'policy.approve',
 ];

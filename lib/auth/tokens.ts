@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
-import { apiTokens, users } from '@/db/schema';
+import { agents, apiTokens, users } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
 import { AppError, notFound } from '../core/errors';
 import { newId, randomToken } from '../core/ids';
@@ -38,6 +38,7 @@ export async function createToken(db: AppDb, actor: Actor, input: CreateTokenInp
         issues: [{ path: 'permissions', message: 'Only agents.read and agents.exec go with agentIds' }],
       },
     );
+  if (agentIds) await assertMayActAs(db, actor, agentIds);
   const token = TOKEN_PREFIX + randomToken(32);
   const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
   return db.transaction(async (tx) => {
@@ -57,6 +58,22 @@ export async function createToken(db: AppDb, actor: Actor, input: CreateTokenInp
     await recordAudit(tx, actor, { action: 'token.create', targetType: 'api_token', targetId: row.id, after: publicToken(row) });
     return { token, record: publicToken(row) };
   });
+}
+
+/**
+ * A token scoped to agents stands for those agents (it execs as them), so only a holder of
+ * agents.write mints one, and only for agents that exist. Agents have no owner of their own: their
+ * `createdBy` is a label, and creating one already needs agents.write.
+ */
+async function assertMayActAs(db: AppDb, actor: Actor, agentIds: string[]): Promise<void> {
+  if (!actor.permissions.has('agents.write'))
+    throw new AppError('forbidden', 'Only an admin (agents.write) can create a token scoped to agents: such a token acts as the agent.', {
+      details: { permission: 'agents.write', requiredRole: 'admin' },
+    });
+  const found = new Set((await db.select({ id: agents.id }).from(agents).where(inArray(agents.id, agentIds))).map((r) => r.id));
+  const unknown = agentIds.filter((id) => !found.has(id));
+  if (unknown.length)
+    throw new AppError('validation', `No such agent: ${unknown.join(', ')}.`, { issues: [{ path: 'agentIds', message: `Unknown: ${unknown.join(', ')}` }] });
 }
 
 export async function listTokens(db: AppDb, userId: string): Promise<PublicToken[]> {

@@ -6,6 +6,7 @@ import { and, desc, eq, lt } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { execLog } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
+import { maskCommand } from '../audit/mask-command';
 import type { Actor } from '../auth/actor';
 import { AppError } from '../core/errors';
 import { newId } from '../core/ids';
@@ -82,11 +83,12 @@ async function writeLog(
     agentId,
     sessionId: input.sessionId ?? null,
     profile,
-    command: input.command,
+    // Stored and audited with secrets typed into the command masked.
+    command: maskCommand(input.command),
     decision: e.decision,
     rule: e.rule,
-    segment: e.segment,
-    reason: e.reason,
+    segment: maskCommand(e.segment),
+    reason: maskCommand(e.reason),
     outcome: a.outcome,
     exitCode: a.exitCode ?? null,
     durationMs: a.durationMs ?? null,
@@ -102,7 +104,7 @@ async function writeLog(
       targetType: 'agent',
       targetId: agentId,
       after: {
-        command: input.command.slice(0, 2000),
+        command: row.command.slice(0, 2000),
         decision: e.decision,
         rule: e.rule,
         outcome: a.outcome,
@@ -125,7 +127,9 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
   const sandbox: AgentSandbox = { agentId, configId: policy.sandboxConfigId };
   const ctx: EvaluationContext = {
     ...(input.cwd ? { cwd: input.cwd } : {}),
-    ...(input.sessionId ? await sessionContext(deps.db, agentId, input.sessionId) : {}),
+    ...(await sessionContext(deps.db, agentId)),
+    // Bytes on stdin are code or data the command line does not show: judged as a pipe into it.
+    ...(input.stdin ? { stdin: true } : {}),
   };
   const e = engine.evaluate(input.command, policy.rules, ctx);
   const base = { decision: e.decision, rule: e.rule, segment: e.segment, reason: e.reason, segments: e.segments, profile: policy.profile };
@@ -169,7 +173,7 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
       .skillDirs(agentId)
       .catch(() => [])
       .then(skillEnv),
-    track: input.sessionId ? { sessionId: input.sessionId, root: policy.rules.workspaceRoot, scan: policy.rules.writeThenRun === 'scan' } : null,
+    track: { root: policy.rules.workspaceRoot, scan: policy.rules.writeThenRun === 'scan' },
   }).catch(async (err: unknown) => {
     // Allowed but not run (no sandbox could be started, the engine failed): logged, then reported.
     await writeLog(deps.db, actor, agentId, input, policy.profile, e, { outcome: 'failed', approvalId: approval?.id ?? null });

@@ -38,7 +38,7 @@ describeDocker('terminal socket lifecycle', () => {
     );
   const listed = (sessionId: string) => h.ts.services.terminals.list().find((s) => s.id === sessionId);
 
-  const cutOff = async (user: TerminalUser, change: { disabled: true } | { role: 'viewer' }) => {
+  const cutOff = async (user: TerminalUser, change: { disabled: true } | { role: 'operator' }) => {
     const c = await openTerminal(h, user);
     const sessionId = c.ready!.sessionId;
     expect(await markedPids(h, h.instanceId, sessionId)).not.toEqual([]);
@@ -53,15 +53,15 @@ describeDocker('terminal socket lifecycle', () => {
   };
 
   it('cuts off a disabled user’s open terminal with 4001 at the re-check', async () => {
-    await cutOff(await h.newUser('operator', 'disabled@term.test'), { disabled: true });
+    await cutOff(await h.newUser('admin', 'disabled@term.test'), { disabled: true });
   }, 60_000);
 
-  it('cuts off a user demoted to viewer with 4001 at the re-check', async () => {
-    await cutOff(await h.newUser('operator', 'demoted@term.test'), { role: 'viewer' });
+  it('cuts off a user demoted to operator (no sandboxes.exec) with 4001 at the re-check', async () => {
+    await cutOff(await h.newUser('admin', 'demoted@term.test'), { role: 'operator' });
   }, 60_000);
 
   it('keeps the terminal of a user whose access did not change through a re-check', async () => {
-    const c = await openTerminal(h, h.users.operator);
+    const c = await openTerminal(h, h.users.admin);
     // Not a timing assertion: the re-check ran at least once (it cut nothing), then the shell still answers.
     const cut = await h.ts.services.terminals.recheck();
     expect(cut).toBe(0);
@@ -72,12 +72,12 @@ describeDocker('terminal socket lifecycle', () => {
   });
 
   it('an admin closes a session: 4008, every process it started is gone, the list and the audit record it', async () => {
-    const c = await openTerminal(h, h.users.operator);
+    const c = await openTerminal(h, h.users.admin);
     const sessionId = c.ready!.sessionId;
     c.type('sleep 1000 &\r');
     const sleeping = async () => /sleep 1000/.test(await execIn(h, h.instanceId, ['ps', '-o', 'pid,args']));
     await waitFor(sleeping, 'sleep 1000 to run');
-    expect(listed(sessionId)).toMatchObject({ user: 'operator@term.test', userId: h.users.operator.actor.userId, sandboxId: h.instanceId, attached: true });
+    expect(listed(sessionId)).toMatchObject({ user: 'admin@term.test', userId: h.users.admin.actor.userId, sandboxId: h.instanceId, attached: true });
     expect(await h.ts.services.terminals.close(h.users.owner.actor, sessionId)).toEqual({ closed: true });
     expect(await bounded(c.waitClosed(), 'close')).toEqual({ code: 4008, reason: 'closed_by_admin' });
     expect(await sleeping()).toBe(false);
@@ -91,7 +91,7 @@ describeDocker('terminal socket lifecycle', () => {
     expect(by('sandbox.terminal.start')).toHaveLength(1);
     expect(by('sandbox.terminal.close')).toMatchObject([{ actorLabel: h.users.owner.actor.label, targetId: h.instanceId }]);
     const [end] = by('sandbox.terminal.end');
-    expect(end).toMatchObject({ actorUserId: h.users.operator.actor.userId, targetId: h.instanceId, after: { sessionId, reason: 'closed' } });
+    expect(end).toMatchObject({ actorUserId: h.users.admin.actor.userId, targetId: h.instanceId, after: { sessionId, reason: 'closed' } });
     const after = end!.after as { bytesIn: number; bytesOut: number };
     expect(after.bytesIn).toBeGreaterThan(0);
     expect(after.bytesOut).toBeGreaterThan(0);
@@ -111,18 +111,18 @@ describeDocker('terminal socket lifecycle', () => {
       } as never,
     );
     await s.database.db.update(sandboxConfigs).set({ enabled: true }).where(eq(sandboxConfigs.id, cfg.id));
-    const inst = await startInstance(s.sandboxes, h.users.operator.actor, cfg.id);
+    const inst = await startInstance(s.sandboxes, h.users.admin.actor, cfg.id);
     try {
-      const t = await h.ticket(h.users.operator, { instanceId: inst.id });
+      const t = await h.ticket(h.users.admin, { instanceId: inst.id });
       expect([t.status, t.json.idleSeconds]).toEqual([200, 120]);
-      expect((await h.ticket(h.users.operator)).json.idleSeconds).toBe(900);
-      const c = await openTerminal(h, h.users.operator, { instanceId: inst.id });
+      expect((await h.ticket(h.users.admin)).json.idleSeconds).toBe(900);
+      const c = await openTerminal(h, h.users.admin, { instanceId: inst.id });
       const sessionId = c.ready!.sessionId;
       const remove = route(ops.removeSandbox);
       const res = await remove(
         new Request(`${ORIGIN}${api.removeSandbox.path.replace('{id}', encodeURIComponent(inst.id))}`, {
           method: 'DELETE',
-          headers: { cookie: h.users.operator.cookie, origin: ORIGIN, host: 'console.test' },
+          headers: { cookie: h.users.admin.cookie, origin: ORIGIN, host: 'console.test' },
         }),
         { params: Promise.resolve({ id: inst.id }) } as never,
       );

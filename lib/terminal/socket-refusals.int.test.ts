@@ -29,14 +29,14 @@ describeDocker('terminal socket refusals', () => {
     await noShellsLeft(h);
   });
 
-  const ticket = async (user = h.users.operator, o: { instanceId?: string; sessionId?: string } = {}) => {
+  const ticket = async (user = h.users.admin, o: { instanceId?: string; sessionId?: string } = {}) => {
     const t = await h.ticket(user, o);
     expect(t.status).toBe(200);
     return t.json.ticket as string;
   };
   /** The upgrade must be refused: its status and parsed body. */
   const refused = async (o: Partial<ConnectOptions>) => {
-    const r = await TerminalClient.connect(h.port, { ticket: null, sandbox: h.instanceId, cookie: h.users.operator.cookie, ...o });
+    const r = await TerminalClient.connect(h.port, { ticket: null, sandbox: h.instanceId, cookie: h.users.admin.cookie, ...o });
     if (r instanceof TerminalClient) {
       await r.close();
       throw new Error('the upgrade was accepted');
@@ -47,7 +47,7 @@ describeDocker('terminal socket refusals', () => {
   const afterRefusal = async () => {
     expect(h.ts.services.terminals.list()).toEqual([]);
     expect(await markedPids(h)).toEqual([]);
-    const c = await openTerminal(h, h.users.operator);
+    const c = await openTerminal(h, h.users.admin);
     await h.ts.services.terminals.manager.close(c.ready!.sessionId);
     expect((await bounded(c.waitClosed(), 'close')).code).toBe(4008);
     await noShellsLeft(h);
@@ -66,7 +66,7 @@ describeDocker('terminal socket refusals', () => {
         await afterRefusal();
       }
       const spent = await ticket();
-      const c = await TerminalClient.connect(h.port, { ticket: spent, sandbox: h.instanceId, cookie: h.users.operator.cookie });
+      const c = await TerminalClient.connect(h.port, { ticket: spent, sandbox: h.instanceId, cookie: h.users.admin.cookie });
       if (!(c instanceof TerminalClient)) throw new Error(`refused ${c.refused}`);
       await bounded(
         c.until(() => !!c.ready),
@@ -99,7 +99,7 @@ describeDocker('terminal socket refusals', () => {
     });
 
     it('refuses a ticket for another sandbox, from another Origin, or a cookie client with no Origin, with 403', async () => {
-      let r = await refused({ ticket: await ticket(h.users.operator, { instanceId: other }) });
+      let r = await refused({ ticket: await ticket(h.users.admin, { instanceId: other }) });
       expect([r.status, r.error.code, r.error.details]).toEqual([403, 'forbidden', { refusal: 'other_sandbox' }]);
       expect(await markedPids(h, other)).toEqual([]);
       await afterRefusal();
@@ -141,8 +141,8 @@ describeDocker('terminal socket refusals', () => {
     });
 
     it('refuses a re-attach to another user’s session with 404 at the ticket route', async () => {
-      const mine = await openTerminal(h, h.users.operator);
-      const stranger = await h.newUser('operator', 'stranger@term.test');
+      const mine = await openTerminal(h, h.users.admin);
+      const stranger = await h.newUser('admin', 'stranger@term.test');
       const t = await h.ticket(stranger, { sessionId: mine.ready!.sessionId });
       expect([t.status, t.json.error.code]).toEqual([404, 'not_found']);
       expect(h.ts.services.terminals.list().map((s) => s.id)).toEqual([mine.ready!.sessionId]);
@@ -152,12 +152,12 @@ describeDocker('terminal socket refusals', () => {
     });
 
     it('refuses a sandbox that is not running with 409, at the upgrade and at the ticket route', async () => {
-      const t = await ticket(h.users.operator, { instanceId: other });
+      const t = await ticket(h.users.admin, { instanceId: other });
       const sandboxId = other.split('~')[1]!;
       await h.docker.getContainer(sandboxId).stop({ t: 0 });
       const r = await refused({ ticket: t, sandbox: other });
       expect([r.status, r.error.code]).toEqual([409, 'invalid_state']);
-      const again = await h.ticket(h.users.operator, { instanceId: other });
+      const again = await h.ticket(h.users.admin, { instanceId: other });
       expect([again.status, again.json.error.code]).toEqual([409, 'invalid_state']);
       await afterRefusal();
     });
@@ -167,7 +167,7 @@ describeDocker('terminal socket refusals', () => {
       await updateTerminalSettings(db, h.users.owner.actor, { maxPerUser: 1 });
       try {
         const [first, second] = [await ticket(), await ticket()];
-        const c = await TerminalClient.connect(h.port, { ticket: first, sandbox: h.instanceId, cookie: h.users.operator.cookie });
+        const c = await TerminalClient.connect(h.port, { ticket: first, sandbox: h.instanceId, cookie: h.users.admin.cookie });
         if (!(c instanceof TerminalClient)) throw new Error(`refused ${c.refused}`);
         await bounded(
           c.until(() => !!c.ready),
@@ -177,7 +177,7 @@ describeDocker('terminal socket refusals', () => {
         await bounded(c.waitFor(/one-2/), 'the shell');
         const r = await refused({ ticket: second });
         expect([r.status, r.error.code, r.error.details]).toEqual([429, 'rate_limited', { limit: 'per_user', max: 1 }]);
-        const t = await h.ticket(h.users.operator);
+        const t = await h.ticket(h.users.admin);
         expect([t.status, t.json.error.code]).toEqual([429, 'rate_limited']);
         expect(await markedPids(h)).toHaveLength(1);
         await h.ts.services.terminals.manager.close(c.ready!.sessionId);
@@ -205,7 +205,7 @@ describeDocker('terminal socket refusals', () => {
     ];
 
     it.each(cases)('closes on %s with its code after an error frame, and the shell ends', async (_what, send, code, reason) => {
-      const c = await openTerminal(h, h.users.operator);
+      const c = await openTerminal(h, h.users.admin);
       const sessionId = c.ready!.sessionId;
       send(c);
       const closed = await bounded(c.waitClosed(), 'close');
@@ -221,7 +221,7 @@ describeDocker('terminal socket refusals', () => {
       const db = h.ts.services.database.db;
       const starts = async () => (await db.select().from(auditLog).where(eq(auditLog.action, 'sandbox.terminal.start'))).length;
       const before = await starts();
-      const c = await TerminalClient.connect(h.port, { ticket: await ticket(), sandbox: h.instanceId, cookie: h.users.operator.cookie });
+      const c = await TerminalClient.connect(h.port, { ticket: await ticket(), sandbox: h.instanceId, cookie: h.users.admin.cookie });
       if (!(c instanceof TerminalClient)) throw new Error(`refused ${c.refused}`);
       c.ws.send('not json');
       expect(await bounded(c.waitClosed(), 'close')).toEqual({ code: 4004, reason: 'bad_frame' });

@@ -14,10 +14,10 @@ describeDocker('terminal socket', () => {
   });
 
   it('opens a shell, echoes, and re-attaches after a drop without repeating output', async () => {
-    const t = await h.ticket(h.users.operator);
+    const t = await h.ticket(h.users.admin);
     expect(t.status).toBe(200);
     expect(t.json).toMatchObject({ sessionId: null, idleSeconds: 900, persistent: false });
-    const c = await TerminalClient.connect(h.port, { ticket: t.json.ticket, sandbox: h.instanceId, cols: 100, rows: 30, cookie: h.users.operator.cookie });
+    const c = await TerminalClient.connect(h.port, { ticket: t.json.ticket, sandbox: h.instanceId, cols: 100, rows: 30, cookie: h.users.admin.cookie });
     if (!(c instanceof TerminalClient)) throw new Error(`refused ${c.refused} ${c.body}`);
     await c.until(() => !!c.ready);
     c.type('echo he""llo-$((40+2))\r');
@@ -26,14 +26,14 @@ describeDocker('terminal socket', () => {
     const offset = c.offset;
     c.ws.terminate();
     await c.waitClosed();
-    const t2 = await h.ticket(h.users.operator, { sessionId });
+    const t2 = await h.ticket(h.users.admin, { sessionId });
     expect(t2.status).toBe(200);
     const c2 = await TerminalClient.connect(h.port, {
       ticket: t2.json.ticket,
       sandbox: h.instanceId,
       session: sessionId,
       offset,
-      cookie: h.users.operator.cookie,
+      cookie: h.users.admin.cookie,
     });
     if (!(c2 instanceof TerminalClient)) throw new Error(`refused ${c2.refused} ${c2.body}`);
     await c2.until(() => !!c2.ready);

@@ -26,9 +26,9 @@ describeDocker('terminal transcripts', () => {
 
   it('records a session while recording is on; admins list, download and delete it; lower roles are refused', async () => {
     await updateTerminalSettings(h.ts.services.database.db, h.users.owner.actor, { recordTranscripts: true });
-    const t = await h.ticket(h.users.operator);
+    const t = await h.ticket(h.users.admin);
     expect(t.status).toBe(200);
-    const c = await TerminalClient.connect(h.port, { ticket: t.json.ticket, sandbox: h.instanceId, cols: 90, rows: 25, cookie: h.users.operator.cookie });
+    const c = await TerminalClient.connect(h.port, { ticket: t.json.ticket, sandbox: h.instanceId, cols: 90, rows: 25, cookie: h.users.admin.cookie });
     if (!(c instanceof TerminalClient)) throw new Error(`refused ${c.refused} ${c.body}`);
     await c.until(() => !!c.ready);
     const sessionId = c.ready!.sessionId;
@@ -49,7 +49,7 @@ describeDocker('terminal transcripts', () => {
       expect(list.status).toBe(200);
       item = (await list.json()).items.find((x: { id: string }) => x.id === sessionId);
     }
-    expect(item).toMatchObject({ user: h.users.operator.actor.label, reason: 'closed' });
+    expect(item).toMatchObject({ user: h.users.admin.actor.label, reason: 'closed' });
     expect(item!.endedAt).not.toBeNull();
 
     const dl = await call(ops.downloadTerminalTranscript, h.users.owner, { id: sessionId });
@@ -69,7 +69,7 @@ describeDocker('terminal transcripts', () => {
     expect(shown.join('')).toMatch(/rec-me\r?\n/);
     expect(events.at(-1)).toEqual([expect.any(Number), 'm', 'ended: closed']);
 
-    for (const who of [h.users.viewer, h.users.operator]) {
+    for (const who of [h.users.viewer, h.users.admin]) {
       expect((await call(ops.listTerminalTranscripts, who)).status).toBe(403);
       expect((await call(ops.downloadTerminalTranscript, who, { id: sessionId })).status).toBe(403);
       expect((await call(ops.deleteTerminalTranscript, who, { id: sessionId })).status).toBe(403);
@@ -84,8 +84,8 @@ describeDocker('terminal transcripts', () => {
 
   it('records nothing once recording is off again', async () => {
     await updateTerminalSettings(h.ts.services.database.db, h.users.owner.actor, { recordTranscripts: false });
-    const t = await h.ticket(h.users.operator);
-    const c = await TerminalClient.connect(h.port, { ticket: t.json.ticket, sandbox: h.instanceId, cols: 80, rows: 24, cookie: h.users.operator.cookie });
+    const t = await h.ticket(h.users.admin);
+    const c = await TerminalClient.connect(h.port, { ticket: t.json.ticket, sandbox: h.instanceId, cols: 80, rows: 24, cookie: h.users.admin.cookie });
     if (!(c instanceof TerminalClient)) throw new Error(`refused ${c.refused} ${c.body}`);
     await c.until(() => !!c.ready);
     const sessionId = c.ready!.sessionId;

@@ -40,7 +40,7 @@ export interface TerminalHarness {
   configId: string;
   /** A running sandbox's instance id. */
   instanceId: string;
-  users: Record<'owner' | 'operator' | 'viewer', TerminalUser>;
+  users: Record<'owner' | 'admin' | 'viewer', TerminalUser>;
   newUser(role: Role, email: string): Promise<TerminalUser>;
   /** Asks for a ticket as `user` (cookie, from ORIGIN unless `origin` says otherwise). */
   ticket(user: TerminalUser, opts?: { instanceId?: string; sessionId?: string; origin?: string | null }): Promise<{ status: number; json: any }>;
@@ -67,7 +67,7 @@ export async function startTerminalHarness(opts: { env?: Record<string, string> 
   };
   const users = {
     owner: await newUser('owner', 'owner@term.test'),
-    operator: await newUser('operator', 'operator@term.test'),
+    admin: await newUser('admin', 'admin@term.test'),
     viewer: await newUser('viewer', 'viewer@term.test'),
   };
   const cfg = await createConfig(
@@ -83,7 +83,7 @@ export async function startTerminalHarness(opts: { env?: Record<string, string> 
   await s.database.db.update(sandboxConfigs).set({ enabled: true }).where(eq(sandboxConfigs.id, cfg.id));
   const started: string[] = [];
   const startSandbox = async () => {
-    const inst = await startInstance(s.sandboxes, users.operator.actor, cfg.id);
+    const inst = await startInstance(s.sandboxes, users.admin.actor, cfg.id);
     started.push(inst.sandboxId);
     return inst.id;
   };

@@ -48,7 +48,7 @@ function StartFromConfig({ instance }: { instance: Instance }) {
 export function InstancePage({ id }: { id: string }) {
   const q = useInstance(id);
   const router = useRouter();
-  const terminal = useCan('terminals.open');
+  const terminal = useCan('sandboxes.exec');
   const i = q.data;
   return (
     <>
@@ -119,7 +119,7 @@ export function InstancePage({ id }: { id: string }) {
             instanceId={i.id}
             running={i.state === 'running'}
             canOpen={terminal.allowed}
-            requiredRole={minimumRole('terminals.open')}
+            requiredRole={minimumRole('sandboxes.exec')}
             startAction={<StartFromConfig instance={i} />}
           />
           <ArtifactsBrowser id={i.id} />

@@ -43,7 +43,7 @@ export function parseArgv(text: string): string[] {
 
 /** Admin-only: run one program (no shell) and show its exit code and output. */
 export function RunCommand({ id }: { id: string }) {
-  const { allowed, why } = useCan('sandboxes.write');
+  const { allowed, why } = useCan('sandboxes.exec');
   const [text, setText] = useState('');
   const exec = useExecSandbox(id);
   const argv = parseArgv(text);

@@ -101,6 +101,7 @@ export const policyApi = {
     path: '/api/v1/exec-policy/replay',
     tag,
     summary: 'Decide a list of commands (pasted, or an agent’s recent exec log) under the current and a proposed profile: what newly passes or fails',
+    description: "Replaying an agent's exec log (agentId without commands) answers its commands, so it needs policy.commands like reading the log.",
     permission: 'policy.read',
     body: replayInput,
     response: replayOut,
@@ -175,6 +176,8 @@ export const policyApi = {
     path: '/api/v1/agents/{id}/exec-log',
     tag: gateway,
     summary: "The agent's exec log, newest first: command, decision, rule, exit code, duration",
+    description:
+      'Secrets typed into commands (values of secret-looking assignments and flags, credential headers, passwords in URLs) are stored masked as ***. The command and segment are null unless the caller holds policy.commands (operators and up) or is the agent (its scoped token): a viewer sees decisions and outcomes only.',
     permission: 'agents.read',
     agentGateway: true,
     params: agentIdParams,
@@ -187,7 +190,7 @@ export const policyApi = {
     tag: gateway,
     summary: "Run a command in the agent's sandbox when its exec policy allows it; answers the decision either way",
     description:
-      'deny: 200 with the decision; nothing is started. approval: a request is created; with approval mode `wait` the call waits for an admin (up to the approval timeout) and then runs or answers rejected/expired; with mode `202` it answers 202 with `approvalId` at once — poll `GET /api/v1/agents/{id}/exec/{approvalId}` and re-send the same command with `approvalId` once approved. allow: runs with `sh -c` in a sandbox of the agent’s config, with the credentials env, an output cap and a timeout. 409 when the agent has no sandbox config.',
+      "The caller must be the agent: an API token scoped to this agent carrying agents.exec (only admins, holders of agents.write, can create one). A person's session or unscoped token is refused with 403 forbidden — to try a command without running it, use POST /api/v1/exec-policy/evaluate. deny: 200 with the decision; nothing is started. approval: a request is created; with approval mode `wait` the call waits for an admin (up to the approval timeout) and then runs or answers rejected/expired; with mode `202` it answers 202 with `approvalId` at once — poll `GET /api/v1/agents/{id}/exec/{approvalId}` and re-send the same command with `approvalId` once approved. allow: runs with `sh -c` in a sandbox of the agent’s config, with the credentials env, an output cap and a timeout. 409 when the agent has no sandbox config.",
     permission: 'agents.exec',
     agentGateway: true,
     params: agentIdParams,

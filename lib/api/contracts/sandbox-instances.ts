@@ -87,8 +87,8 @@ export const sandboxInstancesApi = {
     tag,
     summary: 'Run one program in the sandbox: an argument vector, no shell, a timeout enforced inside, output capped at 1 MiB per stream',
     description:
-      'On a sandbox whose config has skill rollout next_turn and that runs an older skill image, the sandbox is first recycled onto the active one: the command runs in the replacement and `recycled: {from, to}` names its new id. An id a recycle replaced keeps leading to its replacement.',
-    permission: 'sandboxes.write',
+      'Needs sandboxes.exec, the permission a terminal needs too. On a sandbox whose config has skill rollout next_turn and that runs an older skill image, the sandbox is first recycled onto the active one: the command runs in the replacement and `recycled: {from, to}` names its new id. An id a recycle replaced keeps leading to its replacement.',
+    permission: 'sandboxes.exec',
     params: instanceIdParams,
     body: execInput,
     response: execOut,

@@ -21,8 +21,8 @@ export const terminalsApi = {
     tag,
     summary: 'A single-use ticket for WS /ws/terminal into a running sandbox (naming a sessionId re-attaches to it)',
     description:
-      'Connect within a minute: `/ws/terminal?ticket=…&sandbox=<id>&cols=&rows=[&session=<sessionId>&offset=<bytes received>]`. Binary frames carry terminal bytes, JSON text frames control (`resize`, `ping`; `ready`, `exited`, `error`, `pong`). 409 when the sandbox is not running, 429 past the per-user or per-sandbox limit.',
-    permission: 'terminals.open',
+      'Needs sandboxes.exec, the same permission as the exec box (POST /api/v1/sandboxes/{id}/exec). Connect within a minute: `/ws/terminal?ticket=…&sandbox=<id>&cols=&rows=[&session=<sessionId>&offset=<bytes received>]`. Binary frames carry terminal bytes, JSON text frames control (`resize`, `ping`; `ready`, `exited`, `error`, `pong`). 409 when the sandbox is not running, 429 past the per-user or per-sandbox limit.',
+    permission: 'sandboxes.exec',
     params: instanceIdParams,
     body: terminalTicketInput,
     response: terminalTicketOut,

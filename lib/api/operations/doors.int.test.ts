@@ -188,7 +188,8 @@ const CASES: Partial<Record<OpName, Case>> = {
   updatePolicySettings: { status: 200, input: (d) => ({ body: { approvalTimeoutSeconds: d === 'route' ? 100 : 110 } }) },
   approveExec: { status: 404, input: () => ({ params: { id: '00000000-0000-4000-8000-000000000000' }, body: {} }) },
   rejectExec: { status: 404, input: () => ({ params: { id: '00000000-0000-4000-8000-000000000000' }, body: {} }) },
-  agentExec: { status: 409, input: async () => ({ params: { id: await agent() }, body: { command: 'ls' } }) },
+  // A person's session never execs as an agent (only the agent's scoped token does): 403 at both doors.
+  agentExec: { status: 403, input: async () => ({ params: { id: await agent() }, body: { command: 'ls' } }) },
 };
 
 const writes = (Object.entries(ops) as [OpName, Operation][]).filter(([, op]) => op.contract.method !== 'GET' && !op.restOnly && op.contract.permission);

@@ -1,5 +1,6 @@
 import 'server-only';
 import { effectiveOf, gatewayView } from '../../agents/service';
+import { canReadCommands, requireAgentPrincipal, requirePermission } from '../../auth/actor';
 import { checkOutput } from '../../http/invoke';
 import { defineOperation } from '../../http/operation';
 import { decideApproval, getApproval, listApprovals } from '../../policy/approvals';
@@ -30,7 +31,11 @@ export const policyOps = {
   deleteProfile: defineOperation(api.deleteProfile, async ({ services, actor, params }) => deleteProfile(policyDeps(services), actor, params.name)),
   listDenyGroups: defineOperation(api.listDenyGroups, async () => ({ items: denyGroupList() })),
   evaluateCommand: defineOperation(api.evaluateCommand, async ({ services, body }) => evaluateCommand(policyDeps(services), body)),
-  replayCommands: defineOperation(api.replayCommands, async ({ services, body }) => replayCommands(policyDeps(services), body)),
+  replayCommands: defineOperation(api.replayCommands, async ({ services, actor, body }) => {
+    // Replaying an agent's exec log answers its commands: the same permission as reading the log.
+    if (!body.commands && body.agentId && !canReadCommands(actor, body.agentId)) requirePermission(actor, 'policy.commands');
+    return replayCommands(policyDeps(services), body);
+  }),
   policySettings: defineOperation(api.policySettings, async ({ services }) => getPolicySettings(services.database.db)),
   updatePolicySettings: defineOperation(api.updatePolicySettings, async ({ services, actor, body }) => updatePolicySettings(services.database.db, actor, body)),
   listApprovals: defineOperation(api.listApprovals, async ({ services, query }) => listApprovals({ db: services.database.db }, query)),
@@ -45,10 +50,15 @@ export const policyOps = {
     const p = await agentPolicy(policyDeps(services), params.id);
     return { agentId: p.agentId, profile: p.profile, overrides: p.overrides, rules: p.rules };
   }),
-  agentExecLog: defineOperation(api.agentExecLog, async ({ services, params, query }) => agentExecLog(services.database.db, params.id, query)),
+  agentExecLog: defineOperation(api.agentExecLog, async ({ services, actor, params, query }) => {
+    const log = await agentExecLog(services.database.db, params.id, query);
+    if (canReadCommands(actor, params.id)) return log;
+    return { items: log.items.map((r) => ({ ...r, command: null, segment: null })) };
+  }),
   // The REST door answers 202 while an approval is pending (approval mode `202`); the console's door
   // gets the same JSON.
   agentExec: defineOperation(api.agentExec, async ({ services, actor, params, body, req }) => {
+    requireAgentPrincipal(actor, params.id);
     const { status, ...out } = await execForAgent(policyDeps(services), actor, params.id, body);
     if (!req || status === 200) return out;
     checkOutput(api.agentExec, out);
