@@ -7,7 +7,6 @@ import type { Actor } from '../auth/actor';
 import { AppError, isAppError } from '../core/errors';
 import { logger } from '../core/logger';
 import { loadEnvFor } from '../sandbox/env/store';
-import { checkAccess } from '../sandbox/instances/principal';
 import { dueForRecycle, recycleFirst } from '../sandbox/instances/rollout';
 import { type InstanceDeps, resolve } from '../sandbox/instances/service';
 import { getTerminalSettings, type TerminalSettings } from '../settings';
@@ -56,8 +55,6 @@ export interface PreparedTerminal {
   rows: number | undefined;
   session: TerminalSession | null;
   offset: number | undefined;
-  /** Attached on purpose to a sandbox that is not the user's own. */
-  shared: boolean;
 }
 
 export interface SessionView {
@@ -106,11 +103,10 @@ export class TerminalService {
   }
 
   /** A single-use ticket for a running sandbox, bound to the caller and the Origin the call came from. */
-  async issueTicket(actor: Actor, instanceId: string, opts: { sessionId?: string; origin: string | null; shared?: boolean }): Promise<TicketAnswer> {
+  async issueTicket(actor: Actor, instanceId: string, opts: { sessionId?: string; origin: string | null }): Promise<TicketAnswer> {
     if (!actor.userId) throw new AppError('forbidden', 'Terminals are opened by users (or their API tokens).');
     const resolved = await resolve(this.deps.sandboxes, instanceId);
     const { row, sandbox } = resolved;
-    const access = checkAccess(actor, sandbox.labels, opts.shared);
     if (sandbox.state !== 'running')
       throw new AppError('invalid_state', `This sandbox is ${sandbox.state}; a terminal opens only in a running sandbox.`, {
         hint: 'Start a sandbox from its config, then open the terminal.',
@@ -126,20 +122,13 @@ export class TerminalService {
       const settings = await this.settings();
       this.manager.checkLimits(actor.userId, instanceId, settings);
     }
-    const issued = this.tickets.issue({
-      userId: actor.userId,
-      sandboxId: instanceId,
-      origin: opts.origin ?? '',
-      sessionId: opts.sessionId,
-      ...(access.own ? {} : { shared: true }),
-    });
+    const issued = this.tickets.issue({ userId: actor.userId, sandboxId: instanceId, origin: opts.origin ?? '', sessionId: opts.sessionId });
     return {
       ticket: issued.ticket,
       sessionId: opts.sessionId ?? null,
       expiresAt: new Date(issued.expiresAt).toISOString(),
       idleSeconds: idleSecondsOf(row.config),
       persistent: false,
-      sharedWith: access.own ? null : (access.principal ?? 'unknown'),
     };
   }
 
@@ -159,7 +148,7 @@ export class TerminalService {
       if (isAppError(s)) throw s;
       // A re-attach that names no size keeps the one the shell has.
       const keep = q.cols === null && q.rows === null;
-      return { actor, instanceId: claims.sandboxId, ...(keep ? { cols: undefined, rows: undefined } : geometry), session: s, offset, shared: !!claims.shared };
+      return { actor, instanceId: claims.sandboxId, ...(keep ? { cols: undefined, rows: undefined } : geometry), session: s, offset };
     }
     const resolved = await resolve(this.deps.sandboxes, claims.sandboxId);
     if (resolved.sandbox.state !== 'running')
@@ -167,9 +156,7 @@ export class TerminalService {
     const due = await dueForRecycle(this.deps.sandboxes.db, resolved);
     if (due) throw recycleFirst(due);
     this.manager.checkLimits(claims.userId, claims.sandboxId, await this.settings());
-    // Checked again at the upgrade: the ticket's choice still has to match whose sandbox it is.
-    const access = checkAccess(actor, resolved.sandbox.labels, claims.shared);
-    return { actor, instanceId: claims.sandboxId, ...geometry, session: null, offset, shared: !access.own };
+    return { actor, instanceId: claims.sandboxId, ...geometry, session: null, offset };
   }
 
   /** After the handshake: opens the shell (new session) or re-attaches, then hands output to the consumer. */
@@ -177,9 +164,7 @@ export class TerminalService {
     let session = p.session;
     if (!session) {
       const [settings, { row }] = await Promise.all([this.settings(), resolve(this.deps.sandboxes, p.instanceId)]);
-      // Personal variables only in the user's own sandbox; a shared one gets the config's alone.
-      const user = p.shared ? null : { id: p.actor.userId! };
-      const { env } = await loadEnvFor(this.deps.sandboxes.db, this.deps.sandboxes.secrets, { user, sandboxConfig: { id: row.id } });
+      const { env } = await loadEnvFor(this.deps.sandboxes.db, this.deps.sandboxes.secrets, { user: { id: p.actor.userId! }, sandboxConfig: { id: row.id } });
       const sessionId = randomUUID();
       const where = { sandboxId: p.instanceId, cols: p.cols ?? DEFAULT_COLS, rows: p.rows ?? DEFAULT_ROWS };
       const tap = this.deps.transcript?.({ sessionId, actor: p.actor, ...where }, settings) ?? null;
