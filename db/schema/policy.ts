@@ -36,6 +36,12 @@ export const execApprovals = pgTable(
     decidedBy: text('decided_by'),
     note: text('note'),
     usedAt: timestamp('used_at', { withTimezone: true }),
+    /** The rest of the request the approval binds: what a use must repeat unchanged. */
+    stdinSha256: text('stdin_sha256'),
+    cwd: text('cwd'),
+    timeoutMs: integer('timeout_ms'),
+    /** The content of every script the command runs ({path, sha256}); null when not known. */
+    scripts: jsonb('scripts').$type<{ path: string; sha256: string }[] | null>(),
   },
   (t) => [index('exec_approvals_state_idx').on(t.state, t.expiresAt), index('exec_approvals_agent_idx').on(t.agentId, t.requestedAt)],
 );
