@@ -3,6 +3,7 @@
 import { TriangleAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
+import { deniesAll } from '@/lib/network/policy/entry';
 import type { NetworkPolicy, PolicyIssue } from '@/lib/network/policy/types';
 import { ApiError } from '../../api';
 import { Button } from '../../ui/button';
@@ -79,7 +80,7 @@ function NetworkEditor({
   const { issues: local, warnings } = useMemo(() => draftCheck(backend, draft), [backend, draft]);
   const issues = local.length ? local : serverIssues;
   const unsaved = JSON.stringify(draft) !== JSON.stringify(saved);
-  const domainWithoutDenyAll = !draft.denyEgressByDefault && !draft.denyOut.includes('0.0.0.0/0') && draft.allowOut.some(isDomain);
+  const domainWithoutDenyAll = !draft.denyEgressByDefault && !deniesAll(draft.denyOut) && draft.allowOut.some(isDomain);
 
   function change(patch: Partial<NetworkPolicy>) {
     setDraft((d) => ({ ...d, ...patch }));

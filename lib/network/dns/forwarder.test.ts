@@ -83,7 +83,7 @@ afterEach(async () => {
 
 const judge = { allowName: (n: string) => n === 'allowed.test' || n.endsWith('.allowed.test') };
 
-async function start(upstreams: string[], opts: { timeoutMs?: number; maxInFlight?: number } = {}) {
+async function start(upstreams: string[], opts: { timeoutMs?: number; maxInFlight?: number; maxInFlightPerClient?: number } = {}) {
   const events: DnsQueryEvent[] = [];
   const fwd = new DnsForwarder({ judge, upstreams, onQuery: (e) => events.push(e), ...opts });
   const port = await fwd.listen('127.0.0.1', 0);
@@ -163,6 +163,39 @@ describe('DnsForwarder', () => {
     expect(await waiting).toBe('ECANCELLED');
     expect(await dropped).toBe('ECANCELLED');
     expect(events.map((e) => e.outcome)).toEqual(['busy', 'denied']);
+  });
+
+  it("answers REFUSED past one source address's share of queries in flight, while another address is still served", async () => {
+    const up = await upstream({ silent: true });
+    cleanups.push(up.close);
+    const { fwd, port, events } = await start([`127.0.0.1:${up.port}`], { maxInFlightPerClient: 2, timeoutMs: 60_000 });
+    const question = Buffer.from([7, ...Buffer.from('allowed'), 4, ...Buffer.from('test'), 0, 0, 1, 0, 1]);
+    const query = (id: number) => Buffer.concat([Buffer.from([id >> 8, id & 0xff, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0]), question]);
+    const client = async (address: string) => {
+      const c = dgram.createSocket('udp4');
+      cleanups.push(() => new Promise((r) => c.close(() => r())));
+      await new Promise<void>((r) => c.bind(0, address, r));
+      return c;
+    };
+    const a = await client('127.0.0.1');
+    const replies: Buffer[] = [];
+    a.on('message', (m) => replies.push(m));
+    a.send(query(1), port, '127.0.0.1');
+    a.send(query(2), port, '127.0.0.1');
+    while (fwd.inFlight() < 2) await new Promise((r) => setImmediate(r));
+    a.send(query(3), port, '127.0.0.1');
+    while (replies.length === 0) await new Promise((r) => setTimeout(r, 5));
+    // The third query of the same address is answered at once, REFUSED, with its own id.
+    expect(replies[0].readUInt16BE(0)).toBe(3);
+    expect(replies[0].readUInt16BE(2) & 0xf).toBe(5);
+    // Another source address still has its own share: its query goes to the upstream.
+    const b = await client('127.0.0.2');
+    b.send(query(4), port, '127.0.0.1');
+    while (fwd.inFlight() < 3) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 200 && up.names.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(events.map((e) => [e.client, e.outcome])).toEqual([['127.0.0.1', 'refused']]);
+    expect(up.names).toEqual(['allowed.test', 'allowed.test', 'allowed.test']);
+    await fwd.close();
   });
 
   it('serves TCP: a truncated UDP answer is retried over TCP and forwarded over TCP', async () => {

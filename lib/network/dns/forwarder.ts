@@ -13,7 +13,10 @@ export interface DnsJudge {
   allowName(name: string): boolean;
 }
 
-export type DnsOutcome = 'forwarded' | 'denied' | 'malformed' | 'servfail' | 'busy';
+export type DnsOutcome = 'forwarded' | 'denied' | 'malformed' | 'servfail' | 'busy' | 'refused';
+
+/** Queries one source address may have waiting for an upstream at once, unless the options say otherwise. */
+export const MAX_IN_FLIGHT_PER_CLIENT = 64;
 
 export interface DnsQueryEvent {
   client: string;
@@ -32,6 +35,8 @@ export interface DnsForwarderOptions {
   timeoutMs?: number;
   /** Queries waiting for an upstream at once; more are dropped. Default 256. */
   maxInFlight?: number;
+  /** Queries one source address may have waiting at once; more are answered REFUSED. Default MAX_IN_FLIGHT_PER_CLIENT. */
+  maxInFlightPerClient?: number;
   /** TCP clients at once (default 64) and their idle time (default 10000). */
   maxTcpConnections?: number;
   tcpIdleTimeoutMs?: number;
@@ -69,6 +74,7 @@ export class DnsForwarder {
   /** Aborts of the upstream exchanges in flight. */
   private readonly aborts = new Set<() => void>();
   private waiting = 0;
+  private readonly waitingBy = new Map<string, number>();
   private closed = false;
 
   constructor(opts: DnsForwarderOptions) {
@@ -179,11 +185,18 @@ export class DnsForwarder {
       report('denied');
       return buildReply(msg, query, RCODE.NXDOMAIN);
     }
+    // One sandbox cannot take the whole budget: past its own share it is told at once, not ignored.
+    const mine = this.waitingBy.get(client) ?? 0;
+    if (mine >= (this.opts.maxInFlightPerClient ?? MAX_IN_FLIGHT_PER_CLIENT)) {
+      report('refused');
+      return buildReply(msg, query, RCODE.REFUSED);
+    }
     if (this.waiting >= (this.opts.maxInFlight ?? 256)) {
       report('busy');
       return null;
     }
     this.waiting++;
+    this.waitingBy.set(client, mine + 1);
     try {
       const track = (abort: () => void) => {
         this.aborts.add(abort);
@@ -199,6 +212,9 @@ export class DnsForwarder {
       }
     } finally {
       this.waiting--;
+      const left = (this.waitingBy.get(client) ?? 1) - 1;
+      if (left > 0) this.waitingBy.set(client, left);
+      else this.waitingBy.delete(client);
     }
     if (this.closed) return null;
     report('servfail');

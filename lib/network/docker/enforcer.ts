@@ -7,13 +7,14 @@ import net from 'node:net';
 import type Docker from 'dockerode';
 import { AppError } from '../../core/errors';
 import { describeError, logger } from '../../core/logger';
-import { DnsForwarder } from '../dns/forwarder';
-import { compilePolicy, isDenyAll } from '../policy/compile';
-import { decideName, decideResolved, nameAllowed } from '../policy/decide';
+import { DnsForwarder, MAX_IN_FLIGHT_PER_CLIENT } from '../dns/forwarder';
+import { compilePolicy, hasDomainRules } from '../policy/compile';
 import type { CompiledPolicy, Decision, NetworkPolicy } from '../policy/types';
 import { EgressProxy } from '../proxy/egress-proxy';
 import { flushSubnet } from './conntrack';
 import { chooseFirewall, type Firewall } from './firewall';
+import { HostGuard } from './host-guard';
+import { policyJudges } from './judges';
 import { type BridgeNetwork, ensureBridgeNetwork, listBridgeNetworks, networkKey, networkName, removeBridgeNetwork } from './networks';
 
 export interface EnforcerOptions {
@@ -25,6 +26,10 @@ export interface EnforcerOptions {
   upstreams: string[];
   /** Every decision of a proxy (for counters and tests). */
   onDecision?: (e: { configId: string; host: string; port: number; decision: Decision }) => void;
+  /** Caps and timeouts of each network's proxy and forwarder (defaults in their modules). */
+  limits?: { proxyPerClient?: number; tunnelIdleMs?: number; dnsPerClient?: number };
+  /** The host's own addresses, for the proxy's guard; read from the kernel by default. */
+  hostAddresses?: () => Promise<string[]>;
 }
 
 interface Entry {
@@ -54,10 +59,40 @@ export class NetworkEnforcer {
   private chain: Promise<unknown> = Promise.resolve();
   private readonly resolver: Resolver;
   private firewall: Promise<Firewall | null> | undefined;
+  /** One guard for every proxy: the host and its networks are the same for all of them. */
+  readonly guard: HostGuard;
+  private readonly limitLogged = new Map<string, number>();
 
   constructor(readonly opts: EnforcerOptions) {
     this.resolver = new Resolver({ timeout: 3000, tries: 2 });
     if (opts.upstreams.length) this.resolver.setServers(opts.upstreams);
+    this.guard = new HostGuard({ networkSubnets: () => this.networkSubnets(), ...(opts.hostAddresses ? { hostAddresses: opts.hostAddresses } : {}) });
+  }
+
+  /** The subnets of every network on the engines this enforcer serves (its own included). */
+  private async networkSubnets(): Promise<string[]> {
+    const engines = new Set([...this.entries.values()].map((e) => e.docker));
+    const out = new Set([...this.entries.values()].map((e) => e.net.subnet4));
+    for (const docker of engines) {
+      for (const n of await docker.listNetworks()) for (const c of n.IPAM?.Config ?? []) if (c.Subnet) out.add(c.Subnet);
+    }
+    return [...out];
+  }
+
+  /** A refusal for a capped client is logged once a minute per network and address. */
+  private logLimit(configId: string, kind: string, client: string, limit: number): void {
+    const key = `${configId}|${kind}|${client}`;
+    const now = Date.now();
+    if (now - (this.limitLogged.get(key) ?? 0) < 60_000) return;
+    if (this.limitLogged.size > 4096) this.limitLogged.clear();
+    this.limitLogged.set(key, now);
+    logger.warn(`sandbox ${kind} limit reached`, { config: configId, client, limit });
+  }
+
+  /** Whether the config's policy has domain rules (its web traffic goes through the proxy). */
+  hasDomainRules(configId: string): boolean {
+    const p = this.entries.get(configId)?.policy;
+    return p ? hasDomainRules(p) : false;
   }
 
   /** One change at a time: the table is rendered from the whole map, so changes must not interleave. */
@@ -75,28 +110,10 @@ export class NetworkEnforcer {
   }
 
   private judges(configId: string) {
-    const policy = () => this.entries.get(configId)?.policy;
-    return {
-      egress: {
-        name: (host: string, port: number) => {
-          const p = policy();
-          return p ? decideName(p, host, port) : { allowed: false, kind: 'default-deny' as const, rule: 'This network has no policy.' };
-        },
-        resolved: (host: string, port: number, addresses: string[]) => {
-          const p = policy();
-          const d = p ? decideResolved(p, host, port, addresses) : { allowed: false, kind: 'default-deny' as const, rule: 'This network has no policy.' };
-          this.opts.onDecision?.({ configId, host, port, decision: d });
-          return d;
-        },
-      },
-      dns: {
-        allowName: (name: string) => {
-          const p = policy();
-          if (!p) return false;
-          return !isDenyAll(p) || nameAllowed(p, name) !== null;
-        },
-      },
-    };
+    return policyJudges(
+      () => this.entries.get(configId)?.policy,
+      (host, port, decision) => this.opts.onDecision?.({ configId, host, port, decision }),
+    );
   }
 
   /** nft or iptables, chosen on first use; a host with neither is asked again next time. */
@@ -127,8 +144,26 @@ export class NetworkEnforcer {
 
   private async start(docker: Docker, net: BridgeNetwork, policy: NetworkPolicy): Promise<Entry> {
     const judges = this.judges(net.configId);
-    const proxy = new EgressProxy({ judge: judges.egress, resolve: (h) => this.resolve(h) });
-    const dns = new DnsForwarder({ judge: judges.dns, upstreams: this.opts.upstreams });
+    const limits = this.opts.limits ?? {};
+    const id = net.configId;
+    const proxy = new EgressProxy({
+      judge: judges.egress,
+      resolve: (h) => this.resolve(h),
+      guard: (addresses) => this.guard.check(addresses),
+      ...(limits.proxyPerClient !== undefined ? { maxPerClient: limits.proxyPerClient } : {}),
+      ...(limits.tunnelIdleMs !== undefined ? { idleTimeoutMs: limits.tunnelIdleMs } : {}),
+      onLimit: (e) => this.logLimit(id, 'egress proxy connection', e.client, e.limit),
+      onTunnelEnded: (e) =>
+        logger.info('egress tunnel ended by a policy change', { config: id, client: e.client, host: e.host, port: e.port, rule: e.decision.rule }),
+    });
+    const dns = new DnsForwarder({
+      judge: judges.dns,
+      upstreams: this.opts.upstreams,
+      ...(limits.dnsPerClient !== undefined ? { maxInFlightPerClient: limits.dnsPerClient } : {}),
+      onQuery: (e) => {
+        if (e.outcome === 'refused') this.logLimit(id, 'DNS queries in flight', e.client, limits.dnsPerClient ?? MAX_IN_FLIGHT_PER_CLIENT);
+      },
+    });
     const entry: Entry = { docker, net, policy: compilePolicy(policy), proxy, dns };
     this.entries.set(net.configId, entry);
     try {
@@ -150,6 +185,7 @@ export class NetworkEnforcer {
       let entry = this.entries.get(configId);
       if (!entry) {
         const net = await ensureBridgeNetwork(docker, this.opts.table, configId);
+        this.guard.invalidate();
         entry = await this.start(docker, net, policy);
         try {
           await this.render();
@@ -178,6 +214,9 @@ export class NetworkEnforcer {
       }
       // Established flows skip the rules; cut them so a tightened policy holds for what is already open.
       await flushSubnet(entry.net.subnet4).catch((e) => logger.warn('conntrack flush failed', { err: describeError(e), subnet: entry.net.subnet4 }));
+      // The proxy's tunnels are flows of the host, not of the subnet: it judges and ends them itself.
+      const ended = await entry.proxy.recheck();
+      if (ended) logger.info('egress tunnels ended by a policy change', { config: configId, ended });
       return true;
     });
   }
@@ -198,6 +237,8 @@ export class NetworkEnforcer {
   /** At boot: the networks this owner left behind get their rules and listeners back. */
   reconcile(docker: Docker, policyOf: (configId: string) => Promise<NetworkPolicy | null>): Promise<number> {
     return this.serial(async () => {
+      // Also called on the engine's network events: a network came or went, so the guard lists again.
+      this.guard.invalidate();
       let n = 0;
       for (const net of await listBridgeNetworks(docker, this.opts.table)) {
         if (this.entries.has(net.configId)) continue;

@@ -111,7 +111,15 @@ function family(f: Family, nets: Checked[], P: string, p: string): Rules {
       est,
       // Without neighbour discovery the gateway's IPv6 address cannot be resolved at all.
       ...(f === 6 ? ['router-solicitation', 'neighbour-solicitation', 'neighbour-advertisement'].map((t) => `-p ipv6-icmp --icmpv6-type ${t} -j RETURN`) : []),
-      ...(g ? [`-d ${host(g)} -p udp --dport ${n.dnsPort} -j RETURN`, `-d ${host(g)} -p tcp -m multiport --dports ${n.dnsPort},${n.proxyPort} -j RETURN`] : []),
+      // The proxy port only when domain rules send web traffic to it (see the nft twin).
+      ...(g
+        ? [
+            `-d ${host(g)} -p udp --dport ${n.dnsPort} -j RETURN`,
+            n.byName
+              ? `-d ${host(g)} -p tcp -m multiport --dports ${n.dnsPort},${n.proxyPort} -j RETURN`
+              : `-d ${host(g)} -p tcp --dport ${n.dnsPort} -j RETURN`,
+          ]
+        : []),
       REJ,
     ]);
     // Resolvers ask port 53 of the gateway; a forwarder listening on another port is reached through a redirect.

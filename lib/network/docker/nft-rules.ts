@@ -1,6 +1,7 @@
 // The owned nft table as one `nft -f` script: every managed network's egress (forward hook), its
 // path to the host (input hook) and the redirect of web ports to the egress proxy (prerouting).
 import { AppError } from '@/lib/core/errors';
+import { DENY_ALL_V4, DENY_ALL_V6 } from '@/lib/network/policy/entry';
 import { ALWAYS_BLOCKED_V4, ALWAYS_BLOCKED_V6, PRIVATE_V4, PRIVATE_V6 } from '@/lib/network/policy/ranges';
 import type { CompiledPolicy } from '@/lib/network/policy/types';
 import { address, bridgeName, cidr, cidrList, networkKey, port, tableName } from './nft-values';
@@ -48,6 +49,8 @@ function check(net: ManagedNetwork, i: number): Checked {
   const dnsPort = port(net.dnsPort, `${at}.dnsPort`);
   if (proxyPort === dnsPort) throw new AppError('validation', `${at}: the proxy and the DNS forwarder need different ports.`);
   const names = [...(Array.isArray(p.domains) ? p.domains : []), ...(Array.isArray(p.wildcards) ? p.wildcards : [])];
+  const deny4 = cidrList(p.deny4, 4, `${at}.policy.deny4`);
+  const deny6 = cidrList(p.deny6, 6, `${at}.policy.deny6`);
   return {
     key: networkKey(net.key, `${at}.key`),
     bridge: bridgeName(net.bridge, `${at}.bridge`),
@@ -55,10 +58,11 @@ function check(net: ManagedNetwork, i: number): Checked {
     ...(net.gateway6 !== undefined ? { gateway6: address(net.gateway6, 6, `${at}.gateway6`) } : {}),
     allow4: cidrList(p.allow4, 4, `${at}.policy.allow4`),
     allow6: cidrList(p.allow6, 6, `${at}.policy.allow6`),
-    deny4: cidrList(p.deny4, 4, `${at}.policy.deny4`),
-    deny6: cidrList(p.deny6, 6, `${at}.policy.deny6`),
+    deny4,
+    deny6,
     byName: names.length > 0,
-    denyByDefault: p.denyEgressByDefault === true,
+    // A deny of all of one family is a deny of all: the other family must not stay open beside it.
+    denyByDefault: p.denyEgressByDefault === true || deny4.includes(DENY_ALL_V4) || deny6.includes(DENY_ALL_V6),
     proxyPort,
     dnsPort,
   };
@@ -116,12 +120,14 @@ function egress(n: Checked): string[] {
   ];
 }
 
-/** Container → host: only the DNS forwarder and the egress proxy on the gateway. */
+/**
+ * Container → host: only the DNS forwarder, and the egress proxy when domain rules send web traffic
+ * to it. Without domain rules the proxy port stays closed: nothing needs it, and an explicit CONNECT
+ * would otherwise dial from the host's namespace.
+ */
 function toHost(n: Checked): string[] {
-  const open = (ip: 'ip' | 'ip6', gw: string) => [
-    `${ip} daddr ${gw} udp dport ${n.dnsPort} return`,
-    `${ip} daddr ${gw} tcp dport { ${n.dnsPort}, ${n.proxyPort} } return`,
-  ];
+  const tcpPorts = n.byName ? `{ ${n.dnsPort}, ${n.proxyPort} }` : String(n.dnsPort);
+  const open = (ip: 'ip' | 'ip6', gw: string) => [`${ip} daddr ${gw} udp dport ${n.dnsPort} return`, `${ip} daddr ${gw} tcp dport ${tcpPorts} return`];
   return [
     'ct state established,related return',
     // Without neighbour discovery the gateway's IPv6 address cannot be resolved at all.

@@ -137,6 +137,53 @@ describe.skipIf(!!skipReason)('the owned nft table in a network namespace', () =
     expect(await flushSubnet('172.31.0.0/24', on)).toBe(0);
   });
 
+  it('opens the proxy port to a network only when its policy has domain rules', async () => {
+    const plain: ManagedNetwork = { ...open, key: 'k4', bridge: 'sdkk4', gateway4: '172.28.0.1', subnet4: '172.28.0.0/24' };
+    const wide: ManagedNetwork = { ...plain, key: 'k5', bridge: 'sdkk5', policy: policy({ allow4: ['0.0.0.0/0'], allow6: ['::/0'] }) };
+    await applyTable(renderTable(table, [plain, wide, named]), on);
+    const json = await readTable(table, on);
+    for (const key of ['k4', 'k5']) {
+      const rules = chainRules(json, `i_${key}`);
+      expect(rules.filter((r) => r.includes('tcp dport'))).toEqual(['ip daddr 172.28.0.1 tcp dport 5353 return']);
+      expect(rules.join('\n')).not.toContain('3128');
+      expect(rules.at(-1)).toBe('goto sbx_reject');
+    }
+    // With domain rules the redirect sends web traffic to the proxy, so its port is open on the gateway.
+    expect(chainRules(json, 'i_k3')).toContain('ip daddr 172.29.0.1 tcp dport { 3128, 5353 } return');
+  });
+
+  it('denies both families by default when denyOut holds 0.0.0.0/0 or ::/0, without the switch', async () => {
+    const base: ManagedNetwork = { ...open, gateway6: 'fd13::1', subnet6: 'fd13::/64' };
+    const v4all: ManagedNetwork = {
+      ...base,
+      key: 'k6',
+      bridge: 'sdkk6',
+      gateway4: '172.27.0.1',
+      subnet4: '172.27.0.0/24',
+      policy: policy({ deny4: ['0.0.0.0/0'] }),
+    };
+    const v6all: ManagedNetwork = {
+      ...base,
+      key: 'k7',
+      bridge: 'sdkk7',
+      gateway4: '172.26.0.1',
+      subnet4: '172.26.0.0/24',
+      gateway6: 'fd14::1',
+      subnet6: 'fd14::/64',
+      policy: policy({ deny6: ['::/0'] }),
+    };
+    await applyTable(renderTable(table, [open, v4all, v6all]), on);
+    const json = await readTable(table, on);
+    expect(chainRules(json, 'n_k1').at(-1)).toBe('return');
+    for (const key of ['k6', 'k7']) {
+      // The last rule of the chain is what any address no set names meets, IPv4 and IPv6 alike.
+      expect(chainRules(json, `n_${key}`).at(-1), key).toBe('goto sbx_reject');
+      expect(chainRules(json, `n_${key}`)).not.toContain('return');
+    }
+    expect(setElements(json, 'd4_k6')).toEqual(['0.0.0.0/0']);
+    expect(setElements(json, 'd6_k7')).toEqual(['::/0']);
+  });
+
   it('deletes the table, and deleting it again is a no-op', async () => {
     await deleteTable(table, on);
     await expect(readTable(table, on)).rejects.toMatchObject({ code: 'not_found' });

@@ -1,5 +1,5 @@
 // The policy split by family and kind: what the firewall, the proxy and the DNS forwarder consume.
-import { classifyEntry, DENY_ALL_V4 } from './entry';
+import { classifyEntry, DENY_ALL_V4, DENY_ALL_V6 } from './entry';
 import type { CompiledPolicy, NetworkPolicy } from './types';
 
 /** Splits a (validated) policy; entries that do not classify are left out rather than guessed. */
@@ -24,5 +24,5 @@ export function compilePolicy(p: NetworkPolicy): CompiledPolicy {
 
 export const hasDomainRules = (c: CompiledPolicy): boolean => c.domains.length > 0 || c.wildcards.length > 0;
 
-/** Default deny: the switch, or 0.0.0.0/0 in denyOut (which denies IPv6 by default too). */
-export const isDenyAll = (c: CompiledPolicy): boolean => c.denyEgressByDefault || c.deny4.includes(DENY_ALL_V4);
+/** Default deny: the switch, or 0.0.0.0/0 or ::/0 in denyOut (either one denies both families by default). */
+export const isDenyAll = (c: CompiledPolicy): boolean => c.denyEgressByDefault || c.deny4.includes(DENY_ALL_V4) || c.deny6.includes(DENY_ALL_V6);

@@ -15,6 +15,7 @@ const open = compiled({});
 const denyAll = compiled({ denyEgressByDefault: true, allowOut: ['*.pypi.org', 'files.pythonhosted.org', '10.20.0.0/16', '2001:db8::/32', '8.8.8.8'] });
 const mixed = compiled({ allowOut: ['1.2.3.0/24', '172.16.5.5'], denyOut: ['1.2.0.0/16', '9.9.9.9', '2001:db8:bad::/48'] });
 const v4DenyAll = compiled({ allowOut: ['x.com'], denyOut: ['0.0.0.0/0'] });
+const v6DenyAll = compiled({ allowOut: ['x.com'], denyOut: ['::/0'] });
 
 describe('compilePolicy', () => {
   it('splits by family and kind', () => {
@@ -32,8 +33,8 @@ describe('compilePolicy', () => {
     expect(hasDomainRules(mixed)).toBe(false);
   });
 
-  it('is deny-all with the switch or with 0.0.0.0/0 in denyOut', () => {
-    expect([isDenyAll(open), isDenyAll(denyAll), isDenyAll(mixed), isDenyAll(v4DenyAll)]).toEqual([false, true, false, true]);
+  it('is deny-all with the switch or with 0.0.0.0/0 or ::/0 in denyOut', () => {
+    expect([isDenyAll(open), isDenyAll(denyAll), isDenyAll(mixed), isDenyAll(v4DenyAll), isDenyAll(v6DenyAll)]).toEqual([false, true, false, true, true]);
   });
 });
 
@@ -61,6 +62,8 @@ const ADDRESSES: Row[] = [
   ['default deny', denyAll, '93.184.216.34', 443, false, 'default-deny'],
   ['allowed v6', denyAll, '2001:db8::99', 443, true, 'allow-out', '2001:db8::/32'],
   ['0.0.0.0/0 in denyOut also denies IPv6 by default', v4DenyAll, '2606:4700::1', 443, false, 'default-deny'],
+  ['::/0 in denyOut also denies IPv4 by default', v6DenyAll, '93.184.216.34', 443, false, 'default-deny'],
+  ['::/0 in denyOut denies IPv6', v6DenyAll, '2606:4700::1', 443, false, 'deny-out', '::/0'],
   ['not an address', open, '2852039166', 443, false, 'unresolved'],
 ];
 

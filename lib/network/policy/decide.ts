@@ -3,7 +3,7 @@
 import { type Addr, blockedRange, type Cidr, inCidr, parseCidr, parseIp, privateRange, unmap } from './addr';
 import { isDenyAll } from './compile';
 import type { Destination } from './destination';
-import { hostCharsOk, isNumericTrick } from './entry';
+import { DENY_ALL_V4, DENY_ALL_V6, hostCharsOk, isNumericTrick } from './entry';
 import type { CompiledPolicy, Decision } from './types';
 
 const WEB_PORTS = new Set([80, 443]);
@@ -24,7 +24,8 @@ const covering = (list: [string, Cidr][], a: Addr) => list.find(([, cidr]) => in
 
 function defaultDecision(c: CompiledPolicy, what: string): Decision {
   if (!isDenyAll(c)) return { allowed: true, kind: 'default-allow', rule: `No rule names ${what}, and the policy allows by default.` };
-  const why = c.denyEgressByDefault ? 'the policy denies by default' : '0.0.0.0/0 in denyOut makes the policy deny by default';
+  const all = c.deny4.includes(DENY_ALL_V4) ? DENY_ALL_V4 : DENY_ALL_V6;
+  const why = c.denyEgressByDefault ? 'the policy denies by default' : `${all} in denyOut makes the policy deny by default (both IPv4 and IPv6)`;
   return { allowed: false, kind: 'default-deny', rule: `No allowOut entry names ${what}, and ${why}.` };
 }
 

@@ -7,8 +7,12 @@ export type Entry =
   | { ok: true; kind: 'domain'; value: string; wildcard: boolean }
   | { ok: false; reason: string };
 
-/** The IPv4 deny-all entry; in denyOut it makes the policy default-deny. */
+/** The deny-all entries; either one in denyOut makes the whole policy default-deny, both families. */
 export const DENY_ALL_V4 = '0.0.0.0/0';
+export const DENY_ALL_V6 = '::/0';
+
+/** Whether a denyOut list (normalised) holds a deny of everything, in either family. */
+export const deniesAll = (denyOut: readonly string[]): boolean => denyOut.includes(DENY_ALL_V4) || denyOut.includes(DENY_ALL_V6);
 
 type Refused = { ok: false; reason: string };
 const refuse = (reason: string): Refused => ({ ok: false, reason });

@@ -61,6 +61,8 @@ export type EnforcedBy = 'host-firewall+proxy' | 'proxy-only' | 'e2b' | 'cube' |
 /** Which step of the evaluation decided. */
 export type RuleKind =
   | 'always-blocked'
+  | 'host'
+  | 'other-network'
   | 'allow-out'
   | 'allow-domain'
   | 'private'

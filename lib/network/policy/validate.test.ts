@@ -188,7 +188,19 @@ describe('validatePolicy: a domain allowlist needs deny-all', () => {
   });
 
   it('does not count a wide but partial deny as deny-all', () => {
-    expect(validatePolicy('e2b', { allowOut: ['api.x.com'], denyOut: ['0.0.0.0/1', '128.0.0.0/1', '::/0'] }).issues[0].path).toBe('denyEgressByDefault');
+    expect(validatePolicy('e2b', { allowOut: ['api.x.com'], denyOut: ['0.0.0.0/1', '128.0.0.0/1', '::/1', '8000::/1'] }).issues[0].path).toBe(
+      'denyEgressByDefault',
+    );
+  });
+
+  it('counts ::/0 as deny-all just like 0.0.0.0/0, and says the other family is included', () => {
+    for (const all of ['0.0.0.0/0', '::/0']) {
+      const r = validatePolicy('docker', { allowOut: ['api.x.com'], denyOut: [all] });
+      expect(r.issues, all).toEqual([]);
+      expect(policyWarnings(r.policy!).join(' '), all).toMatch(
+        all === '::/0' ? /::\/0 in denyOut denies everything by default, IPv4 included/ : /IPv6 included/,
+      );
+    }
   });
 
   it('takes CIDRs without deny-all', () => {

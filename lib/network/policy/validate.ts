@@ -2,7 +2,7 @@
 // type) all run it, so every door reports the same issues. Structure first (schema.ts), then the
 // rules about each entry and about what each backend can enforce.
 import { blockedRangeContaining, blockedRangesInside, parseCidr } from './addr';
-import { classifyEntry, DENY_ALL_V4 } from './entry';
+import { classifyEntry, DENY_ALL_V4, DENY_ALL_V6, deniesAll } from './entry';
 import { networkPolicySchema } from './schema';
 import type { NetworkPolicy, PolicyIssue } from './types';
 import { checkCubeRules, checkE2bHostRules } from './validate-l7';
@@ -11,7 +11,7 @@ export type PolicyBackend = 'docker' | 'e2b' | 'cube';
 
 const BACKEND_NAME: Record<PolicyBackend, string> = { docker: 'Docker', e2b: 'E2B', cube: 'Cube' };
 
-export { DENY_ALL_V4 };
+export { DENY_ALL_V4, DENY_ALL_V6 };
 
 const shown = (raw: string) => JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw);
 
@@ -50,12 +50,12 @@ export function validatePolicy(backend: PolicyBackend, input: unknown): { policy
   const issues: PolicyIssue[] = [];
   const allow = checkList('allowOut', p.allowOut, backend, issues);
   const deny = checkList('denyOut', p.denyOut, backend, issues);
-  const denyAll = p.denyEgressByDefault || deny.values.includes(DENY_ALL_V4);
+  const denyAll = p.denyEgressByDefault || deniesAll(deny.values);
   if (allow.domains.length > 0 && !denyAll) {
     const i = allow.domains[0];
     issues.push({
       path: 'denyEgressByDefault',
-      message: `allowOut[${i}] ${shown(p.allowOut[i])} is a domain, and a domain allowlist needs deny-all: turn on "deny egress by default" or add 0.0.0.0/0 to denyOut.`,
+      message: `allowOut[${i}] ${shown(p.allowOut[i])} is a domain, and a domain allowlist needs deny-all: turn on "deny egress by default" or add 0.0.0.0/0 (or ::/0) to denyOut.`,
     });
   }
   if (p.cubeRules.length > 0 && backend !== 'cube') {
@@ -101,9 +101,12 @@ export function policyWarnings(policy: NetworkPolicy): string[] {
     if (inside.length === 1) out.push(`allowOut "${v}" includes ${inside[0].cidr} (${inside[0].why}), which stays blocked.`);
     else if (inside.length > 1) out.push(`allowOut "${v}" includes always-blocked ranges (${inside.map((r) => r.cidr).join(', ')}), which stay blocked.`);
   }
-  const denyAll = policy.denyEgressByDefault || policy.denyOut.includes(DENY_ALL_V4);
+  const denyAll = policy.denyEgressByDefault || deniesAll(policy.denyOut);
   if (!denyAll && policy.allowOut.some((v) => !parseCidr(v))) out.push('A domain allowlist without deny-all allows every other destination too.');
   if (denyAll && policy.allowOut.length === 0) out.push('Nothing is allowed: every outbound connection is refused, including package installs.');
-  if (!policy.denyEgressByDefault && policy.denyOut.includes(DENY_ALL_V4)) out.push('0.0.0.0/0 in denyOut denies everything by default, IPv6 included.');
+  if (!policy.denyEgressByDefault) {
+    if (policy.denyOut.includes(DENY_ALL_V4)) out.push('0.0.0.0/0 in denyOut denies everything by default, IPv6 included.');
+    else if (policy.denyOut.includes(DENY_ALL_V6)) out.push('::/0 in denyOut denies everything by default, IPv4 included.');
+  }
   return out;
 }

@@ -4,20 +4,31 @@
 // and dials the first resolved address itself: never the address the sandbox aimed at and never a
 // second resolution, so /etc/hosts spoofing inside the sandbox and DNS rebinding both fail.
 //
-// A connection is judged once, on its first request: an HTTP keep-alive connection that later sends
-// a request with another Host still goes to the upstream chosen for the first one (the tunnel is
+// A connection is judged on its first request: an HTTP keep-alive connection that later sends a
+// request with another Host still goes to the upstream chosen for the first one (the tunnel is
 // bound to that upstream; the other site's server only sees a request for a Host it may not serve).
+// Open tunnels are judged again when the policy changes (recheck), and the denied ones are ended.
+//
+// The proxy dials from the host's namespace, so besides the policy a guard refuses the host's own
+// addresses and other networks' subnets: the proxy must never bridge around Docker's isolation.
 import net from 'node:net';
 import type { Decision } from '../policy/types';
+import { answer, TLS_ACCESS_DENIED } from './answers';
 import { MAX_PEEK, type Sniffed, sniff } from './sniff';
+import { ClientCounts, type EgressVia, type Tunnel, TunnelRegistry } from './tunnels';
+
+export type { EgressVia, Tunnel } from './tunnels';
+
+/** Idle time (no byte either way) after which a tunnel is closed, unless the options say otherwise. */
+export const TUNNEL_IDLE_MS = 10 * 60_000;
+/** Client connections one source address may hold open at once, unless the options say otherwise. */
+export const MAX_CONNECTIONS_PER_CLIENT = 256;
 
 export interface EgressJudge {
   /** A denial now, or null: resolve the name, then ask resolved(). */
   name(host: string, port: number): Decision | null;
   resolved(host: string, port: number, addresses: string[]): Decision;
 }
-
-export type EgressVia = 'sni' | 'host' | 'connect' | 'absolute';
 
 export interface EgressDecisionEvent {
   client: string;
@@ -39,10 +50,21 @@ export interface EgressProxyOptions {
   peekTimeoutMs?: number;
   /** Time for the upstream to accept; default 10000. */
   connectTimeoutMs?: number;
-  /** Idle time after which a tunnel is closed; default none. */
+  /** Idle time (no byte either way) after which a tunnel is closed; default TUNNEL_IDLE_MS, 0 for none. */
   idleTimeoutMs?: number;
   /** Client connections open at once per listener; more are refused. Default 4096. */
   maxConnections?: number;
+  /** Client connections one source address may hold open; the next is answered 429. Default MAX_CONNECTIONS_PER_CLIENT. */
+  maxPerClient?: number;
+  /**
+   * Checked after the judge allowed, on every address the name resolved to (an IP literal is its own
+   * address): a decision refuses the connection. The host's own addresses and other networks go here.
+   */
+  guard?: (addresses: string[]) => Promise<Decision | null>;
+  /** A client over its connection cap was refused. */
+  onLimit?: (e: { client: string; open: number; limit: number }) => void;
+  /** A tunnel was ended because the policy no longer allows it. */
+  onTunnelEnded?: (e: { client: string; host: string; port: number; ip: string; decision: Decision }) => void;
 }
 
 export interface EgressStats {
@@ -50,29 +72,26 @@ export interface EgressStats {
   open: number;
   /** Connections allowed and dialled. */
   accepted: number;
-  /** Connections refused: by the judge, or because their first bytes named no destination. */
+  /** Connections refused: by the judge, the guard, or because their first bytes named no destination. */
   denied: number;
+  /** Connections refused because their source address held its cap. */
+  limited: number;
+  /** Tunnels open now (dialling or relaying). */
+  tunnels: number;
+  /** Tunnels ended by a policy change. */
+  ended: number;
 }
-
-/** A fatal TLS alert record, access_denied (49): the client reports a refusal, not a reset. */
-const TLS_ACCESS_DENIED = Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x31]);
 
 const defaultDial = (ip: string, port: number) => net.connect({ host: ip, port, allowHalfOpen: true });
-
-function answer(status: string, rule: string, proxyError: string): string {
-  const body = rule.replace(/[\r\n]+/g, ' ') + '\n';
-  return (
-    `HTTP/1.1 ${status}\r\nX-Proxy-Error: ${proxyError}\r\nContent-Type: text/plain; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
-  );
-}
 
 export class EgressProxy {
   private judge: EgressJudge;
   private readonly opts: EgressProxyOptions;
   private readonly servers = new Set<net.Server>();
   private readonly sockets = new Set<net.Socket>();
-  private readonly counts = { accepted: 0, denied: 0 };
+  private readonly counts = { accepted: 0, denied: 0, limited: 0, ended: 0 };
+  private readonly tunnels = new TunnelRegistry();
+  private readonly perClient = new ClientCounts();
   private clients = 0;
   private closed = false;
 
@@ -100,13 +119,36 @@ export class EgressProxy {
     });
   }
 
-  /** Replaces the policy; every connection whose first bytes arrive from now on is judged by it. */
-  setJudge(judge: EgressJudge): void {
+  /** Replaces the policy: new connections are judged by it, and open tunnels it denies are ended. */
+  setJudge(judge: EgressJudge): Promise<number> {
     this.judge = judge;
+    return this.recheck();
+  }
+
+  /**
+   * Judges every open tunnel again (the judge and the guard, on the addresses it was allowed with;
+   * no new resolution) and ends the denied ones. Call after the policy behind the judge changed.
+   */
+  async recheck(): Promise<number> {
+    const ended = await this.tunnels.sweep(async (t) => {
+      const early = this.judge.name(t.host, t.port);
+      if (early && !early.allowed) return early;
+      const d = this.judge.resolved(t.host, t.port, t.addresses);
+      if (!d.allowed) return d;
+      return (await this.opts.guard?.(t.addresses)) ?? null;
+    });
+    for (const { tunnel: t, decision } of ended) this.opts.onTunnelEnded?.({ client: t.client, host: t.host, port: t.port, ip: t.ip, decision });
+    this.counts.ended += ended.length;
+    return ended.length;
+  }
+
+  /** The open tunnels (for tests and diagnostics). */
+  openTunnels(): Omit<Tunnel, 'sockets'>[] {
+    return this.tunnels.list().map(({ sockets: _, ...t }) => t);
   }
 
   stats(): EgressStats {
-    return { open: this.clients, ...this.counts };
+    return { open: this.clients, tunnels: this.tunnels.size, ...this.counts };
   }
 
   /** Stops the listeners and ends every open connection and tunnel. */
@@ -128,8 +170,21 @@ export class EgressProxy {
   private accept(client: net.Socket): void {
     if (this.closed) return void client.destroy();
     this.track(client);
+    const source = client.remoteAddress ?? '';
+    const limit = this.opts.maxPerClient ?? MAX_CONNECTIONS_PER_CLIENT;
+    const release = this.perClient.take(source, limit);
+    if (!release) {
+      this.counts.limited++;
+      this.opts.onLimit?.({ client: source, open: this.perClient.of(source), limit });
+      // Answered before anything is read: an HTTP client reads the 429, a TLS client fails its handshake.
+      client.end(answer('429 Too Many Requests', `This sandbox address already holds ${limit} connections through the egress proxy.`, 'too-many-connections'));
+      return;
+    }
     this.clients++;
-    client.once('close', () => this.clients--);
+    client.once('close', () => {
+      this.clients--;
+      release();
+    });
     const chunks: Buffer[] = [];
     let size = 0;
     const timer = setTimeout(() => client.destroy(), this.opts.peekTimeoutMs ?? 5000);
@@ -183,18 +238,29 @@ export class EgressProxy {
     if (net.isIP(host)) addresses = [host];
     else addresses = await this.opts.resolve(host).catch(() => []);
     if (client.destroyed) return;
-    const decision = judge.resolved(host, port, addresses);
+    // The policy may have changed while the name was resolving: the judge in force now decides.
+    const now = this.judge;
+    const again = now === judge ? null : now.name(host, port);
+    if (again && !again.allowed) return deny(again, addresses);
+    const decision = now.resolved(host, port, addresses);
     if (!decision.allowed) return deny(decision, addresses);
     if (addresses.length === 0) return deny({ ...decision, allowed: false, kind: 'unresolved', rule: `${host} did not resolve.` }, addresses);
+    const guarded = await this.opts.guard?.(addresses);
+    if (client.destroyed) return;
+    if (guarded && !guarded.allowed) return deny(guarded, addresses);
     this.counts.accepted++;
     report(decision, addresses);
-    this.connect(client, addresses[0], port, seen.kind === 'http' && seen.via === 'connect' ? head.subarray(seen.headEnd) : head, seen);
+    const first = seen.kind === 'http' && seen.via === 'connect' ? head.subarray(seen.headEnd) : head;
+    this.connect(client, { client: client.remoteAddress ?? '', host, port, via, addresses, ip: addresses[0] }, first, seen);
   }
 
-  private connect(client: net.Socket, ip: string, port: number, first: Buffer, seen: Exclude<Sniffed, { kind: 'more' | 'unknown' }>): void {
+  private connect(client: net.Socket, t: Omit<Tunnel, 'sockets'>, first: Buffer, seen: Exclude<Sniffed, { kind: 'more' | 'unknown' }>): void {
     if (this.closed) return void client.destroy();
+    const { ip, port } = t;
     const upstream = (this.opts.dial ?? defaultDial)(ip, port);
     this.track(upstream);
+    // Registered while it dials too, so a policy change in between still reaches it.
+    this.tunnels.add({ ...t, sockets: [client, upstream] });
     upstream.setTimeout(this.opts.connectTimeoutMs ?? 10000, () => upstream.destroy());
     const fail = () => {
       if (seen.kind === 'http' && client.writable) client.end(answer('502 Bad Gateway', `Could not connect to ${seen.host}:${port}.`, 'upstream-failed'));
@@ -214,7 +280,9 @@ export class EgressProxy {
       // An orderly end travels through the pipes (half-close); only a reset or a timeout ends both.
       client.once('close', (hadError) => hadError && upstream.destroy());
       upstream.once('close', (hadError) => hadError && client.destroy());
-      const idle = this.opts.idleTimeoutMs ?? 0;
+      // Each socket's timer restarts on any byte it sends or receives, so a tunnel ends only when
+      // no byte moved either way for the whole idle time.
+      const idle = this.opts.idleTimeoutMs ?? TUNNEL_IDLE_MS;
       upstream.setTimeout(idle, both);
       if (idle > 0) client.setTimeout(idle, both);
       if (seen.kind === 'http' && seen.via === 'connect') client.write('HTTP/1.1 200 Connection established\r\n\r\n');

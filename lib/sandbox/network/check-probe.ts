@@ -1,6 +1,7 @@
-// The full check's network probe, run inside the sandbox it created: the egress proxy on the
-// gateway answers (allowed), and a listener this probe opens on the gateway for the purpose is
-// refused (the INPUT rules are in place). Both are Skilldock's own: nothing leaves the host.
+// The full check's network probe, run inside the sandbox it created: the DNS forwarder on the
+// gateway answers; the egress proxy answers when the policy has domain rules and is refused when it
+// has none; and a listener this probe opens on the gateway for the purpose is refused (the INPUT
+// rules are in place). All of them are Skilldock's own: nothing leaves the host.
 import net from 'node:net';
 import type { FullCheckInput } from '../check/full-check';
 import { CONFIG_LABEL } from '../config/in-use';
@@ -16,7 +17,7 @@ async function canary(host: string): Promise<{ port: number; close: () => Promis
   return { port: (server.address() as net.AddressInfo).port, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-// Tries python3, then nc, then bash's /dev/tcp; prints "<allowed exit> <denied exit>" or "none".
+// Tries python3, then nc, then bash's /dev/tcp; prints "<dns exit> <proxy exit> <canary exit>" or "none".
 const SCRIPT = `
 try() {
   if command -v python3 >/dev/null 2>&1; then python3 -c 'import socket,sys; socket.create_connection((sys.argv[1], int(sys.argv[2])), 3).close()' "$1" "$2" 2>/dev/null
@@ -29,8 +30,9 @@ try() {
   else return 99; fi
 }
 try "$1" "$2"; a=$?
-try "$1" "$3"; d=$?
-if [ "$a" = 99 ]; then echo none; else echo "$a $d"; fi
+try "$1" "$3"; p=$?
+try "$1" "$4"; d=$?
+if [ "$a" = 99 ]; then echo none; else echo "$a $p $d"; fi
 `;
 
 export function networkCheckProbes(network: NetworkEnforcement): NonNullable<FullCheckInput['extraProbes']> {
@@ -44,21 +46,26 @@ export function networkCheckProbes(network: NetworkEnforcement): NonNullable<Ful
           return { status: 'skipped', reason: `${backend.kind === 'e2b' ? 'E2B' : 'CubeSandbox'} enforces the network policy itself.` };
         if (!enforcer || !bridge) return { status: 'skipped', reason: 'Skilldock does not enforce this sandbox’s network on this host.' };
         const host = await canary(bridge.gateway4);
+        const { dnsPort, proxyPort } = enforcer.opts;
         const r = await backend
           .exec(sandbox.id, {
-            argv: ['sh', '-c', SCRIPT, 'sh', bridge.gateway4, String(enforcer.opts.proxyPort), String(host.port)],
-            timeoutMs: 15_000,
+            argv: ['sh', '-c', SCRIPT, 'sh', bridge.gateway4, String(dnsPort), String(proxyPort), String(host.port)],
+            timeoutMs: 20_000,
             maxOutputBytes: 1024,
           })
           .finally(host.close);
         const out = r.stdout.trim();
         if (out === 'none') return { status: 'skipped', reason: 'The image has none of python3, nc or bash to open a connection with.' };
-        const [allowed, denied] = out.split(' ').map(Number);
-        const detail = { gateway: bridge.gateway4, proxyPort: enforcer.opts.proxyPort, network: bridge.name };
-        if (allowed !== 0)
+        const [dns, proxy, denied] = out.split(' ').map(Number);
+        const byName = enforcer.hasDomainRules(bridge.configId);
+        const detail = { gateway: bridge.gateway4, dnsPort, proxyPort, proxyOpen: byName, network: bridge.name };
+        if (dns !== 0) return { status: 'fail', reason: `The DNS forwarder on ${bridge.gateway4}:${dnsPort} did not answer from inside the sandbox.`, detail };
+        if (byName && proxy !== 0)
+          return { status: 'fail', reason: `The egress proxy on ${bridge.gateway4}:${proxyPort} did not answer from inside the sandbox.`, detail };
+        if (!byName && proxy === 0)
           return {
             status: 'fail',
-            reason: `The egress proxy on ${bridge.gateway4}:${enforcer.opts.proxyPort} did not answer from inside the sandbox.`,
+            reason: `The egress proxy port ${bridge.gateway4}:${proxyPort} answered although the policy has no domain rules: the firewall rules are not in place.`,
             detail,
           };
         if (denied === 0)
