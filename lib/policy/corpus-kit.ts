@@ -1,5 +1,5 @@
 // The shape of a corpus case and the helpers the corpus files write their cases with.
-import type { Decision, PresetName } from './types';
+import type { Decision, PresetName, ProfileRules } from './types';
 
 export interface CorpusCase {
   command: string;
@@ -15,6 +15,10 @@ export interface SpotCase extends CorpusCase {
   home?: string;
   writtenFiles?: string[];
   scannedClean?: string[];
+  /** Overrides the preset's inlineCode setting. */
+  inlineCode?: ProfileRules['inlineCode'];
+  /** The exec sends a non-empty stdin. */
+  stdin?: boolean;
 }
 
 export const allow = (command: string): CorpusCase => ({ command, decision: 'allow', rule: 'allowed' });

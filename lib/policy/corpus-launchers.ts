@@ -33,7 +33,7 @@ export const LAUNCHER_AND_GLOB_CASES: CorpusCase[] = [
   deny('eatmydata sudo ls', group('privilege_escalation'), 'privilege_escalation.sudo'),
   deny('cross-env NODE_ENV=test sudo ls', group('privilege_escalation'), 'privilege_escalation.sudo'),
   deny('uv run sudo ls', group('privilege_escalation'), 'privilege_escalation.sudo'),
-  deny('poetry run python3 -c "import os"', 'interpreter_args', 'python.c'),
+  allow('poetry run python3 -c "import os"'),
   deny('uv run --with x ls', 'launcher'),
   deny('nix shell nixpkgs#x --command sudo ls', 'launcher'),
   deny('strace sudo ls', 'launcher'),

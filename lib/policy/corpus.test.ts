@@ -36,9 +36,11 @@ describe('the exec policy corpus', () => {
   });
 
   it.each([...SPOT_CASES, ...STATE_CASES].map((c) => [`${c.preset}: ${c.command}`, c] as const))('%s', (_, c) => {
-    const e = engine.evaluate(c.command, presetRules(c.preset), {
+    const rules = { ...presetRules(c.preset), ...(c.inlineCode ? { inlineCode: c.inlineCode } : {}) };
+    const e = engine.evaluate(c.command, rules, {
       cwd: c.cwd,
       home: c.home,
+      stdin: c.stdin,
       writtenFiles: c.writtenFiles && new Set(c.writtenFiles),
       scannedClean: c.scannedClean && new Set(c.scannedClean),
     });

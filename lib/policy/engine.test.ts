@@ -32,9 +32,12 @@ describe('evaluate', () => {
   });
 
   it('a high-risk command runs only when listed by name', () => {
-    expect(engine.evaluate('rm x', rules())).toMatchObject({ decision: 'deny', rule: 'high_risk' });
-    expect(engine.evaluate('rm x', rules({ allowedCommands: ['*', 'rm'] })).decision).toBe('allow');
-    expect(engine.evaluate('rm x', rules({ blockHighRisk: false })).decision).toBe('allow');
+    expect(engine.evaluate('rm /srv/x', rules())).toMatchObject({ decision: 'deny', rule: 'high_risk' });
+    expect(engine.evaluate('rm /srv/x', rules({ allowedCommands: ['*', 'rm'] })).decision).toBe('allow');
+    expect(engine.evaluate('rm /srv/x', rules({ blockHighRisk: false })).decision).toBe('allow');
+    // The agent's own files: a plain relative path is a file change (medium), not a high-risk rm.
+    expect(engine.evaluate('rm notes.txt', rules()).decision).toBe('allow');
+    expect(engine.evaluate('rm notes.txt', rules({ approvalForMedium: true }))).toMatchObject({ decision: 'approval', rule: 'medium_risk' });
     expect(engine.evaluate('env sudo ls', rules({ allowedCommands: ['*', 'ls'], denyGroups: { privilege_escalation: 'off' } }))).toMatchObject({
       rule: 'high_risk',
     });

@@ -7,6 +7,7 @@ import { TEXT_RULES } from './deny-rules';
 import { judgeSegment } from './judge';
 import { normalizeCommand } from './normalize';
 import { createShellParser, firstError, MAX_COMMAND_BYTES, type ShellParser, uncoveredText } from './parser';
+import { assignedNames } from './prechecks';
 import { extractCommands } from './segments';
 import { toTreeNode } from './tree';
 import type { Evaluation, EvaluationContext, ProfileRules, SegmentDecision, TreeNode } from './types';
@@ -106,8 +107,17 @@ export async function createPolicyEngine(): Promise<PolicyEngine> {
       if (!s.ok) return refuse(s.rule, s.reason);
       if (!s.segments.length) return { decision: 'allow', rule: 'allowed', segment: '', reason: 'The command is empty.', segments: [] };
       const walk = createWalk(cwd, home, ctx.writtenFiles);
+      const assigned = assignedNames(s.segments);
       const judged = s.segments.map((seg) => {
-        const d = judgeSegment(seg, s.segments, { rules, cwd: walk.cwd, home, writtenFiles: walk.written, scannedClean: ctx.scannedClean });
+        const d = judgeSegment(seg, s.segments, {
+          rules,
+          cwd: walk.cwd,
+          home,
+          writtenFiles: walk.written,
+          scannedClean: ctx.scannedClean,
+          stdin: ctx.stdin,
+          assigned,
+        });
         walk.after(seg);
         return d;
       });

@@ -2,6 +2,8 @@
 // (`python3 -c`, `node -e`), tools that run another program (`find -exec`, `git -c`, `tar
 // --to-command`), package managers that install (they run install scripts). A script file
 // (`python3 run.py`) is the auditable form and stays allowed.
+import path from 'node:path';
+import { parseOptions, SHELL_SPEC, SHELLS } from './wrapper-specs';
 import type { Segment } from './wrappers';
 import { baseName } from './wrappers';
 
@@ -10,7 +12,12 @@ export interface InterpreterFinding {
   reason: string;
   /** A package install: the package_install group (approval) decides it when that group is on. */
   packageVerb?: boolean;
+  /** Code written in the command itself: the profile's inlineCode setting decides it. */
+  inline?: boolean;
 }
+
+/** Modules that serve the sandbox on a port or hand over a shell: never judged as ordinary code. */
+const PYTHON_MODULES_REFUSED = /^(?:http\.server|SimpleHTTPServer|CGIHTTPServer|smtpd|aiosmtpd|pty|code|xmlrpc\.server|ftplib|telnetlib|webbrowser)$/;
 
 const PYTHON = /^(?:python|pypy)(?:\d+(?:\.\d+)?)?$/;
 /** Options of python that take a value (the value is not the script). */
@@ -25,11 +32,13 @@ function python(argv: readonly string[]): InterpreterFinding | null {
     if (a.startsWith('--')) continue;
     for (let j = 1; j < a.length; j++) {
       const c = a[j];
-      if (c === 'c') return { ruleId: 'python.c', reason: `python ${a} runs inline code.` };
+      if (c === 'c') return { ruleId: 'python.c', reason: `python ${a} runs inline code.`, inline: true };
       if (c === 'm') {
         const mod = j + 1 < a.length ? a.slice(j + 1) : (argv[i + 1] ?? '');
         const pip = mod === 'pip' || mod.startsWith('pip.') || mod === 'ensurepip';
-        return { ruleId: pip ? 'python.m_pip' : 'python.m', reason: `python -m ${mod} runs a module.`, packageVerb: pip && /\binstall\b/.test(argv.join(' ')) };
+        if (pip) return { ruleId: 'python.m_pip', reason: `python -m ${mod} runs pip.`, packageVerb: /\binstall\b/.test(argv.join(' ')) };
+        if (PYTHON_MODULES_REFUSED.test(mod)) return { ruleId: 'python.m', reason: `python -m ${mod} serves a port or hands over a shell.` };
+        return { ruleId: 'python.m', reason: `python -m ${mod} runs a module.`, inline: true };
       }
       if (PYTHON_VALUE.has(c)) {
         if (j === a.length - 1) i++;
@@ -50,7 +59,12 @@ function node(argv: readonly string[]): InterpreterFinding | null {
     const key = a.split('=', 1)[0];
     // Prefix match: `-e'code'` glued to its option is still -e.
     const hit = NODE_INLINE.find((o) => key === o || (o.length === 2 && key.startsWith(o)));
-    if (hit) return { ruleId: `node.${hit.replace(/^-+/, '')}`, reason: `node ${hit} runs inline code or preloads a module.` };
+    if (hit)
+      return {
+        ruleId: `node.${hit.replace(/^-+/, '')}`,
+        reason: `node ${hit} runs inline code or preloads a module.`,
+        inline: /^-(?:e|-eval|p|-print)$/.test(hit),
+      };
   }
   return null;
 }
@@ -80,7 +94,7 @@ function firstOperand(argv: readonly string[]): string | undefined {
   return argv.slice(1).find((a) => !a.startsWith('-'));
 }
 
-export function interpreterFindings(seg: Segment): InterpreterFinding[] {
+export function interpreterFindings(seg: Segment, stdin = false): InterpreterFinding[] {
   const { argv } = seg;
   if (!argv.length) return [];
   const name = baseName(argv[0]);
@@ -119,7 +133,7 @@ export function interpreterFindings(seg: Segment): InterpreterFinding[] {
   } else if (name === 'npx' || name === 'bunx' || name === 'pnpx') add({ ruleId: `${name}.run`, reason: `${name} downloads and runs a package.` });
   else if (name in INLINE) {
     const hit = argv.slice(1).find((a) => INLINE[name].some((o) => a === o || (o.length === 2 && o.startsWith('-') && a.startsWith(o))));
-    if (hit) add({ ruleId: `${name}.inline`, reason: `${name} ${hit} runs inline code.` });
+    if (hit) add({ ruleId: `${name}.inline`, reason: `${name} ${hit} runs inline code.`, inline: !['vim', 'nvim', 'emacs'].includes(name) });
   } else if (name === 'tar' || name === 'gtar') {
     const hit = argv.find(
       (a) => /^--(?:to-command|checkpoint-action|use-compress-program|info-script|new-volume-script|rsh-command)\b/.test(a) || a === '-I' || a === '-F',
@@ -132,15 +146,11 @@ export function interpreterFindings(seg: Segment): InterpreterFinding[] {
     const hit = argv.find((a) => a === '-TT' || a.startsWith('--unzip-command'));
     if (hit) add({ ruleId: 'zip.unzip_command', reason: `zip ${hit} runs a program.` });
   } else if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk' || name === 'busybox-awk') {
-    const prog = argv.slice(1).find((a) => !a.startsWith('-')) ?? '';
-    if (/system\s*\(|\|\s*getline|\|&|print[^|]{0,200}\|/.test(prog)) add({ ruleId: 'awk.system', reason: 'the awk program runs commands.' });
+    // Every argument: `-v x=1 'BEGIN{system(…)}'` puts the program after an option value.
+    if (argv.slice(1).some((a) => /system\s*\(|\|\s*getline|\|&|print[^|]{0,200}\|/.test(a)))
+      add({ ruleId: 'awk.system', reason: 'the awk program runs commands.' });
   }
-  // A shell or an interpreter given no script runs what it is fed: a pipe, a heredoc, a file.
-  const fed = seg.pipe.index > 0 || seg.redirects.some((r) => r.body !== undefined || r.op === '<');
-  const operand = argv.slice(1).some((a) => !a.startsWith('-'));
-  if (seg.readsStdin || (!out.length && fed && !operand && isScriptRunner(name) && name !== 'source' && name !== '.')) {
-    add({ ruleId: 'stdin.code', reason: `${name} runs the code it reads on stdin.` });
-  }
+  if (!out.length) add(stdinProgram(seg, stdin));
   return out;
 }
 
@@ -168,3 +178,57 @@ export const SCRIPT_RUNNERS = new Set([
   'julia',
 ]);
 export const isScriptRunner = (name: string) => SCRIPT_RUNNERS.has(name) || PYTHON.test(name);
+
+/** The script operand of an interpreter: after the options, skipping the values of those that take one. */
+export function scriptOperand(name: string, argv: readonly string[]): string | undefined {
+  if (SHELLS.has(name)) {
+    const o = parseOptions(argv, 1, SHELL_SPEC);
+    if (o.ok) return o.seen.includes('-c') ? undefined : argv[o.rest];
+  }
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return argv[i + 1];
+    if (/^-[WXQ]$/.test(a)) i++;
+    else if (!a.startsWith('-') || a === '-') return a;
+  }
+  return undefined;
+}
+
+/** `-`, /dev/stdin, /dev/fd/0, /proc/<pid>/fd/0 in any spelling: the program comes from stdin. */
+export function isStdinPath(p: string): boolean {
+  if (p === '-') return true;
+  if (!p.startsWith('/')) return false;
+  const n = path.posix.normalize(p);
+  return n === '/dev/stdin' || n === '/dev/fd/0' || /^\/proc\/(?:self|thread-self|\d{1,10})\/(?:task\/\d{1,10}\/)?fd\/0$/.test(n);
+}
+
+/** The program file of awk or sed given with -f (`awk -f -`, `sed --file=/dev/stdin`). */
+function programFiles(name: string, argv: readonly string[]): string[] {
+  if (!/^(?:g|m|n)?awk$|^busybox-awk$|^g?sed$/.test(name)) return [];
+  const out: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-f' || a === '--file') out.push(argv[++i] ?? '');
+    else if (a.startsWith('--file=')) out.push(a.slice(7));
+    else if (/^-f./.test(a)) out.push(a.slice(2));
+  }
+  return out;
+}
+
+/** Code the engine cannot read: a program taken from stdin by an interpreter, awk or sed. */
+export function stdinProgram(seg: Segment, stdin: boolean): InterpreterFinding | null {
+  const { argv } = seg;
+  if (!argv.length) return null;
+  const name = baseName(argv[0]);
+  const files = programFiles(name, argv);
+  if (files.some(isStdinPath)) return { ruleId: 'stdin.script', reason: `${name} reads its program from stdin (${files.find(isStdinPath)}).` };
+  if (!isScriptRunner(name)) return null;
+  const operand = name === 'source' || name === '.' ? argv[1] : scriptOperand(name, argv);
+  if (operand !== undefined && isStdinPath(operand)) return { ruleId: 'stdin.script', reason: `${name} runs ${operand}: the program comes from stdin.` };
+  // A shell or an interpreter given no script runs what it is fed: a pipe, a heredoc, a file, the exec's stdin.
+  const fed = stdin || seg.pipe.index > 0 || seg.redirects.some((r) => r.body !== undefined || r.op === '<');
+  const hasOperand = argv.slice(1).some((a) => !a.startsWith('-'));
+  if (seg.readsStdin || (fed && !hasOperand && name !== 'source' && name !== '.'))
+    return { ruleId: 'stdin.code', reason: `${name} runs the code it reads on stdin.` };
+  return null;
+}

@@ -6,12 +6,11 @@ import { allowed, explicitlyListed } from './allowlist';
 import { groupMode, matchGroups } from './deny-groups';
 import { checkPaths, expandHome } from './forbidden-paths';
 import { groupView } from './group-view';
-import { interpreterFindings, isScriptRunner } from './interpreter-args';
+import { interpreterFindings, isScriptRunner, scriptOperand } from './interpreter-args';
 import { launcherOf } from './launchers';
 import { preCheck } from './prechecks';
 import { commandRisk, segmentRisk } from './risk';
 import type { Decision, DenyGroup, ProfileRules, SegmentDecision } from './types';
-import { parseOptions, SHELL_SPEC, SHELLS } from './wrapper-specs';
 import { baseName, type Segment } from './wrappers';
 
 export interface JudgeContext {
@@ -20,6 +19,10 @@ export interface JudgeContext {
   home: string;
   writtenFiles?: ReadonlySet<string>;
   scannedClean?: ReadonlySet<string>;
+  /** The exec sends a non-empty stdin: every command of the line may read it as if piped in. */
+  stdin?: boolean;
+  /** Variables the command line itself sets (see assignedNames). */
+  assigned?: ReadonlySet<string>;
 }
 
 interface Finding {
@@ -57,21 +60,6 @@ function scriptFile(seg: Segment, cwd: string, home: string): string | null {
   return operand ? resolve(operand) : null;
 }
 
-/** The script operand of an interpreter: after the options, skipping the values of those that take one. */
-function scriptOperand(name: string, argv: readonly string[]): string | undefined {
-  if (SHELLS.has(name)) {
-    const o = parseOptions(argv, 1, SHELL_SPEC);
-    if (o.ok) return o.seen.includes('-c') ? undefined : argv[o.rest];
-  }
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') return argv[i + 1];
-    if (/^-[WXQ]$/.test(a)) i++;
-    else if (!a.startsWith('-')) return a;
-  }
-  return undefined;
-}
-
 export function judgeSegment(seg: Segment, all: readonly Segment[], ctx: JudgeContext): SegmentDecision {
   const { rules } = ctx;
   const findings: Finding[] = [];
@@ -101,9 +89,11 @@ export function judgeSegment(seg: Segment, all: readonly Segment[], ctx: JudgeCo
 
   if (rules.blockInterpreterArgs) {
     const packageGroup = groups.some((g) => g.group === 'package_install');
-    for (const f of interpreterFindings(seg)) {
+    for (const f of interpreterFindings(seg, !!ctx.stdin)) {
       if (f.packageVerb && packageGroup) continue;
-      deny('interpreter_args', `${f.reason} Put the code in a script file and run the file.`, f.ruleId);
+      if (f.inline && rules.inlineCode === 'allow') continue;
+      if (f.inline && rules.inlineCode === 'approval') findings.push({ decision: 'approval', rule: 'inline_code', ruleId: f.ruleId, reason: f.reason });
+      else deny('interpreter_args', `${f.reason} Put the code in a script file and run the file.`, f.ruleId);
     }
   }
 
@@ -114,7 +104,7 @@ export function judgeSegment(seg: Segment, all: readonly Segment[], ctx: JudgeCo
       'launcher',
       `${launcher} runs another command the engine cannot read from its arguments; run that command directly (or list ${baseName(seg.argv[0])} by name in allowedCommands).`,
     );
-  const risk = segmentRisk(seg.argv, seg.wrappers, seg.text);
+  const risk = segmentRisk(seg.argv, seg.wrappers);
   if (risk === 'high' && rules.blockHighRisk) {
     const names = [...seg.wrappers.map((w) => w.split(' ')[0]), ...(seg.argv.length ? [seg.argv[0]] : [])];
     const culprit = names.find((n) => commandRisk([n]) === 'high' && !explicitlyListed(n, list));
@@ -134,7 +124,7 @@ export function judgeSegment(seg: Segment, all: readonly Segment[], ctx: JudgeCo
   }
 
   if (rules.preChecks) {
-    const p = preCheck(seg);
+    const p = preCheck(seg, ctx.assigned);
     if (p) deny(p.rule, p.reason);
   }
 

@@ -2,7 +2,7 @@
 // substitution, variables other than a few well-known ones, output redirects (but to /dev/null and
 // fd merges), input redirects (but heredocs and here-strings), tee, and `&`.
 
-import { isSafeVar } from './words';
+import { isSafeVar, type Word } from './words';
 import type { Segment } from './wrappers';
 import { baseName } from './wrappers';
 
@@ -13,16 +13,46 @@ export interface PreCheckFinding {
 
 const FD = /^(?:\d{1,2}|-)$/;
 
-export function preCheck(seg: Segment): PreCheckFinding | null {
+/** Builtins that set variables from what they read or compute: after one, no variable is known. */
+const SETS_ANY = new Set(['read', 'mapfile', 'readarray', 'getopts', 'let', 'source', '.', 'eval']);
+
+/**
+ * The variables a command line may itself change: every name assigned, PWD after a cd, and `*`
+ * (all of them) after read, mapfile, printf -v, source or eval.
+ */
+export function assignedNames(segments: readonly Segment[]): Set<string> {
+  const out = new Set<string>();
+  for (const s of segments) {
+    for (const a of s.assignments) out.add(a.name);
+    const name = s.argv.length ? baseName(s.argv[0]) : '';
+    if (SETS_ANY.has(name) || (name === 'printf' && s.argv.some((a) => a.startsWith('-v')))) out.add('*');
+    if (name === 'declare' || name === 'typeset' || name === 'local' || name === 'export' || name === 'readonly') out.add('*');
+    if (name === 'cd' || name === 'pushd' || name === 'popd') out.add('PWD').add('OLDPWD');
+  }
+  return out;
+}
+
+/**
+ * A variable whose value is one argument of data: expanded inside double quotes (no splitting, no
+ * globbing), plain `$NAME`/`${NAME}`, in an argument (not the command name), and not set by the
+ * command line itself — its value comes from the exec's environment, which the command cannot choose.
+ */
+function quotedData(w: Word, v: string, assigned: ReadonlySet<string>): boolean {
+  return !w.bareVars.includes(v) && !w.operators.length && !assigned.has('*') && !assigned.has(v) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v);
+}
+
+export function preCheck(seg: Segment, assigned: ReadonlySet<string> = new Set()): PreCheckFinding | null {
   if (seg.substitution)
     return { rule: 'pre_check:substitution', reason: 'Command substitution ($(…), backticks, <(…), >(…)) runs a command whose output is not reviewed.' };
+  const name = seg.words[0];
+  const args = new Set(seg.allWords.filter((w) => w !== name));
   const words = [...seg.allWords, ...seg.assignments.flatMap((a) => (a.value ? [a.value] : [])), ...seg.redirects.flatMap((r) => (r.target ? [r.target] : []))];
   for (const w of words) {
-    const bad = w.vars.find((v) => !isSafeVar(v));
+    const bad = w.vars.find((v) => (!isSafeVar(v) || assigned.has(v) || assigned.has('*')) && !(args.has(w) && quotedData(w, v, assigned)));
     if (bad !== undefined || w.operators.length) {
       return {
         rule: 'pre_check:expansion',
-        reason: `The variable ${bad ? `$${bad}` : w.text} is only known at run time (only ${'$HOME, $PWD, $USER, $TMPDIR, $SKILLDOCK_SKILL_DIR…'} may be used).`,
+        reason: `The variable ${bad ? `$${bad}` : w.text} is only known at run time: an argument may use a variable of the exec's environment inside double quotes ("$NAME"), not one the command sets, splits, transforms or runs.`,
       };
     }
   }

@@ -61,6 +61,7 @@ export const PRESET_RULES: Readonly<Record<PresetName, ProfileRules>> = deepFree
   locked_down: profileRulesSchema.parse({
     allowedCommands: LOCKED_DOWN_COMMANDS,
     approvalForMedium: true,
+    inlineCode: 'deny',
     forbiddenPaths: LOCKED_DOWN_PATHS,
     workspaceOnly: true,
   }),

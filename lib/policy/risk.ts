@@ -25,8 +25,6 @@ export const HIGH_RISK = new Set([
   'iptables',
   'ufw',
   'firewall-cmd',
-  'curl',
-  'wget',
   'nc',
   'ncat',
   'netcat',
@@ -49,9 +47,6 @@ export const HIGH_RISK = new Set([
   'sc',
   'netsh',
 ]);
-
-/** Written forms that are high risk whatever the allowlist says. */
-const HIGH_RISK_TEXT = ['rm -rf /', 'rm -fr /', ':(){:|:&};:', 'del /s /q', 'rmdir /s /q', 'format c:'];
 
 const MUTATING: Record<string, Set<string>> = {
   git: new Set([
@@ -123,11 +118,49 @@ function verb(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-export function commandRisk(argv: readonly string[], text = ''): Risk {
+/**
+ * `rm` of the agent's own files (plain relative paths that stay below the working directory, no
+ * options, no globs) changes files like `mv` does; any other `rm` is high risk.
+ */
+function rmOfOwnFiles(argv: readonly string[]): boolean {
+  const operands = argv.slice(1).filter((a) => a !== '--');
+  const end = argv.indexOf('--');
+  return (
+    operands.length > 0 &&
+    operands.every((a, i) => (end >= 0 && i + 1 >= end) || !a.startsWith('-')) &&
+    operands.every((a) => !a.startsWith('/') && !a.startsWith('~') && !/[*?[{]/.test(a) && a !== '.' && !a.split('/').includes('..'))
+  );
+}
+
+/** Container engines asked to drop their isolation: privileged, host namespaces, the host's root mounted. */
+export function privilegedContainer(argv: readonly string[]): boolean {
+  const name = baseName(argv[0] ?? '');
+  if (!['docker', 'podman', 'nerdctl'].includes(name)) return false;
+  return argv
+    .slice(1)
+    .some(
+      (a, i) =>
+        /^--privileged(?:=true)?$/.test(a) ||
+        /^--(?:pid|net|network|ipc|uts|userns|cgroupns)=host$/.test(a) ||
+        (/^--(?:pid|net|network|ipc|uts|userns|cgroupns)$/.test(a) && argv[i + 2] === 'host') ||
+        /^--(?:cap-add|security-opt|device)(?:=|$)/.test(a) ||
+        (/^(?:-v|--volume|--mount)$/.test(a) && hostRootMount(argv[i + 2] ?? '')) ||
+        (/^(?:-v|--volume|--mount)=/.test(a) && hostRootMount(a.slice(a.indexOf('=') + 1))) ||
+        (/^-v./.test(a) && hostRootMount(a.slice(2))),
+    );
+}
+
+/** A bind mount whose source is the host's root or one of its system folders. */
+function hostRootMount(spec: string): boolean {
+  const src = spec.includes('source=') ? (/source=([^,]*)/.exec(spec)?.[1] ?? '') : spec.split(':')[0];
+  return /^\/+(?:$|\.{1,2}\/*$|(?:etc|root|proc|sys|dev|var\/run|run|var\/lib\/docker|home|boot|usr|bin|sbin|lib)(?:\/|$))/.test(src);
+}
+
+export function commandRisk(argv: readonly string[]): Risk {
   if (!argv.length) return 'low';
   const name = baseName(argv[0]);
-  const compact = text.replace(/\s+/g, ' ');
-  if (HIGH_RISK.has(name) || name.startsWith('mkfs.') || HIGH_RISK_TEXT.some((t) => compact.includes(t))) return 'high';
+  if (name === 'rm') return rmOfOwnFiles(argv) ? 'medium' : 'high';
+  if (HIGH_RISK.has(name) || name.startsWith('mkfs.') || privilegedContainer(argv)) return 'high';
   const mutating = MUTATING[name];
   if (mutating) {
     const v = verb(argv);
@@ -136,8 +169,8 @@ export function commandRisk(argv: readonly string[], text = ''): Risk {
   return MEDIUM.has(name) ? 'medium' : 'low';
 }
 
-export function segmentRisk(argv: readonly string[], wrappers: readonly string[], text: string): Risk {
-  let risk = commandRisk(argv, text);
+export function segmentRisk(argv: readonly string[], wrappers: readonly string[]): Risk {
+  let risk = commandRisk(argv);
   for (const w of wrappers) risk = maxRisk(risk, commandRisk([w.split(' ')[0]]));
   return risk;
 }

@@ -150,8 +150,17 @@ describe('forbidden paths and workspace-only', () => {
 
 describe('risk levels', () => {
   it('marks the high-risk names, mutating verbs and file changes', () => {
-    expect(commandRisk(['/bin/rm', 'x'])).toBe('high');
-    expect(commandRisk(['curl', 'https://x'])).toBe('high');
+    expect(commandRisk(['/bin/rm', '/x'])).toBe('high');
+    // curl and wget are ordinary tools; the data_exfiltration group judges uploads and pipes into shells.
+    expect(commandRisk(['curl', 'https://x'])).toBe('low');
+    expect(commandRisk(['rm', 'notes.txt'])).toBe('medium');
+    expect(commandRisk(['rm', 'out/a.txt', 'b'])).toBe('medium');
+    for (const a of [['-f', 'x'], ['/etc/x'], ['../x'], ['~/x'], ['*.txt'], ['.'], ['a/../../b'], []])
+      expect(commandRisk(['rm', ...a]), a.join(' ')).toBe('high');
+    expect(commandRisk(['docker', 'run', '--privileged', 'alpine'])).toBe('high');
+    expect(commandRisk(['docker', 'run', '-v', '/:/host', 'alpine'])).toBe('high');
+    expect(commandRisk(['docker', 'run', '--pid=host', 'alpine'])).toBe('high');
+    expect(commandRisk(['docker', 'ps'])).toBe('low');
     expect(commandRisk(['mkfs.ext4', '/dev/x'])).toBe('high');
     expect(commandRisk(['git', 'status'])).toBe('low');
     expect(commandRisk(['git', '-C', 'repo', 'push'])).toBe('medium');
@@ -159,7 +168,7 @@ describe('risk levels', () => {
     expect(commandRisk(['npm', 'test'])).toBe('low');
     expect(commandRisk(['mkdir', 'x'])).toBe('medium');
     expect(commandRisk(['ls'])).toBe('low');
-    expect(segmentRisk(['ls'], ['sudo'], 'sudo ls')).toBe('high');
+    expect(segmentRisk(['ls'], ['sudo'])).toBe('high');
   });
 });
 

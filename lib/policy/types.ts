@@ -51,6 +51,13 @@ export const profileRulesSchema = z.object({
   preChecks: z.boolean().default(true),
   /** python -c/-m, node -e/-p, find -exec, git -c/config/alias, pip install, npm exec/install, cargo install, and launchers (strace, gdb, parallel…) not named in allowedCommands. */
   blockInterpreterArgs: z.boolean().default(true),
+  /**
+   * Code written on the command line (`python3 -c '…'`, `node -e`, `perl -e`, `python3 -m mod`):
+   * the engine reads it and the deny groups judge it, so `allow` lets it run; `approval` asks, `deny`
+   * refuses. Code the engine cannot read (a program piped in, on the exec's stdin, or from
+   * /dev/stdin) is refused whenever blockInterpreterArgs is on.
+   */
+  inlineCode: z.enum(['allow', 'approval', 'deny']).default('allow'),
   /** Per group; a group not named takes its built-in default. */
   denyGroups: z.partialRecord(z.enum(DENY_GROUPS), groupModeSchema).default({}),
   forbiddenPaths: z.array(pathEntry).max(200).default([]),
@@ -118,4 +125,9 @@ export interface EvaluationContext {
   writtenFiles?: ReadonlySet<string>;
   /** Files of writtenFiles whose content passed the skill scanner. */
   scannedClean?: ReadonlySet<string>;
+  /**
+   * The exec sends a non-empty stdin. It is judged as a pipe into the command line: a shell or an
+   * interpreter without a script (`python3`, `sh`, `perl`, `awk -f -`) runs code the engine cannot read.
+   */
+  stdin?: boolean;
 }

@@ -15,6 +15,8 @@ export interface Word {
   expands: boolean;
   /** Names of the variables referenced (`HOME`, `@`, `1`). */
   vars: string[];
+  /** The variables expanded outside double quotes (split into words and globbed by the shell). */
+  bareVars: string[];
   /** A `$(…)`, backtick or process substitution is part of the word. */
   substitution: boolean;
   /** A `${x@P}`-style transformation or another parameter operator. */
@@ -66,7 +68,7 @@ function unescapeDouble(s: string): string {
   return out;
 }
 
-function variable(node: Node, env: WordEnv, w: Word): string {
+function variable(node: Node, env: WordEnv, w: Word, quoted: boolean): string {
   let name = '';
   for (const c of node.namedChildren) {
     if (!c) continue;
@@ -89,6 +91,7 @@ function variable(node: Node, env: WordEnv, w: Word): string {
   const operators = node.children.filter((c) => c && !c.isNamed && !['$', '${', '}'].includes(c.type)).map((c) => c!.type);
   if (operators.length) w.operators.push(...operators);
   w.vars.push(name || node.text);
+  if (!quoted) w.bareVars.push(name || node.text);
   if (!operators.length && name === 'HOME' && env.home) return env.home;
   if (!operators.length && name === 'PWD' && env.cwd) return env.cwd;
   w.dynamic = true;
@@ -142,7 +145,7 @@ function part(node: Node, env: WordEnv, w: Word, quoted: boolean, pat: string[])
     }
     case 'simple_expansion':
     case 'expansion':
-      return lit(variable(node, env, w));
+      return lit(variable(node, env, w, quoted));
     case 'command_substitution':
     case 'process_substitution':
       w.substitution = true;
@@ -162,11 +165,20 @@ function part(node: Node, env: WordEnv, w: Word, quoted: boolean, pat: string[])
 }
 
 export function resolveWord(node: Node, env: WordEnv): Word {
-  const w: Word = { text: node.text, value: '', dynamic: false, expands: false, vars: [], substitution: false, operators: [] };
+  const w: Word = { text: node.text, value: '', dynamic: false, expands: false, vars: [], bareVars: [], substitution: false, operators: [] };
   const pat: string[] = [];
   w.value = part(node, env, w, false, pat);
   if (w.expands) w.pattern = pat.join('');
   return w;
 }
 
-export const literalWord = (text: string): Word => ({ text, value: text, dynamic: false, expands: false, vars: [], substitution: false, operators: [] });
+export const literalWord = (text: string): Word => ({
+  text,
+  value: text,
+  dynamic: false,
+  expands: false,
+  vars: [],
+  bareVars: [],
+  substitution: false,
+  operators: [],
+});
