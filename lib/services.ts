@@ -30,6 +30,7 @@ import { PackageRuntime } from './packages/context';
 import { PACKAGES_CHANGED } from './packages/job-kinds';
 import { registerPackageJobs } from './packages/jobs';
 import { startUpdateScheduler } from './packages/update-requests';
+import { startApprovalExpiry } from './policy/approvals';
 import { startRetentionSweeper } from './retention';
 import { registerSandboxJobs } from './sandbox/check/job';
 import { SandboxUsage } from './sandbox/config/in-use';
@@ -238,6 +239,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     : () => undefined;
   const stopSandboxSweep = worker ? startSandboxSweeper({ db: database.db, backendFor: (row) => backendFor(sandboxes, row) }) : () => undefined;
   const stopImageGc = worker ? startImageCollector(sandboxes) : () => undefined;
+  const stopApprovalExpiry = worker ? startApprovalExpiry({ db: database.db }) : () => undefined;
   const terminals = new TerminalService({ sandboxes, user: (id) => users.get(id), transcript: transcriptRecorder(config.dataDir) });
   // Not tied to the worker: every process that serves terminals records into its own data dir.
   const stopTranscriptSweep = startTranscriptSweeper({
@@ -250,6 +252,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     stopRetention();
     stopSandboxSweep();
     stopImageGc();
+    stopApprovalExpiry();
     installRecovery?.stop();
     stopNetworkWatch();
     stopTranscriptSweep();

@@ -14,6 +14,7 @@ import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useUrlFilters } from '../ui/use-url-filters';
 import { useCan } from '../viewer';
+import { ApprovalBinding } from './approval-binding';
 import { Countdown } from './countdown';
 import { RuleCode } from './decision-badge';
 import { ExecSettingsCard } from './exec-settings-card';
@@ -87,6 +88,7 @@ export function ApprovalsPage() {
                         <p className="mt-1 text-xs text-muted-foreground">
                           requested <RelativeTime iso={a.requestedAt} /> by {a.requestedBy}
                         </p>
+                        <ApprovalBinding approval={a} />
                       </TD>
                       <TD className="min-w-48">
                         <RuleCode rule={a.rule} />
@@ -206,6 +208,7 @@ export function ApprovalsPage() {
               <strong>{confirming ? agentName(confirming.agentId) : ''}</strong> may then run, once:
             </p>
             <code className="block break-all rounded bg-muted p-2 font-mono text-xs text-foreground">{confirming?.command}</code>
+            {confirming ? <ApprovalBinding approval={confirming} /> : null}
             <p>
               It was held by <code className="font-mono">{confirming?.rule}</code>: {confirming?.reason}
             </p>

@@ -87,7 +87,14 @@ export const execInput = z.strictObject({
     .regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'A session id is 1–128 letters, digits, "_", ".", ":" or "-".')
     .optional()
     .describe('Files written by one exec of a session are judged as scripts on the next (write-then-run)'),
-  approvalId: z.string().min(1).max(64).optional().describe('Run a command an admin approved (the same agent and command)'),
+  approvalId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      'Run a request an admin approved: the same agent, command, stdin, cwd and timeout (and unchanged scripts); any difference is a 400 naming what changed',
+    ),
 });
 export type ExecInput = z.infer<typeof execInput>;
 
@@ -185,6 +192,13 @@ export const approvalOut = z.object({
   decidedBy: z.string().nullable(),
   note: z.string().nullable(),
   usedAt: time.nullable().describe('When the approved command ran (an approval runs once)'),
+  stdinSha256: z.string().nullable().describe('sha256 (hex) of the stdin the request carries; null: no stdin'),
+  cwd: z.string().nullable().describe('The working directory it runs in; null: the sandbox default'),
+  timeoutMs: z.number().int().nullable().describe('The timeout it runs with'),
+  scripts: z
+    .array(z.object({ path: z.string(), sha256: z.string() }))
+    .nullable()
+    .describe('The content digest of every script the command runs, when known; null: not known'),
 });
 export const approvalListOut = z.object({ items: z.array(approvalOut) });
 

@@ -12,7 +12,7 @@ import { AppError } from '../core/errors';
 import { newId } from '../core/ids';
 import { SKILLS_ROOT } from '../installs/snapshot-names';
 import type { PolicySettings } from '../settings/policy-settings';
-import { type ApprovalRow, consumeApproval, requestApproval, waitForDecision } from './approvals';
+import { type ApprovalBinding, type ApprovalRow, consumeApproval, requestApproval, type ScriptDigest, stdinDigest, waitForDecision } from './approvals';
 import { type AgentSandbox, runInSandbox, type SandboxDeps } from './exec-run';
 import type { PolicyDeps } from './service';
 import { sessionContext } from './sessions';
@@ -25,6 +25,8 @@ export interface ExecDeps extends PolicyDeps, SandboxDeps {
   skillDirs: (agentId: string) => Promise<{ name: string; dir: string }[]>;
   /** How often a waiting exec re-reads its approval row (decisions of other processes). */
   approvalPollMs?: number;
+  /** The content digests of the scripts a command runs, when they can be known; an approval binds them. */
+  scriptDigests?: (sandbox: AgentSandbox, input: ExecRequestInput) => Promise<ScriptDigest[] | null>;
 }
 
 export interface ExecRequestInput {
@@ -151,13 +153,26 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
 
   let approval: ApprovalRow | null = null;
   if (e.decision === 'approval') {
-    if (input.approvalId) approval = await consumeApproval(deps, actor, input.approvalId, agentId, input.command);
+    // The approval binds the whole request, not only the command line.
+    const binding: ApprovalBinding = {
+      stdinSha256: stdinDigest(input.stdin),
+      cwd: input.cwd ?? null,
+      timeoutMs: input.timeoutMs ?? settings.defaultTimeoutMs,
+      scripts: (await deps.scriptDigests?.(sandbox, input)) ?? null,
+    };
+    if (input.approvalId) approval = await consumeApproval(deps, actor, input.approvalId, agentId, input.command, binding);
     else {
-      const req = await requestApproval(deps, actor, { agentId, command: input.command, evaluation: e, timeoutSeconds: settings.approvalTimeoutSeconds });
+      const req = await requestApproval(deps, actor, {
+        agentId,
+        command: input.command,
+        evaluation: e,
+        timeoutSeconds: settings.approvalTimeoutSeconds,
+        binding,
+      });
       if (settings.approvalMode === '202') return answer('pending', req.id, 202);
       const final = await waitForDecision(deps, req.id, { pollMs: deps.approvalPollMs });
       if (final.state !== 'approved') return answer(final.state === 'rejected' ? 'rejected' : 'expired', req.id);
-      approval = await consumeApproval(deps, actor, req.id, agentId, input.command);
+      approval = await consumeApproval(deps, actor, req.id, agentId, input.command, binding);
     }
   }
 

@@ -127,7 +127,9 @@ export const policyApi = {
     method: 'GET',
     path: '/api/v1/exec-approvals',
     tag,
-    summary: 'Approval requests, newest first (pending ones past their time are expired on read)',
+    summary: 'Approval requests, newest first (pending ones past their time are expired in the background and on read)',
+    description:
+      'A request binds the whole exec: command, stdin (sha256), cwd, timeout and the content digest of every script it runs, all shown here for the approver. An agent has at most 20 pending requests; the next exec needing approval is refused with 429 rate_limited.',
     permission: 'policy.read',
     query: approvalListQuery,
     response: approvalListOut,
@@ -190,7 +192,7 @@ export const policyApi = {
     tag: gateway,
     summary: "Run a command in the agent's sandbox when its exec policy allows it; answers the decision either way",
     description:
-      "The caller must be the agent: an API token scoped to this agent carrying agents.exec (only admins, holders of agents.write, can create one). A person's session or unscoped token is refused with 403 forbidden — to try a command without running it, use POST /api/v1/exec-policy/evaluate. deny: 200 with the decision; nothing is started. approval: a request is created; with approval mode `wait` the call waits for an admin (up to the approval timeout) and then runs or answers rejected/expired; with mode `202` it answers 202 with `approvalId` at once — poll `GET /api/v1/agents/{id}/exec/{approvalId}` and re-send the same command with `approvalId` once approved. allow: runs with `sh -c` in a sandbox of the agent’s config, with the credentials env, an output cap and a timeout. 409 when the agent has no sandbox config.",
+      "The caller must be the agent: an API token scoped to this agent carrying agents.exec (only admins, holders of agents.write, can create one). A person's session or unscoped token is refused with 403 forbidden — to try a command without running it, use POST /api/v1/exec-policy/evaluate. deny: 200 with the decision; nothing is started. approval: a request is created; with approval mode `wait` the call waits for an admin (up to the approval timeout) and then runs or answers rejected/expired; with mode `202` it answers 202 with `approvalId` at once — poll `GET /api/v1/agents/{id}/exec/{approvalId}` and re-send the same request (command, stdin, cwd, timeoutMs) with `approvalId` once approved; any difference is a 400 naming what changed. 429 when the agent already has 20 pending approval requests. allow: runs with `sh -c` in a sandbox of the agent’s config, with the credentials env, an output cap and a timeout. 409 when the agent has no sandbox config.",
     permission: 'agents.exec',
     agentGateway: true,
     params: agentIdParams,
