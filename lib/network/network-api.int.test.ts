@@ -114,6 +114,42 @@ describe('the policy of a config', () => {
     expect(bad.json.error.issues[0].path).toBe('destination');
   });
 
+  it('says where E2B or Cube would not decide as the rules do, in the tester and in the view', async () => {
+    const { json: onE2b } = await call('createSandboxConfig', f.tokens.owner, {
+      body: { ...e2b(), network: { denyEgressByDefault: true, allowOut: ['api.example.com', '10.20.0.0/16'] } },
+    });
+    const test = (id: string, destination: string) => call('testConfigNetwork', f.tokens.viewer, { params: { id }, body: { destination } });
+    const named = (await test(onE2b.id, 'https://api.example.com/')).json;
+    expect(named).toMatchObject({ allowed: true, kind: 'allow-domain', enforcedBy: 'e2b' });
+    expect(named.caveat).toMatch(/168\.63\.129\.16\/32/);
+    expect((await test(onE2b.id, '1.1.1.1:53')).json).toMatchObject({
+      allowed: false,
+      kind: 'dns',
+      caveat: expect.stringMatching(/E2B does not enforce this rule/),
+    });
+    // Where E2B is sent what it needs (the fixed ranges in denyOut), there is no caveat.
+    expect((await test(onE2b.id, '169.254.169.254')).json).toMatchObject({ allowed: false, kind: 'always-blocked', caveat: null });
+    const view = (await call('getConfigNetwork', f.tokens.viewer, { params: { id: onE2b.id } })).json;
+    expect(view.backendGaps.join(' ')).toMatch(/not blocked by E2B/);
+
+    const { json: onCube } = await call('createSandboxConfig', f.tokens.owner, {
+      body: {
+        name: `cube-${Date.now()}`,
+        backend: 'cube',
+        config: { apiUrl: 'http://127.0.0.1:3998', domain: 'cube.test', templateId: 't1', apiKey: 'k', allowPrivateEndpoints: true },
+        network: { denyEgressByDefault: true, allowOut: ['10.20.0.0/16', '203.0.113.0/24'] },
+      },
+    });
+    expect(onCube.id).toBeTruthy();
+    expect((await test(onCube.id, '10.20.3.4:5432')).json).toMatchObject({ allowed: true, caveat: expect.stringMatching(/Cube blocks this address anyway/) });
+    expect((await test(onCube.id, '203.0.113.9:443')).json).toMatchObject({ allowed: true, caveat: null });
+    const docker1 = (
+      await call('createSandboxConfig', f.tokens.owner, { body: { ...docker(), network: { allowOut: ['api.example.com'], denyOut: ['::/0'] } } })
+    ).json;
+    expect((await test(docker1.id, 'https://api.example.com/')).json).toMatchObject({ allowed: true, caveat: null });
+    expect((await call('getConfigNetwork', f.tokens.viewer, { params: { id: docker1.id } })).json.backendGaps).toEqual([]);
+  });
+
   it('copies the policy and its sealed secrets to a clone', async () => {
     const { json: c } = await call('createSandboxConfig', f.tokens.owner, {
       body: { ...e2b(), network: { denyEgressByDefault: true, allowOut: ['api.example.com'], e2bHostRules: hostRules } },

@@ -24,6 +24,13 @@ export function EnforcementNote({ view }: { view: NetworkView }) {
         <Badge variant={view.enforcedBy === 'none' ? 'warning' : 'success'}>{ENFORCED_LABEL[view.enforcedBy]}</Badge>
       </div>
       <p className="text-muted-foreground">{view.enforcement}</p>
+      {view.backendGaps.length ? (
+        <ul className="grid list-disc gap-1 pl-5 text-foreground" data-slot="network-backend-gaps" aria-label="What this backend does not block">
+          {view.backendGaps.map((g) => (
+            <li key={g}>{g}</li>
+          ))}
+        </ul>
+      ) : null}
       {view.liveUpdate ? null : (
         <p className="text-foreground">Running sandboxes keep their old rules: recycle them (remove and start again) for a change to reach them.</p>
       )}

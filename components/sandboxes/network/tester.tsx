@@ -70,6 +70,11 @@ export function NetworkTester({ configId, unsaved }: { configId: string; unsaved
             <span className="text-xs text-muted-foreground">enforced {ENFORCED_LABEL[result.enforcedBy]}</span>
           </span>
           <span data-slot="network-test-rule">{result.rule}</span>
+          {result.caveat ? (
+            <span className="text-xs text-foreground" data-slot="network-test-caveat">
+              <strong>Not enforced as shown:</strong> {result.caveat}
+            </span>
+          ) : null}
         </output>
       ) : null}
     </section>

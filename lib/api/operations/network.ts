@@ -1,6 +1,7 @@
 import 'server-only';
 import { AppError } from '../../core/errors';
 import { defineOperation } from '../../http/operation';
+import { backendCaveat, backendGaps } from '../../network/policy/backend-gaps';
 import { compilePolicy } from '../../network/policy/compile';
 import { decideDestination } from '../../network/policy/decide';
 import { parseDestination } from '../../network/policy/destination';
@@ -26,6 +27,7 @@ function networkView(s: Services, row: ConfigRow) {
       e2bHostRules: Record<string, unknown>[];
     },
     ...enforcementOf(row, s.network),
+    backendGaps: backendGaps(row.backend),
     alwaysBlocked: [...ALWAYS_BLOCKED_V4, ...ALWAYS_BLOCKED_V6, { cidr: 'host', why: HOST_NOTE }],
     privateRanges: [...PRIVATE_V4, ...PRIVATE_V6],
     installSources: INSTALL_SOURCES.map((x) => ({ manager: x.manager, label: x.label, entries: [...x.entries] })),
@@ -53,6 +55,7 @@ export const networkOps = {
     if ('message' in dest) throw new AppError('validation', dest.message, { issues: [{ path: 'destination', message: dest.message }] });
     const d = decideDestination(compilePolicy(storedPolicy(row)), dest);
     const { enforcedBy } = enforcementOf(row, services.network);
-    return { allowed: d.allowed, rule: d.rule, kind: d.kind, entry: d.entry ?? null, enforcedBy, destination: dest };
+    const caveat = backendCaveat(row.backend, dest, d);
+    return { allowed: d.allowed, rule: d.rule, kind: d.kind, entry: d.entry ?? null, enforcedBy, caveat, destination: dest };
   }),
 };

@@ -30,6 +30,7 @@ export const networkTestOut = z.object({
   kind: z.string(),
   entry: z.string().nullable(),
   enforcedBy,
+  caveat: z.string().nullable().describe('When the backend would not decide this destination as the rules say: what it does instead'),
   destination: z.object({ host: z.string(), port: z.number(), kind: z.enum(['ip', 'domain']) }),
 });
 
@@ -41,6 +42,7 @@ export const networkOut = z.object({
   enforcedBy,
   enforcement: z.string().describe('What enforces the policy, in one sentence'),
   liveUpdate: z.boolean().describe('Whether running sandboxes take a change without a recycle'),
+  backendGaps: z.array(z.string()).describe('What this backend does not enforce as the rules say, one sentence each'),
   alwaysBlocked: z.array(range),
   privateRanges: z.array(range),
   installSources: z.array(z.object({ manager: z.string(), label: z.string(), entries: z.array(z.string()) })),

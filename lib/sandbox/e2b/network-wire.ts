@@ -1,7 +1,15 @@
 // A network policy in the form the E2B control plane (and CubeSandbox's copy of it) takes: the
 // create body's `allow_internet_access` and `network`, and the flat body of the live update.
 // Pure; header secrets arrive opened and only ever end up in the returned body.
+//
+// Both backends let an allow entry beat every deny, and know nothing of Skilldock's fixed ranges:
+// the always-blocked and private ranges are sent in denyOut, and an allowed CIDR that holds
+// always-blocked addresses is sent as its pieces outside them (so no allow can reopen them).
 import { AppError } from '@/lib/core/errors';
+import { subtractCidrs } from '@/lib/network/policy/cidr-split';
+import { compilePolicy, isDenyAll } from '@/lib/network/policy/compile';
+import { DENY_ALL_V6 } from '@/lib/network/policy/entry';
+import { ALWAYS_BLOCKED_V4, ALWAYS_BLOCKED_V6, PRIVATE_V4, PRIVATE_V6 } from '@/lib/network/policy/ranges';
 import type { NetworkPolicy } from '@/lib/network/policy/types';
 import type { E2bKind } from './config';
 
@@ -38,12 +46,40 @@ const CIDR = /^[0-9a-f:.]+\/\d{1,3}$/i;
 /** The key under which the lead passes one opened header secret. */
 export const e2bSecretKey = (host: string, header: string) => `e2b:${host}:${header}`;
 
+const BLOCKED = [...ALWAYS_BLOCKED_V4, ...ALWAYS_BLOCKED_V6].map((r) => r.cidr);
+/** Sent in every denyOut: the always-blocked ranges, then the private ones (an allow entry may still open those). */
+export const FIXED_DENY_OUT: readonly string[] = [...BLOCKED, ...[...PRIVATE_V4, ...PRIVATE_V6].map((r) => r.cidr)];
+/** What denyOut starts with when the policy denies by default: both families. */
+export const DENY_ALL_OUT: readonly string[] = [ALL_TRAFFIC, DENY_ALL_V6];
+/** Pieces of split allow entries a body may carry; past it the policy is refused rather than sent in part. */
+const MAX_ALLOW = 2000;
+
+/** The allow list as sent: domains as they are (E2B only), each CIDR without its always-blocked parts. */
+function wireAllow(kind: E2bKind, allowOut: string[]): string[] {
+  const out = new Set<string>();
+  for (const e of allowOut) {
+    if (!CIDR.test(e)) {
+      // Cube's egress filter keys on CIDRs only; a domain there would be passed through and not enforced.
+      if (kind === 'e2b') out.add(e);
+      continue;
+    }
+    for (const piece of subtractCidrs(e, BLOCKED)) out.add(piece);
+  }
+  if (out.size > MAX_ALLOW) {
+    throw new AppError(
+      'validation',
+      `The allow list splits into ${out.size} ranges around the always-blocked ones (at most ${MAX_ALLOW}); allow narrower ranges.`,
+      { issues: [{ path: 'allowOut', message: 'too many ranges once the always-blocked ones are cut out' }] },
+    );
+  }
+  return [...out];
+}
+
 export function networkWire(kind: E2bKind, policy: NetworkPolicy, secrets: Record<string, string>): NetworkWire {
-  const deny = policy.denyEgressByDefault;
-  // Cube's egress filter keys on CIDRs only; a domain there would be passed through and not enforced.
-  const allowOut = kind === 'cube' ? policy.allowOut.filter((e) => CIDR.test(e)) : [...policy.allowOut];
-  const denyOut = deny && !policy.denyOut.includes(ALL_TRAFFIC) ? [ALL_TRAFFIC, ...policy.denyOut] : [...policy.denyOut];
-  const network: WireNetwork = { allowOut, denyOut };
+  // 0.0.0.0/0 or ::/0 in denyOut denies both families, as the switch does.
+  const deny = isDenyAll(compilePolicy(policy));
+  const denyOut = [...new Set([...(deny ? DENY_ALL_OUT : []), ...FIXED_DENY_OUT, ...policy.denyOut])];
+  const network: WireNetwork = { allowOut: wireAllow(kind, policy.allowOut), denyOut };
   if (kind === 'e2b' && policy.e2bHostRules.length) network.rules = hostRules(policy, secrets);
   return { allow_internet_access: !deny, network };
 }

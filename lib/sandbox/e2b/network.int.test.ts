@@ -8,9 +8,12 @@ import { describeDocker } from '@/test/helpers/docker';
 import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
 import { E2bBackend } from './backend';
 import type { E2bKind } from './config';
+import { DENY_ALL_OUT, FIXED_DENY_OUT } from './network-wire';
 
 const DENY_ALL: NetworkPolicy = { ...OPEN_POLICY, denyEgressByDefault: true };
-const CIDRS: NetworkPolicy = { ...OPEN_POLICY, allowOut: ['10.1.0.0/16', '192.0.2.7/32', '2001:db8::/32'], denyOut: ['203.0.113.0/24', '::/0'] };
+const CIDRS: NetworkPolicy = { ...OPEN_POLICY, allowOut: ['10.1.0.0/16', '192.0.2.7/32', '2001:db8::/32'], denyOut: ['203.0.113.0/24', '2001:db8:dead::/48'] };
+// Every denyOut carries the always-blocked and private ranges; deny-all adds both families first.
+const CLOSED = [...DENY_ALL_OUT, ...FIXED_DENY_OUT];
 const DOMAINS: NetworkPolicy = {
   denyEgressByDefault: true,
   allowOut: ['api.example.com', '*.pypi.org', '192.0.2.10/32'],
@@ -68,27 +71,27 @@ describeDocker('network policies sent to the E2B and Cube control planes', () =>
   }
 
   describe('on create', () => {
-    it('deny-all: internet access off and all IPv4 traffic denied, on both', async () => {
+    it('deny-all: internet access off and all traffic of both families denied, on both', async () => {
       for (const kind of ['e2b', 'cube'] as const) {
         const { sent } = await createWith(kind, { networkPolicy: DENY_ALL });
-        expect(sent).toMatchObject({ route: 'create', allowInternetAccess: false, network: { allowOut: [], denyOut: ['0.0.0.0/0'] } });
+        expect(sent).toMatchObject({ route: 'create', allowInternetAccess: false, network: { allowOut: [], denyOut: CLOSED } });
       }
       // A Docker-style `none` network closes egress the same way.
       const { sent } = await createWith('e2b', { network: 'none' });
-      expect(sent).toMatchObject({ allowInternetAccess: false, network: { allowOut: [], denyOut: ['0.0.0.0/0'] } });
+      expect(sent).toMatchObject({ allowInternetAccess: false, network: { allowOut: [], denyOut: CLOSED } });
     });
 
-    it('allow and deny CIDRs go out as given, with internet access on', async () => {
+    it('allow and deny CIDRs go out as given after the fixed ranges, with internet access on', async () => {
       for (const kind of ['e2b', 'cube'] as const) {
         const { sent } = await createWith(kind, { networkPolicy: CIDRS });
-        expect(sent).toMatchObject({ allowInternetAccess: true, network: { allowOut: CIDRS.allowOut, denyOut: CIDRS.denyOut } });
+        expect(sent).toMatchObject({ allowInternetAccess: true, network: { allowOut: CIDRS.allowOut, denyOut: [...FIXED_DENY_OUT, ...CIDRS.denyOut] } });
       }
     });
 
     it('E2B: domains in allowOut and host rules carrying the opened header secrets', async () => {
       const { sent } = await createWith('e2b', { networkPolicy: DOMAINS, networkSecrets: SECRETS });
       expect(sent.allowInternetAccess).toBe(false);
-      expect(sent.network).toEqual({ allowOut: DOMAINS.allowOut, denyOut: ['0.0.0.0/0', '198.51.100.0/24'], rules: E2B_RULES });
+      expect(sent.network).toEqual({ allowOut: DOMAINS.allowOut, denyOut: [...CLOSED, '198.51.100.0/24'], rules: E2B_RULES });
       expect(JSON.stringify(sent)).not.toContain('***');
       expect(JSON.stringify(sent)).not.toContain('cube-s3cret');
     });
@@ -96,7 +99,7 @@ describeDocker('network policies sent to the E2B and Cube control planes', () =>
     it('Cube: CIDRs only; no domains, no L7 rules, no secrets, no allowPublicTraffic', async () => {
       const { sent } = await createWith('cube', { networkPolicy: DOMAINS, networkSecrets: SECRETS });
       expect(sent.allowInternetAccess).toBe(false);
-      expect(sent.network).toEqual({ allowOut: ['192.0.2.10/32'], denyOut: ['0.0.0.0/0', '198.51.100.0/24'] });
+      expect(sent.network).toEqual({ allowOut: ['192.0.2.10/32'], denyOut: [...CLOSED, '198.51.100.0/24'] });
       for (const secret of Object.values(SECRETS)) expect(JSON.stringify(sent)).not.toContain(secret);
     });
 
@@ -119,12 +122,12 @@ describeDocker('network policies sent to the E2B and Cube control planes', () =>
         route: 'update',
         sandboxId: id,
         allowInternetAccess: false,
-        network: { allowOut: DOMAINS.allowOut, denyOut: ['0.0.0.0/0', '198.51.100.0/24'], rules: E2B_RULES },
+        network: { allowOut: DOMAINS.allowOut, denyOut: [...CLOSED, '198.51.100.0/24'], rules: E2B_RULES },
       });
       expect(servers.e2b.sandboxes.get(id)?.network).toEqual(updates().at(-1)?.network);
       // Opening up again sends empty lists (not omitted fields) and internet access on.
       expect(await backends.e2b.applyNetworkPolicy(id, OPEN_POLICY)).toBe('updated');
-      expect(updates().at(-1)).toMatchObject({ allowInternetAccess: true, network: { allowOut: [], denyOut: [] } });
+      expect(updates().at(-1)).toMatchObject({ allowInternetAccess: true, network: { allowOut: [], denyOut: FIXED_DENY_OUT } });
       expect(updates().at(-1)?.network).not.toHaveProperty('rules');
       expect(updates()).toHaveLength(2);
     });

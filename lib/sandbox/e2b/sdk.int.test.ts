@@ -10,6 +10,7 @@ import { type NetworkPolicy, OPEN_POLICY } from '@/lib/network/policy/types';
 import { describeDocker } from '@/test/helpers/docker';
 import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
 import { E2bBackend } from './backend';
+import { DENY_ALL_OUT, FIXED_DENY_OUT } from './network-wire';
 
 const CHILD = path.resolve(__dirname, '../../../test/helpers/e2b-sdk-child.mjs');
 const NETWORK_CHILD = path.resolve(__dirname, '../../../test/helpers/e2b-sdk-network-child.mjs');
@@ -77,11 +78,11 @@ describeDocker('the official e2b SDK against the loopback E2B server', () => {
         allowInternetAccess: false,
         network: {
           allowOut: policy.allowOut,
-          denyOut: ['0.0.0.0/0', ...policy.denyOut],
+          denyOut: [...DENY_ALL_OUT, ...FIXED_DENY_OUT, ...policy.denyOut],
           rules: { 'api.example.com': [{ transform: { headers: { Authorization: 'Bearer tok' } } }] },
         },
       },
-      update: { allowInternetAccess: true, allowOut: later.allowOut, denyOut: later.denyOut },
+      update: { allowInternetAccess: true, allowOut: later.allowOut, denyOut: [...FIXED_DENY_OUT, ...later.denyOut] },
     });
     const b = new E2bBackend(
       'e2b',
