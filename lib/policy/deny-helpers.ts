@@ -15,7 +15,6 @@ export const isCmd =
   (v: GroupView) =>
     n.includes(v.name);
 export const PYTHON = /^(?:python|pypy)(?:\d+(?:\.\d+)?)?$/;
-export const RC_FILE = /(?:^|\/)\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv)$/;
 export const LOOPBACK =
   /^(?:[a-z][a-z0-9+.-]{0,20}:\/\/)?(?:[^@/\s]{0,200}@)?(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\]|169\.254\.\d{1,3}\.\d{1,3})(?:[:/?#]|$)/i;
 export const DISK = /^\/dev\/(?:sd[a-z]|nvme\d|vd[a-z]|xvd[a-z]|hd[a-z]|mmcblk\d)/;

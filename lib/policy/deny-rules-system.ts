@@ -1,6 +1,6 @@
 // Deny-group rules about the machine: destructive operations, privileges, dangerous paths, the
 // container boundary, mining, persistence, process control.
-import { anyString, DISK, names, RC_FILE, type Spec } from './deny-helpers';
+import { anyString, DISK, names, type Spec } from './deny-helpers';
 import { shortFlags } from './group-view';
 import type { DenyGroup } from './types';
 
@@ -83,11 +83,6 @@ export const SYSTEM_GROUPS: Partial<Record<DenyGroup, Spec[]>> = {
   ],
   persistence: [
     ['crontab', 'crontab, at, batch', names('crontab', 'at', 'batch')],
-    [
-      'rc_write',
-      'a redirect or tee into a shell start-up file (~/.bashrc, ~/.profile, ~/.zshrc …)',
-      (v) => v.redirects.some((r) => r.op.includes('>') && RC_FILE.test(r.target)) || (v.name === 'tee' && v.args.some((a) => RC_FILE.test(a))),
-    ],
     [
       'authorized_keys',
       'a write to ~/.ssh/authorized_keys',

@@ -1,6 +1,7 @@
 // The rules of the fifteen deny groups, each over a parsed segment (see group-view.ts). Every rule
 // has a stable id `<group>.<name>` and a readable pattern for the console.
 import { CODE_GROUPS } from './deny-rules-code';
+import { HOST_GROUPS } from './deny-rules-host';
 import { SYSTEM_GROUPS } from './deny-rules-system';
 import type { GroupView } from './group-view';
 import { DENY_GROUPS, type DenyGroup } from './types';
@@ -75,7 +76,7 @@ const RULE_COMMANDS: Record<string, string[]> = {
 };
 
 export const DENY_RULES: DenyRule[] = DENY_GROUPS.flatMap((group) =>
-  (SYSTEM_GROUPS[group] ?? CODE_GROUPS[group] ?? []).map(([name, pattern, test]) => {
+  [...(SYSTEM_GROUPS[group] ?? []), ...(CODE_GROUPS[group] ?? []), ...(HOST_GROUPS[group] ?? [])].map(([name, pattern, test]) => {
     const id = `${group}.${name}`;
     const commands = RULE_COMMANDS[id];
     return { id, group, pattern, test, ...(commands ? { commands: new Set(commands) } : {}) };

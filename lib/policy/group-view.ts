@@ -4,6 +4,7 @@
 import { reachedPaths } from './protected-paths';
 import type { Segment } from './wrappers';
 import { baseName } from './wrappers';
+import { namedPaths, writeTargets } from './writers';
 
 export interface GroupView {
   /** Basename of the command, lower-cased. */
@@ -20,6 +21,10 @@ export interface GroupView {
   feedsCode: boolean;
   /** Variables referenced with a parameter transformation (`${x@P}`). */
   transforms: boolean;
+  /** Every path the segment names, absolute and normalised (relative ones read from the working directory). */
+  paths: string[];
+  /** Every path the segment writes (redirects, cp/mv/install/ln targets, tee, sort -o, sed w …), absolute and normalised. */
+  writes: string[];
 }
 
 /** Where relative paths and globs are read from; without it only the words as written are seen. */
@@ -50,6 +55,8 @@ export function groupView(seg: Segment, feedsCode: boolean, place?: ViewPlace): 
     strings,
     feedsCode,
     transforms: seg.words.some((w) => w.operators.includes('@')) || seg.assignments.some((a) => a.value?.operators.includes('@')),
+    paths: place ? namedPaths(seg, place.cwd, place.home) : [],
+    writes: place ? writeTargets(seg, place.cwd, place.home) : [],
   };
 }
 

@@ -38,6 +38,23 @@ const SHELL_STATE = new Set(['alias', 'unalias', 'trap', 'enable', 'bind', 'fc',
 const DOCKER_SOCKET = /docker\.sock(?:et)?\b/;
 const PROC_ENVIRON = /\/proc\/[^/]{1,32}\/environ/;
 
+const PROC_ENV_PATH = /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?environ$/;
+const PROC_FD = /^\/proc\/(?!self\/|thread-self\/)[^/]+\/(?:task\/[^/]+\/)?fd(?:\/|$)/;
+/** Folders whose walk reaches /proc/<pid>/environ. */
+const PROC_ANCESTOR = /^\/(?:proc(?:\/[^/]+(?:\/task(?:\/[^/]+)?)?)?)?$/;
+const WALKERS = new Set(['rg', 'ag', 'ack', 'find', 'tar', 'zip', 'rsync', 'du']);
+
+/** A recursive reader (grep -r, rg, find, tar …) over /, /proc or a process folder, or a link into /proc. */
+function reachesAllOfProc(name: string, args: readonly string[], paths: readonly string[], cwd: string): boolean {
+  if (name === 'ln') return paths.some((p) => p === '/proc' || p.startsWith('/proc/'));
+  const recursive =
+    WALKERS.has(name) ||
+    (['grep', 'egrep', 'fgrep', 'cp', 'ls', 'zgrep'].includes(name) &&
+      args.some((a) => /^-[a-zA-Z]*[rR]|^--recursive$|^-d$|^--directories=recurse$|^-a$|^--archive$/.test(a)));
+  if (!recursive) return false;
+  return paths.some((p) => PROC_ANCESTOR.test(p)) || PROC_ANCESTOR.test(cwd);
+}
+
 /** A later command of the same pipeline that runs what it reads. */
 export function feedsCode(seg: Segment, all: readonly Segment[]): boolean {
   return all.some((o) => {
@@ -76,8 +93,10 @@ export function judgeSegment(seg: Segment, all: readonly Segment[], ctx: JudgeCo
   }
   const view = groupView(seg, feedsCode(seg, all), { cwd: ctx.cwd, home: ctx.home });
   if (view.strings.some((s) => DOCKER_SOCKET.test(s))) deny('always_on:docker_socket', 'The Docker socket gives root on the host; no profile allows it.');
-  if (view.strings.some((s) => PROC_ENVIRON.test(s)))
-    deny('always_on:proc_environ', "Another process's environment holds the sandbox's credentials; no profile allows it.");
+  if (view.strings.some((s) => PROC_ENVIRON.test(s)) || view.paths.some((p) => PROC_ENV_PATH.test(p)) || reachesAllOfProc(name, view.args, view.paths, ctx.cwd))
+    deny('always_on:proc_environ', "Another process's environment holds the sandbox's credentials; no profile allows it (in any spelling of the path).");
+  if (view.paths.some((p) => PROC_FD.test(p)))
+    deny('always_on:proc_fd', "Another process's open files (its terminal, its pipes) are not the agent's to read or write; no profile allows it.");
 
   const groups = matchGroups(view, rules);
   for (const m of groups) findings.push({ decision: m.mode, rule: `deny_group:${m.group}`, ruleId: m.ruleId, reason: `${m.ruleId}: ${m.pattern}.` });

@@ -119,5 +119,6 @@ export const ALWAYS_ON_RULES: { rule: string; description: string }[] = [
   { rule: 'shell_state', description: 'alias, trap, enable, bind, fc, complete, shopt, hash -p: they change what later commands mean.' },
   { rule: 'wrapper_options', description: 'A wrapper (env, timeout, xargs, sudo, sh …) with an option it does not know, or env -S.' },
   { rule: 'always_on:docker_socket', description: 'The Docker socket (docker.sock) in any argument or redirect.' },
-  { rule: 'always_on:proc_environ', description: '/proc/*/environ in any argument or redirect.' },
+  { rule: 'always_on:proc_environ', description: '/proc/*/environ in any argument or redirect, in any spelling of the path, or a recursive read over /proc.' },
+  { rule: 'always_on:proc_fd', description: "Another process's /proc/*/fd: its terminal and pipes." },
 ];

@@ -18,6 +18,8 @@ const view = (name: string, args: string[] = [], extra: Partial<GroupView> = {})
   strings: [...args],
   feedsCode: false,
   transforms: false,
+  paths: [],
+  writes: [],
   ...extra,
 });
 const ids = (v: GroupView, rules = profileRulesSchema.parse({})) => matchGroups(v, rules).map((m) => m.ruleId);
@@ -59,7 +61,8 @@ describe('deny groups', () => {
     expect(ids(view('curl', ['-XPOST', 'https://x']))).toContain('data_exfiltration.curl_upload');
     expect(ids(view('curl', ['-X', 'GET', 'https://x']))).toEqual([]);
     expect(ids(view('kill', ['-s', 'KILL', '1']))).toContain('process_control.kill_9');
-    expect(ids(view('kill', ['-15', '1']))).toEqual([]);
+    expect(ids(view('kill', ['-15', '1234']))).toEqual([]);
+    expect(ids(view('kill', ['-15', '1']))).toEqual(['process_control.kill_all']);
     expect(ids(view('sort', ['--co=sh']))).toContain('filter_bypass.sort_compress');
     expect(ids(view('sort', ['--check']))).toEqual([]);
     expect(ids(view('sed', ['-n', 's/a/b/gpe']))).toContain('filter_bypass.sed_execute');
