@@ -3,6 +3,7 @@
 import { SquareTerminal } from 'lucide-react';
 import dynamic from 'next/dynamic';
 import { useCallback, useEffect, useState } from 'react';
+import { principalWords, SharedSandboxNote } from '../sandboxes/instances/shared-note';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { EmptyState, Skeleton, Tip } from '../ui/misc';
@@ -26,18 +27,21 @@ export interface TerminalPanelProps {
   startAction?: React.ReactNode;
   /** Where tickets come from; the REST operation by default. */
   getTicket?: GetTicket;
+  /** Whose sandbox this is when it is not the viewer's own: warned about, and attached to only on purpose. */
+  sharedWith?: string | null;
 }
 
 /**
  * A shell into a running sandbox, opened only when the person asks (or re-attached after a reload
  * of this tab, while the shell still runs).
  */
-export function TerminalPanel({ instanceId, running, canOpen, requiredRole = 'operator', startAction, getTicket }: TerminalPanelProps) {
+export function TerminalPanel({ instanceId, running, canOpen, requiredRole = 'operator', startAction, getTicket, sharedWith = null }: TerminalPanelProps) {
   const [opened, setOpened] = useState(false);
   useEffect(() => {
     if (running && canOpen && savedSession(instanceId)) setOpened(true);
   }, [instanceId, running, canOpen]);
-  const fallback = useCallback((sessionId?: string) => requestTerminalTicket(instanceId, sessionId), [instanceId]);
+  const shared = sharedWith !== null;
+  const fallback = useCallback((sessionId?: string) => requestTerminalTicket(instanceId, sessionId, shared), [instanceId, shared]);
   const needsRole = `Opening a terminal needs the ${requiredRole} role`;
   return (
     <Card>
@@ -45,7 +49,8 @@ export function TerminalPanel({ instanceId, running, canOpen, requiredRole = 'op
         <CardTitle>Terminal</CardTitle>
         <CardDescription>An interactive shell inside the sandbox. It survives a dropped connection or a reload of this tab.</CardDescription>
       </CardHeader>
-      <CardContent className="min-w-0">
+      <CardContent className="grid min-w-0 gap-3">
+        {running && sharedWith ? <SharedSandboxNote principal={sharedWith} /> : null}
         {!running ? (
           <EmptyState icon={<SquareTerminal />} title="No sandbox is running — start one to open a terminal" action={startAction} />
         ) : !canOpen ? (
@@ -63,7 +68,7 @@ export function TerminalPanel({ instanceId, running, canOpen, requiredRole = 'op
             <SquareTerminal aria-hidden className="size-8 text-muted-foreground" />
             <p className="max-w-md text-sm text-muted-foreground">Opens a shell as the sandbox's user. Input counts as activity; an idle shell is closed.</p>
             <Button onClick={() => setOpened(true)}>
-              <SquareTerminal aria-hidden /> Open terminal
+              <SquareTerminal aria-hidden /> {sharedWith ? `Attach to ${principalWords(sharedWith)}'s sandbox` : 'Open terminal'}
             </Button>
           </div>
         )}

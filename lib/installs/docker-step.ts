@@ -1,14 +1,13 @@
-// One install step in a maintenance container: an argv under the in-container kill timer, its
+// One install step in a maintenance container: an argv under the control kit's deadline, its
 // stdout and stderr handed over line by line as they arrive, and a stop that ends it. The engine
-// cannot signal an exec, so every step carries a marker in its env and stop() runs the terminal's
-// kill script, which ends each process bearing the marker and every process of their sessions.
+// cannot signal an exec, so every step runs as a named kit run and stop() runs `kit kill` on it,
+// which ends the step and every process it started.
 import { randomBytes } from 'node:crypto';
 import type { Duplex, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { AppError } from '@/lib/core/errors';
 import { toAppError } from '@/lib/sandbox/docker/connection';
-import { runExec, timedArgv, validateExec } from '@/lib/sandbox/docker/exec';
-import { TERMINAL_ID_ENV, terminalKillArgv } from '@/lib/terminal/docker-pty';
+import { killArgv, runExec, timedArgv, validateExec } from '@/lib/sandbox/docker/exec';
 import type { Maintenance } from './maintenance';
 
 /** A line longer than this is cut there and ends with "…"; the rest of it is dropped. */
@@ -106,7 +105,7 @@ export function runStep(m: Maintenance, step: InstallStep, onLine: (stream: Step
   };
 
   const kill = (): Promise<void> => {
-    killing ??= runExec(m.conn, m.containerId, { argv: terminalKillArgv(marker), timeoutMs: KILL_TIMEOUT_MS, maxOutputBytes: 4096 }).then((r) => {
+    killing ??= runExec(m.conn, m.containerId, { argv: killArgv(marker), timeoutMs: KILL_TIMEOUT_MS, maxOutputBytes: 4096 }).then((r) => {
       if (r.exitCode !== 0) throw new AppError('sandbox_error', `install step processes did not all end (exit ${r.exitCode}): ${r.stderr.slice(0, 200)}`);
     });
     return killing;
@@ -120,12 +119,12 @@ export function runStep(m: Maintenance, step: InstallStep, onLine: (stream: Step
     let socket: Duplex;
     try {
       const exec = await m.conn.api.getContainer(m.containerId).exec({
-        Cmd: timedArgv({ ...step, maxOutputBytes: 0 }),
+        Cmd: timedArgv(step, marker),
         AttachStdin: false,
         AttachStdout: true,
         AttachStderr: true,
         Tty: false,
-        Env: Object.entries({ ...step.env, [TERMINAL_ID_ENV]: marker }).map(([k, v]) => `${k}=${v}`),
+        Env: Object.entries(step.env ?? {}).map(([k, v]) => `${k}=${v}`),
         ...(step.cwd ? { WorkingDir: step.cwd } : {}),
       });
       execId = exec.id;

@@ -1,15 +1,17 @@
-// Running an allowed command in a sandbox of the agent's config: a running instance of the config
-// (the one used last, else any running one, else a new one started), the credentials resolver's env
-// plus the skill folder variables, the output cap per stream, the timeout; with a session, the
-// files the command wrote in the workspace are listed (and scanned when the profile says so).
+// Running an allowed command in the agent's own sandbox of its config: a running sandbox labelled
+// for that agent (the one used last, else the newest, else a new one started for it) — never one
+// of another agent or a person. The env is the config's variables plus the skill folder variables
+// (no person's variables: the token that calls is not the agent), given to this exec only; the
+// output is capped per stream; every exec's written files are listed by Skilldock's own means (and
+// scanned when the profile says so).
 
 import type { Actor } from '../auth/actor';
 import { hasCode } from '../core/errors';
-import { newId } from '../core/ids';
 import type { SandboxBackend } from '../sandbox/backend';
 import { loadEnvFor } from '../sandbox/env/store';
-import { type InstanceDeps, listInstances, resolve, startInstance } from '../sandbox/instances/service';
-import { recordWritten, scanWritten, startTracking } from './sessions';
+import { agentPrincipal } from '../sandbox/instances/principal';
+import { type InstanceDeps, resolve, runningFor, startInstance } from '../sandbox/instances/service';
+import { recordWritten, scanWritten, startTracking, TRACKED_ROOTS } from './sessions';
 
 export interface SandboxDeps {
   instances: InstanceDeps;
@@ -28,7 +30,8 @@ export interface RunRequest {
   outputCap: number;
   /** Added to the credentials env (the skill folder variables); looked up while the sandbox is found. */
   env: Promise<Record<string, string>>;
-  track: { sessionId: string; root: string; scan: boolean } | null;
+  /** Where the agent's workspace is (tracked with the usual writable places) and whether written files are scanned. */
+  track: { root: string; scan: boolean };
 }
 
 export interface RunResult {
@@ -44,15 +47,18 @@ export interface RunResult {
   writtenFiles: string[];
 }
 
+/** Written files scanned per exec at most. */
+const MAX_SCANNED = 20;
+
 type Resolved = Awaited<ReturnType<typeof resolve>> & { id: string };
 
 interface Routes {
   /**
-   * The instance each config's execs went to last, so a session keeps its workspace. It is used
-   * without asking the engine first; a call that finds it gone (before anything started) drops it.
+   * The instance each agent's execs went to last, per config, so its sessions keep their workspace.
+   * It is used without asking the engine first; a call that finds it gone (before anything started) drops it.
    */
   last: Map<string, Resolved>;
-  /** One start at a time per config: concurrent first execs share the sandbox it starts. */
+  /** One start at a time per agent and config: concurrent first execs share the sandbox it starts. */
   starting: Map<string, Promise<string>>;
 }
 
@@ -65,21 +71,25 @@ function routesOf(deps: SandboxDeps): Routes {
   return r;
 }
 
-async function instanceFor(deps: SandboxDeps, actor: Actor, configId: string): Promise<Resolved> {
+const routeKey = (t: AgentSandbox) => `${t.configId}/${t.agentId}`;
+
+async function instanceFor(deps: SandboxDeps, actor: Actor, target: AgentSandbox): Promise<Resolved> {
   const { last: lastInstance, starting } = routesOf(deps);
-  const last = lastInstance.get(configId);
+  const key = routeKey(target);
+  const last = lastInstance.get(key);
   if (last) return last;
-  let pending = starting.get(configId);
+  let pending = starting.get(key);
   if (!pending) {
+    const principal = agentPrincipal(target.agentId);
     pending = (async () => {
-      const running = (await listInstances(deps.instances, { configId })).items.find((i) => i.state === 'running');
-      return running ? running.id : (await startInstance(deps.instances, actor, configId)).id;
-    })().finally(() => starting.delete(configId));
-    starting.set(configId, pending);
+      const [running] = await runningFor(deps.instances, target.configId, principal);
+      return running ?? (await startInstance(deps.instances, actor, target.configId, principal)).id;
+    })().finally(() => starting.delete(key));
+    starting.set(key, pending);
   }
   const id = await pending;
   const r = { id, ...(await resolve(deps.instances, id)) };
-  lastInstance.set(configId, r);
+  lastInstance.set(key, r);
   return r;
 }
 
@@ -91,31 +101,34 @@ const cut = (s: string, cap: number): { text: string; cut: boolean } => {
   return b.length > cap ? { text: b.subarray(0, cap).toString('utf8'), cut: true } : { text: s, cut: false };
 };
 
-async function tracked(backend: SandboxBackend, sandboxId: string, track: NonNullable<RunRequest['track']>, run: () => Promise<RunResult>) {
-  const tracker = await startTracking(backend, sandboxId, track.root, `/tmp/.skilldock-exec-${newId()}`, new Date());
+async function tracked(backend: SandboxBackend, sandboxId: string, track: RunRequest['track'], run: () => Promise<RunResult>) {
+  const tracker = await startTracking(backend, sandboxId, [...TRACKED_ROOTS, track.root]);
   const result = await run();
   if (!tracker) return { result, files: [] as { path: string; clean: boolean }[] };
   const paths = await tracker.collect().catch(() => []);
-  const files = await Promise.all(paths.map(async (p) => ({ path: p, clean: track.scan ? await scanWritten(backend, sandboxId, p) : false })));
+  // Scanned: the first few (a package install can touch hundreds); the rest count as not clean.
+  const files = await Promise.all(
+    paths.map(async (p, i) => ({ path: p, clean: track.scan && i < MAX_SCANNED ? await scanWritten(backend, sandboxId, p) : false })),
+  );
   return { result, files };
 }
 
 export async function runInSandbox(deps: SandboxDeps, actor: Actor, target: AgentSandbox, req: RunRequest): Promise<RunResult> {
   const { last: lastInstance } = routesOf(deps);
-  const cached = lastInstance.has(target.configId);
+  const cached = lastInstance.has(routeKey(target));
   try {
     return await runOnce(deps, actor, target, req);
   } catch (e) {
     if (!cached || !sandboxGone(e)) throw e;
-    lastInstance.delete(target.configId);
+    lastInstance.delete(routeKey(target));
     return runOnce(deps, actor, target, req);
   }
 }
 
 async function runOnce(deps: SandboxDeps, actor: Actor, target: AgentSandbox, req: RunRequest): Promise<RunResult> {
   const [inst, { env }, extra] = await Promise.all([
-    instanceFor(deps, actor, target.configId),
-    loadEnvFor(deps.instances.db, deps.instances.secrets, { user: actor.userId ? { id: actor.userId } : null, sandboxConfig: { id: target.configId } }),
+    instanceFor(deps, actor, target),
+    loadEnvFor(deps.instances.db, deps.instances.secrets, { user: null, sandboxConfig: { id: target.configId } }),
     req.env,
   ]);
   const run = async (): Promise<RunResult> => {
@@ -143,8 +156,7 @@ async function runOnce(deps: SandboxDeps, actor: Actor, target: AgentSandbox, re
       writtenFiles: [],
     };
   };
-  if (!req.track) return run();
   const { result, files } = await tracked(inst.backend, inst.sandbox.id, req.track, run);
-  await recordWritten(deps.instances.db, target.agentId, req.track.sessionId, files);
+  await recordWritten(deps.instances.db, target.agentId, files);
   return { ...result, writtenFiles: files.map((f) => f.path) };
 }

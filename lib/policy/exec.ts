@@ -129,7 +129,9 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
   const sandbox: AgentSandbox = { agentId, configId: policy.sandboxConfigId };
   const ctx: EvaluationContext = {
     ...(input.cwd ? { cwd: input.cwd } : {}),
-    ...(input.sessionId ? await sessionContext(deps.db, agentId, input.sessionId) : {}),
+    ...(await sessionContext(deps.db, agentId)),
+    // Bytes on stdin are code or data the command line does not show: judged as a pipe into it.
+    ...(input.stdin ? { stdin: true } : {}),
   };
   const e = engine.evaluate(input.command, policy.rules, ctx);
   const base = { decision: e.decision, rule: e.rule, segment: e.segment, reason: e.reason, segments: e.segments, profile: policy.profile };
@@ -186,7 +188,7 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
       .skillDirs(agentId)
       .catch(() => [])
       .then(skillEnv),
-    track: input.sessionId ? { sessionId: input.sessionId, root: policy.rules.workspaceRoot, scan: policy.rules.writeThenRun === 'scan' } : null,
+    track: { root: policy.rules.workspaceRoot, scan: policy.rules.writeThenRun === 'scan' },
   }).catch(async (err: unknown) => {
     // Allowed but not run (no sandbox could be started, the engine failed): logged, then reported.
     await writeLog(deps.db, actor, agentId, input, policy.profile, e, { outcome: 'failed', approvalId: approval?.id ?? null });

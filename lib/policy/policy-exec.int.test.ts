@@ -149,7 +149,7 @@ describeDocker('the gateway exec on Docker', () => {
     }
   });
 
-  it('write-then-run: a script written in a session needs approval on the next exec of that session', async () => {
+  it("write-then-run: a script an exec wrote needs approval on the agent's next exec, whatever its session", async () => {
     await settings({ approvalMode: '202' });
     try {
       const w = await gateway.exec('writer', { command: "printf 'echo ran-it\\n' > /workspace/job.sh", sessionId: 's-1' });
@@ -158,9 +158,19 @@ describeDocker('the gateway exec on Docker', () => {
       const next = await gateway.exec('writer', { command: 'sh /workspace/job.sh', sessionId: 's-1' });
       expect(next.status).toBe(202);
       expect(next.body).toMatchObject({ decision: 'approval', rule: 'write_then_run', outcome: 'pending' });
-      // Another session did not write it.
-      const other = await gateway.exec('writer', { command: 'sh /workspace/job.sh', sessionId: 's-2' });
-      expect(other.body).toMatchObject({ decision: 'allow', outcome: 'ran', stdout: 'ran-it\n' });
+      // The sandbox is the agent's: another session, or none, runs in the same files and is judged the same.
+      for (const sessionId of ['s-2', undefined]) {
+        const other = await gateway.exec('writer', { command: 'sh /workspace/job.sh', ...(sessionId ? { sessionId } : {}) });
+        expect(other.body).toMatchObject({ decision: 'approval', rule: 'write_then_run', outcome: 'pending' });
+      }
+      // Moved, linked or renamed, and with a back-dated time: still the written content.
+      const moved = await gateway.exec('writer', { command: 'mv /workspace/job.sh /tmp/j2 && touch -d @0 /tmp/j2 && ln /tmp/j2 /workspace/j3' });
+      expect(moved.body.writtenFiles).toEqual(expect.arrayContaining(['/tmp/j2', '/workspace/j3']));
+      // Another agent has a sandbox of its own: the file is not there at all.
+      const stranger = await gateway.exec('runner', { command: 'cat /tmp/j2 /workspace/j3' });
+      expect(stranger.body).toMatchObject({ decision: 'allow', outcome: 'ran' });
+      expect(stranger.body.exitCode).not.toBe(0);
+      expect(stranger.body.sandboxId).not.toBe(w.body.sandboxId);
     } finally {
       await settings({ approvalMode: 'wait' });
     }

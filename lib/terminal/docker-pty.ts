@@ -1,15 +1,14 @@
 // A terminal shell in a Docker sandbox. The engine cannot signal an exec, and closing the hijacked
-// stream leaves the shell running, so every shell carries a per-session marker in its env and the
-// end runs a second exec that kills each process bearing the marker and every process of their
-// sessions: job control gives each pipeline its own process group, but they all stay in the shell's
-// session, and a process that drops the marker with `env -i` stays in it too.
+// stream leaves the shell running, so the shell runs under the control kit's `run -i <session>`
+// (from its read-only mount): every process it starts stays below the kit however it detaches
+// (`setsid`, double forks, `env -i`), and the end runs `kit kill <session>` in a second exec.
 import type { Duplex } from 'node:stream';
 import { AppError } from '@/lib/core/errors';
 import type { ExecRequest, ExecResult } from '@/lib/sandbox/backend';
+import { killArgv, timedArgv } from '@/lib/sandbox/docker/exec';
 import type { TtyOptions, TtySession } from '@/lib/sandbox/docker/tty';
+import { TERMINAL_ID_ENV } from './marker-kill';
 import type { PtyOpenRequest, TerminalPty } from './pty';
-
-export const TERMINAL_ID_ENV = 'SKILLDOCK_TERMINAL_ID';
 
 /** The part of the Docker backend a terminal uses (its openTerminal holds the sandbox's activity lease while the stream is open). */
 export interface DockerTerminalHost {
@@ -17,42 +16,16 @@ export interface DockerTerminalHost {
   exec(id: string, req: ExecRequest): Promise<ExecResult>;
 }
 
-// $1 is the marker value; it is passed as an argument, never spliced into the script. Exit 0: none
-// remains; exit 3: some survived 20 rounds.
-export const TERMINAL_KILL_SCRIPT = `
-mark="${TERMINAL_ID_ENV}=$1"
-field() { sed 's/.*) //' "$1/stat" 2>/dev/null | cut -d' ' -f"$2"; }
-self=$(field /proc/$$ 4)
-round=0
-while :; do
-  sids=" "; targets=""
-  for d in /proc/[0-9]*; do
-    if tr '\\0' '\\n' <"$d/environ" 2>/dev/null | grep -qxF "$mark"; then
-      targets="$targets \${d#/proc/}"
-      s=$(field "$d" 4)
-      case "$s" in ""|0|1|"$self") ;; *) sids="$sids$s " ;; esac
-    fi
-  done
-  for d in /proc/[0-9]*; do
-    s=$(field "$d" 4)
-    case "$sids" in *" $s "*) targets="$targets \${d#/proc/}" ;; esac
-  done
-  [ -z "$targets" ] && exit 0
-  round=$((round + 1))
-  [ "$round" -gt 20 ] && exit 3
-  kill -KILL $targets 2>/dev/null
-  sleep 0.1 2>/dev/null || sleep 1
-done
-`;
-
-/** The exec that kills every process of one terminal session (run with a normal, non-TTY exec). */
-export function terminalKillArgv(sessionId: string): string[] {
-  return ['sh', '-c', TERMINAL_KILL_SCRIPT, 'skilldock-terminal-kill', sessionId];
+/** The shell a terminal runs: bash when the image has it, else sh, under the kit's `run -i`. */
+export function terminalShellArgv(sessionId: string): string[] {
+  return timedArgv({ argv: ['sh', '-c', 'if command -v bash >/dev/null 2>&1; then exec bash; else exec sh; fi'], timeoutMs: 0 }, terminalRunId(sessionId));
 }
+
+const terminalRunId = (sessionId: string) => `terminal-${sessionId}`;
 
 export async function openDockerPty(host: DockerTerminalHost, req: PtyOpenRequest): Promise<TerminalPty> {
   const env = { ...req.env, [TERMINAL_ID_ENV]: req.sessionId };
-  const tty = await host.openTerminal(req.sandboxId, { env, cols: req.cols, rows: req.rows });
+  const tty = await host.openTerminal(req.sandboxId, { argv: terminalShellArgv(req.sessionId), env, cols: req.cols, rows: req.rows });
   const stream: Duplex = tty.stream;
   let exitCb: ((code: number | null) => void) | null = null;
   let exited = false;
@@ -90,7 +63,7 @@ export async function openDockerPty(host: DockerTerminalHost, req: PtyOpenReques
     },
     async kill() {
       const r = await host.exec(req.sandboxId, {
-        argv: terminalKillArgv(req.sessionId),
+        argv: killArgv(terminalRunId(req.sessionId)),
         timeoutMs: 20_000,
         maxOutputBytes: 4096,
       });

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/core/errors';
 import type { ExecRequest, ExecResult } from '@/lib/sandbox/backend';
 import type { ProcessEvent, StartProcess } from '@/lib/sandbox/e2b/envd';
-import { TERMINAL_ID_ENV } from './docker-pty';
 import { type E2bTerminalHost, type EnvdPty, openE2bPty } from './e2b-pty';
+import { TERMINAL_ID_ENV } from './marker-kill';
 import type { PtyOpenRequest } from './pty';
 
 class MemoryEnvd implements EnvdPty {

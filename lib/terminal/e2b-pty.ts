@@ -5,7 +5,7 @@
 import { AppError, hasCode } from '@/lib/core/errors';
 import type { ExecRequest, ExecResult } from '@/lib/sandbox/backend';
 import type { ProcessEvent, StartProcess } from '@/lib/sandbox/e2b/envd';
-import { TERMINAL_ID_ENV, terminalKillArgv } from './docker-pty';
+import { TERMINAL_ID_ENV, terminalKillArgv } from './marker-kill';
 import type { PtyOpenRequest, TerminalPty } from './pty';
 
 /** The envd calls a terminal makes on its shell process. */

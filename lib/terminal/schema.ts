@@ -3,6 +3,12 @@ import { z } from 'zod';
 
 export const terminalTicketInput = z.strictObject({
   sessionId: z.uuid('Not a terminal session id.').optional().describe('Re-attach to this live session of yours instead of opening a new shell'),
+  shared: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Attach to a sandbox that belongs to someone else (an agent or another person) on purpose: its files and programs are untrusted, and your personal variables are not given to the shell',
+    ),
 });
 
 export const terminalTicketOut = z.object({
@@ -11,6 +17,7 @@ export const terminalTicketOut = z.object({
   expiresAt: z.string(),
   idleSeconds: z.number().int().describe('No input for this long ends the session (the sandbox config’s terminal idle disconnect)'),
   persistent: z.boolean().describe('Whether the shell survives a restart of Skilldock'),
+  sharedWith: z.string().nullable().describe('Whose sandbox this is when it is not yours (agent:<id>, user:<id>, or unknown): show it next to the terminal'),
 });
 
 export const terminalSessionOut = z.object({

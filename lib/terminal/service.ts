@@ -7,6 +7,7 @@ import type { Actor } from '../auth/actor';
 import { AppError, isAppError } from '../core/errors';
 import { logger } from '../core/logger';
 import { loadEnvFor } from '../sandbox/env/store';
+import { checkAccess } from '../sandbox/instances/principal';
 import { dueForRecycle, recycleFirst } from '../sandbox/instances/rollout';
 import { type InstanceDeps, resolve } from '../sandbox/instances/service';
 import { getTerminalSettings, type TerminalSettings } from '../settings';
@@ -34,6 +35,8 @@ export interface TicketAnswer {
   idleSeconds: number;
   /** Whether the shell survives a restart of Skilldock (it does not: it lives in this process). */
   persistent: boolean;
+  /** Whose sandbox it is when it is not the caller's own (they attached on purpose). */
+  sharedWith: string | null;
 }
 
 /** The upgrade's query, as the socket route reads it. */
@@ -55,6 +58,8 @@ export interface PreparedTerminal {
   rows: number | undefined;
   session: TerminalSession | null;
   offset: number | undefined;
+  /** Attached on purpose to a sandbox that is not the user's own. */
+  shared: boolean;
 }
 
 export interface SessionView {
@@ -103,10 +108,11 @@ export class TerminalService {
   }
 
   /** A single-use ticket for a running sandbox, bound to the caller and the Origin the call came from. */
-  async issueTicket(actor: Actor, instanceId: string, opts: { sessionId?: string; origin: string | null }): Promise<TicketAnswer> {
+  async issueTicket(actor: Actor, instanceId: string, opts: { sessionId?: string; origin: string | null; shared?: boolean }): Promise<TicketAnswer> {
     if (!actor.userId) throw new AppError('forbidden', 'Terminals are opened by users (or their API tokens).');
     const resolved = await resolve(this.deps.sandboxes, instanceId);
     const { row, sandbox } = resolved;
+    const access = checkAccess(actor, sandbox.labels, opts.shared);
     if (sandbox.state !== 'running')
       throw new AppError('invalid_state', `This sandbox is ${sandbox.state}; a terminal opens only in a running sandbox.`, {
         hint: 'Start a sandbox from its config, then open the terminal.',
@@ -122,13 +128,20 @@ export class TerminalService {
       const settings = await this.settings();
       this.manager.checkLimits(actor.userId, instanceId, settings);
     }
-    const issued = this.tickets.issue({ userId: actor.userId, sandboxId: instanceId, origin: opts.origin ?? '', sessionId: opts.sessionId });
+    const issued = this.tickets.issue({
+      userId: actor.userId,
+      sandboxId: instanceId,
+      origin: opts.origin ?? '',
+      sessionId: opts.sessionId,
+      ...(access.own ? {} : { shared: true }),
+    });
     return {
       ticket: issued.ticket,
       sessionId: opts.sessionId ?? null,
       expiresAt: new Date(issued.expiresAt).toISOString(),
       idleSeconds: idleSecondsOf(row.config),
       persistent: false,
+      sharedWith: access.own ? null : (access.principal ?? 'unknown'),
     };
   }
 
@@ -148,7 +161,7 @@ export class TerminalService {
       if (isAppError(s)) throw s;
       // A re-attach that names no size keeps the one the shell has.
       const keep = q.cols === null && q.rows === null;
-      return { actor, instanceId: claims.sandboxId, ...(keep ? { cols: undefined, rows: undefined } : geometry), session: s, offset };
+      return { actor, instanceId: claims.sandboxId, ...(keep ? { cols: undefined, rows: undefined } : geometry), session: s, offset, shared: !!claims.shared };
     }
     const resolved = await resolve(this.deps.sandboxes, claims.sandboxId);
     if (resolved.sandbox.state !== 'running')
@@ -156,7 +169,9 @@ export class TerminalService {
     const due = await dueForRecycle(this.deps.sandboxes.db, resolved);
     if (due) throw recycleFirst(due);
     this.manager.checkLimits(claims.userId, claims.sandboxId, await this.settings());
-    return { actor, instanceId: claims.sandboxId, ...geometry, session: null, offset };
+    // Checked again at the upgrade: the ticket's choice still has to match whose sandbox it is.
+    const access = checkAccess(actor, resolved.sandbox.labels, claims.shared);
+    return { actor, instanceId: claims.sandboxId, ...geometry, session: null, offset, shared: !access.own };
   }
 
   /** After the handshake: opens the shell (new session) or re-attaches, then hands output to the consumer. */
@@ -164,7 +179,9 @@ export class TerminalService {
     let session = p.session;
     if (!session) {
       const [settings, { row }] = await Promise.all([this.settings(), resolve(this.deps.sandboxes, p.instanceId)]);
-      const { env } = await loadEnvFor(this.deps.sandboxes.db, this.deps.sandboxes.secrets, { user: { id: p.actor.userId! }, sandboxConfig: { id: row.id } });
+      // Personal variables only in the user's own sandbox; a shared one gets the config's alone.
+      const user = p.shared ? null : { id: p.actor.userId! };
+      const { env } = await loadEnvFor(this.deps.sandboxes.db, this.deps.sandboxes.secrets, { user, sandboxConfig: { id: row.id } });
       const sessionId = randomUUID();
       const where = { sandboxId: p.instanceId, cols: p.cols ?? DEFAULT_COLS, rows: p.rows ?? DEFAULT_ROWS };
       const tap = this.deps.transcript?.({ sessionId, actor: p.actor, ...where }, settings) ?? null;

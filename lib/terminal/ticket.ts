@@ -18,6 +18,8 @@ export interface TicketClaims {
   origin: string;
   /** Set when the ticket asks to re-attach to this terminal session. */
   sessionId?: string;
+  /** The sandbox is not the user's own and they chose to attach to it: no personal variables. */
+  shared?: boolean;
 }
 
 export interface IssuedTicket {

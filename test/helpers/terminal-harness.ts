@@ -15,7 +15,8 @@ import { route } from '@/lib/http/route';
 import { terminalSocket } from '@/lib/http/terminal-socket';
 import { SocketRouter } from '@/lib/http/ws-router';
 import { createConfig } from '@/lib/sandbox/config/store';
-import { startInstance } from '@/lib/sandbox/instances/service';
+import { principalOf } from '@/lib/sandbox/instances/principal';
+import { resolve, startInstance } from '@/lib/sandbox/instances/service';
 import { setServices } from '@/lib/services';
 import type { ServerFrame } from '@/lib/terminal/frames';
 import { apiUser } from './api';
@@ -42,8 +43,14 @@ export interface TerminalHarness {
   instanceId: string;
   users: Record<'owner' | 'admin' | 'viewer', TerminalUser>;
   newUser(role: Role, email: string): Promise<TerminalUser>;
-  /** Asks for a ticket as `user` (cookie, from ORIGIN unless `origin` says otherwise). */
-  ticket(user: TerminalUser, opts?: { instanceId?: string; sessionId?: string; origin?: string | null }): Promise<{ status: number; json: any }>;
+  /**
+   * Asks for a ticket as `user` (cookie, from ORIGIN unless `origin` says otherwise). Like the
+   * console, it attaches on purpose (`shared`) to a sandbox that is not the user's own, unless told.
+   */
+  ticket(
+    user: TerminalUser,
+    opts?: { instanceId?: string; sessionId?: string; origin?: string | null; shared?: boolean },
+  ): Promise<{ status: number; json: any }>;
   /** Starts another sandbox from the harness config. */
   startSandbox(): Promise<string>;
   stop(): Promise<void>;
@@ -101,6 +108,11 @@ export async function startTerminalHarness(opts: { env?: Record<string, string> 
     startSandbox,
     async ticket(user, o = {}) {
       const id = o.instanceId ?? instanceId;
+      const labels = await resolve(s.sandboxes, id).then(
+        (r) => r.sandbox.labels,
+        () => ({}) as Record<string, string>,
+      );
+      const shared = o.shared ?? principalOf(labels) !== `user:${user.actor.userId}`;
       const headers: Record<string, string> = { cookie: user.cookie, 'content-type': 'application/json', host: 'console.test' };
       const origin = o.origin === undefined ? ORIGIN : o.origin;
       if (origin) headers.origin = origin;
@@ -108,7 +120,7 @@ export async function startTerminalHarness(opts: { env?: Record<string, string> 
         new Request(`${ORIGIN}${api.openTerminal.path.replace('{id}', encodeURIComponent(id))}`, {
           method: 'POST',
           headers,
-          body: JSON.stringify(o.sessionId ? { sessionId: o.sessionId } : {}),
+          body: JSON.stringify({ ...(o.sessionId ? { sessionId: o.sessionId } : {}), ...(shared ? { shared: true } : {}) }),
         }),
         { params: Promise.resolve({ id }) } as never,
       );

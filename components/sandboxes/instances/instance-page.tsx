@@ -12,13 +12,14 @@ import { Button, buttonVariants } from '../../ui/button';
 import { Card, CardContent } from '../../ui/card';
 import { RetryableError, Skeleton, Tip } from '../../ui/misc';
 import { RelativeTime } from '../../ui/time';
-import { useCan } from '../../viewer';
+import { useCan, useViewer } from '../../viewer';
 import { BACKEND_LABEL } from '../config-card';
 import { ArtifactsBrowser } from './artifacts';
 import { InstanceActions, instanceHref } from './instance-actions';
 import { StaleChip, StateBadge } from './instances-page';
 import { type Instance, useInstance, useStartSandbox } from './queries';
 import { RunCommand } from './run-command';
+import { principalWords, sharedWith } from './shared-note';
 import { StatsChart } from './stats-chart';
 
 /** Starts a fresh sandbox from this one's config and goes to it (the terminal's empty state). */
@@ -49,7 +50,9 @@ export function InstancePage({ id }: { id: string }) {
   const q = useInstance(id);
   const router = useRouter();
   const terminal = useCan('sandboxes.exec');
+  const viewer = useViewer();
   const i = q.data;
+  const shared = i ? sharedWith(i.principal, viewer.userId) : null;
   return (
     <>
       <PageHeader
@@ -96,6 +99,7 @@ export function InstancePage({ id }: { id: string }) {
                     </span>,
                   ],
                   ['State', <StateBadge key="s" state={i.state} />],
+                  ['Owner', <span key="o">{shared ? principalWords(shared) : 'you'}</span>],
                   ['Started', <RelativeTime key="t" iso={i.createdAt} />],
                   ['Last activity', <RelativeTime key="a" iso={i.lastActivityAt} empty="none recorded" />],
                   ['Started by', i.startedBy ?? '—'],
@@ -121,9 +125,10 @@ export function InstancePage({ id }: { id: string }) {
             canOpen={terminal.allowed}
             requiredRole={minimumRole('sandboxes.exec')}
             startAction={<StartFromConfig instance={i} />}
+            sharedWith={shared}
           />
           <ArtifactsBrowser id={i.id} />
-          <RunCommand id={i.id} />
+          <RunCommand id={i.id} sharedWith={shared} />
         </div>
       )}
     </>

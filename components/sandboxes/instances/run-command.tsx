@@ -12,6 +12,7 @@ import { Textarea } from '../../ui/textarea';
 import { useCan } from '../../viewer';
 import { instanceHref } from './instance-actions';
 import { useExecSandbox } from './queries';
+import { SharedSandboxNote } from './shared-note';
 
 /**
  * The argument vector typed in the box: with several lines, each line is one argument as written;
@@ -42,7 +43,7 @@ export function parseArgv(text: string): string[] {
 }
 
 /** Admin-only: run one program (no shell) and show its exit code and output. */
-export function RunCommand({ id }: { id: string }) {
+export function RunCommand({ id, sharedWith = null }: { id: string; sharedWith?: string | null }) {
   const { allowed, why } = useCan('sandboxes.exec');
   const [text, setText] = useState('');
   const exec = useExecSandbox(id);
@@ -62,9 +63,10 @@ export function RunCommand({ id }: { id: string }) {
           className="grid gap-3"
           onSubmit={(e) => {
             e.preventDefault();
-            if (argv.length) exec.mutate({ argv });
+            if (argv.length) exec.mutate({ argv, ...(sharedWith ? { shared: true as const } : {}) });
           }}
         >
+          {sharedWith ? <SharedSandboxNote principal={sharedWith} /> : null}
           <Field label="Command" htmlFor={`argv-${id}`} hint={argv.length ? `${argv.length} argument(s): ${JSON.stringify(argv).slice(0, 200)}` : undefined}>
             <Textarea id={`argv-${id}`} rows={3} value={text} disabled={!allowed} onChange={(e) => setText(e.target.value)} placeholder="ls -la /workspace" />
           </Field>

@@ -12,7 +12,7 @@ const isOpen = (services: Services) => (id: string) => services.terminals.manage
 /** The browser terminal's tickets, open sessions, transcripts and settings. */
 export const terminalOps = {
   openTerminal: defineOperation(api.openTerminal, async ({ services, actor, params, body, meta }) =>
-    services.terminals.issueTicket(actor, params.id, { sessionId: body.sessionId, origin: meta.origin ?? null }),
+    services.terminals.issueTicket(actor, params.id, { sessionId: body.sessionId, origin: meta.origin ?? null, shared: body.shared }),
   ),
   listTerminalSessions: defineOperation(api.listTerminalSessions, async ({ services }) => ({ items: services.terminals.list() })),
   closeTerminalSession: defineOperation(api.closeTerminalSession, async ({ services, actor, params }) => services.terminals.close(actor, params.id)),

@@ -1,34 +1,29 @@
-// Activity of sandbox containers. In memory: a lease per container held for the length of every
-// operation, so the idle sweep never removes a container mid-operation, and the last activity
-// seen. On disk, inside the container's own state volume: an activity file, so a restarted
-// Skilldock still knows when a container was last used.
+// Activity of sandbox containers, kept by Skilldock alone: a lease per container held for the
+// length of every operation, so the idle sweep never removes a container mid-operation, and the
+// last activity seen. Nothing is read from the container (a sandbox could forge a file there to
+// stay alive); a container not used since this process started counts as active at its start.
 
 import type { DockerConnection } from './connection';
-import { ACTIVITY_FILE, STATE_DIR } from './create-spec';
-import { putTar, statPath } from './files';
-import { buildTar } from './tar';
 
 interface Lease {
   held: number;
   lastActivity: number;
-  persistedAt: number;
 }
 
 const leases = new Map<string, Lease>();
-/** The activity file is rewritten at most this often per container. */
-const PERSIST_EVERY_MS = 5_000;
+const processStart = Date.now();
 
 function lease(id: string): Lease {
   let l = leases.get(id);
   if (!l) {
-    l = { held: 0, lastActivity: 0, persistedAt: 0 };
+    l = { held: 0, lastActivity: 0 };
     leases.set(id, l);
   }
   return l;
 }
 
 /** Takes the container's lease; the returned release records the activity and lets it go. */
-export function acquireLease(conn: DockerConnection, id: string, now: () => number = Date.now): () => Promise<void> {
+export function acquireLease(_conn: DockerConnection, id: string, now: () => number = Date.now): () => Promise<void> {
   const l = lease(id);
   l.held += 1;
   l.lastActivity = now();
@@ -37,14 +32,7 @@ export function acquireLease(conn: DockerConnection, id: string, now: () => numb
     if (released) return;
     released = true;
     l.lastActivity = now();
-    try {
-      if (l.lastActivity - l.persistedAt >= PERSIST_EVERY_MS) {
-        l.persistedAt = l.lastActivity;
-        await recordActivity(conn, id, new Date(l.lastActivity)).catch(() => {});
-      }
-    } finally {
-      l.held -= 1;
-    }
+    l.held -= 1;
   };
 }
 
@@ -58,8 +46,10 @@ export async function withLease<T>(conn: DockerConnection, id: string, op: () =>
   }
 }
 
-export async function recordActivity(conn: DockerConnection, id: string, at: Date): Promise<void> {
-  await putTar(conn, id, STATE_DIR, buildTar([{ type: 'file', name: ACTIVITY_FILE, data: Buffer.from(at.toISOString()), mtime: at }]));
+/** Records activity now (a start, a terminal keystroke) without holding the lease. */
+export function recordActivity(id: string, at: Date): void {
+  const l = lease(id);
+  l.lastActivity = Math.max(l.lastActivity, at.getTime());
 }
 
 /** Whether an operation on the container (by full id, or a prefix/name it was addressed by) is in flight. */
@@ -70,13 +60,10 @@ export function isLeased(fullId: string, names: string[] = []): boolean {
   return false;
 }
 
-/** The last activity known in memory or recorded in the container, in ms since the epoch. */
-export async function lastActivity(conn: DockerConnection, fullId: string): Promise<number | undefined> {
-  let best: number | undefined;
-  for (const [key, l] of leases) if (fullId.startsWith(key) && l.lastActivity) best = Math.max(best ?? 0, l.lastActivity);
-  const st = await statPath(conn, fullId, `${STATE_DIR}/${ACTIVITY_FILE}`).catch(() => null);
-  const onDisk = st ? Date.parse(st.mtime) : Number.NaN;
-  if (Number.isFinite(onDisk)) best = Math.max(best ?? 0, onDisk);
+/** The last activity seen by this process, else its own start (ms since the epoch). */
+export function lastActivity(fullId: string): number {
+  let best = processStart;
+  for (const [key, l] of leases) if (fullId.startsWith(key) && l.lastActivity) best = Math.max(best, l.lastActivity);
   return best;
 }
 

@@ -7,9 +7,11 @@ import type { Attachment, NetworkEnforcer } from '../../network/docker/enforcer'
 import { isOpenPolicy } from '../../network/policy/open';
 import { OPEN_POLICY } from '../../network/policy/types';
 import type { BackendCapabilities, CreateSandboxSpec, ExecRequest, ExecResult, FileEntry, SandboxBackend, SandboxInfo, SandboxState } from '../backend';
+import { KIT_MOUNT } from '../kit/build';
+import { kitVolume } from '../kit/volume';
 import { acquireLease, recordActivity, withLease } from './activity';
 import { type DockerConnection, type DockerConnectionOptions, dockerConnection, statusOf, toAppError } from './connection';
-import { containerCreateOptions, type DockerSandboxSettings, LABEL_MANAGED, resolveWorkspaceMount, STATE_DIR, WORKSPACE } from './create-spec';
+import { containerCreateOptions, type DockerSandboxSettings, LABEL_MANAGED, resolveWorkspaceMount, WORKSPACE } from './create-spec';
 import { runExec } from './exec';
 import { getFile, listDir, putFile, putTar } from './files';
 import { type SweepOptions, type SweepResult, sweepIdle } from './sweep';
@@ -147,9 +149,11 @@ export class DockerBackend implements SandboxBackend {
     // Everything that can be refused is refused here, before the engine is called.
     const hostWorkspace = this.opts.workspaceMount ? resolveWorkspaceMount(this.opts.workspaceMount) : undefined;
     const attached = await this.attachNetwork(spec);
+    const kit = await kitVolume(this.conn, spec.image);
     const body = containerCreateOptions(
       attached ? { ...spec, network: attached.network } : spec,
       attached ? { ...this.opts, dns: attached.dns } : this.opts,
+      kit,
       hostWorkspace,
     );
     if (this.opts.runtime) {
@@ -177,7 +181,7 @@ export class DockerBackend implements SandboxBackend {
           { type: 'dir', name: 'output', mtime: now },
         ]),
       );
-      await recordActivity(this.conn, c.id, now);
+      recordActivity(c.id, now);
       const info = await this.get(c.id, signal);
       if (!info) throw new AppError('sandbox_not_found', `container ${c.id} disappeared after start`);
       // An image without `sleep` lets the init start, then exit: that shows only now.
@@ -270,7 +274,7 @@ export class DockerBackend implements SandboxBackend {
 
   listFiles(id: string, dir: string): Promise<FileEntry[]> {
     checkId(id);
-    return withLease(this.conn, id, () => listDir(this.conn, id, dir, (p) => p === STATE_DIR));
+    return withLease(this.conn, id, () => listDir(this.conn, id, dir, (p) => p === KIT_MOUNT));
   }
 
   async remove(id: string, signal?: AbortSignal): Promise<void> {

@@ -8,7 +8,7 @@ import { AppError } from '@/lib/core/errors';
 import { checkImage } from './backend';
 import { dockerConnection } from './connection';
 import { containerCreateOptions, resolveWorkspaceMount } from './create-spec';
-import { timedArgv, validateExec } from './exec';
+import { killArgv, timedArgv, validateExec } from './exec';
 import { sandboxPath } from './files';
 import { buildTar } from './tar';
 
@@ -24,17 +24,28 @@ function codeOf(fn: () => unknown): string | undefined {
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-spec-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
+const KIT = { name: 'skilldock-kit-abc123', version: 'abc123' };
+
 describe('containerCreateOptions', () => {
   it('pins PID 1, drops capabilities and bounds memory, CPU and PIDs', () => {
     const o = containerCreateOptions(
       { image: 'busybox:1', limits: { cpu: 1.5, memoryMb: 256, pids: 100 }, idleTtlSeconds: 60, labels: { a: 'b' } },
       { configId: 'cfg1' },
+      KIT,
     );
     expect(o.Entrypoint).toEqual(['sleep']);
     expect(o.Cmd).toEqual(['infinity']);
     expect(o.User).toBe('0');
     expect(o.WorkingDir).toBe('/workspace');
-    expect(o.Labels).toEqual({ a: 'b', 'io.skilldock.managed': 'true', 'io.skilldock.config-id': 'cfg1', 'io.skilldock.idle-ttl-seconds': '60' });
+    expect(o.Labels).toEqual({
+      a: 'b',
+      'io.skilldock.managed': 'true',
+      'io.skilldock.config-id': 'cfg1',
+      'io.skilldock.idle-ttl-seconds': '60',
+      'io.skilldock.kit': 'abc123',
+    });
+    // The kit is the only thing mounted, read-only: no sandbox process can change Skilldock's control program.
+    expect(o.HostConfig?.Mounts).toEqual([{ Type: 'volume', Source: 'skilldock-kit-abc123', Target: '/.skilldock-kit', ReadOnly: true }]);
     expect(o.HostConfig).toMatchObject({
       Memory: 256 * 1024 * 1024,
       MemorySwap: 256 * 1024 * 1024,
@@ -51,7 +62,7 @@ describe('containerCreateOptions', () => {
   });
 
   it('uses the defaults, a runtime, and a noexec /tmp with a workspace volume on a read-only rootfs', () => {
-    const o = containerCreateOptions({ image: 'x' }, { readOnlyRootfs: true, runtime: 'runsc', network: 'bridge' });
+    const o = containerCreateOptions({ image: 'x' }, { readOnlyRootfs: true, runtime: 'runsc', network: 'bridge' }, KIT);
     expect(o.HostConfig).toMatchObject({
       Memory: 2048 * 1024 * 1024,
       NanoCpus: 2e9,
@@ -61,17 +72,17 @@ describe('containerCreateOptions', () => {
       NetworkMode: 'bridge',
     });
     expect(o.HostConfig?.Tmpfs?.['/tmp']).toMatch(/(^|,)noexec(,|$)/);
-    expect(o.HostConfig?.Mounts?.map((m) => `${m.Type}:${m.Target}`)).toEqual(['volume:/.skilldock', 'volume:/workspace']);
+    expect(o.HostConfig?.Mounts?.map((m) => `${m.Type}:${m.Target}`)).toEqual(['volume:/.skilldock-kit', 'volume:/workspace']);
     expect(o.Labels?.['io.skilldock.idle-ttl-seconds']).toBe('1800');
   });
 
   it('refuses host and container networks, bad env names and limits out of range', () => {
-    expect(codeOf(() => containerCreateOptions({ image: 'x', network: 'host' }, {}))).toBe('validation');
-    expect(codeOf(() => containerCreateOptions({ image: 'x', network: 'container:abc' }, {}))).toBe('validation');
-    expect(codeOf(() => containerCreateOptions({ image: 'x', env: { 'A=B': '1' } }, {}))).toBe('validation');
-    expect(codeOf(() => containerCreateOptions({ image: 'x', limits: { memoryMb: -1 } }, {}))).toBe('validation');
-    expect(codeOf(() => containerCreateOptions({ image: 'x', limits: { cpu: Number.NaN } }, {}))).toBe('validation');
-    expect(containerCreateOptions({ image: 'x', network: 'skilldock-net-1' }, {}).HostConfig?.NetworkMode).toBe('skilldock-net-1');
+    expect(codeOf(() => containerCreateOptions({ image: 'x', network: 'host' }, {}, KIT))).toBe('validation');
+    expect(codeOf(() => containerCreateOptions({ image: 'x', network: 'container:abc' }, {}, KIT))).toBe('validation');
+    expect(codeOf(() => containerCreateOptions({ image: 'x', env: { 'A=B': '1' } }, {}, KIT))).toBe('validation');
+    expect(codeOf(() => containerCreateOptions({ image: 'x', limits: { memoryMb: -1 } }, {}, KIT))).toBe('validation');
+    expect(codeOf(() => containerCreateOptions({ image: 'x', limits: { cpu: Number.NaN } }, {}, KIT))).toBe('validation');
+    expect(containerCreateOptions({ image: 'x', network: 'skilldock-net-1' }, {}, KIT).HostConfig?.NetworkMode).toBe('skilldock-net-1');
   });
 });
 
@@ -96,8 +107,10 @@ describe('resolveWorkspaceMount', () => {
 
 describe('exec and path validation', () => {
   const base = { timeoutMs: 1000, maxOutputBytes: 10 };
-  it('puts the caller argv under the in-container kill timer', () => {
-    expect(timedArgv({ argv: ['echo', 'a b'], ...base, timeoutMs: 1500 })).toEqual(['timeout', '-s', 'KILL', '2', 'echo', 'a b']);
+  it('puts the caller argv under the kit, by absolute path, with its deadline and run id', () => {
+    expect(timedArgv({ argv: ['echo', 'a b'], ...base, timeoutMs: 1500 })).toEqual(['/.skilldock-kit/skilldock-kit', 'run', '-t', '2', '--', 'echo', 'a b']);
+    expect(timedArgv({ argv: ['sh'], timeoutMs: 0 }, 'terminal-1')).toEqual(['/.skilldock-kit/skilldock-kit', 'run', '-i', 'terminal-1', '--', 'sh']);
+    expect(killArgv('terminal-1')).toEqual(['/.skilldock-kit/skilldock-kit', 'kill', 'terminal-1']);
   });
   it('refuses NUL, empty or oversized argv, bad env and relative cwd', () => {
     for (const req of [

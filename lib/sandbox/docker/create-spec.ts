@@ -1,19 +1,19 @@
 // What a Skilldock sandbox container looks like to the engine: PID 1 an idle process the image
 // cannot replace, capabilities cut to a short list, no privilege gain, an init, bounded memory
-// (no swap), CPU and PIDs, labels on the container and its volumes. Pure: no engine call here.
+// (no swap), CPU and PIDs, labels on the container and its volumes, and Skilldock's control kit
+// mounted read-only. Pure: no engine call here.
 import fs from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { AppError } from '@/lib/core/errors';
 import type { CreateSandboxSpec } from '../backend';
+import { KIT_MOUNT } from '../kit/build';
+import { type KitVolume, LABEL_KIT } from '../kit/volume';
 
 export const LABEL_MANAGED = 'io.skilldock.managed';
 export const LABEL_CONFIG = 'io.skilldock.config-id';
 export const LABEL_IDLE_TTL = 'io.skilldock.idle-ttl-seconds';
 export const WORKSPACE = '/workspace';
-/** A small volume of Skilldock's own: the activity file lives there, writable even on a read-only rootfs. */
-export const STATE_DIR = '/.skilldock';
-export const ACTIVITY_FILE = 'activity';
 
 export const CAP_ADD = ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'SETGID', 'SETUID', 'KILL'] as const;
 export const DEFAULTS = { cpu: 2, memoryMb: 2048, pids: 512, idleTtlSeconds: 1800 } as const;
@@ -118,8 +118,13 @@ export function skilldockLabels(spec: CreateSandboxSpec, s: DockerSandboxSetting
 }
 
 /** The ContainerCreate body; `hostWorkspace` is the canonical path from resolveWorkspaceMount. */
-export function containerCreateOptions(spec: CreateSandboxSpec, s: DockerSandboxSettings, hostWorkspace?: string): Docker.ContainerCreateOptions {
-  const labels = skilldockLabels(spec, s);
+export function containerCreateOptions(
+  spec: CreateSandboxSpec,
+  s: DockerSandboxSettings,
+  kit: KitVolume,
+  hostWorkspace?: string,
+): Docker.ContainerCreateOptions {
+  const labels: Record<string, string> = { ...skilldockLabels(spec, s), [LABEL_KIT]: kit.version };
   const cpu = positive(spec.limits?.cpu, DEFAULTS.cpu, 'cpu', 256);
   const memoryMb = positive(spec.limits?.memoryMb, DEFAULTS.memoryMb, 'memoryMb', 1024 * 1024);
   const pids = positive(spec.limits?.pids, DEFAULTS.pids, 'pids', 1_000_000);
@@ -130,7 +135,8 @@ export function containerCreateOptions(spec: CreateSandboxSpec, s: DockerSandbox
         issues: [{ path: `env.${k}`, message: 'invalid name' }],
       });
   }
-  const mounts: Docker.MountSettings[] = [{ Type: 'volume', Target: STATE_DIR, VolumeOptions: { Labels: labels } } as Docker.MountSettings];
+  // Read-only: no process of the sandbox can change the program Skilldock controls it with.
+  const mounts: Docker.MountSettings[] = [{ Type: 'volume', Source: kit.name, Target: KIT_MOUNT, ReadOnly: true }];
   if (hostWorkspace) {
     mounts.push({ Type: 'bind', Source: hostWorkspace, Target: WORKSPACE, ReadOnly: !!s.workspaceMount?.readOnly });
   } else if (s.readOnlyRootfs) {

@@ -207,7 +207,7 @@ describeDocker('DockerBackend', () => {
     await closed;
     expect(await backend.get(idle.id)).toBeNull();
     expect((await backend.get(busy.id))?.state).toBe('running');
-    // Activity is read back from the container: the fresh one is kept at "now", the busy one goes later.
+    // Activity is what this process saw (nothing a sandbox wrote): the fresh one is kept, the busy one goes once idle.
     const again = await backend.sweep({ now: () => later, labels: { 'io.skilldock.test-sweep': RUN } });
     expect(again.removed).toEqual([busy.id]);
     expect((await backend.get(fresh.id))?.state).toBe('running');
@@ -216,6 +216,7 @@ describeDocker('DockerBackend', () => {
   it('removes what it created when the create fails after the container exists', async () => {
     const broken = await importRootfsImage(docker, 'skilldock-test/no-sleep:1', buildTar([{ type: 'dir', name: 'etc' }]));
     const before = await labelled();
+    const volumesBefore = await labelledVolumes();
     const e = await rejection(backend.create({ image: broken, labels: RUN_LABEL }));
     expect(e.code).toBe('sandbox_error');
     expect(await labelled()).toBe(before);
@@ -224,7 +225,7 @@ describeDocker('DockerBackend', () => {
     );
     expect(runtimeErr).toMatchObject({ code: 'validation', details: { offered: expect.arrayContaining(['runc']) } });
     expect(await labelled()).toBe(before);
-    expect(await labelledVolumes()).toBe(before); // one state volume per container still alive
+    expect(await labelledVolumes()).toBe(volumesBefore);
     expect(await new DockerBackend({ host: process.env.DOCKER_HOST }).runtimes()).toContain('runc');
   });
 

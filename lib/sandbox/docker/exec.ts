@@ -1,10 +1,12 @@
-// One command in a running container: an argument vector under an in-container `timeout -s KILL`
-// (cancelling the HTTP request does not stop the process; this does), stdout and stderr
-// demultiplexed and capped per stream, stdin written then closed.
+// One command in a running container: an argument vector under the control kit's `run` (from its
+// read-only mount, never a program found by name in the sandbox), which kills the command and
+// everything it started at its end or deadline (cancelling the HTTP request does not stop the
+// process; this does); stdout and stderr demultiplexed and capped per stream, stdin written then closed.
 import type { Duplex } from 'node:stream';
 import { Writable } from 'node:stream';
 import { AppError } from '@/lib/core/errors';
 import type { ExecRequest, ExecResult } from '../backend';
+import { KIT_BIN } from '../kit/build';
 import { type DockerConnection, toAppError } from './connection';
 
 const MAX_ARGS = 4096;
@@ -43,9 +45,18 @@ export function validateExec(req: ExecRequest): void {
   if (req.user !== undefined && !/^[a-zA-Z0-9_.-]{1,64}(:[a-zA-Z0-9_.-]{1,64})?$/.test(req.user)) throw invalid('user', 'a user name or uid[:gid]');
 }
 
-/** The argv the engine runs: the caller's, under the in-container kill timer. */
-export function timedArgv(req: ExecRequest): string[] {
-  return ['timeout', '-s', 'KILL', String(Math.max(1, Math.ceil(req.timeoutMs / 1000))), ...req.argv];
+/**
+ * The argv the engine runs: the caller's, under the kit's deadline and process-tree cleanup. `id`
+ * names the run, so `killArgv(id)` can end it and all it started from another exec.
+ */
+export function timedArgv(req: Pick<ExecRequest, 'argv' | 'timeoutMs'>, id?: string): string[] {
+  const deadline = req.timeoutMs > 0 ? ['-t', String(Math.max(1, Math.ceil(req.timeoutMs / 1000)))] : [];
+  return [KIT_BIN, 'run', ...deadline, ...(id ? ['-i', id] : []), '--', ...req.argv];
+}
+
+/** The exec that ends the `timedArgv(…, id)` run and every process below it. Exit 0: none remains. */
+export function killArgv(id: string): string[] {
+  return [KIT_BIN, 'kill', id];
 }
 
 class CappedSink extends Writable {

@@ -6,6 +6,7 @@ import { Parser, type ReadEntry } from 'tar';
 import { AppError } from '@/lib/core/errors';
 import { trimEndChar } from '@/lib/core/text';
 import type { FileEntry } from '../backend';
+import { KIT_BIN } from '../kit/build';
 import { type DockerConnection, toAppError } from './connection';
 import { runExec } from './exec';
 import { buildTar, type TarEntry } from './tar';
@@ -141,18 +142,16 @@ function typeOf(rawModeHex: string): FileEntry['type'] {
   return 'other';
 }
 
-/** Entries directly in `dir`: one `find … -exec stat` argv, its output parsed line by line. */
+/** Entries directly in `dir`, listed by the control kit (never the sandbox's own `find` or `stat`). */
 export async function listDir(conn: DockerConnection, id: string, dir: string, hide: (p: string) => boolean = () => false): Promise<FileEntry[]> {
   const d = sandboxPath(dir, 'dir');
   const r = await runExec(conn, id, {
-    argv: ['find', d, '-mindepth', '1', '-maxdepth', '1', '-exec', 'stat', '-c', '%f %s %Y %n', '--', '{}', '+'],
+    argv: [KIT_BIN, 'ls', d],
     timeoutMs: 30_000,
     maxOutputBytes: 8 * 1024 * 1024,
   });
-  if (r.exitCode !== 0) {
-    if (/no such file|not found/i.test(r.stderr)) throw new AppError('not_found', `${d} does not exist in the sandbox`);
-    throw new AppError('sandbox_error', `listing ${d} failed (exit ${r.exitCode}): ${r.stderr.trim().slice(0, 300)}`);
-  }
+  if (r.exitCode === 4) throw new AppError('not_found', `${d} does not exist in the sandbox`);
+  if (r.exitCode !== 0) throw new AppError('sandbox_error', `listing ${d} failed (exit ${r.exitCode}): ${r.stderr.trim().slice(0, 300)}`);
   const entries: FileEntry[] = [];
   for (const line of r.stdout.split('\n')) {
     const m = /^([0-9a-f]+) (\d+) (\d+) (.+)$/.exec(line);

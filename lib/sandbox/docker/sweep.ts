@@ -33,7 +33,7 @@ export async function sweepIdle(conn: DockerConnection, opts: SweepOptions = {})
       result.leased += 1;
       continue;
     }
-    const active = (c.State === 'running' ? await lastActivity(conn, c.Id) : undefined) ?? c.Created * 1000;
+    const active = c.State === 'running' ? Math.max(lastActivity(c.Id), c.Created * 1000) : c.Created * 1000;
     if (now() - active < ttlSec * 1000 || isLeased(c.Id, c.Names)) {
       result.kept += 1;
       continue;

@@ -3,10 +3,10 @@
 // re-attach to an exec, so every open is a fresh shell.
 import type { Duplex } from 'node:stream';
 import { type DockerConnection, toAppError } from './connection';
-import { validateExec } from './exec';
+import { timedArgv, validateExec } from './exec';
 
 export interface TtyOptions {
-  /** Defaults to bash when the image has it, else sh. */
+  /** Defaults to bash when the image has it, else sh, under the control kit. */
   argv?: string[];
   env?: Record<string, string>;
   cwd?: string;
@@ -23,7 +23,7 @@ export interface TtySession {
   exitCode(): Promise<number | null>;
 }
 
-const DEFAULT_SHELL = ['sh', '-c', 'if command -v bash >/dev/null 2>&1; then exec bash; else exec sh; fi'];
+const DEFAULT_SHELL = timedArgv({ argv: ['sh', '-c', 'if command -v bash >/dev/null 2>&1; then exec bash; else exec sh; fi'], timeoutMs: 0 });
 
 function clamp(n: number | undefined, fallback: number): number {
   if (n === undefined || !Number.isFinite(n)) return fallback;

@@ -30,6 +30,10 @@ export const execInput = z.strictObject({
     .string()
     .max(1024 * 1024, 'stdin is at most 1 MiB.')
     .optional(),
+  shared: z
+    .literal(true)
+    .optional()
+    .describe('Run in a sandbox that belongs to someone else (an agent or another person) on purpose: your personal variables are not given to it'),
 });
 
 export const filesQuery = z.strictObject({ path: z.string().max(1024).default('output') });
@@ -46,6 +50,7 @@ export const instanceOut = z.object({
   createdAt: z.string(),
   lastActivityAt: z.string().nullable(),
   startedBy: z.string().nullable(),
+  principal: z.string().nullable().describe('Whose sandbox it is: agent:<id>, user:<id> or system; null when it was started before sandboxes had owners'),
   imageGeneration: z.number().int().nullable().describe('The skill snapshot generation it runs; null for the base image'),
   activeImageGeneration: z.number().int().nullable().describe('The generation new sandboxes of its config start from; null while there is none'),
   stale: z.boolean().describe('A newer snapshot is active; recycle to get it (next_turn configs do so at the next exec)'),

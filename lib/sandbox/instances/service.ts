@@ -17,6 +17,7 @@ import type { ConfigRow } from '../config/view';
 import { loadEnvFor } from '../env/store';
 import { type BackendFactoryDeps, backendForConfig, currentSandboxSpec } from '../factory';
 import { resolveSandboxPath } from './paths';
+import { checkAccess, PRINCIPAL_LABEL, type Principal, personPrincipal, principalOf } from './principal';
 import {
   dueForRecycle,
   type ImageStanding,
@@ -54,6 +55,8 @@ export interface InstanceView {
   createdAt: string;
   lastActivityAt: string | null;
   startedBy: string | null;
+  /** Whose sandbox it is (`agent:<id>`, `user:<id>`, `system`); null when started before owners were recorded. */
+  principal: Principal | null;
   /** The skill snapshot generation it runs; null for the config's base image (or a backend without snapshots). */
   imageGeneration: number | null;
   /** The generation new sandboxes of its config start from; null while the config has none. */
@@ -95,6 +98,7 @@ function view(row: ConfigRow, s: SandboxInfo, standing: ImageStanding): Instance
     createdAt: s.createdAt.toISOString(),
     lastActivityAt: s.lastActivityAt ? s.lastActivityAt.toISOString() : null,
     startedBy: s.labels[STARTED_BY_LABEL] ?? null,
+    principal: principalOf(s.labels),
     imageGeneration: standing.imageGeneration,
     activeImageGeneration: standing.activeGeneration,
     stale: standing.stale,
@@ -114,21 +118,38 @@ export async function resolve(deps: InstanceDeps, id: string): Promise<{ row: Co
   return { row, backend, sandbox };
 }
 
-/** Starts a sandbox from a config whose full check has passed. */
-export async function startInstance(deps: InstanceDeps, actor: Actor, configId: string): Promise<InstanceView> {
+/**
+ * Starts a sandbox from a config whose full check has passed, for one principal (the caller by
+ * default). Its environment holds nothing of anyone's: variables are given to each exec.
+ */
+export async function startInstance(deps: InstanceDeps, actor: Actor, configId: string, principal: Principal = personPrincipal(actor)): Promise<InstanceView> {
   const row = await loadRow(deps.db, configId);
   if (!row.enabled)
     throw new AppError('invalid_state', `The sandbox config "${row.name}" is disabled until its full check passes.`, {
       hint: 'Run the full check on the config page, fix what it reports, then start a sandbox.',
     });
   const backend = backendFor(deps, row);
-  const { env } = await loadEnvFor(deps.db, deps.secrets, { user: actor.userId ? { id: actor.userId } : null, sandboxConfig: { id: row.id } });
   const spec = await currentSandboxSpec(deps.db, row, deps.secrets);
-  const labels: Record<string, string> = { [CONFIG_LABEL]: row.id, [STARTED_BY_LABEL]: actor.label.slice(0, 200) };
-  const sandbox = await createPrepared(backend, row, { ...spec, env, labels }, deps.prepareStart);
+  const labels: Record<string, string> = { [CONFIG_LABEL]: row.id, [STARTED_BY_LABEL]: actor.label.slice(0, 200), [PRINCIPAL_LABEL]: principal };
+  const sandbox = await createPrepared(backend, row, { ...spec, labels }, deps.prepareStart);
   const v = view(row, sandbox, await standingOf(deps.db, row, sandbox));
-  await recordAudit(deps.db, actor, { action: 'sandbox.instance.start', targetType: 'sandbox', targetId: v.id, after: { configId: row.id, image: v.image } });
+  await recordAudit(deps.db, actor, {
+    action: 'sandbox.instance.start',
+    targetType: 'sandbox',
+    targetId: v.id,
+    after: { configId: row.id, image: v.image, principal },
+  });
   return v;
+}
+
+/** The running sandboxes of one config that belong to one principal, newest first. */
+export async function runningFor(deps: InstanceDeps, configId: string, principal: Principal): Promise<string[]> {
+  const row = await loadRow(deps.db, configId);
+  const found = await backendFor(deps, row).list({ [CONFIG_LABEL]: row.id, [PRINCIPAL_LABEL]: principal });
+  return found
+    .filter((s) => s.state === 'running' && !isMaintenanceLabels(s.labels))
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+    .map((s) => instanceId(row.id, s.id));
 }
 
 export interface InstanceList {
@@ -176,6 +197,8 @@ export interface ExecInput {
   argv: string[];
   timeoutMs?: number;
   stdin?: string;
+  /** Run in a sandbox that is not the caller's own, on purpose (without their personal variables). */
+  shared?: boolean;
 }
 
 export interface RecycleHooks {
@@ -194,7 +217,12 @@ async function recycleResolved(deps: InstanceDeps, actor: Actor, r: Resolved, re
       throw new AppError('not_found', 'This sandbox was not found; it may have been removed or swept.');
     }
     const before = await standingOf(deps.db, r.row, r.sandbox);
-    const labels = { [CONFIG_LABEL]: r.row.id, [STARTED_BY_LABEL]: r.sandbox.labels[STARTED_BY_LABEL] ?? actor.label.slice(0, 200) };
+    const labels: Record<string, string> = {
+      [CONFIG_LABEL]: r.row.id,
+      [STARTED_BY_LABEL]: r.sandbox.labels[STARTED_BY_LABEL] ?? actor.label.slice(0, 200),
+      // A replacement belongs to whoever the sandbox it replaces belonged to.
+      [PRINCIPAL_LABEL]: principalOf(r.sandbox.labels) ?? personPrincipal(actor),
+    };
     const s = await replaceSandbox(deps, r, labels, { beforeRemove: () => hooks.beforeRemove?.(from) ?? Promise.resolve() });
     const after = await standingOf(deps.db, r.row, s);
     await recordAudit(deps.db, actor, {
@@ -239,10 +267,13 @@ export type InstanceExecResult = ExecResult & { recycled?: { from: string; to: s
 
 export async function execInInstance(deps: InstanceDeps, actor: Actor, id: string, input: ExecInput, hooks: RecycleHooks = {}): Promise<InstanceExecResult> {
   let r = await resolveForUse(deps, id);
+  const access = checkAccess(actor, r.sandbox.labels, input.shared);
   if (await dueForRecycle(deps.db, r)) r = { ...(await recycleResolved(deps, actor, r, 'next_turn', hooks)), followed: true };
   const { row, backend, sandbox } = r;
   const ranIn = instanceId(row.id, sandbox.id);
-  const { env } = await loadEnvFor(deps.db, deps.secrets, { user: actor.userId ? { id: actor.userId } : null, sandboxConfig: { id: row.id } });
+  // Personal variables go only into the caller's own sandbox.
+  const user = access.own && actor.userId ? { id: actor.userId } : null;
+  const { env } = await loadEnvFor(deps.db, deps.secrets, { user, sandboxConfig: { id: row.id } });
   const out = await backend.exec(sandbox.id, {
     argv: input.argv,
     env,
@@ -258,6 +289,7 @@ export async function execInInstance(deps: InstanceDeps, actor: Actor, id: strin
       argv: input.argv.map((a) => a.slice(0, 200)).slice(0, 50),
       exitCode: out.exitCode,
       timedOut: out.timedOut,
+      ...(access.own ? {} : { shared: true, principal: access.principal }),
       ...(r.followed ? { recycledFrom: id } : {}),
     },
   });
