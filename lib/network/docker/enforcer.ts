@@ -10,7 +10,7 @@ import { describeError, logger } from '../../core/logger';
 import { DnsForwarder, MAX_IN_FLIGHT_PER_CLIENT } from '../dns/forwarder';
 import { compilePolicy, hasDomainRules } from '../policy/compile';
 import type { CompiledPolicy, Decision, NetworkPolicy } from '../policy/types';
-import { EgressProxy } from '../proxy/egress-proxy';
+import { EgressProxy, type EgressStats } from '../proxy/egress-proxy';
 import { flushSubnet } from './conntrack';
 import { chooseFirewall, type Firewall } from './firewall';
 import { HostGuard } from './host-guard';
@@ -267,6 +267,12 @@ export class NetworkEnforcer {
         await this.render();
       }
     });
+  }
+
+  /** The proxy's counters and open tunnels of a config's network (diagnostics and tests). */
+  proxyState(configId: string): { stats: EgressStats; tunnels: ReturnType<EgressProxy['openTunnels']> } | null {
+    const e = this.entries.get(configId);
+    return e ? { stats: e.proxy.stats(), tunnels: e.proxy.openTunnels() } : null;
   }
 
   networks(): BridgeNetwork[] {
