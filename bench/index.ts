@@ -8,10 +8,12 @@ import { ensureBuilt, fmt, ROOT } from './common';
 import { describeCheck, githubBench } from './github';
 import { describeInstalls, installsBench } from './installs';
 import { describeFanout, fanoutSkilldock, fanoutTail } from './log-fanout';
+import { describeIsolation, isolationBench } from './isolation';
 import { describeNetwork, networkBench } from './network';
 import { describeOutdated, npmOutdatedBench } from './npm-outdated';
 import { describeList, packagesList } from './packages-list';
 import { describePolicy, policyBench } from './policy';
+import { describePolicyCorpus, policyCorpusBench } from './policy-corpus';
 import { describeExecBench, policyExecBench } from './policy-exec';
 import { sandboxesBench } from './sandboxes';
 import { skillsBench } from './skills';
@@ -20,9 +22,25 @@ import { describeTerminal, terminalBench } from './terminal';
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
-// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,agents,policy,sandboxes,installs,network,terminal) runs only those sections; default: all.
+// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,agents,policy,policy-corpus,sandboxes,installs,network,terminal,exec,isolation) runs only those sections; default: all.
 // `server` is `logs` (live log fan-out) plus `api` (API under load).
-const SECTIONS = ['server', 'logs', 'api', 'packages', 'github', 'skills', 'agents', 'policy', 'sandboxes', 'installs', 'network', 'terminal', 'exec'] as const;
+const SECTIONS = [
+  'server',
+  'logs',
+  'api',
+  'packages',
+  'github',
+  'skills',
+  'agents',
+  'policy',
+  'policy-corpus',
+  'sandboxes',
+  'installs',
+  'network',
+  'terminal',
+  'exec',
+  'isolation',
+] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -179,6 +197,13 @@ if (runs('policy')) {
   Object.assign(results, { policy: pb });
 }
 
+if (runs('policy-corpus')) {
+  console.log('\n== Exec policy against the skills corpus and the attack corpus ==');
+  const pc = await policyCorpusBench(Number(process.env.BENCH_POLICY_ROUNDS ?? 20));
+  for (const line of describePolicyCorpus(pc)) console.log(line);
+  Object.assign(results, { policyCorpus: pc });
+}
+
 if (runs('sandboxes')) {
   const RUNS = Number(process.env.BENCH_SANDBOX_RUNS ?? 5);
   const CREATES = Number(process.env.BENCH_SANDBOX_CREATES ?? 20);
@@ -252,6 +277,13 @@ if (runs('exec')) {
   const eb = await policyExecBench(RUNS);
   for (const line of describeExecBench(eb)) console.log(line);
   Object.assign(results, { policyExec: eb });
+}
+
+if (runs('isolation')) {
+  console.log("\n== The cost of isolation: an agent's own sandbox against the shared sandbox of before (busybox image built offline) ==");
+  const ib = await isolationBench(Number(process.env.BENCH_ISOLATION_RUNS ?? 100), Number(process.env.BENCH_ISOLATION_CREATES ?? 10));
+  for (const line of describeIsolation(ib)) console.log(line);
+  Object.assign(results, { isolation: ib });
 }
 
 const out = path.join(ROOT, 'bench/results');

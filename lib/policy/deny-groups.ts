@@ -7,20 +7,20 @@ import { DENY_GROUPS, type DenyGroup, type GroupMode, type ProfileRules } from '
 export const GROUP_DESCRIPTIONS: Record<DenyGroup, string> = {
   destructive_ops: 'Recursive or forced deletes, filesystem formatting, raw disk writes, shutdown and reboot, runlevel changes, suspend, fork bombs.',
   data_exfiltration:
-    'Downloads piped into a shell, uploads and POSTs with curl or wget, DNS lookup tools, /dev/tcp, requests to loopback or link-local addresses.',
+    'Downloads piped into a shell, local files uploaded with curl or wget, DNS lookup tools, /dev/tcp, requests to loopback or link-local addresses, credential files, publishing packages to registries.',
   reverse_shell: 'netcat with options or addresses, socat, openssl s_client, telnet to a port, inline Python/Perl/Ruby/Node network code, awk /inet/, mkfifo.',
-  code_injection: 'eval of a run-time string, sh -c of a run-time string, base64-decoded payloads piped into a shell.',
+  code_injection: 'eval of a run-time string, sh -c of a run-time string, base64-decoded payloads piped into a shell, copied interpreters, mapfile -C.',
   privilege_escalation: 'sudo, su, doas, pkexec, runuser, nsenter, unshare, mount and umount, capability tools.',
   dangerous_paths: 'chmod or chown on absolute paths, making files in /tmp, /var/tmp or /dev/shm executable, setuid bits.',
   env_injection: 'LD_PRELOAD, DYLD_*, LD_LIBRARY_PATH, /etc/ld.so.preload, git diff and ssh hooks, BASH_ENV, ENV, PROMPT_COMMAND, NODE_OPTIONS.',
-  container_escape: 'The Docker socket, /proc/sys/* and /sys/* kernel interfaces.',
+  container_escape: 'The Docker socket, /proc/sys/* and /sys/* kernel interfaces, privileged containers and host mounts.',
   crypto_mining: 'Miner binaries and stratum URLs.',
   filter_bypass:
     'sed …/e, sort --compress-program, git --upload-pack/--receive-pack/--exec, rg/grep --pre, man --html, history -s/-a/-w, ${var@P} transformations.',
   network_recon: 'Port scanners, ssh/scp/sftp to user@host, tunnelling tools.',
   package_install: 'pip install, npm install / i / ci, apk add / del, apt-get install, yarn and pnpm add, pip and npm uninstall, python -m pip, cargo install.',
-  persistence: 'crontab and at, writes to shell start-up files and authorized_keys, systemctl enable.',
-  process_control: 'kill -9, killall, pkill.',
+  persistence: 'crontab and at, any write to shell start-up files, profiles, PATH folders and authorized_keys, systemctl enable.',
+  process_control: 'kill -9, kill of every process or of init, killall, pkill, nohup, setsid, disown and other daemonisers.',
   env_dump: 'env, printenv, set, export -p, declare -x, compgen -e, /proc/*/environ, echoing the product secrets.',
 };
 

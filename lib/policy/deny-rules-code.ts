@@ -17,15 +17,23 @@ export const CODE_GROUPS: Partial<Record<DenyGroup, Spec[]>> = {
     ['pipe_to_shell', 'curl or wget piped into a shell or interpreter', (v) => (v.name === 'curl' || v.name === 'wget') && v.feedsCode],
     [
       'curl_upload',
-      'curl with -d, --data*, -F, --form*, -T, --upload-file, --json, -X POST/PUT/PATCH',
+      'curl sending a local file or stdin (-d @file, --data-binary @-, -F x=@file, -F x=<file, -T, --upload-file, --json @file)',
       (v) =>
         v.name === 'curl' &&
-        v.args.some(
-          (a, i) =>
-            /^(?:-[dFT]|--data|--form|--upload-file|--json)/.test(a) ||
-            (/^(?:-X|--request)$/.test(a) && /^P(?:UT|OST|ATCH)$/i.test(v.args[i + 1] ?? '')) ||
-            /^(?:-XP|--request=P)/i.test(a),
-        ),
+        v.args.some((a, i) => {
+          const next = v.args[i + 1] ?? '';
+          if (/^(?:-T|--upload-file)(?:=|$)|^-T./.test(a)) return true;
+          const value = /^(?:-[dF]|--data[a-z-]*|--form[a-z-]*|--json)$/.test(a)
+            ? next
+            : /^-[dF]./.test(a)
+              ? a.slice(2)
+              : /^--(?:data[a-z-]*|form[a-z-]*|json)=/.test(a)
+                ? a.slice(a.indexOf('=') + 1)
+                : null;
+          return (
+            value !== null && (/^[@<]/.test(value) || /^[^=]{0,128}=[@<]/.test(value) || (/^[A-Za-z0-9_.-]{0,128}@/.test(value) && /^--data-urlencode/.test(a)))
+          );
+        }),
     ],
     [
       'wget_upload',

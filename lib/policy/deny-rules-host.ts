@@ -96,6 +96,7 @@ export const HOST_GROUPS: Partial<Record<DenyGroup, Spec[]>> = {
       (v) => (PUBLISH[v.name]?.(v.args) ?? false) || setupUpload(v) || (twineModule(v) && v.args.includes('upload')),
     ],
   ],
+  env_injection: [['shell_rcfile', 'bash --rcfile or --init-file (a start-up file run before the command)', () => false]],
   container_escape: [
     [
       'privileged_container',

@@ -135,9 +135,16 @@ export function interpreterFindings(seg: Segment, stdin = false): InterpreterFin
     const hit = argv.slice(1).find((a) => INLINE[name].some((o) => a === o || (o.length === 2 && o.startsWith('-') && a.startsWith(o))));
     if (hit) add({ ruleId: `${name}.inline`, reason: `${name} ${hit} runs inline code.`, inline: !['vim', 'nvim', 'emacs'].includes(name) });
   } else if (name === 'tar' || name === 'gtar') {
-    const hit = argv.find(
-      (a) => /^--(?:to-command|checkpoint-action|use-compress-program|info-script|new-volume-script|rsh-command)\b/.test(a) || a === '-I' || a === '-F',
-    );
+    // GNU tar takes any unambiguous prefix of a long option (`--checkpoint-act=exec=…`).
+    const RUNS = ['--to-command', '--checkpoint-action', '--use-compress-program', '--info-script', '--new-volume-script', '--rsh-command', '--rmt-command'];
+    const hit = argv.find((a) => {
+      const key = a.split('=', 1)[0];
+      return (
+        (key.length > 4 && key !== '--checkpoint' && RUNS.some((o) => o.startsWith(key))) ||
+        /^-[a-zA-Z]*[IF]/.test(a) ||
+        (/^[a-zA-Z]+$/.test(a) && a === argv[1] && /[IF]/.test(a))
+      );
+    });
     if (hit) add({ ruleId: 'tar.command', reason: `tar ${hit.split('=')[0]} runs a program.` });
   } else if (name === 'rsync') {
     const hit = argv.find((a) => a === '-e' || a.startsWith('--rsh') || a.startsWith('--rsync-path'));

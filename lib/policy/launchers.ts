@@ -2,6 +2,7 @@
 // unwrapped (their options are a table; an unknown option is refused) so the command they run is
 // judged; the rest (debuggers, tracers, sandboxes, session and terminal tools, job runners, other
 // shells) are refused by name: the command they run cannot be read off their arguments reliably.
+import { tmuxRuns } from './launchers-tmux';
 import { type OptionSpec, type ParsedOptions, parseOptions } from './wrapper-specs';
 
 const spec = (s: Partial<OptionSpec>): OptionSpec => ({ shortArg: '', shortFlags: '', longArg: [], longFlags: [], ...s });
@@ -140,7 +141,6 @@ export const LAUNCHERS: ReadonlySet<string> = new Set([
   // Sessions, terminals, daemons, supervisors.
   'expect',
   'screen',
-  'tmux',
   'dtach',
   'xterm',
   'rlwrap',
@@ -270,6 +270,7 @@ export function launcherOf(argv: readonly string[]): string | null {
   if (!argv.length) return null;
   const name = argv[0].slice(argv[0].lastIndexOf('/') + 1).toLowerCase();
   if (LAUNCHERS.has(name)) return name;
+  if (name === 'tmux') return tmuxRuns(argv) ? 'tmux' : null;
   const verbs = SUBCOMMAND_LAUNCHERS[name] ?? SUBCOMMAND_REFUSED[name];
   const verb = verbs?.find((v) => argv.slice(1).includes(v));
   return verb ? `${name} ${verb}` : null;

@@ -156,10 +156,18 @@ function hostRootMount(spec: string): boolean {
   return /^\/+(?:$|\.{1,2}\/*$|(?:etc|root|proc|sys|dev|var\/run|run|var\/lib\/docker|home|boot|usr|bin|sbin|lib)(?:\/|$))/.test(src);
 }
 
+/** Firewall tools asked only to report their state. */
+function readOnlyFirewall(name: string, args: readonly string[]): boolean {
+  if (name === 'ufw') return args.length > 0 && ['status', 'version', 'show'].includes(args.filter((a) => !a.startsWith('-'))[0] ?? '');
+  if (name === 'firewall-cmd') return args.length > 0 && args.every((a) => /^--(?:state|list-[a-z-]+|get-[a-z-]+|query-[a-z-]+|zone=[\w-]+)$/.test(a));
+  return false;
+}
+
 export function commandRisk(argv: readonly string[]): Risk {
   if (!argv.length) return 'low';
   const name = baseName(argv[0]);
   if (name === 'rm') return rmOfOwnFiles(argv) ? 'medium' : 'high';
+  if (readOnlyFirewall(name, argv.slice(1))) return 'low';
   if (HIGH_RISK.has(name) || name.startsWith('mkfs.') || privilegedContainer(argv)) return 'high';
   const mutating = MUTATING[name];
   if (mutating) {

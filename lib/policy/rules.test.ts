@@ -58,7 +58,9 @@ describe('deny groups', () => {
     expect(ids(view('rm', ['-fr', 'x']))).toContain('destructive_ops.rm_recursive_force');
     expect(ids(view('rm', ['x', '-R']))).toContain('destructive_ops.rm_recursive_force');
     expect(ids(view('rm', ['x']))).toEqual([]);
-    expect(ids(view('curl', ['-XPOST', 'https://x']))).toContain('data_exfiltration.curl_upload');
+    expect(ids(view('curl', ['-d@data.json', 'https://x']))).toContain('data_exfiltration.curl_upload');
+    expect(ids(view('curl', ['--data', 'a=@/etc/passwd', 'https://x']))).toContain('data_exfiltration.curl_upload');
+    expect(ids(view('curl', ['-XPOST', '-d', 'name=Card', 'https://x']))).toEqual([]);
     expect(ids(view('curl', ['-X', 'GET', 'https://x']))).toEqual([]);
     expect(ids(view('kill', ['-s', 'KILL', '1']))).toContain('process_control.kill_9');
     expect(ids(view('kill', ['-15', '1234']))).toEqual([]);

@@ -50,7 +50,7 @@ describe('extractCommands', () => {
   });
 
   it('marks variables, substitutions and globs, and resolves HOME and PWD from the context', () => {
-    const x = extract('ls $HOME "$PWD/x" $X ${Y:-z} *.txt {a,b}', { home: '/home/u', cwd: '/w' });
+    const x = extract('ls $HOME "$PWD/x" $X ${Y:=z} *.txt {a,b}', { home: '/home/u', cwd: '/w' });
     const [, home, pwd, xv, y, glob, brace] = x.commands[0].words;
     expect([home.value, home.dynamic]).toEqual(['/home/u', false]);
     expect([pwd.value, pwd.dynamic]).toEqual(['/w/x', false]);

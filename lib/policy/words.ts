@@ -89,7 +89,12 @@ function variable(node: Node, env: WordEnv, w: Word, quoted: boolean): string {
   }
   // Anything but `$NAME` / `${NAME}` (an operator, a default, a transformation) is dynamic.
   const operators = node.children.filter((c) => c && !c.isNamed && !['$', '${', '}'].includes(c.type)).map((c) => c!.type);
-  if (operators.length) w.operators.push(...operators);
+  // `${X:-text}` with a literal default is still one plain value; any other operator is recorded.
+  const literalDefault =
+    operators.length > 0 &&
+    operators.every((o) => o === ':-' || o === '-') &&
+    node.namedChildren.every((c) => !c || c.type === 'variable_name' || c.type === 'raw_string' || (c.type === 'word' && !/[$`\\]/.test(c.text)));
+  if (operators.length && !literalDefault) w.operators.push(...operators);
   w.vars.push(name || node.text);
   if (!quoted) w.bareVars.push(name || node.text);
   if (!operators.length && name === 'HOME' && env.home) return env.home;

@@ -149,6 +149,14 @@ function peel(seg: Segment, reparse: Reparse, depth: number): Segment[] {
 function shell(seg: Segment, name: string, reparse: Reparse, depth: number): Segment[] {
   const opts = parseOptions(seg.argv, 1, SHELL_SPEC);
   if (!opts.ok) return [{ ...seg, issues: [...seg.issues, { rule: 'wrapper_options', reason: `${name}: ${opts.reason}.` }] }];
+  if (opts.seen.includes('--rcfile') || opts.seen.includes('--init-file')) {
+    const issue = {
+      rule: 'deny_group:env_injection',
+      ruleId: 'env_injection.shell_rcfile',
+      reason: `${name} --rcfile runs a start-up file before the command.`,
+    };
+    return [{ ...seg, issues: [...seg.issues, issue] }];
+  }
   const hasC = opts.seen.includes('-c');
   if (hasC) {
     const w = seg.words[opts.rest];
