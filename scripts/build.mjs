@@ -49,5 +49,17 @@ await esbuild.build({
   sourcemap: true,
   logLevel: 'warning',
 });
+// The exec policy's worker thread loads this file (lib/policy/eval-pool.ts looks for it beside server.js).
+await esbuild.build({
+  entryPoints: ['lib/policy/eval-worker.ts'],
+  outfile: 'dist/policy-worker.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
 fs.writeFileSync('dist/build-stamp', buildStamp(root));
 console.log('Build complete.');

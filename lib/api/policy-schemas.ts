@@ -18,8 +18,15 @@ export {
   profileRulesInput,
 } from '../policy/profile-schema';
 
-export const MAX_COMMAND = 64 * 1024;
-export const MAX_REPLAY = 1000;
+/** The gateway exec's command (the engine refuses longer ones as too_long). */
+export const MAX_EXEC_COMMAND = 64 * 1024;
+/** A command the tester or a replay decides: UTF-8 bytes. */
+export const MAX_COMMAND = 16 * 1024;
+export const MAX_REPLAY = 500;
+/** All commands of one replay together: UTF-8 bytes. */
+export const MAX_REPLAY_BYTES = 1024 * 1024;
+
+const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
 
 const time = z.string().describe('ISO 8601 time');
 const revision = z.number().int().min(0).describe('The revision this edit starts from (409 conflict when it is stale)');
@@ -41,10 +48,18 @@ export const patchProfileInput = z.strictObject({
 });
 export type PatchProfileInput = z.infer<typeof patchProfileInput>;
 
-const command = z.string().min(1, 'Enter a command.').max(MAX_COMMAND, `A command is at most ${MAX_COMMAND} characters.`);
+const command = z
+  .string()
+  .min(1, 'Enter a command.')
+  .max(MAX_EXEC_COMMAND, `A command is at most ${MAX_EXEC_COMMAND / 1024} KiB.`);
+const testedCommand = z
+  .string()
+  .min(1, 'Enter a command.')
+  .max(MAX_COMMAND, `A command to test is at most ${MAX_COMMAND / 1024} KiB.`)
+  .refine((c) => utf8Bytes(c) <= MAX_COMMAND, { message: `A command to test is at most ${MAX_COMMAND / 1024} KiB (UTF-8).` });
 
 export const evaluateInput = z.strictObject({
-  command,
+  command: testedCommand,
   profile: profileRef.optional().describe('A profile name or inline rules; absent: balanced'),
   agentId: agentId.optional().describe("Decide with this agent's effective rules (its profile and overrides) instead"),
   cwd: z
@@ -58,7 +73,14 @@ export type EvaluateInput = z.infer<typeof evaluateInput>;
 
 export const replayInput = z
   .strictObject({
-    commands: z.array(command).max(MAX_REPLAY, `At most ${MAX_REPLAY} commands.`).optional().describe('A pasted list'),
+    commands: z
+      .array(testedCommand)
+      .max(MAX_REPLAY, `At most ${MAX_REPLAY} commands.`)
+      .refine((cs) => cs.reduce((n, c) => n + utf8Bytes(c), 0) <= MAX_REPLAY_BYTES, {
+        message: `At most ${MAX_REPLAY_BYTES / 1024 / 1024} MiB of commands in one replay.`,
+      })
+      .optional()
+      .describe(`A pasted list: at most ${MAX_REPLAY} commands of at most ${MAX_COMMAND / 1024} KiB each, ${MAX_REPLAY_BYTES / 1024 / 1024} MiB in all`),
     agentId: agentId.optional().describe('Replay the last `limit` commands of this agent’s exec log (when commands is absent)'),
     limit: z.number().int().min(1).max(MAX_REPLAY).default(200),
     current: profileRef.optional().describe("Absent: the agent's effective rules, or balanced"),

@@ -14,9 +14,16 @@ export interface PolicyEngineLike {
   tree(command: string): TreeNode;
 }
 
+/** Decides off the event loop with a time budget (eval-pool.ts); absent: in this thread. */
+export interface PolicyOffload {
+  evaluate(command: string, rules: ProfileRules, ctx?: EvaluationContext, tree?: boolean): Promise<{ evaluation: Evaluation; tree?: TreeNode }>;
+  replay(commands: string[], current: ProfileRules, proposed: ProfileRules): Promise<ReturnType<typeof replayItem>[]>;
+}
+
 export interface PolicyDeps extends ProfileStoreDeps {
   db: AppDb;
   engine: () => Promise<PolicyEngineLike>;
+  offload?: PolicyOffload;
 }
 
 export interface ResolvedRules {
@@ -35,23 +42,32 @@ export async function evaluateCommand(
   deps: PolicyDeps,
   input: { command: string; profile?: ProfileRef; agentId?: string; cwd?: string; tree?: boolean },
 ): Promise<Evaluation & { profile: string; tree?: TreeNode }> {
-  const engine = await deps.engine();
   let r: ResolvedRules;
   if (input.agentId && input.profile === undefined) {
     const p = await agentPolicy(deps, input.agentId);
     r = { label: p.profile, rules: p.rules };
   } else r = await rulesOf(deps, input.profile);
+  if (deps.offload) {
+    const out = await deps.offload.evaluate(input.command, r.rules, input.cwd ? { cwd: input.cwd } : undefined, input.tree);
+    return { ...out.evaluation, profile: r.label, ...(out.tree ? { tree: out.tree } : {}) };
+  }
+  const engine = await deps.engine();
   const e = engine.evaluate(input.command, r.rules, input.cwd ? { cwd: input.cwd } : undefined);
   return { ...e, profile: r.label, ...(input.tree ? { tree: engine.tree(input.command) } : {}) };
 }
 
 const verdict = (e: Evaluation) => ({ decision: e.decision, rule: e.rule, segment: e.segment, reason: e.reason });
 
+function replayItem(engine: PolicyEngineLike, command: string, current: ProfileRules, proposed: ProfileRules) {
+  const before = verdict(engine.evaluate(command, current));
+  const after = verdict(engine.evaluate(command, proposed));
+  return { command, before, after, changed: before.decision !== after.decision || before.rule !== after.rule };
+}
+
 export async function replayCommands(
   deps: PolicyDeps,
   input: { commands?: string[]; agentId?: string; limit: number; current?: ProfileRef; proposed: ProfileRef },
 ) {
-  const engine = await deps.engine();
   let commands = input.commands;
   if (!commands) {
     const rows = await deps.db
@@ -68,11 +84,10 @@ export async function replayCommands(
     current = { label: p.profile, rules: p.rules };
   } else current = await rulesOf(deps, input.current);
   const proposed = await rulesOf(deps, input.proposed);
-  const items = commands.map((command) => {
-    const before = verdict(engine.evaluate(command, current.rules));
-    const after = verdict(engine.evaluate(command, proposed.rules));
-    return { command, before, after, changed: before.decision !== after.decision || before.rule !== after.rule };
-  });
+  const list = commands;
+  const items = deps.offload
+    ? await deps.offload.replay(list, current.rules, proposed.rules)
+    : await deps.engine().then((engine) => list.map((command) => replayItem(engine, command, current.rules, proposed.rules)));
   const counts = {
     total: items.length,
     changed: items.filter((i) => i.changed).length,

@@ -92,19 +92,26 @@ export const policyApi = {
     path: '/api/v1/exec-policy/evaluate',
     tag,
     summary: 'Decide a command under a profile (a name, inline rules, an agent’s rules; none: balanced). Never runs anything.',
+    description:
+      'A command is at most 16 KiB. Decided in a worker thread within a 3 s budget (503 unavailable past it); at most 60 calls per user in 10 s (429 rate_limited with Retry-After).',
     permission: 'policy.read',
     body: evaluateInput,
     response: evaluationOut,
+    maxBodyBytes: 256 * 1024,
+    rateLimit: { key: 'user', max: 60, perSeconds: 10 },
   }),
   replayCommands: defineContract({
     method: 'POST',
     path: '/api/v1/exec-policy/replay',
     tag,
     summary: 'Decide a list of commands (pasted, or an agent’s recent exec log) under the current and a proposed profile: what newly passes or fails',
-    description: "Replaying an agent's exec log (agentId without commands) answers its commands, so it needs policy.commands like reading the log.",
+    description:
+      "At most 500 commands of at most 16 KiB each, 1 MiB in all. Decided in a worker thread within a 15 s budget (503 unavailable past it); at most 10 replays per user a minute (429 rate_limited with Retry-After). Replaying an agent's exec log (agentId without commands) answers its commands, so it needs policy.commands like reading the log.",
     permission: 'policy.read',
     body: replayInput,
     response: replayOut,
+    maxBodyBytes: 2 * 1024 * 1024,
+    rateLimit: { key: 'user', max: 10, perSeconds: 60 },
   }),
   policySettings: defineContract({
     method: 'GET',

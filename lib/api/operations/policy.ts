@@ -4,6 +4,7 @@ import { canReadCommands, requireAgentPrincipal, requirePermission } from '../..
 import { checkOutput } from '../../http/invoke';
 import { defineOperation } from '../../http/operation';
 import { decideApproval, getApproval, listApprovals } from '../../policy/approvals';
+import { policyPool } from '../../policy/eval-pool';
 import { agentExecLog, type ExecDeps, execForAgent } from '../../policy/exec';
 import { denyGroupList, policyEngine, presetDefs } from '../../policy/runtime';
 import { evaluateCommand, replayCommands } from '../../policy/service';
@@ -30,11 +31,14 @@ export const policyOps = {
   updateProfile: defineOperation(api.updateProfile, async ({ services, actor, params, body }) => updateProfile(policyDeps(services), actor, params.name, body)),
   deleteProfile: defineOperation(api.deleteProfile, async ({ services, actor, params }) => deleteProfile(policyDeps(services), actor, params.name)),
   listDenyGroups: defineOperation(api.listDenyGroups, async () => ({ items: denyGroupList() })),
-  evaluateCommand: defineOperation(api.evaluateCommand, async ({ services, body }) => evaluateCommand(policyDeps(services), body)),
+  // The tester and replay decide in a worker thread with a time budget, never on the event loop.
+  evaluateCommand: defineOperation(api.evaluateCommand, async ({ services, body }) =>
+    evaluateCommand({ ...policyDeps(services), offload: policyPool() }, body),
+  ),
   replayCommands: defineOperation(api.replayCommands, async ({ services, actor, body }) => {
     // Replaying an agent's exec log answers its commands: the same permission as reading the log.
     if (!body.commands && body.agentId && !canReadCommands(actor, body.agentId)) requirePermission(actor, 'policy.commands');
-    return replayCommands(policyDeps(services), body);
+    return replayCommands({ ...policyDeps(services), offload: policyPool() }, body);
   }),
   policySettings: defineOperation(api.policySettings, async ({ services }) => getPolicySettings(services.database.db)),
   updatePolicySettings: defineOperation(api.updatePolicySettings, async ({ services, actor, body }) => updatePolicySettings(services.database.db, actor, body)),
