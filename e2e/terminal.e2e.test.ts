@@ -3,7 +3,8 @@
 // xterm render it; a resized window shows in `stty size`; a dropped socket re-attaches to the same
 // shell with the earlier output there once; a reload re-attaches too; a terminal left alone is closed
 // by the idle disconnect with its reason; a viewer cannot open one; after close no process of the
-// session remains in the container.
+// session remains in the container. Another admin opening the same sandbox sees that it is not
+// theirs ("shared with" its owner), attaches only on purpose, and their personal variables stay out.
 import Docker from 'dockerode';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -20,8 +21,10 @@ const NAME = `e2e-term-${Date.now().toString(36)}`;
 let server: RunningServer;
 let adminBrowser: Awaited<ReturnType<typeof openBrowser>>;
 let viewerBrowser: Awaited<ReturnType<typeof openBrowser>>;
+let ownerBrowser: Awaited<ReturnType<typeof openBrowser>>;
 let docker: Docker;
 let owner: Client;
+let admin: Client;
 let configId = '';
 let instanceId = '';
 let containerId = '';
@@ -32,7 +35,7 @@ beforeAll(async () => {
   const image = await ensureBusyboxImage(docker);
   await ensureBuilt();
   server = await startServer({ env: { DOCKER_HOST: process.env.DOCKER_HOST ?? '' } });
-  ({ owner } = await seedUsers(server));
+  ({ owner, admin } = await seedUsers(server));
   // The shortest idle disconnect a config allows, so the idle case fits in this run.
   const created = await owner.req('POST', '/api/v1/sandbox-configs', {
     name: NAME,
@@ -49,12 +52,14 @@ beforeAll(async () => {
     job = (await owner.req('GET', `/api/v1/jobs/${check.json.id}`)).json;
   }
   expect(job.state, JSON.stringify(job.result)).toBe('succeeded');
-  const started = await owner.req('POST', '/api/v1/sandboxes', { configId });
+  // The admin's own sandbox: their terminal there is not shared with anyone.
+  const started = await admin.req('POST', '/api/v1/sandboxes', { configId });
   expect(started.status, JSON.stringify(started.json)).toBe(201);
   instanceId = started.json.id;
   containerId = started.json.sandboxId;
   adminBrowser = await openBrowser();
   viewerBrowser = await openBrowser();
+  ownerBrowser = await openBrowser();
 }, 600_000);
 
 afterAll(async () => {
@@ -63,6 +68,7 @@ afterAll(async () => {
       await docker.getContainer(c.Id).remove({ force: true, v: true });
   await adminBrowser?.close();
   await viewerBrowser?.close();
+  await ownerBrowser?.close();
   await server?.stop();
 });
 
@@ -183,4 +189,25 @@ it.skipIf(!!dockerUnavailable)('refuses a viewer', async () => {
     return res.status;
   }, instanceId);
   expect(r).toBe(403);
+});
+
+it.skipIf(!!dockerUnavailable)("warns a person opening someone else's sandbox, attaches only on purpose, and keeps their variables out", async () => {
+  const put = await owner.req('PUT', '/api/v1/me/env', { level: 'personal_sandbox', configId, name: 'OWNER_SECRET', value: 'owner-only-value' });
+  expect(put.status, JSON.stringify(put.json)).toBe(200);
+  // Without choosing to share, the API refuses.
+  const refused = await owner.req('POST', `/api/v1/sandboxes/${encodeURIComponent(instanceId)}/terminal`, {});
+  expect(refused.status).toBe(409);
+  expect(refused.json.error.details.reason).toBe('shared_sandbox');
+
+  const { page } = ownerBrowser;
+  await signIn(page, server.base, 'owner@example.com', PASSWORD);
+  await page.goto(`${server.base}/sandboxes/instances/${encodeURIComponent(instanceId)}`);
+  const warning = page.locator('[data-slot="shared-warning"]').first();
+  await warning.waitFor();
+  await expect(warning.textContent()).resolves.toMatch(/Shared with user .*not yours.*personal variables are not given/s);
+  await page.getByRole('button', { name: /^Attach to user .*'s sandbox$/ }).click();
+  await status(page, 'connected');
+  await typeLine(page, 'echo "[v=$OWNER_SECRET]"');
+  await waitText(page, /\n\[v=\](\n|$)/);
+  expect(await text(page)).not.toContain('owner-only-value');
 });

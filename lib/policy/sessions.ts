@@ -16,7 +16,10 @@ import type { EvaluationContext } from './types';
 export const MAX_WRITTEN_FILES = 200;
 const MAX_SCAN_BYTES = 1024 * 1024;
 const PATH_OK = /^\/[^\0\n]{0,1023}$/;
-/** File timestamps come from a coarse clock that may lag the precise one by a tick or two. */
+/**
+ * File timestamps come from a coarse clock that may lag the precise one by a tick or two, and this
+ * process's milliseconds are rounded down.
+ */
 const CLOCK_SLACK_NS = 100_000_000n;
 /** Where a sandbox process can write: the root file system and the usual separate mounts. */
 export const TRACKED_ROOTS = ['/', '/tmp', '/dev/shm', '/run', '/var/tmp', '/workspace', '/root', '/home'];
@@ -76,6 +79,13 @@ export function parseChanged(stdout: string): string[] {
   return [...new Set(out)].slice(0, MAX_WRITTEN_FILES);
 }
 
+/** The sandbox's clock in nanoseconds, read by the kit (a remote engine's host may differ from ours). */
+async function sandboxClock(backend: SandboxBackend, sandboxId: string): Promise<bigint | null> {
+  const clock = await backend.exec(sandboxId, { argv: [KIT_BIN, 'now'], timeoutMs: 10_000, maxOutputBytes: 256 }).catch(() => null);
+  const m = clock?.exitCode === 0 ? /^(\d+)\.(\d{9})$/.exec(clock.stdout.trim()) : null;
+  return m ? BigInt(m[1]) * 1_000_000_000n + BigInt(m[2]) : null;
+}
+
 /**
  * Starts tracking before an exec. Docker: the kit reads the sandbox's clock, and lists afterwards
  * what changed since. Other backends have no kit: a marker file and the sandbox's own `find`
@@ -83,10 +93,9 @@ export function parseChanged(stdout: string): string[] {
  */
 export async function startTracking(backend: SandboxBackend, sandboxId: string, roots: readonly string[], at = new Date()): Promise<WriteTracker | null> {
   if (backend.kind !== 'docker') return markerTracking(backend, sandboxId, roots, at);
-  const clock = await backend.exec(sandboxId, { argv: [KIT_BIN, 'now'], timeoutMs: 10_000, maxOutputBytes: 256 }).catch(() => null);
-  const m = clock?.exitCode === 0 ? /^(\d+)\.(\d{9})$/.exec(clock.stdout.trim()) : null;
-  if (!m) return null;
-  const since = BigInt(m[1]) * 1_000_000_000n + BigInt(m[2]) - CLOCK_SLACK_NS;
+  const now = backend.sharesHostClock ? BigInt(at.getTime()) * 1_000_000n : await sandboxClock(backend, sandboxId);
+  if (now === null) return null;
+  const since = now - CLOCK_SLACK_NS;
   const sec = String(since / 1_000_000_000n);
   const nsec = String(since % 1_000_000_000n);
   return {

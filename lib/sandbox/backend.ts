@@ -86,6 +86,8 @@ export interface FileEntry {
 
 export interface SandboxBackend {
   readonly kind: SandboxBackendKind;
+  /** The sandbox's clock is this process's (a container on this host's kernel): no need to ask it. */
+  readonly sharesHostClock?: boolean;
   capabilities(): BackendCapabilities;
   /** Reachability and credentials; throws an AppError naming the problem and a fix. */
   ping(signal?: AbortSignal): Promise<{ latencyMs: number; version?: string }>;

@@ -128,6 +128,11 @@ export class DockerBackend implements SandboxBackend {
     return this.conn.endpoint.startsWith('unix://');
   }
 
+  /** Containers of a local engine run on this kernel and read its clock. */
+  get sharesHostClock(): boolean {
+    return this.localEngine;
+  }
+
   /** A bridge sandbox joins its config's enforced network; a policy nobody can enforce is refused. */
   private async attachNetwork(spec: CreateSandboxSpec): Promise<Attachment | null> {
     const mode = spec.network ?? this.opts.network ?? 'none';
