@@ -23,6 +23,11 @@ function target(c: ConfigCardView): string {
   return `${cfg.templateId ?? ''} at ${cfg.apiUrl ?? ''}`;
 }
 
+function endpoint(c: ConfigCardView): string {
+  const cfg = c.config as Record<string, string | undefined>;
+  return c.backend === 'docker' ? cfg.host || 'The local Docker engine' : cfg.apiUrl || `The ${BACKEND_LABEL[c.backend]} API`;
+}
+
 /** Describes what a refused delete found, from the 409's inventory. */
 function usageText(e: ApiError): string {
   const d = e.details as { instances?: unknown[]; agents?: unknown[] } | undefined;
@@ -31,6 +36,8 @@ function usageText(e: ApiError): string {
 
 export function ConfigCard({ config, canWrite, why, onEdit }: { config: ConfigCardView; canWrite: boolean; why?: string; onEdit: () => void }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // Offered after a delete failed because the engine could not be reached to list what uses the config.
+  const [offerForce, setOfferForce] = useState(false);
   const [cloning, setCloning] = useState(false);
   const [network, setNetwork] = useState(false);
   const [cloneName, setCloneName] = useState('');
@@ -105,10 +112,44 @@ export function ConfigCard({ config, canWrite, why, onEdit }: { config: ConfigCa
         confirmLabel="Delete config"
         busy={del.isPending}
         onConfirm={() =>
-          del.mutate(config.id, {
-            onSuccess: () => toast.success(`Deleted ${config.name}`),
-            onError: (e) => toast.error(`Could not delete ${config.name}`, { description: usageText(e) }),
-          })
+          del.mutate(
+            { id: config.id },
+            {
+              onSuccess: () => toast.success(`Deleted ${config.name}`),
+              onError: (e) => {
+                toast.error(`Could not delete ${config.name}`, { description: usageText(e) });
+                if (e.code === 'inventory_unverifiable') setOfferForce(true);
+              },
+            },
+          )
+        }
+      />
+      <Confirm
+        open={offerForce}
+        onOpenChange={setOfferForce}
+        title={`Delete ${config.name} without reaching its engine?`}
+        description={
+          <div className="grid gap-2" data-testid="force-delete-warning">
+            <p>
+              {endpoint(config)} does not answer, so Skilldock cannot see what runs there. Deleting anyway removes the config and its variables here, but may
+              leave on that engine: sandboxes started from this config (labelled <code className="font-mono">skilldock.config={config.id}</code>), their
+              networks and volumes. Remove them there by hand.
+            </p>
+          </div>
+        }
+        confirmLabel="Delete anyway"
+        busy={del.isPending}
+        onConfirm={() =>
+          del.mutate(
+            { id: config.id, force: true },
+            {
+              onSuccess: (r) => {
+                setOfferForce(false);
+                toast.warning(`Deleted ${config.name}`, { description: r?.warning });
+              },
+              onError: (e) => toast.error(`Could not delete ${config.name}`, { description: usageText(e) }),
+            },
+          )
         }
       />
       {network ? <NetworkDialog open onOpenChange={setNetwork} config={config} canWrite={canWrite} why={why} /> : null}

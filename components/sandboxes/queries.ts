@@ -48,7 +48,10 @@ export function useUpdateConfig() {
 }
 export function useDeleteConfig() {
   const qc = useQueryClient();
-  return useOperation(deleteSandboxConfigAction, { input: (id: string) => ({ params: { id } }), onSettled: () => invalidate(qc) });
+  return useOperation(deleteSandboxConfigAction, {
+    input: (v: { id: string; force?: boolean }) => ({ params: { id: v.id }, ...(v.force ? { query: { force: 'true' as const } } : {}) }),
+    onSettled: () => invalidate(qc),
+  });
 }
 export function useCloneConfig() {
   const qc = useQueryClient();

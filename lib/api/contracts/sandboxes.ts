@@ -69,9 +69,17 @@ export const sandboxConfigsApi = {
     path: '/api/v1/sandbox-configs/{id}',
     tag,
     summary: 'Delete a config and its config-level env; refused (409 with the inventory) while anything uses it',
+    description:
+      'When the engine or cluster cannot be reached to list what uses the config, the delete is refused with 409 inventory_unverifiable; `?force=true` then deletes it anyway and answers a `warning` naming what may be left on the engine (also kept in the audit record). A known use (a bound agent, a listed sandbox) still refuses it.',
     permission: 'sandboxes.write',
     params: configIdParams,
-    response: z.object({ deleted: z.literal(true) }),
+    query: z.strictObject({
+      force: z.enum(['true', 'false']).optional().describe('Delete even though the engine cannot be reached to list what uses the config'),
+    }),
+    response: z.object({
+      deleted: z.literal(true),
+      warning: z.string().optional().describe('With force, when the engine could not be reached: what may be left on it'),
+    }),
   }),
   cloneSandboxConfig: defineContract({
     method: 'POST',

@@ -29,9 +29,9 @@ export const sandboxConfigOps = {
   updateSandboxConfig: defineOperation(api.updateSandboxConfig, async ({ services, actor, params, body }) =>
     patchConfig(configDeps(services), actor, params.id, body),
   ),
-  deleteSandboxConfig: defineOperation(api.deleteSandboxConfig, async ({ services, actor, params }) => {
+  deleteSandboxConfig: defineOperation(api.deleteSandboxConfig, async ({ services, actor, params, query }) => {
     const row = await loadRow(services.database.db, params.id);
-    const out = await deleteConfig(configDeps(services), actor, params.id);
+    const out = await deleteConfig(configDeps(services), actor, params.id, { force: query?.force === 'true' });
     await releaseNetwork(services.sandboxes, row);
     return out;
   }),

@@ -9,7 +9,7 @@ import { storedPolicy } from '../../network/policy/open';
 import { clonePolicyColumns, policySecrets, preparePolicy } from '../../network/store';
 import type { SecretBox } from '../../secrets/crypto';
 import { envSealContext } from '../env/store';
-import { type ConfigUsage, isUsed, type SandboxUsage } from './in-use';
+import { CONFIG_LABEL, type ConfigUsage, isUsed, type SandboxUsage } from './in-use';
 import { assertUnlocked, lockConfig, unlockConfig } from './lock';
 import {
   type AnyConfig,
@@ -128,11 +128,14 @@ export async function createConfig(deps: ConfigDeps, actor: Actor, input: Create
 }
 
 /** Refuses when the inventory is unknown or anything uses the config; 409 with the inventory. */
-async function assertNotInUse(usage: SandboxUsage, id: string, what: string): Promise<void> {
-  const u = await usage.configInUse(id);
+async function assertNotInUse(usage: SandboxUsage, id: string, what: string, known?: ConfigUsage): Promise<void> {
+  const u = known ?? (await usage.configInUse(id));
   if (!u.verified)
     throw new AppError('inventory_unverifiable', `Could not list what uses this config, so ${what} is refused; check the engine or cluster and retry.`, {
       details: { instances: u.instances, agents: u.agents },
+      ...(what === 'deleting it'
+        ? { hint: 'An admin can delete it anyway with force (DELETE …?force=true); what may be left on the engine is then named.' }
+        : {}),
     });
   if (isUsed(u))
     throw new AppError('config_in_use', `${u.instances.length} sandbox(es) and ${u.agents.length} agent(s) use this config, so ${what} is refused.`, {
@@ -214,21 +217,41 @@ export async function patchConfig(deps: ConfigDeps, actor: Actor, id: string, pa
   }
 }
 
-export async function deleteConfig(deps: ConfigDeps, actor: Actor, id: string): Promise<{ deleted: true }> {
+/** Where a config's sandboxes live, for the warning of a forced delete. */
+function endpointOf(row: ConfigRow): string {
+  const c = row.config as { host?: string; apiUrl?: string };
+  return row.backend === 'docker' ? c.host || 'the local Docker engine' : c.apiUrl || `the ${row.backend} API`;
+}
+
+/**
+ * Deletes a config nothing uses. `force` deletes it when its engine cannot be reached to list what
+ * uses it, naming what may be left there (answer and audit); a known use still refuses it.
+ */
+export async function deleteConfig(deps: ConfigDeps, actor: Actor, id: string, opts: { force?: boolean } = {}): Promise<{ deleted: true; warning?: string }> {
   const row = await loadRow(deps.db, id);
   await lockConfig(deps.db, id, actor);
+  let warning: string | undefined;
   try {
-    await assertNotInUse(deps.usage, id, 'deleting it');
+    const u = await deps.usage.configInUse(id);
+    if (!u.verified && opts.force && !isUsed(u)) {
+      warning = `${endpointOf(row)} could not be reached, so what runs there was not checked: sandboxes of this config (labelled ${CONFIG_LABEL}=${id}), their networks and volumes may be left on it. Remove them there by hand.`;
+    } else await assertNotInUse(deps.usage, id, 'deleting it', u);
     await deps.db.transaction(async (tx) => {
       await tx.delete(sandboxEnvVars).where(eq(sandboxEnvVars.configId, id));
       await tx.delete(sandboxConfigs).where(eq(sandboxConfigs.id, id));
-      await recordAudit(tx, actor, { action: 'sandbox.config.delete', targetType: 'sandbox_config', targetId: id, before: auditForm(row) });
+      await recordAudit(tx, actor, {
+        action: 'sandbox.config.delete',
+        targetType: 'sandbox_config',
+        targetId: id,
+        before: auditForm(row),
+        ...(warning ? { after: { forced: true, endpoint: endpointOf(row), mayRemain: warning } } : {}),
+      });
     });
   } catch (e) {
     await unlockConfig(deps.db, id, actor);
     throw e;
   }
-  return { deleted: true };
+  return warning ? { deleted: true, warning } : { deleted: true };
 }
 
 /** A new config with the same fields, secrets and config-level env: the way past the identity freeze. */
