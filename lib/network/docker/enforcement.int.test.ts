@@ -152,7 +152,7 @@ describeDocker('Docker egress enforcement (own nft table, proxy, DNS forwarder)'
     expect(await probe('allowed.test')).toBe(`200 - ${peer.body}`);
   });
 
-  it('the full check probe: the proxy answers from inside, a host listener is refused, and missing rules fail it', async (ctx) => {
+  it('the full check probe: the forwarder answers, the proxy only with domain rules, a host listener is refused, and missing rules fail it', async (ctx) => {
     if (problem) return ctx.skip(problem);
     await enforcer.update(configId, policy({}));
     const [probeNet] = networkCheckProbes({ enforcer, problem: null });
@@ -160,7 +160,10 @@ describeDocker('Docker egress enforcement (own nft table, proxy, DNS forwarder)'
     if (!info) throw new Error('the sandbox is gone');
     // The config label is what the probe finds the network by.
     const labelled = { ...info, labels: { ...info.labels, [CONFIG_LABEL]: configId } };
-    expect(await probeNet.run(backend, labelled)).toMatchObject({ status: 'pass' });
+    expect(await probeNet.run(backend, labelled)).toMatchObject({ status: 'pass', detail: { proxyOpen: false } });
+    await enforcer.update(configId, policy({ denyEgressByDefault: true, allowOut: ['allowed.test'] }));
+    expect(await probeNet.run(backend, labelled)).toMatchObject({ status: 'pass', detail: { proxyOpen: true } });
+    await enforcer.update(configId, policy({}));
     await deleteTable(table);
     expect(await probeNet.run(backend, labelled)).toMatchObject({ status: 'fail', reason: expect.stringMatching(/rules are not in place/) });
     await enforcer.update(configId, policy({}));

@@ -8,6 +8,7 @@ import { compilePolicy } from '../policy/compile';
 import type { CompiledPolicy, NetworkPolicy } from '../policy/types';
 import { OPEN_POLICY } from '../policy/types';
 import { validatePolicy } from '../policy/validate';
+import { REFUSAL_LINGER_MS } from './answers';
 import { EgressProxy, type EgressProxyOptions, MAX_CONNECTIONS_PER_CLIENT, TUNNEL_IDLE_MS } from './egress-proxy';
 import { connectVia } from './testutil';
 
@@ -89,6 +90,22 @@ describe('EgressProxy: tightening a policy ends the tunnels it no longer allows'
     await closed(t.socket);
     expect(proxy.stats().tunnels).toBe(0);
   });
+  it('judges again a connection whose guard check overlapped a policy change', async () => {
+    await start(
+      { denyEgressByDefault: true, allowOut: ['a.test'] },
+      {
+        // The policy changes (and the open tunnels are swept) while the guard is answering.
+        guard: async () => {
+          policy = compiled({ denyEgressByDefault: true, allowOut: ['b.test'] });
+          await proxy.recheck();
+          return null;
+        },
+      },
+    );
+    const c = await connectVia(port, 'a.test:443');
+    expect(c.status).toBe(403);
+    expect(proxy.stats()).toMatchObject({ accepted: 0, tunnels: 0 });
+  });
 });
 
 describe('EgressProxy: per-address cap and idle timeout', () => {
@@ -136,6 +153,20 @@ describe('EgressProxy: per-address cap and idle timeout', () => {
       clearInterval(timer);
       busy.socket.destroy();
     }
+  });
+
+  it('destroys a refused socket whose client never closes its side', async () => {
+    await start({});
+    const s = net.connect({ host: '127.0.0.1', port, allowHalfOpen: true });
+    const answered = new Promise<string>((r) => s.once('data', (d: Buffer) => r(d.toString())));
+    s.write('CONNECT 169.254.169.254:80 HTTP/1.1\r\nHost: 169.254.169.254:80\r\n\r\n');
+    expect((await answered).startsWith('HTTP/1.1 403')).toBe(true);
+    const t0 = Date.now();
+    expect(proxy.stats().open).toBe(1);
+    for (let i = 0; i < 400 && proxy.stats().open > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(proxy.stats().open).toBe(0);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(REFUSAL_LINGER_MS - 200);
+    s.destroy();
   });
 
   it('has a 10-minute idle time and a cap of 256 by default', () => {

@@ -13,74 +13,18 @@
 // addresses and other networks' subnets: the proxy must never bridge around Docker's isolation.
 import net from 'node:net';
 import type { Decision } from '../policy/types';
-import { answer, TLS_ACCESS_DENIED } from './answers';
+import { answer, refuse, TLS_ACCESS_DENIED } from './answers';
 import { MAX_PEEK, type Sniffed, sniff } from './sniff';
 import { ClientCounts, type EgressVia, type Tunnel, TunnelRegistry } from './tunnels';
+import type { EgressJudge, EgressProxyOptions, EgressStats } from './types';
 
 export type { EgressVia, Tunnel } from './tunnels';
+export type { EgressDecisionEvent, EgressJudge, EgressProxyOptions, EgressStats } from './types';
 
 /** Idle time (no byte either way) after which a tunnel is closed, unless the options say otherwise. */
 export const TUNNEL_IDLE_MS = 10 * 60_000;
 /** Client connections one source address may hold open at once, unless the options say otherwise. */
 export const MAX_CONNECTIONS_PER_CLIENT = 256;
-
-export interface EgressJudge {
-  /** A denial now, or null: resolve the name, then ask resolved(). */
-  name(host: string, port: number): Decision | null;
-  resolved(host: string, port: number, addresses: string[]): Decision;
-}
-
-export interface EgressDecisionEvent {
-  client: string;
-  host: string;
-  port: number;
-  via: EgressVia;
-  decision: Decision;
-  addresses: string[];
-}
-
-export interface EgressProxyOptions {
-  judge: EgressJudge;
-  /** A and AAAA records of a name (IP literals never reach it). */
-  resolve: (host: string) => Promise<string[]>;
-  /** Opens the upstream connection; net.connect by default. */
-  dial?: (ip: string, port: number) => net.Socket;
-  onDecision?: (e: EgressDecisionEvent) => void;
-  /** Time to send the first bytes (SNI / request head); default 5000. */
-  peekTimeoutMs?: number;
-  /** Time for the upstream to accept; default 10000. */
-  connectTimeoutMs?: number;
-  /** Idle time (no byte either way) after which a tunnel is closed; default TUNNEL_IDLE_MS, 0 for none. */
-  idleTimeoutMs?: number;
-  /** Client connections open at once per listener; more are refused. Default 4096. */
-  maxConnections?: number;
-  /** Client connections one source address may hold open; the next is answered 429. Default MAX_CONNECTIONS_PER_CLIENT. */
-  maxPerClient?: number;
-  /**
-   * Checked after the judge allowed, on every address the name resolved to (an IP literal is its own
-   * address): a decision refuses the connection. The host's own addresses and other networks go here.
-   */
-  guard?: (addresses: string[]) => Promise<Decision | null>;
-  /** A client over its connection cap was refused. */
-  onLimit?: (e: { client: string; open: number; limit: number }) => void;
-  /** A tunnel was ended because the policy no longer allows it. */
-  onTunnelEnded?: (e: { client: string; host: string; port: number; ip: string; decision: Decision }) => void;
-}
-
-export interface EgressStats {
-  /** Client connections open now. */
-  open: number;
-  /** Connections allowed and dialled. */
-  accepted: number;
-  /** Connections refused: by the judge, the guard, or because their first bytes named no destination. */
-  denied: number;
-  /** Connections refused because their source address held its cap. */
-  limited: number;
-  /** Tunnels open now (dialling or relaying). */
-  tunnels: number;
-  /** Tunnels ended by a policy change. */
-  ended: number;
-}
 
 const defaultDial = (ip: string, port: number) => net.connect({ host: ip, port, allowHalfOpen: true });
 
@@ -92,6 +36,8 @@ export class EgressProxy {
   private readonly counts = { accepted: 0, denied: 0, limited: 0, ended: 0 };
   private readonly tunnels = new TunnelRegistry();
   private readonly perClient = new ClientCounts();
+  /** Bumped by every recheck: a connection judged before one is judged again before it dials. */
+  private generation = 0;
   private clients = 0;
   private closed = false;
 
@@ -130,6 +76,7 @@ export class EgressProxy {
    * no new resolution) and ends the denied ones. Call after the policy behind the judge changed.
    */
   async recheck(): Promise<number> {
+    this.generation++;
     const ended = await this.tunnels.sweep(async (t) => {
       const early = this.judge.name(t.host, t.port);
       if (early && !early.allowed) return early;
@@ -177,7 +124,10 @@ export class EgressProxy {
       this.counts.limited++;
       this.opts.onLimit?.({ client: source, open: this.perClient.of(source), limit });
       // Answered before anything is read: an HTTP client reads the 429, a TLS client fails its handshake.
-      client.end(answer('429 Too Many Requests', `This sandbox address already holds ${limit} connections through the egress proxy.`, 'too-many-connections'));
+      refuse(
+        client,
+        answer('429 Too Many Requests', `This sandbox address already holds ${limit} connections through the egress proxy.`, 'too-many-connections'),
+      );
       return;
     }
     this.clients++;
@@ -215,7 +165,7 @@ export class EgressProxy {
   private async route(client: net.Socket, head: Buffer, seen: Exclude<Sniffed, { kind: 'more' }>): Promise<void> {
     if (seen.kind === 'unknown') {
       this.counts.denied++;
-      if (seen.http) client.end(answer('400 Bad Request', `Request refused: ${seen.reason}.`, 'bad-request'));
+      if (seen.http) refuse(client, answer('400 Bad Request', `Request refused: ${seen.reason}.`, 'bad-request'));
       else client.destroy();
       return;
     }
@@ -228,8 +178,8 @@ export class EgressProxy {
     const deny = (decision: Decision, addresses: string[]) => {
       this.counts.denied++;
       report(decision, addresses);
-      if (seen.kind === 'tls') client.end(TLS_ACCESS_DENIED);
-      else client.end(answer('403 Forbidden', decision.rule, 'blocked-by-policy'));
+      if (seen.kind === 'tls') refuse(client, TLS_ACCESS_DENIED);
+      else refuse(client, answer('403 Forbidden', decision.rule, 'blocked-by-policy'));
     };
 
     const early = judge.name(host, port);
@@ -242,12 +192,18 @@ export class EgressProxy {
     const now = this.judge;
     const again = now === judge ? null : now.name(host, port);
     if (again && !again.allowed) return deny(again, addresses);
+    const generation = this.generation;
     const decision = now.resolved(host, port, addresses);
     if (!decision.allowed) return deny(decision, addresses);
     if (addresses.length === 0) return deny({ ...decision, allowed: false, kind: 'unresolved', rule: `${host} did not resolve.` }, addresses);
     const guarded = await this.opts.guard?.(addresses);
     if (client.destroyed) return;
     if (guarded && !guarded.allowed) return deny(guarded, addresses);
+    // A recheck ran while the guard answered: it could not see this connection, so judge it again.
+    if (this.generation !== generation) {
+      const late = this.judge.name(host, port) ?? this.judge.resolved(host, port, addresses);
+      if (!late.allowed) return deny(late, addresses);
+    }
     this.counts.accepted++;
     report(decision, addresses);
     const first = seen.kind === 'http' && seen.via === 'connect' ? head.subarray(seen.headEnd) : head;
@@ -263,7 +219,7 @@ export class EgressProxy {
     this.tunnels.add({ ...t, sockets: [client, upstream] });
     upstream.setTimeout(this.opts.connectTimeoutMs ?? 10000, () => upstream.destroy());
     const fail = () => {
-      if (seen.kind === 'http' && client.writable) client.end(answer('502 Bad Gateway', `Could not connect to ${seen.host}:${port}.`, 'upstream-failed'));
+      if (seen.kind === 'http' && client.writable) refuse(client, answer('502 Bad Gateway', `Could not connect to ${seen.host}:${port}.`, 'upstream-failed'));
       else client.destroy();
     };
     // Before the upstream accepts: a refusal, an error or the connect timeout all end in 'close'.
