@@ -45,7 +45,8 @@ import { registerSkillJobs } from './skills/service/jobs';
 import { managedStore } from './skills/service/roots';
 import { recoverStore, sweepStaging } from './skills/store';
 import { TerminalService } from './terminal/service';
-import { transcriptRecorder, transcriptsDir } from './terminal/transcript';
+import { transcriptsDir } from './terminal/transcript';
+import { transcriptRecorder } from './terminal/transcript-recorders';
 import { startTranscriptSweeper } from './terminal/transcript-store';
 
 export interface Services {

@@ -101,7 +101,7 @@ export function TerminalSettingsCard() {
               id="term-record"
               wrapperClassName="md:pt-6"
               label="Record transcripts"
-              hint="Every keystroke and all output of terminals opened from now on, downloadable by admins from Terminal sessions."
+              hint="All output of terminals opened from now on (what was typed shows only where the shell echoed it, so passwords stay out), downloadable by admins from Terminal sessions."
               checked={form.recordTranscripts}
               onChange={(e) => set('recordTranscripts', e.target.checked)}
             />
@@ -112,6 +112,14 @@ export function TerminalSettingsCard() {
               hint="Transcripts last written longer ago are deleted (1 to 3650)."
             >
               {input(form, 'transcriptRetentionDays', 'term-retention')}
+            </Field>
+            <Field
+              label="Transcript space (MiB)"
+              htmlFor="term-quota"
+              error={errors.transcriptQuotaMb}
+              hint="All transcripts together; the oldest ended ones are deleted to make room for a new session (16 to 1048576)."
+            >
+              {input(form, 'transcriptQuotaMb', 'term-quota')}
             </Field>
           </fieldset>
           <SettingsSaveBar

@@ -17,6 +17,7 @@ export const toForm = (s: TerminalSettings): Form => ({
   recheckSeconds: String(s.recheckSeconds),
   recordTranscripts: s.recordTranscripts,
   transcriptRetentionDays: String(s.transcriptRetentionDays),
+  transcriptQuotaMb: String(s.transcriptQuotaMb),
 });
 export const fromForm = (f: Form) => ({
   maxPerUser: num(f.maxPerUser),
@@ -25,6 +26,7 @@ export const fromForm = (f: Form) => ({
   recheckSeconds: num(f.recheckSeconds),
   recordTranscripts: f.recordTranscripts,
   transcriptRetentionDays: num(f.transcriptRetentionDays),
+  transcriptQuotaMb: num(f.transcriptQuotaMb),
 });
 
 export const LABELS: Record<Key, string> = {
@@ -34,6 +36,7 @@ export const LABELS: Record<Key, string> = {
   recheckSeconds: 'access re-check',
   recordTranscripts: 'record transcripts',
   transcriptRetentionDays: 'transcript retention',
+  transcriptQuotaMb: 'transcript quota',
 };
 
 /** The field's own words for an issue: text where a number belongs is "Enter a whole number". */

@@ -10,6 +10,13 @@ export const terminalSettingsSchema = z.strictObject({
   recheckSeconds: z.number().int().min(5).max(600).default(30).describe('How often an open terminal re-checks its user’s role and status, in seconds'),
   recordTranscripts: z.boolean().default(false).describe('Record each terminal’s input and output (admins download them)'),
   transcriptRetentionDays: z.number().int().min(1).max(3650).default(30).describe('Transcripts older than this are deleted'),
+  transcriptQuotaMb: z
+    .number()
+    .int()
+    .min(16)
+    .max(1024 * 1024)
+    .default(1024)
+    .describe('Space all transcripts may take, in MiB: the oldest ended ones are deleted to make room for a new one'),
 });
 export type TerminalSettings = z.infer<typeof terminalSettingsSchema>;
 export const TERMINAL_SETTINGS_DEFAULTS: TerminalSettings = terminalSettingsSchema.parse({});

@@ -24,7 +24,7 @@ export interface TerminalDeps {
   sandboxes: InstanceDeps;
   user: AccessDeps['user'];
   /** Starts a transcript for a session when recording is on (null: not recorded). */
-  transcript?: (s: { sessionId: string; actor: Actor; sandboxId: string; cols: number; rows: number }, settings: TerminalSettings) => SessionTap | null;
+  transcript?: (s: { sessionId: string; actor: Actor; sandboxId: string; cols: number; rows: number }, settings: TerminalSettings) => Promise<SessionTap | null>;
   now?: () => number;
 }
 
@@ -184,7 +184,7 @@ export class TerminalService {
       const { env } = await loadEnvFor(this.deps.sandboxes.db, this.deps.sandboxes.secrets, { user, sandboxConfig: { id: row.id } });
       const sessionId = randomUUID();
       const where = { sandboxId: p.instanceId, cols: p.cols ?? DEFAULT_COLS, rows: p.rows ?? DEFAULT_ROWS };
-      const tap = this.deps.transcript?.({ sessionId, actor: p.actor, ...where }, settings) ?? null;
+      const tap = (await this.deps.transcript?.({ sessionId, actor: p.actor, ...where }, settings)) ?? null;
       // Known before the session exists: its start record is written as it opens.
       this.actors.set(sessionId, p.actor);
       try {

@@ -162,6 +162,24 @@ describe('TerminalSession', () => {
     expect(c.closed).toEqual(CLOSE.idle);
   });
 
+  it('counts typed input as activity, never resizes: a client resizing forever still idles out', async () => {
+    vi.useFakeTimers();
+    const pty = new MemoryPty();
+    let t = 0;
+    const s = session(pty, { idleMs: 1000, now: () => t });
+    const c = consumer();
+    s.attach(c);
+    for (const at of [300, 600, 900]) {
+      t = at;
+      s.resize(80 + at / 100, 24);
+      await vi.advanceTimersByTimeAsync(300);
+    }
+    t = 1000;
+    await vi.advanceTimersByTimeAsync(100);
+    expect(s.endReason).toBe('idle');
+    expect(c.closed).toEqual(CLOSE.idle);
+  });
+
   it('reports the exit code, then ends and still kills what the shell left behind', async () => {
     const pty = new MemoryPty();
     const ends: string[] = [];

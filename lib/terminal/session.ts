@@ -188,9 +188,9 @@ export class TerminalSession {
     this.enqueue({ kind: 'write', bytes });
   }
 
+  /** Not activity: only typed input keeps a session from idling out. */
   resize(cols: number, rows: number): void {
     if (this.ending) return;
-    this.lastInputAt = this.now();
     const tail = this.queue[this.queue.length - 1];
     // A burst of resizes (a window being dragged) collapses into the last one not yet sent.
     if (tail?.kind === 'resize') {

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor';
-import { castPath, metaPath, type TranscriptMeta, TranscriptRecorder, transcriptRecorder, transcriptsDir } from './transcript';
+import { castPath, metaPath, type TranscriptMeta, TranscriptRecorder, transcriptsDir } from './transcript';
+import { transcriptRecorder } from './transcript-recorders';
 
 const ID = '0f8b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
 const actor = { label: 'ada@example.test', userId: 'user-1' } as Actor;
@@ -21,8 +22,9 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const record = (opts: { cap?: number } = {}) => {
-  const rec = transcriptRecorder(dataDir, { now, ...opts })(start, { recordTranscripts: true });
+const QUOTA = { recordTranscripts: true, transcriptQuotaMb: 1024 };
+const record = async (opts: { cap?: number } = {}) => {
+  const rec = await transcriptRecorder(dataDir, { now, ...opts })(start, QUOTA);
   if (!rec) throw new Error('expected a recorder');
   return rec;
 };
@@ -35,15 +37,16 @@ const lines = () =>
 const meta = () => JSON.parse(fs.readFileSync(metaPath(dir, ID), 'utf8')) as TranscriptMeta;
 
 describe('transcriptRecorder', () => {
-  it('records nothing while recordTranscripts is off', () => {
-    expect(transcriptRecorder(dataDir, { now })(start, { recordTranscripts: false })).toBeNull();
+  it('records nothing while recordTranscripts is off', async () => {
+    expect(await transcriptRecorder(dataDir, { now })(start, { ...QUOTA, recordTranscripts: false })).toBeNull();
     expect(fs.existsSync(dir)).toBe(false);
   });
 
-  it('writes the asciicast header, then input, output, resize and the end marker in order', async () => {
-    const rec = record();
+  it('writes the asciicast header, then output, resize and the end marker in order — never what was typed', async () => {
+    const rec = await record();
     clock += 250;
-    rec.input(Buffer.from('echo hi\r'));
+    // Typed with echo off (a password prompt): nothing of it may reach the file.
+    rec.input(Buffer.from('s3cret-typed\r'));
     clock += 1000;
     rec.output(Buffer.from('hi\r\n'));
     rec.resize(120, 40);
@@ -60,7 +63,6 @@ describe('transcriptRecorder', () => {
       env: { TERM: 'xterm-256color' },
     });
     expect(events).toEqual([
-      [0.25, 'i', 'echo hi\r'],
       [1.25, 'o', 'hi\r\n'],
       [1.25, 'r', '120x40'],
       [1.75, 'm', 'ended: closed'],
@@ -68,7 +70,7 @@ describe('transcriptRecorder', () => {
   });
 
   it('keeps the folder private and the file owner-only', async () => {
-    const rec = record();
+    const rec = await record();
     rec.end('idle');
     await rec.done;
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
@@ -77,7 +79,7 @@ describe('transcriptRecorder', () => {
   });
 
   it('decodes a multi-byte character split across two output chunks', async () => {
-    const rec = record();
+    const rec = await record();
     const bytes = Buffer.from('héllo €', 'utf8');
     const cut = bytes.indexOf(0xe2) + 1; // inside the three bytes of €
     rec.output(bytes.subarray(0, 2)); // "h" and the first byte of é
@@ -95,7 +97,7 @@ describe('transcriptRecorder', () => {
   });
 
   it('stops at the cap with one truncation note, and still records the end', async () => {
-    const rec = record({ cap: 200 });
+    const rec = await record({ cap: 200 });
     for (let i = 0; i < 50; i++) rec.output(Buffer.from(`line ${i} ${'x'.repeat(20)}\r\n`));
     rec.input(Buffer.from('ignored'));
     rec.end('idle');
@@ -113,7 +115,7 @@ describe('transcriptRecorder', () => {
   });
 
   it('writes who, where and when to the sidecar, and the end once the session ends', async () => {
-    const rec = record();
+    const rec = await record();
     await new Promise((r) => setTimeout(r, 20));
     expect(meta()).toMatchObject({ id: ID, user: 'ada@example.test', userId: 'user-1', sandboxId: 'cfg1~abc123', endedAt: null, reason: null });
     clock += 60_000;
@@ -128,7 +130,7 @@ describe('transcriptRecorder', () => {
   });
 
   it('ignores everything after the end, and a second end', async () => {
-    const rec = record();
+    const rec = await record();
     rec.end('closed');
     rec.output(Buffer.from('late'));
     rec.end('idle');
@@ -144,5 +146,44 @@ describe('transcriptRecorder', () => {
     rec.end('closed');
     await rec.done;
     expect(fs.readFileSync(castPath(dir, ID), 'utf8')).toBe('keep me');
+  });
+});
+
+describe('the transcript quota', () => {
+  const MiB = 1024 * 1024;
+  const ended = async (id: string, bytes: number, at: number) => {
+    clock = at;
+    const rec = await transcriptRecorder(dataDir, { now })({ ...start, sessionId: id }, QUOTA);
+    rec?.output(Buffer.from('x'.repeat(bytes)));
+    rec?.end('closed');
+    await rec?.done;
+  };
+  const ids = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222', '33333333-3333-4333-8333-333333333333'];
+
+  it('deletes the oldest ended transcripts to make room for a new one, and caps it at the room left', async () => {
+    await ended(ids[0], 6 * MiB, Date.UTC(2026, 0, 1));
+    await ended(ids[1], 6 * MiB, Date.UTC(2026, 0, 2));
+    // 16 MiB in all, 12 used: a recorder wanting 8 MiB needs the oldest gone.
+    const rec = await transcriptRecorder(dataDir, { now, cap: 8 * MiB })({ ...start, sessionId: ids[2] }, { ...QUOTA, transcriptQuotaMb: 16 });
+    expect(fs.existsSync(castPath(dir, ids[0]))).toBe(false);
+    expect(fs.existsSync(castPath(dir, ids[1]))).toBe(true);
+    rec?.output(Buffer.from('y'.repeat(12 * MiB)));
+    rec?.end('closed');
+    await rec?.done;
+    const total = [ids[1], ids[2]].reduce((n, id) => n + fs.statSync(castPath(dir, id)).size, 0);
+    expect(total).toBeLessThanOrEqual(16 * MiB + 4096);
+  });
+
+  it('refuses a new terminal when open sessions hold all the room', async () => {
+    const recorders = transcriptRecorder(dataDir, { now, cap: 16 * MiB });
+    const first = await recorders({ ...start, sessionId: ids[0] }, { ...QUOTA, transcriptQuotaMb: 16 });
+    await expect(recorders({ ...start, sessionId: ids[1] }, { ...QUOTA, transcriptQuotaMb: 16 })).rejects.toMatchObject({ code: 'invalid_state' });
+    first?.end('closed');
+    await first?.done;
+    // Its room is given back when it ends (and, ended, it may be deleted for the next).
+    const next = await recorders({ ...start, sessionId: ids[1] }, { ...QUOTA, transcriptQuotaMb: 16 });
+    expect(next).not.toBeNull();
+    next?.end('closed');
+    await next?.done;
   });
 });

@@ -1,8 +1,9 @@
 // Terminal transcripts in asciicast v2, one file per session: `<dataDir>/terminal-transcripts/<id>.cast`.
 //
 // The .cast file is a header line (`{version: 2, width, height, timestamp, title, env: {TERM}}`) and
-// then one JSON array per event: `[seconds since start, "o" | "i" | "r" | "m", data]` — output, input,
-// a resize (`"COLSxROWS"`) and markers. Everything is written through one append stream, in the order
+// then one JSON array per event: `[seconds since start, "o" | "r" | "m", data]` — output, a resize
+// (`"COLSxROWS"`) and markers. Typed input is not recorded: what the shell echoed is in the output,
+// and what it did not echo (a password at a prompt with echo off) stays out of the transcript. Everything is written through one append stream, in the order
 // the session saw it. Past the cap, one `"m"` line notes the truncation and later input and output are
 // dropped; the session's end is always the last line, `[t, "m", "ended: <reason>"]`.
 //
@@ -14,7 +15,6 @@ import path from 'node:path';
 import type { Actor } from '../auth/actor';
 import { writeFileAtomic } from '../core/atomic-fs';
 import { logger } from '../core/logger';
-import type { TerminalSettings } from '../settings';
 import type { EndReason, SessionTap } from './session';
 
 export const TRANSCRIPTS_DIR = 'terminal-transcripts';
@@ -68,7 +68,6 @@ export class TranscriptRecorder implements SessionTap {
   private readonly now: () => number;
   private readonly cap: number;
   private readonly outText = new TextDecoder('utf-8');
-  private readonly inText = new TextDecoder('utf-8');
   private written = 0;
   private state: 'recording' | 'truncated' | 'ended' | 'failed' = 'recording';
   private metaWrite: Promise<void>;
@@ -119,9 +118,8 @@ export class TranscriptRecorder implements SessionTap {
     if (this.state === 'recording') this.event('o', this.outText.decode(bytes, { stream: true }));
   }
 
-  input(bytes: Buffer): void {
-    if (this.state === 'recording') this.event('i', this.inText.decode(bytes, { stream: true }));
-  }
+  /** Input is not recorded: the echo, when the terminal echoes, is in the output. */
+  input(_bytes: Buffer): void {}
 
   resize(cols: number, rows: number): void {
     this.event('r', `${cols}x${rows}`);
@@ -132,7 +130,6 @@ export class TranscriptRecorder implements SessionTap {
     if (this.state === 'recording') {
       // Bytes of a character the shell never finished come out as U+FFFD rather than vanish.
       this.event('o', this.outText.decode());
-      this.event('i', this.inText.decode());
     }
     if (this.state !== 'failed') this.line(this.lineOf('m', `ended: ${reason}`));
     this.meta.endedAt = new Date(this.now()).toISOString();
@@ -143,18 +140,18 @@ export class TranscriptRecorder implements SessionTap {
     this.finish();
   }
 
-  private lineOf(code: 'o' | 'i' | 'r' | 'm', data: string): string {
+  private lineOf(code: 'o' | 'r' | 'm', data: string): string {
     const t = Math.max(0, this.now() - this.startMs) / 1000;
     return `${JSON.stringify([Number(t.toFixed(3)), code, data])}\n`;
   }
 
-  private event(code: 'o' | 'i' | 'r', data: string): void {
+  private event(code: 'o' | 'r', data: string): void {
     if (this.state !== 'recording' || data === '') return;
     const line = this.lineOf(code, data);
     const size = Buffer.byteLength(line);
     if (this.written + size > this.cap) {
       this.state = 'truncated';
-      this.line(this.lineOf('m', `truncated: the transcript reached its ${this.cap}-byte cap; later input and output were not recorded`));
+      this.line(this.lineOf('m', `truncated: the transcript reached its ${this.cap}-byte cap; later output was not recorded`));
       return;
     }
     this.written += size;
@@ -171,18 +168,4 @@ export class TranscriptRecorder implements SessionTap {
       logger.error('terminal transcript sidecar write failed', { sessionId: this.meta.id, error: String(e) }),
     );
   }
-}
-
-/**
- * The TerminalService's `transcript` dependency: a recorder per new session while the settings say
- * recordTranscripts, else null. A folder that cannot be created refuses the terminal, so no session
- * goes unrecorded while recording is on.
- */
-export function transcriptRecorder(dataDir: string, opts: RecorderOptions = {}) {
-  const dir = transcriptsDir(dataDir);
-  return (s: TranscriptStart, settings: Pick<TerminalSettings, 'recordTranscripts'>): TranscriptRecorder | null => {
-    if (!settings.recordTranscripts) return null;
-    ensureTranscriptsDir(dir);
-    return new TranscriptRecorder(dir, s, opts);
-  };
 }
