@@ -11,8 +11,12 @@ type Switch = 'blockHighRisk' | 'approvalForMedium' | 'preChecks' | 'blockInterp
 const SWITCHES: { key: Switch; label: string; hint: string }[] = [
   { key: 'blockHighRisk', label: 'Block high-risk commands', hint: 'rm, curl, ssh, dd, … are refused unless the allowlist names them.' },
   { key: 'workspaceOnly', label: 'Workspace only', hint: 'Every path argument must stay under the workspace root.' },
-  { key: 'approvalForMedium', label: 'Ask before medium-risk commands', hint: 'Mutating git and npm verbs, touch, mkdir, mv, cp, ln.' },
-  { key: 'preChecks', label: 'Pre-checks', hint: 'Command substitution, redirects, tee and & are refused.' },
+  {
+    key: 'approvalForMedium',
+    label: 'Ask before medium-risk commands',
+    hint: 'Mutating git and npm verbs, named package installs, touch, mkdir, mv, cp, ln, writes by redirect.',
+  },
+  { key: 'preChecks', label: 'Pre-checks', hint: 'Command substitution, unknown variables, &, and redirects or tee beyond ordinary files are refused.' },
   { key: 'blockInterpreterArgs', label: 'Block inline interpreter arguments', hint: 'python -c, node -e, find -exec, pip install, …' },
 ];
 const EDITED = new Set<string>([...SWITCHES.map((s) => s.key), 'denyGroups']);

@@ -24,16 +24,20 @@ const WRITE_THEN_RUN: Record<ProfileRules['writeThenRun'], string> = {
 
 const SWITCHES: { key: 'blockHighRisk' | 'approvalForMedium' | 'preChecks' | 'blockInterpreterArgs'; label: string; hint: string }[] = [
   { key: 'blockHighRisk', label: 'Block high-risk commands', hint: 'High-risk commands (rm, curl, ssh, dd, …) are refused unless named in the list above.' },
-  { key: 'approvalForMedium', label: 'Ask before medium-risk commands', hint: 'Mutating git and npm verbs, touch, mkdir, mv, cp and ln wait for an admin.' },
+  {
+    key: 'approvalForMedium',
+    label: 'Ask before medium-risk commands',
+    hint: 'Mutating git and npm verbs, named package installs, touch, mkdir, mv, cp, ln and writes by redirect or tee wait for an admin.',
+  },
   {
     key: 'preChecks',
     label: 'Pre-checks',
-    hint: 'Refuse command substitution, output redirects (except /dev/null and fd merges), input redirects, tee and backgrounding with &.',
+    hint: 'Refuse command substitution, unknown variables, backgrounding with &, and redirects or tee beyond ordinary files (writes in the workspace, /tmp, /var/tmp and the home only; never start-up, config or credential files).',
   },
   {
     key: 'blockInterpreterArgs',
     label: 'Block inline interpreter and tool arguments',
-    hint: 'python -c/-m, node -e/-p, find -exec, git -c/config/alias, pip install, npm exec/install, cargo install: code a scan cannot see.',
+    hint: 'find -exec, git -c/config/alias, npm exec, launchers, code read from stdin, installs the engine cannot vet: code a scan cannot see. Inline code follows the setting below.',
   },
 ];
 

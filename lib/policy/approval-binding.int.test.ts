@@ -39,7 +39,7 @@ beforeAll(async () => {
   admin = await apiUser(f.s, { email: 'approver@binding.test', role: 'admin', tokenName: 'a', permissions: [...ROLE_PERMISSIONS.admin] });
   const cfg = (await f.call('createSandboxConfig', admin.token, { body: docker() })).json.id;
   const made = await f.call('createAgent', admin.token, {
-    body: { id: 'holder', name: 'holder', sandboxConfigId: cfg, policyOverrides: { denyGroups: { package_install: 'approval' } } },
+    body: { id: 'holder', name: 'holder', sandboxConfigId: cfg, policyOverrides: { denyGroups: { package_install: 'approval' }, approvalForMedium: true } },
   });
   expect(made.status, JSON.stringify(made.json)).toBe(201);
   gw = (await createToken(db(), admin.actor, { name: 'gw', permissions: ['agents.read', 'agents.exec'], expiresInDays: 1, agentIds: ['holder'] })).token;

@@ -1,8 +1,9 @@
 // The commands of the corpus with the decision and rule `balanced` must reach: ordinary commands
 // that pass, and every bypass class the engine is built against.
 
-import { allow, ask, type CorpusCase, deny, group } from './corpus-kit';
+import { allow, type CorpusCase, deny, group } from './corpus-kit';
 import { LAUNCHER_AND_GLOB_CASES } from './corpus-launchers';
+import { SANDBOX_CASES } from './corpus-sandbox';
 
 export const CORPUS: CorpusCase[] = [
   // Ordinary commands that must pass.
@@ -104,6 +105,7 @@ export const CORPUS: CorpusCase[] = [
   deny('sh -c "sh -c \\"sh -c \'sh -c \\\\\\"sh -c ls\\\\\\"\'\\""', 'too_deep'),
   deny('dash -c "nc -l 1"', group('reverse_shell'), 'reverse_shell.netcat'),
   ...LAUNCHER_AND_GLOB_CASES,
+  ...SANDBOX_CASES,
   // Quoting and ANSI-C tricks.
   deny('"su"do ls', group('privilege_escalation'), 'privilege_escalation.sudo'),
   deny("'sudo' ls", group('privilege_escalation'), 'privilege_escalation.sudo'),
@@ -128,7 +130,7 @@ export const CORPUS: CorpusCase[] = [
   deny('\u202esudo ls', 'normalization'),
   deny("$'\\uff53udo' ls", 'unparseable'),
   deny('ls\r\nsudo id', 'control_char'),
-  deny('echo x >\u0338out.sh', 'pre_check:redirect'),
+  deny('echo x >\u0338out.sh', 'normalization'),
   deny('ls\u0000 -la', 'nul_byte'),
   deny('ls\u001b[2J', 'control_char'),
   // Heredocs and here-strings feeding a shell.
@@ -172,29 +174,11 @@ export const CORPUS: CorpusCase[] = [
   deny('history -s "sudo id"', group('filter_bypass'), 'filter_bypass.history_edit'),
   deny('echo ${x@P}', group('filter_bypass'), 'filter_bypass.parameter_transform'),
   deny('tar -xf a.tar --to-command=sh', 'interpreter_args', 'tar.command'),
-  deny('npx cowsay hi', 'interpreter_args', 'npx.run'),
+  deny('npx github:x/y', 'interpreter_args', 'npx.run'),
+  deny('npx -c "sh -c id" cowsay', 'interpreter_args', 'npx.run'),
   deny('npm exec cowsay', 'interpreter_args', 'npm.exec'),
   deny('pip download requests', 'interpreter_args', 'pip.download'),
-  // Package installs ask an admin.
-  ask('pip install requests', group('package_install'), 'package_install.pip'),
-  ask('pip3 install -r requirements.txt', group('package_install'), 'package_install.pip'),
-  ask('python -m pip install requests', group('package_install'), 'package_install.python_m_pip'),
-  ask('python3 -m pip install --user x', group('package_install'), 'package_install.python_m_pip'),
-  ask('npm install lodash', group('package_install'), 'package_install.npm'),
-  ask('npm i -D vitest', group('package_install'), 'package_install.npm'),
-  ask('npm ci', group('package_install'), 'package_install.npm'),
-  ask('apk add jq', group('package_install'), 'package_install.apk'),
-  ask('yarn add react', group('package_install'), 'package_install.yarn'),
-  ask('pnpm add zod', group('package_install'), 'package_install.pnpm'),
-  ask('cargo install ripgrep', group('package_install'), 'package_install.cargo'),
-  ask('pip uninstall -y requests', group('package_install'), 'package_install.pip'),
-  // Redirects, tee, background, substitutions, variables.
-  deny('echo hi > out.txt', 'pre_check:redirect'),
-  deny('echo hi >> log.txt', 'pre_check:redirect'),
   deny('ls &> all.txt', 'unparseable'),
-  deny('ls >| f', 'pre_check:redirect'),
-  deny('cat < secrets.txt', 'pre_check:input_redirect'),
-  deny('echo a | tee out.txt', 'pre_check:tee'),
   deny('python3 scripts/serve.py &', 'pre_check:background'),
   deny('echo $(id)', 'pre_check:substitution'),
   deny('echo `whoami`', 'pre_check:substitution'),

@@ -13,18 +13,16 @@ beforeAll(async () => {
 const NOT_ALLOWED: Record<string, string> = {
   'nohup python skill-creator': 'deny_group:process_control',
   'kill $VIEWER_PID': 'pre_check:expansion',
-  'pip install pillow': 'deny_group:package_install',
-  'npx @modelcontextprotocol': 'interpreter_args',
   'SOCKET_DIR=': 'unparseable',
   'chmod 700 "$SOCKET_DIR"': 'high_risk',
   'tmux -S "$SOCKET" send-keys': 'launcher',
-  'codexbar cost': 'pre_check:redirect',
-  'python3 -c "import debugpy" ||': 'deny_group:package_install',
-  'ntn pages create --parent data-source': 'pre_check:input_redirect',
   'tmux send-keys -t shared:0.0 -l': 'launcher',
   'tmux send-keys -t shared:0.0 C-c': 'launcher',
   'tmux new-session': 'launcher',
 };
+
+/** The share of the corpus the default profile must run. */
+const TARGET = 0.95;
 
 describe('the commands real skills document', () => {
   it('are many, from many skills, and distinct', () => {
@@ -42,7 +40,21 @@ describe('the commands real skills document', () => {
     const share = 1 - denied.length / SKILL_COMMANDS.length;
     const got = Object.fromEntries(denied.map((d) => [Object.keys(NOT_ALLOWED).find((k) => d.command.startsWith(k)) ?? d.command, d.rule]));
     expect(got).toEqual(NOT_ALLOWED);
-    expect(share).toBeGreaterThan(0.92);
+    expect(share).toBeGreaterThanOrEqual(TARGET);
+  });
+
+  it('runs what the old default refused inside the agent’s own sandbox: ordinary redirects, named installs', () => {
+    for (const c of [
+      'codexbar cost --provider codex --format json > /tmp/cost.json',
+      'ntn pages create --parent data-source:9a8b7c < page.md',
+      'pip install pillow imageio numpy',
+      'python3 -c "import debugpy" || python3 -m pip install debugpy',
+      'npx @modelcontextprotocol/inspector',
+    ])
+      expect(engine.evaluate(c, presetRules('balanced')), c).toMatchObject({ decision: 'allow' });
+    // locked_down stays strict: the same commands are refused or asked for.
+    for (const c of ['pip install pillow', 'npx @modelcontextprotocol/inspector', 'echo x > /tmp/cost.json'])
+      expect(engine.evaluate(c, presetRules('locked_down')).decision, c).not.toBe('allow');
   });
 
   it('keeps quoted text data and runs curl, python3 -c and rm of own files', () => {
@@ -74,10 +86,10 @@ describe('the commands real skills document', () => {
 
 describe('commandsDeniedFor', () => {
   it('returns only what a profile would not run, in order, with the deciding rule', () => {
-    const got = commandsDeniedFor(engine, presetRules('balanced'), ['ls', 'sudo id', 'pip install x', 'curl -s https://x.example']);
+    const got = commandsDeniedFor(engine, presetRules('balanced'), ['ls', 'sudo id', 'pip install -r r.txt', 'curl -s https://x.example']);
     expect(got).toEqual([
       expect.objectContaining({ command: 'sudo id', decision: 'deny', rule: 'deny_group:privilege_escalation', ruleId: 'privilege_escalation.sudo' }),
-      expect.objectContaining({ command: 'pip install x', decision: 'approval', rule: 'deny_group:package_install' }),
+      expect.objectContaining({ command: 'pip install -r r.txt', decision: 'approval', rule: 'deny_group:package_install' }),
     ]);
     expect(commandsDeniedFor(engine, presetRules('locked_down'), ['curl -s https://x.example'])[0]).toMatchObject({ rule: 'allowlist' });
     expect(commandsDeniedFor(engine, presetRules('yolo'), ['pip install x', 'sudo id'])).toEqual([]);

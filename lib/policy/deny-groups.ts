@@ -18,7 +18,8 @@ export const GROUP_DESCRIPTIONS: Record<DenyGroup, string> = {
   filter_bypass:
     'sed …/e, sort --compress-program, git --upload-pack/--receive-pack/--exec, rg/grep --pre, man --html, history -s/-a/-w, ${var@P} transformations.',
   network_recon: 'Port scanners, ssh/scp/sftp to user@host, tunnelling tools.',
-  package_install: 'pip install, npm install / i / ci, apk add / del, apt-get install, yarn and pnpm add, pip and npm uninstall, python -m pip, cargo install.',
+  package_install:
+    'Installs whose source the engine cannot vet: pip (python -m pip) and npm installs from URLs, git, local archives or folders, other indexes or registries, requirements files, the project manifest or globally; apk add / del, apt-get install, yarn and pnpm add, cargo install. Named packages from the default registry (pip install x, npm install x, npx x) are medium-risk changes instead.',
   persistence: 'crontab and at, any write to shell start-up files, profiles, PATH folders and authorized_keys, systemctl enable.',
   process_control: 'kill -9, kill of every process or of init, killall, pkill, nohup, setsid, disown and other daemonisers.',
   env_dump: 'env, printenv, set, export -p, declare -x, compgen -e, /proc/*/environ, echoing the product secrets.',

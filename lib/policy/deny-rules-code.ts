@@ -2,6 +2,7 @@
 // injection, filter bypasses, reconnaissance, package installs, environment dumps.
 import { anyString, code, isCmd, LOOPBACK, names, PYTHON, type Spec, sedExecutes } from './deny-helpers';
 import { hasWord } from './group-view';
+import { registryInstall } from './package-installs';
 import type { DenyGroup } from './types';
 import { parseOptions, WRAPPERS } from './wrapper-specs';
 
@@ -11,6 +12,8 @@ function envRunsNothing(args: readonly string[]): boolean {
   if (!o.ok) return true;
   return args.slice(o.rest - 1).every((a) => a === '-' || /^[A-Za-z_][A-Za-z0-9_]{0,127}=/.test(a));
 }
+
+const fromRegistry = (v: { name: string; args: readonly string[] }) => registryInstall([v.name, ...v.args]) !== null;
 
 export const CODE_GROUPS: Partial<Record<DenyGroup, Spec[]>> = {
   data_exfiltration: [
@@ -151,14 +154,21 @@ export const CODE_GROUPS: Partial<Record<DenyGroup, Spec[]>> = {
   package_install: [
     [
       'pip',
-      'pip install / uninstall (pip, pip3, python -m pip, uv pip)',
-      (v) => (/^pip\d?(?:\.\d+)?$/.test(v.name) || (v.name === 'uv' && v.args[0] === 'pip')) && v.args.some((a) => a === 'install' || a === 'uninstall'),
+      'pip install / uninstall (pip, pip3, uv pip) of anything but named packages from the default index',
+      (v) =>
+        (/^pip\d?(?:\.\d+)?$/.test(v.name) || (v.name === 'uv' && v.args[0] === 'pip')) &&
+        v.args.some((a) => a === 'install' || a === 'uninstall') &&
+        !fromRegistry(v),
     ],
-    ['python_m_pip', 'python -m pip', (v) => PYTHON.test(v.name) && v.args.some((a, i) => (a === '-m' && v.args[i + 1] === 'pip') || a === '-mpip')],
+    [
+      'python_m_pip',
+      'python -m pip, but a named-package install from the default index',
+      (v) => PYTHON.test(v.name) && v.args.some((a, i) => (a === '-m' && v.args[i + 1] === 'pip') || a === '-mpip') && !fromRegistry(v),
+    ],
     [
       'npm',
-      'npm install, i, ci, add, uninstall',
-      (v) => v.name === 'npm' && v.args.some((a) => ['install', 'i', 'ci', 'add', 'uninstall', 'un', 'remove', 'rm'].includes(a)),
+      'npm install, i, ci, add, uninstall of the project manifest, a URL, git, a path or globally (named registry packages are medium risk)',
+      (v) => v.name === 'npm' && v.args.some((a) => ['install', 'i', 'in', 'ci', 'add', 'uninstall', 'un', 'remove', 'rm'].includes(a)) && !fromRegistry(v),
     ],
     ['apk', 'apk add / del', (v) => v.name === 'apk' && v.args.some((a) => a === 'add' || a === 'del')],
     [

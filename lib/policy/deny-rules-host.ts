@@ -22,6 +22,9 @@ export const isPathDir = (p: string) => PATH_DIRS.test(p) && !p.startsWith('/wor
 const CREDENTIALS =
   /\/\.ssh\/(?:id_[^/]*|.*_key|identity|authorized_keys)$|\/\.ssh\/?$|\/\.aws\/(?:credentials|config)$|\/\.netrc$|\/\.docker\/config\.json$|\/\.config\/gh\/hosts\.ya?ml$|\/\.git-credentials$|\/\.kube\/config$|\/\.npmrc$|\/\.pypirc$|\/\.gnupg(?:\/|$)|\/\.config\/gcloud(?:\/|$)|\/\.azure(?:\/|$)|^\/etc\/(?:shadow|gshadow|sudoers)(?:-|\/|$)|\/\.vault-token$|\/\.config\/op(?:\/|$)|\/\.cargo\/credentials(?:\.toml)?$|\/\.gem\/credentials$/;
 
+/** An SSH key, a cloud, registry or CLI credential, /etc/shadow … */
+export const isCredentialFile = (p: string) => CREDENTIALS.test(p);
+
 const INTERPRETER = /^(?:sh|bash|dash|zsh|ksh|ash|mksh|busybox|toybox|python\d?(?:\.\d+)?|perl|ruby|node|php|lua|env)$/;
 const SYSTEM_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\//;
 

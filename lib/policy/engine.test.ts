@@ -22,8 +22,12 @@ describe('evaluate', () => {
   });
 
   it('the first deny wins over an earlier approval; approval over allow', () => {
-    expect(engine.evaluate('pip install x; sudo id', rules())).toMatchObject({ decision: 'deny', rule: 'deny_group:privilege_escalation' });
-    expect(engine.evaluate('ls; pip install x', rules())).toMatchObject({ decision: 'approval', rule: 'deny_group:package_install', segment: 'pip install x' });
+    expect(engine.evaluate('pip install -r r.txt; sudo id', rules())).toMatchObject({ decision: 'deny', rule: 'deny_group:privilege_escalation' });
+    expect(engine.evaluate('ls; pip install -r r.txt', rules())).toMatchObject({
+      decision: 'approval',
+      rule: 'deny_group:package_install',
+      segment: 'pip install -r r.txt',
+    });
   });
 
   it('records leading assignments by name', () => {
@@ -71,9 +75,17 @@ describe('evaluate', () => {
     expect(engine.evaluate('python3 -c 1', rules({ blockInterpreterArgs: false })).decision).toBe('allow');
     expect(engine.evaluate('echo x > f', rules({ preChecks: false })).decision).toBe('allow');
     expect(engine.evaluate('git commit -m x', rules({ approvalForMedium: true }))).toMatchObject({ decision: 'approval', rule: 'medium_risk' });
-    // With the package group off, the interpreter-argument table still blocks an install.
-    expect(engine.evaluate('pip install x', rules({ denyGroups: { package_install: 'off' } }))).toMatchObject({ decision: 'deny', rule: 'interpreter_args' });
-    expect(engine.evaluate('pip install x', rules({ denyGroups: { package_install: 'off' }, blockInterpreterArgs: false })).decision).toBe('allow');
+    // With the package group off, the interpreter-argument table still blocks an install it cannot vet.
+    expect(engine.evaluate('pip install -r r.txt', rules({ denyGroups: { package_install: 'off' } }))).toMatchObject({
+      decision: 'deny',
+      rule: 'interpreter_args',
+    });
+    expect(engine.evaluate('pip install -r r.txt', rules({ denyGroups: { package_install: 'off' }, blockInterpreterArgs: false })).decision).toBe('allow');
+    // A named registry package is a medium-risk change: asked for only when medium risk is.
+    expect(engine.evaluate('pip install x', rules()).decision).toBe('allow');
+    expect(engine.evaluate('pip install x', rules({ approvalForMedium: true }))).toMatchObject({ decision: 'approval', rule: 'medium_risk' });
+    expect(engine.evaluate('echo x > out.txt', rules({ approvalForMedium: true }))).toMatchObject({ decision: 'approval', rule: 'medium_risk' });
+    expect(engine.evaluate('echo x > /dev/null', rules({ approvalForMedium: true })).decision).toBe('allow');
   });
 
   it('still finds what find -exec runs when the interpreter-argument table is off', () => {

@@ -3,6 +3,7 @@
 // --to-command`), package managers that install (they run install scripts). A script file
 // (`python3 run.py`) is the auditable form and stays allowed.
 import path from 'node:path';
+import { registryInstall } from './package-installs';
 import { parseOptions, SHELL_SPEC, SHELLS } from './wrapper-specs';
 import type { Segment } from './wrappers';
 import { baseName } from './wrappers';
@@ -100,6 +101,8 @@ export function interpreterFindings(seg: Segment, stdin = false): InterpreterFin
   const name = baseName(argv[0]);
   const out: InterpreterFinding[] = [];
   const add = (f: InterpreterFinding | null) => f && out.push(f);
+  // Named packages from the default registry: judged as a medium-risk change, not as code to read.
+  if (registryInstall(argv)) return out;
   if (PYTHON.test(name)) add(python(argv));
   else if (name === 'node' || name === 'nodejs') add(node(argv));
   else if (name === 'find') {

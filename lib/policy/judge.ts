@@ -9,7 +9,7 @@ import { groupView } from './group-view';
 import { interpreterFindings, isScriptRunner, scriptOperand } from './interpreter-args';
 import { launcherOf } from './launchers';
 import { preCheck } from './prechecks';
-import { commandRisk, segmentRisk } from './risk';
+import { commandRisk, maxRisk, segmentRisk } from './risk';
 import type { Decision, DenyGroup, ProfileRules, SegmentDecision } from './types';
 import { baseName, type Segment } from './wrappers';
 
@@ -65,16 +65,34 @@ export function feedsCode(seg: Segment, all: readonly Segment[]): boolean {
   });
 }
 
-/** The script a segment runs, if it is a file: `./x`, `/abs/x`, or the operand of an interpreter. */
-function scriptFile(seg: Segment, cwd: string, home: string): string | null {
-  if (!seg.argv.length) return null;
-  const exe = seg.argv[0];
+/** An output redirect or tee into a file (not a device, not an fd merge): a file change like cp. */
+function writesFiles(seg: Segment): boolean {
+  if (seg.argv.length && baseName(seg.argv[0]) === 'tee' && seg.words.slice(1).some((w) => !w.value.startsWith('-'))) return true;
+  return seg.redirects.some((r) => r.body === undefined && r.target && /[>]/.test(r.op) && !/^>&$/.test(r.op) && !r.target.value.startsWith('/dev/'));
+}
+
+/** The folders a command name without a slash is looked up in (the standard PATH). */
+export const STANDARD_PATH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+
+/**
+ * The files a segment may run: each program named (wrappers included), as a path (`./x`, `/abs/x`,
+ * read from the working directory) or, for a bare name, in every folder of the standard PATH; and
+ * the script operand of an interpreter.
+ */
+export function ranFiles(seg: Segment, cwd: string, home: string): string[] {
+  if (!seg.argv.length) return [];
   const resolve = (p: string) => path.posix.resolve(cwd, expandHome(p, home));
-  if (exe.includes('/')) return resolve(exe);
-  const name = baseName(exe);
-  if (!isScriptRunner(name)) return null;
-  const operand = scriptOperand(name, seg.argv);
-  return operand ? resolve(operand) : null;
+  const out: string[] = [];
+  for (const exe of [...seg.wrappers.map((w) => w.split(' ')[0]), seg.argv[0]]) {
+    if (exe.includes('/')) out.push(resolve(exe));
+    else if (exe) out.push(...STANDARD_PATH.map((d) => `${d}/${exe}`));
+  }
+  const name = baseName(seg.argv[0]);
+  if (isScriptRunner(name)) {
+    const operand = name === 'source' || name === '.' ? seg.argv[1] : scriptOperand(name, seg.argv);
+    if (operand) out.push(resolve(operand));
+  }
+  return out;
 }
 
 export function judgeSegment(seg: Segment, all: readonly Segment[], ctx: JudgeContext): SegmentDecision {
@@ -123,7 +141,7 @@ export function judgeSegment(seg: Segment, all: readonly Segment[], ctx: JudgeCo
       'launcher',
       `${launcher} runs another command the engine cannot read from its arguments; run that command directly (or list ${baseName(seg.argv[0])} by name in allowedCommands).`,
     );
-  const risk = segmentRisk(seg.argv, seg.wrappers);
+  const risk = writesFiles(seg) ? maxRisk(segmentRisk(seg.argv, seg.wrappers), 'medium') : segmentRisk(seg.argv, seg.wrappers);
   if (risk === 'high' && rules.blockHighRisk) {
     const names = [...seg.wrappers.map((w) => w.split(' ')[0]), ...(seg.argv.length ? [seg.argv[0]] : [])];
     const culprit = names.find((n) => commandRisk([n]) === 'high' && !explicitlyListed(n, list));
@@ -143,7 +161,7 @@ export function judgeSegment(seg: Segment, all: readonly Segment[], ctx: JudgeCo
   }
 
   if (rules.preChecks) {
-    const p = preCheck(seg, ctx.assigned);
+    const p = preCheck(seg, { cwd: ctx.cwd, home: ctx.home, workspaceRoot: rules.workspaceRoot }, ctx.assigned);
     if (p) deny(p.rule, p.reason);
   }
 
@@ -151,11 +169,17 @@ export function judgeSegment(seg: Segment, all: readonly Segment[], ctx: JudgeCo
   const path = checkPaths(seg.words.slice(1), targets, { ...rules, cwd: ctx.cwd, home: ctx.home });
   if (path) deny(path.rule, path.reason);
 
-  const script = rules.writeThenRun === 'off' ? null : scriptFile(seg, ctx.cwd, ctx.home);
-  if (script && ctx.writtenFiles?.has(script)) {
+  const written = ctx.writtenFiles;
+  const script = rules.writeThenRun === 'off' || !written?.size ? undefined : ranFiles(seg, ctx.cwd, ctx.home).find((f) => written.has(f));
+  if (script) {
     if (rules.writeThenRun === 'approval')
-      findings.push({ decision: 'approval', rule: 'write_then_run', reason: `${script} was written in this session; running it needs an admin's approval.` });
-    else if (!ctx.scannedClean?.has(script)) deny('write_then_run', `${script} was written in this session and did not pass the skill scanner.`);
+      findings.push({
+        decision: 'approval',
+        rule: 'write_then_run',
+        reason: `${script} was written by an earlier command of this agent; running it needs an admin's approval.`,
+      });
+    else if (!ctx.scannedClean?.has(script))
+      deny('write_then_run', `${script} was written by an earlier command of this agent and did not pass the skill scanner.`);
   }
 
   const decided = findings.find((f) => f.decision === 'deny') ?? findings.find((f) => f.decision === 'approval');

@@ -35,6 +35,7 @@ export function normalizeCommand(raw: string): Normalized {
   let pos = 0;
   let runStart = -1;
   let run = '';
+  let prevAscii = '';
   const endRun = (): Normalized | null => {
     if (run && run.normalize('NFKC') !== run) {
       return {
@@ -60,7 +61,19 @@ export function normalizeCommand(raw: string): Normalized {
     if (cp < 0x80) {
       const bad = endRun();
       if (bad) return bad;
+      prevAscii = ch;
       continue;
+    }
+    // A combining mark composes with the ASCII character before it (`>` + U+0338 shows as `≯`).
+    const pair = prevAscii + ch;
+    prevAscii = '';
+    if (!run && pair.length > 1 && pair.normalize('NFKC') !== pair) {
+      return {
+        ok: false,
+        rule: 'normalization',
+        offset: at,
+        reason: `The character ${hex(cp)} at character ${at + 1} combines with "${pair[0]}" before it (it reads like "${pair.normalize('NFKC')}"); the command is refused rather than judged as something other than what runs.`,
+      };
     }
     const why = describe(ch, cp);
     if (why) {

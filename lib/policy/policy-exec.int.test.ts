@@ -115,9 +115,9 @@ describeDocker('the gateway exec on Docker', () => {
 
   it('waits for an approval, then runs; an unanswered one expires and runs nothing', async () => {
     await settings({ approvalMode: 'wait', approvalTimeoutSeconds: 60 });
-    const pending = gateway.exec('runner', { command: 'pip install requests' });
+    const pending = gateway.exec('runner', { command: 'pip install -r requirements.txt' });
     const req = await waitFor(async () => (await admin.approvals('?state=pending&agentId=runner')).body.items[0], 'a pending request');
-    expect(req).toMatchObject({ command: 'pip install requests', rule: expect.stringContaining('package_install') });
+    expect(req).toMatchObject({ command: 'pip install -r requirements.txt', rule: expect.stringContaining('package_install') });
     expect((await admin.approve(req.id)).status).toBe(200);
     const r = await pending;
     expect(r.body).toMatchObject({ decision: 'approval', outcome: 'ran', approvalId: req.id });
@@ -125,7 +125,7 @@ describeDocker('the gateway exec on Docker', () => {
     expect((await admin.approval(req.id)).body.usedAt).not.toBeNull();
 
     await settings({ approvalTimeoutSeconds: 1 });
-    const expired = await gateway.exec('runner', { command: 'pip install flask' });
+    const expired = await gateway.exec('runner', { command: 'pip install -r dev-requirements.txt' });
     expect(expired.body).toMatchObject({ decision: 'approval', outcome: 'expired', exitCode: null, sandboxId: null });
     expect((await admin.approval(expired.body.approvalId)).body.state).toBe('expired');
   });
@@ -133,17 +133,17 @@ describeDocker('the gateway exec on Docker', () => {
   it('mode 202: answers at once with the request, which is polled, approved, re-sent once', async () => {
     await settings({ approvalMode: '202', approvalTimeoutSeconds: 120 });
     try {
-      const r = await gateway.exec('runner', { command: 'npm install left-pad' });
+      const r = await gateway.exec('runner', { command: 'npm install ./left-pad.tgz' });
       expect(r.status).toBe(202);
       expect(r.body).toMatchObject({ outcome: 'pending', decision: 'approval' });
       const id = r.body.approvalId as string;
       expect((await gateway.agentApproval('runner', id)).body.state).toBe('pending');
-      expect((await gateway.exec('runner', { command: 'npm install left-pad', approvalId: id })).status).toBe(409);
+      expect((await gateway.exec('runner', { command: 'npm install ./left-pad.tgz', approvalId: id })).status).toBe(409);
       await admin.approve(id);
-      expect((await gateway.exec('runner', { command: 'npm install other', approvalId: id })).status).toBe(400);
-      const ran = await gateway.exec('runner', { command: 'npm install left-pad', approvalId: id });
+      expect((await gateway.exec('runner', { command: 'npm install ./other.tgz', approvalId: id })).status).toBe(400);
+      const ran = await gateway.exec('runner', { command: 'npm install ./left-pad.tgz', approvalId: id });
       expect(ran.body).toMatchObject({ outcome: 'ran', approvalId: id });
-      expect((await gateway.exec('runner', { command: 'npm install left-pad', approvalId: id })).status).toBe(409);
+      expect((await gateway.exec('runner', { command: 'npm install ./left-pad.tgz', approvalId: id })).status).toBe(409);
     } finally {
       await settings({ approvalMode: 'wait' });
     }

@@ -1,7 +1,8 @@
 // Pre-checks: shell features that let a command do more than its words say — command
-// substitution, variables other than a few well-known ones, output redirects (but to /dev/null and
-// fd merges), input redirects (but heredocs and here-strings), tee, and `&`.
+// substitution, variables other than a few well-known ones, redirects and tee outside ordinary
+// files (see redirect-targets.ts), and `&`.
 
+import { judgeTarget, type Place } from './redirect-targets';
 import { isSafeVar, type Word } from './words';
 import type { Segment } from './wrappers';
 import { baseName } from './wrappers';
@@ -41,7 +42,7 @@ function quotedData(w: Word, v: string, assigned: ReadonlySet<string>): boolean 
   return !w.bareVars.includes(v) && !w.operators.length && !assigned.has('*') && !assigned.has(v) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v);
 }
 
-export function preCheck(seg: Segment, assigned: ReadonlySet<string> = new Set()): PreCheckFinding | null {
+export function preCheck(seg: Segment, place: Place, assigned: ReadonlySet<string> = new Set()): PreCheckFinding | null {
   if (seg.substitution)
     return { rule: 'pre_check:substitution', reason: 'Command substitution ($(…), backticks, <(…), >(…)) runs a command whose output is not reviewed.' };
   const name = seg.words[0];
@@ -57,18 +58,26 @@ export function preCheck(seg: Segment, assigned: ReadonlySet<string> = new Set()
     }
   }
   for (const r of seg.redirects) {
-    if (r.body !== undefined) continue;
-    const t = r.target?.value ?? '';
-    const fdMerge = (r.op === '>&' || r.op === '<&') && FD.test(t);
-    if (r.op === '<' || r.op === '<&') {
-      if (!fdMerge && t !== '/dev/null')
-        return { rule: 'pre_check:input_redirect', reason: `Input redirect from ${t}: read files with a command (cat, head) instead.` };
-      continue;
-    }
-    if (!fdMerge && t !== '/dev/null')
-      return { rule: 'pre_check:redirect', reason: `Output redirect to ${t}: only /dev/null and fd merges (2>&1) are allowed.` };
+    if (r.body !== undefined || !r.target) continue;
+    const t = r.target;
+    if ((r.op === '>&' || r.op === '<&') && FD.test(t.value)) continue;
+    const write = r.op !== '<' && r.op !== '<&';
+    const c = judgeTarget(t, write, place);
+    if (!c.ok)
+      return write
+        ? {
+            rule: 'pre_check:redirect',
+            reason: `Output redirect to ${c.target}: ${c.why}. Redirects may write ordinary files in the workspace, /tmp, /var/tmp and the home.`,
+          }
+        : { rule: 'pre_check:input_redirect', reason: `Input redirect from ${c.target}: ${c.why}.` };
   }
-  if (seg.argv.length && baseName(seg.argv[0]) === 'tee') return { rule: 'pre_check:tee', reason: 'tee writes to files.' };
+  if (seg.argv.length && baseName(seg.argv[0]) === 'tee') {
+    const files = seg.words.slice(1).filter((w) => !w.value.startsWith('-') || w.dynamic);
+    for (const w of files) {
+      const c = judgeTarget(w, true, place);
+      if (!c.ok) return { rule: 'pre_check:tee', reason: `tee writes ${c.target}: ${c.why}.` };
+    }
+  }
   if (seg.background) return { rule: 'pre_check:background', reason: 'A command sent to the background with & keeps running after the answer.' };
   return null;
 }

@@ -1,6 +1,7 @@
 // Risk levels of a command: high (destructive, privileged or networked tools), medium (verbs that
 // change a repository, a package tree or files), low (everything else). A segment's level is the
 // highest of its command and the wrappers around it.
+import { registryInstall } from './package-installs';
 import type { Risk } from './types';
 import { baseName } from './wrappers';
 
@@ -168,6 +169,7 @@ export function commandRisk(argv: readonly string[]): Risk {
   const name = baseName(argv[0]);
   if (name === 'rm') return rmOfOwnFiles(argv) ? 'medium' : 'high';
   if (readOnlyFirewall(name, argv.slice(1))) return 'low';
+  if (registryInstall(argv)) return 'medium';
   if (HIGH_RISK.has(name) || name.startsWith('mkfs.') || privilegedContainer(argv)) return 'high';
   const mutating = MUTATING[name];
   if (mutating) {

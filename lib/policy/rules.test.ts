@@ -51,7 +51,9 @@ describe('deny groups', () => {
     const v = view('sudo', ['ls']);
     expect(matchGroups(v, profileRulesSchema.parse({ denyGroups: { privilege_escalation: 'off' } }))).toEqual([]);
     expect(matchGroups(v, profileRulesSchema.parse({ denyGroups: { privilege_escalation: 'approval' } }))[0].mode).toBe('approval');
-    expect(matchGroups(view('pip', ['install', 'x']), profileRulesSchema.parse({}))[0]).toMatchObject({ group: 'package_install', mode: 'approval' });
+    expect(matchGroups(view('pip', ['install', '-r', 'r.txt']), profileRulesSchema.parse({}))[0]).toMatchObject({ group: 'package_install', mode: 'approval' });
+    // A named package from the default index is not the group's (it is a medium-risk change).
+    expect(matchGroups(view('pip', ['install', 'x']), profileRulesSchema.parse({}))).toEqual([]);
   });
 
   it('reads options the way the tools do', () => {

@@ -198,7 +198,11 @@ export function extractCommands(root: Node, opts: ExtractOptions = {}): Extracti
     return cmd;
   }
 
+  /** The node a pending redirect belongs to, and where its commands start in `commands`. */
+  let tailMark: { id: number; at: number } | null = null;
+
   function statement(n: Node, origin: string, pipe: SimpleCommand['pipe'] | null, inBacktick: boolean): void {
+    if (tailMark && n.id === tailMark.id) tailMark.at = commands.length;
     switch (n.type) {
       case 'comment':
         return;
@@ -234,9 +238,15 @@ export function extractCommands(root: Node, opts: ExtractOptions = {}): Extracti
         return;
       case 'redirected_statement': {
         const body = n.childForFieldName('body');
-        const before = commands.length;
+        // tree-sitter hangs `a && b | c > f` on the whole list; sh gives the redirect to the last
+        // command of the list or pipeline (`c`), or to every command of a group or subshell there.
+        let tail = body;
+        while (tail && (tail.type === 'list' || tail.type === 'pipeline') && tail.lastNamedChild) tail = tail.lastNamedChild;
+        const outer = tailMark;
+        tailMark = tail ? { id: tail.id, at: commands.length } : null;
         if (body) statement(body, origin, pipe, inBacktick);
-        const mine = commands.slice(before);
+        const mine = commands.slice(tailMark?.at ?? commands.length);
+        tailMark = outer;
         const target = mine[0] ?? simple(n, origin, pipe, inBacktick);
         for (const c of n.children) {
           if (!c || (body && c.id === body.id)) continue;

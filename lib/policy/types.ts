@@ -45,9 +45,9 @@ export const profileRulesSchema = z.object({
   allowedCommands: z.array(commandEntry).max(1000).default(['*']),
   /** High-risk commands are refused unless explicitly named in allowedCommands. */
   blockHighRisk: z.boolean().default(true),
-  /** Approval for medium-risk commands (mutating git/npm verbs, touch, mkdir, mv, cp, ln). */
+  /** Approval for medium-risk commands (mutating git/npm verbs, named package installs, touch, mkdir, mv, cp, ln, writes by redirect or tee). */
   approvalForMedium: z.boolean().default(false),
-  /** Command substitution, output redirects (except /dev/null and fd merges), input redirects, tee, `&`. */
+  /** Command substitution, unknown variables, `&`, and redirects or tee beyond ordinary files (writes only in the workspace, /tmp, /var/tmp and the home, never start-up, config or credential files; reads from no device). */
   preChecks: z.boolean().default(true),
   /** python -c/-m, node -e/-p, find -exec, git -c/config/alias, pip install, npm exec/install, cargo install, and launchers (strace, gdb, parallel…) not named in allowedCommands. */
   blockInterpreterArgs: z.boolean().default(true),
