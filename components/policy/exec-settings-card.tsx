@@ -21,6 +21,8 @@ const NUMBERS: { name: Exclude<keyof PolicySettings, 'approvalMode'>; label: str
   { name: 'approvalTimeoutSeconds', label: 'Approval timeout (seconds)', hint: 'A request not decided in this time expires (1 to 3600).' },
   { name: 'defaultTimeoutMs', label: 'Default exec timeout (ms)', hint: 'For an exec that names no timeout (100 to 3600000).' },
   { name: 'outputCapBytes', label: 'Output cap (bytes)', hint: 'Kept of stdout and of stderr each; the rest is cut and flagged (1024 to 67108864).' },
+  { name: 'maxTimeoutMs', label: 'Longest exec timeout (ms)', hint: 'An exec asking for more is refused (100 to 3600000).' },
+  { name: 'maxConcurrentPerAgent', label: 'Commands at once per agent', hint: 'The next one is refused with 429 until one ends (1 to 64).' },
 ];
 
 /** How the gateway's exec waits for approvals, and its default timeout and output cap. */

@@ -6,7 +6,7 @@
 // scanned when the profile says so).
 
 import type { Actor } from '../auth/actor';
-import { hasCode } from '../core/errors';
+import { AppError, hasCode } from '../core/errors';
 import type { SandboxBackend } from '../sandbox/backend';
 import { loadEnvFor } from '../sandbox/env/store';
 import { agentPrincipal } from '../sandbox/instances/principal';
@@ -28,6 +28,8 @@ export interface RunRequest {
   stdin?: string;
   timeoutMs: number;
   outputCap: number;
+  /** Commands of this agent that may run at once (in this process); past it, 429. */
+  maxConcurrent: number;
   /** Added to the credentials env (the skill folder variables); looked up while the sandbox is found. */
   env: Promise<Record<string, string>>;
   /** Where the agent's workspace is (tracked with the usual writable places) and whether written files are scanned. */
@@ -60,6 +62,8 @@ interface Routes {
   last: Map<string, Resolved>;
   /** One start at a time per agent and config: concurrent first execs share the sandbox it starts. */
   starting: Map<string, Promise<string>>;
+  /** Commands running per agent. */
+  running: Map<string, number>;
 }
 
 /** Kept per composition root (keyed by its sandbox deps, as the agents' memos are by their database), never across two. */
@@ -67,7 +71,7 @@ const routesBy = new WeakMap<InstanceDeps, Routes>();
 
 function routesOf(deps: SandboxDeps): Routes {
   let r = routesBy.get(deps.instances);
-  if (!r) routesBy.set(deps.instances, (r = { last: new Map(), starting: new Map() }));
+  if (!r) routesBy.set(deps.instances, (r = { last: new Map(), starting: new Map(), running: new Map() }));
   return r;
 }
 
@@ -114,14 +118,25 @@ async function tracked(backend: SandboxBackend, sandboxId: string, track: RunReq
 }
 
 export async function runInSandbox(deps: SandboxDeps, actor: Actor, target: AgentSandbox, req: RunRequest): Promise<RunResult> {
-  const { last: lastInstance } = routesOf(deps);
+  const { last: lastInstance, running } = routesOf(deps);
+  const busy = running.get(target.agentId) ?? 0;
+  if (busy >= req.maxConcurrent)
+    throw new AppError('rate_limited', `Agent "${target.agentId}" already has ${busy} commands running (at most ${req.maxConcurrent} at once).`, {
+      hint: 'Wait for one to end, or raise "Commands at once per agent" in the exec settings.',
+      details: { limit: 'per_agent', max: req.maxConcurrent },
+    });
+  running.set(target.agentId, busy + 1);
   const cached = lastInstance.has(routeKey(target));
   try {
     return await runOnce(deps, actor, target, req);
   } catch (e) {
     if (!cached || !sandboxGone(e)) throw e;
     lastInstance.delete(routeKey(target));
-    return runOnce(deps, actor, target, req);
+    return await runOnce(deps, actor, target, req);
+  } finally {
+    const left = (running.get(target.agentId) ?? 1) - 1;
+    if (left > 0) running.set(target.agentId, left);
+    else running.delete(target.agentId);
   }
 }
 

@@ -126,6 +126,12 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
     throw new AppError('invalid_state', `Agent "${agentId}" has no sandbox config: its commands have nowhere to run.`, {
       hint: 'Bind the agent to a sandbox config on its page (or PATCH sandboxConfigId), then run the command again.',
     });
+  // An exec naming no timeout gets the default, never more than the longest allowed.
+  const timeoutMs = input.timeoutMs ?? Math.min(settings.defaultTimeoutMs, settings.maxTimeoutMs);
+  if (timeoutMs > settings.maxTimeoutMs)
+    throw new AppError('validation', `timeoutMs is at most ${settings.maxTimeoutMs} ms (the exec settings' longest timeout).`, {
+      issues: [{ path: 'timeoutMs', message: `at most ${settings.maxTimeoutMs}` }],
+    });
   const sandbox: AgentSandbox = { agentId, configId: policy.sandboxConfigId };
   const ctx: EvaluationContext = {
     ...(input.cwd ? { cwd: input.cwd } : {}),
@@ -159,7 +165,7 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
     const binding: ApprovalBinding = {
       stdinSha256: stdinDigest(input.stdin),
       cwd: input.cwd ?? null,
-      timeoutMs: input.timeoutMs ?? settings.defaultTimeoutMs,
+      timeoutMs,
       scripts: (await deps.scriptDigests?.(sandbox, input)) ?? null,
     };
     if (input.approvalId) approval = await consumeApproval(deps, actor, input.approvalId, agentId, input.command, binding);
@@ -182,8 +188,9 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
     command: input.command,
     cwd: input.cwd,
     stdin: input.stdin,
-    timeoutMs: input.timeoutMs ?? settings.defaultTimeoutMs,
+    timeoutMs,
     outputCap: settings.outputCapBytes,
+    maxConcurrent: settings.maxConcurrentPerAgent,
     env: deps
       .skillDirs(agentId)
       .catch(() => [])

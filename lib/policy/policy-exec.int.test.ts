@@ -113,6 +113,29 @@ describeDocker('the gateway exec on Docker', () => {
     expect(slow.body).toMatchObject({ outcome: 'ran', timedOut: true });
   });
 
+  it('refuses a timeout past the longest allowed, and more commands of one agent at once than allowed', async () => {
+    await settings({ maxTimeoutMs: 5_000, maxConcurrentPerAgent: 1 });
+    try {
+      const long = await gateway.exec('runner', { command: 'true', timeoutMs: 5_001 });
+      expect(long.status).toBe(400);
+      expect(long.body.error.message).toContain('at most 5000 ms');
+      const warm = await gateway.exec('runner', { command: 'true' });
+      expect(warm.body, JSON.stringify(warm.body)).toMatchObject({ outcome: 'ran' });
+      const sbx = warm.body.sandboxId as string;
+      await inBox(sbx, ['rm', '-f', '/workspace/started']);
+      const first = gateway.exec('runner', { command: 'touch /workspace/started && sleep 2', timeoutMs: 5_000 });
+      await waitFor(async () => (await inBox(sbx, ['test', '-e', '/workspace/started'])) === 0, 'the first command running');
+      const second = await gateway.exec('runner', { command: 'true' });
+      expect(second.status).toBe(429);
+      expect(second.body.error.details).toMatchObject({ limit: 'per_agent', max: 1 });
+      expect((await first).body).toMatchObject({ outcome: 'ran', exitCode: 0 });
+      // Once it ended, the agent may run again.
+      expect((await gateway.exec('runner', { command: 'true' })).body).toMatchObject({ outcome: 'ran' });
+    } finally {
+      await settings({ maxTimeoutMs: 600_000, maxConcurrentPerAgent: 4 });
+    }
+  });
+
   it('waits for an approval, then runs; an unanswered one expires and runs nothing', async () => {
     await settings({ approvalMode: 'wait', approvalTimeoutSeconds: 60 });
     const pending = gateway.exec('runner', { command: 'pip install -r requirements.txt' });

@@ -14,6 +14,20 @@ export const policySettingsSchema = z.strictObject({
     .default(1024 * 1024)
     .describe('Bytes kept of stdout and of stderr (the rest is cut and flagged)'),
   defaultTimeoutMs: z.number().int().min(100).max(3_600_000).default(60_000).describe('Timeout of an exec that names none, in milliseconds'),
+  maxTimeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(600_000)
+    .describe('The longest timeout an exec may ask for, in milliseconds (a longer one is refused with 400)'),
+  maxConcurrentPerAgent: z
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(4)
+    .describe('Commands one agent may have running at once; the next is refused with 429 until one ends'),
 });
 export type PolicySettings = z.infer<typeof policySettingsSchema>;
 export const POLICY_SETTINGS_DEFAULTS: PolicySettings = policySettingsSchema.parse({});
