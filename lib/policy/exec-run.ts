@@ -11,7 +11,9 @@ import type { SandboxBackend } from '../sandbox/backend';
 import { loadEnvFor } from '../sandbox/env/store';
 import { agentPrincipal } from '../sandbox/instances/principal';
 import { type InstanceDeps, resolve, runningFor, startInstance } from '../sandbox/instances/service';
+import { digestsIn, scriptCandidates } from './script-digests';
 import { recordWritten, scanWritten, startTracking, TRACKED_ROOTS } from './sessions';
+import type { SegmentDecision } from './types';
 
 export interface SandboxDeps {
   instances: InstanceDeps;
@@ -115,6 +117,14 @@ async function tracked(backend: SandboxBackend, sandboxId: string, track: RunReq
     paths.map(async (p, i) => ({ path: p, clean: track.scan && i < MAX_SCANNED ? await scanWritten(backend, sandboxId, p) : false })),
   );
   return { result, files };
+}
+
+/** The digests of the scripts a command would run, read in the agent's own sandbox (started if need be). */
+export async function scriptDigests(deps: SandboxDeps, actor: Actor, target: AgentSandbox, cwd: string, segments: readonly SegmentDecision[]) {
+  const files = scriptCandidates(segments, cwd);
+  if (!files.length) return [];
+  const inst = await instanceFor(deps, actor, target);
+  return digestsIn(inst.backend, inst.sandbox.id, files);
 }
 
 export async function runInSandbox(deps: SandboxDeps, actor: Actor, target: AgentSandbox, req: RunRequest): Promise<RunResult> {

@@ -12,8 +12,8 @@ import { AppError } from '../core/errors';
 import { newId } from '../core/ids';
 import { SKILLS_ROOT } from '../installs/snapshot-names';
 import type { PolicySettings } from '../settings/policy-settings';
-import { type ApprovalBinding, type ApprovalRow, consumeApproval, requestApproval, type ScriptDigest, stdinDigest, waitForDecision } from './approvals';
-import { type AgentSandbox, runInSandbox, type SandboxDeps } from './exec-run';
+import { type ApprovalBinding, type ApprovalRow, consumeApproval, requestApproval, stdinDigest, waitForDecision } from './approvals';
+import { type AgentSandbox, runInSandbox, type SandboxDeps, scriptDigests } from './exec-run';
 import type { PolicyDeps } from './service';
 import { sessionContext } from './sessions';
 import { agentPolicy } from './store';
@@ -25,8 +25,6 @@ export interface ExecDeps extends PolicyDeps, SandboxDeps {
   skillDirs: (agentId: string) => Promise<{ name: string; dir: string }[]>;
   /** How often a waiting exec re-reads its approval row (decisions of other processes). */
   approvalPollMs?: number;
-  /** The content digests of the scripts a command runs, when they can be known; an approval binds them. */
-  scriptDigests?: (sandbox: AgentSandbox, input: ExecRequestInput) => Promise<ScriptDigest[] | null>;
 }
 
 export interface ExecRequestInput {
@@ -166,7 +164,7 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
       stdinSha256: stdinDigest(input.stdin),
       cwd: input.cwd ?? null,
       timeoutMs,
-      scripts: (await deps.scriptDigests?.(sandbox, input)) ?? null,
+      scripts: await scriptDigests(deps, actor, sandbox, input.cwd ?? policy.rules.workspaceRoot, e.segments),
     };
     if (input.approvalId) approval = await consumeApproval(deps, actor, input.approvalId, agentId, input.command, binding);
     else {

@@ -181,6 +181,15 @@ describeDocker('the gateway exec on Docker', () => {
       const next = await gateway.exec('writer', { command: 'sh /workspace/job.sh', sessionId: 's-1' });
       expect(next.status).toBe(202);
       expect(next.body).toMatchObject({ decision: 'approval', rule: 'write_then_run', outcome: 'pending' });
+      // The approval binds the script's content: approved, then changed, it no longer runs.
+      expect((await admin.approval(next.body.approvalId)).body.scripts).toEqual([
+        { path: '/workspace/job.sh', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      ]);
+      expect((await admin.approve(next.body.approvalId)).status).toBe(200);
+      await inBox(w.body.sandboxId, ['sh', '-c', 'echo "echo changed" >> /workspace/job.sh']);
+      const changed = await gateway.exec('writer', { command: 'sh /workspace/job.sh', sessionId: 's-1', approvalId: next.body.approvalId });
+      expect(changed.status).toBe(400);
+      expect(changed.body.error.details.changed).toEqual(['scripts']);
       // The sandbox is the agent's: another session, or none, runs in the same files and is judged the same.
       for (const sessionId of ['s-2', undefined]) {
         const other = await gateway.exec('writer', { command: 'sh /workspace/job.sh', ...(sessionId ? { sessionId } : {}) });
