@@ -9,7 +9,7 @@ import { Input } from '../ui/input';
 import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
 import { TabCount, Tabs, TabsList, TabsTrigger } from '../ui/tabs';
 import { useAgentSkills, useExplain } from './queries';
-import { TraceSteps, traceVerdict } from './trace-view';
+import { TraceSteps, traceVerdict, traceWarning } from './trace-view';
 import { costText, type SkillTraceView } from './view';
 
 const PAGE = 100;
@@ -17,6 +17,7 @@ type Filter = 'visible' | 'hidden' | 'excluded';
 
 function TraceRow({ trace, open, onToggle, extra }: { trace: SkillTraceView; open: boolean; onToggle: () => void; extra?: React.ReactNode }) {
   const v = traceVerdict(trace);
+  const warning = traceWarning(trace);
   return (
     <li className="py-2" data-testid={`trace-${trace.name}`} data-effective={trace.effective}>
       <button
@@ -28,6 +29,11 @@ function TraceRow({ trace, open, onToggle, extra }: { trace: SkillTraceView; ope
         <ChevronRight aria-hidden className={`size-4 transition-transform ${open ? 'rotate-90' : ''}`} />
         <span className="font-mono text-sm font-medium">{trace.name}</span>
         <Badge variant={v.variant}>{v.label}</Badge>
+        {warning ? (
+          <Badge variant="warning" title={warning.detail} data-testid={`policy-warning-${trace.name}`}>
+            commands refused by the exec policy
+          </Badge>
+        ) : null}
         {extra}
       </button>
       {open ? (

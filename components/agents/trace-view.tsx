@@ -1,6 +1,6 @@
 'use client';
 
-import { CircleCheck, CircleMinus, CircleX } from 'lucide-react';
+import { CircleCheck, CircleMinus, CircleX, TriangleAlert } from 'lucide-react';
 import { Badge } from '../ui/badge';
 import { type SkillTraceView, STEP_LABELS } from './view';
 
@@ -12,19 +12,23 @@ export function traceVerdict(t: SkillTraceView): { label: string; variant: 'succ
   return { label: `not ${STEP_LABELS[t.failedAt ?? 'found'].toLowerCase()}`, variant: 'destructive' };
 }
 
+/** The warning step of a trace (the exec policy refuses some of what the skill documents), if any. */
+export const traceWarning = (t: SkillTraceView) => t.steps.find((s) => s.warning);
+
 /** The steps of a trace, from the roots to the prompt, each with its verdict and reason. */
 export function TraceSteps({ trace }: { trace: SkillTraceView }) {
   return (
     <div className="grid gap-2">
       <ol className="grid gap-1.5" aria-label={`How ${trace.name} gets to the prompt`}>
         {trace.steps.map((s) => {
-          const Icon = s.skipped ? CircleMinus : s.pass ? CircleCheck : CircleX;
+          const Icon = s.skipped ? CircleMinus : s.warning ? TriangleAlert : s.pass ? CircleCheck : CircleX;
+          const tone = s.skipped ? 'text-muted-foreground' : s.warning ? 'text-warning' : s.pass ? 'text-success' : 'text-destructive';
           return (
-            <li key={s.step} className="flex items-start gap-2 text-sm" data-step={s.step} data-pass={s.pass}>
-              <Icon aria-hidden className={`mt-0.5 size-4 shrink-0 ${s.skipped ? 'text-muted-foreground' : s.pass ? 'text-success' : 'text-destructive'}`} />
+            <li key={s.step} className="flex items-start gap-2 text-sm" data-step={s.step} data-pass={s.pass} data-warning={s.warning ? true : undefined}>
+              <Icon aria-hidden className={`mt-0.5 size-4 shrink-0 ${tone}`} />
               <span className="w-32 shrink-0 font-medium">{STEP_LABELS[s.step]}</span>
               <span className="min-w-0 break-words text-muted-foreground">
-                <span className="sr-only">{s.skipped ? 'skipped' : s.pass ? 'passes' : 'fails'}: </span>
+                <span className="sr-only">{s.skipped ? 'skipped' : s.warning ? 'warning' : s.pass ? 'passes' : 'fails'}: </span>
                 {s.detail}
               </span>
             </li>

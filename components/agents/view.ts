@@ -39,6 +39,7 @@ export const STEP_LABELS: Record<SkillTraceView['steps'][number]['step'], string
   enabled: 'Enabled',
   'model-invocable': 'Model-invocable',
   prompt: 'In the prompt',
+  policy: 'Exec policy',
 };
 
 export const fmt = (n: number) => n.toLocaleString('en-US');

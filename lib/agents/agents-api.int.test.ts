@@ -62,6 +62,7 @@ describe('the allowlist truth table through the API', () => {
       'enabled',
       'model-invocable',
       'prompt',
+      'policy',
     ]);
   });
 

@@ -11,12 +11,14 @@ import type { GateStep, SkillManifest } from '../skills/types';
 import { type PromptBlock, promptBlock } from './prompt';
 import { type AgentTarget, type SandboxTarget, sandboxSkillDir, servedInstall } from './target';
 
-export type TraceStepName = 'found' | 'copy' | 'usable' | 'eligible' | 'installed' | 'allowed' | 'enabled' | 'model-invocable' | 'prompt';
+export type TraceStepName = 'found' | 'copy' | 'usable' | 'eligible' | 'installed' | 'allowed' | 'enabled' | 'model-invocable' | 'prompt' | 'policy';
 
 export interface TraceStep {
   step: TraceStepName;
   pass: boolean;
   skipped?: boolean;
+  /** Passes, but something of the skill will not work (e.g. commands the exec policy refuses). */
+  warning?: boolean;
   detail: string;
 }
 

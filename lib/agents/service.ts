@@ -13,9 +13,10 @@ import type { CatalogSnapshot } from '../skills/service/catalog';
 import { managedStore } from '../skills/service/roots';
 import { validateSlug, validateVersion, versionDir } from '../skills/store/manifest';
 import type { SkillFile } from '../skills/types';
-import type { AgentInputs, DefaultsInputs, Effective } from './effective';
+import type { AgentInputs, DefaultsInputs, Effective, SkillTrace } from './effective';
 import { EffectiveCache } from './effective-cache';
 import { probeAgent } from './probe';
+import { type AgentPolicyView, policyStep, SkillPolicyCache } from './skill-policy';
 import { type AgentRow, type DefaultsRecord, loadAgent, loadDefaults } from './store';
 import { type AgentTarget, targetLoader } from './target';
 
@@ -26,7 +27,15 @@ export interface AgentsDeps {
   snapshot: () => Promise<CatalogSnapshot>;
   gate: GateInConfigDeps;
   home: string | null;
+  /** The agent's exec policy: explain traces then warn about documented commands it would refuse. */
+  policy?: {
+    engine: () => Promise<Parameters<SkillPolicyCache['check']>[0]>;
+    agent: (id: string) => Promise<AgentPolicyView>;
+  };
 }
+
+/** Exec-policy checks of skills, kept across explains (by skill content and profile rules). */
+export const skillPolicyCache = new SkillPolicyCache();
 
 const MAX_FILE = 2 * 1024 * 1024;
 
@@ -210,11 +219,25 @@ export async function gatewayFile(deps: AgentsDeps, id: string, name: string, re
   };
 }
 
+/** The traces with the exec-policy step added to every skill the list does not exclude (copies: the kept traces stay as they are). */
+async function withPolicySteps(deps: AgentsDeps, policy: NonNullable<AgentsDeps['policy']>, e: Effective, traces: SkillTrace[]): Promise<SkillTrace[]> {
+  const [view, engine, snapshot] = await Promise.all([policy.agent(e.agentId), policy.engine(), deps.snapshot()]);
+  const byName = new Map(snapshot.skills.map((s) => [s.name, s]));
+  const dirs = new Map(e.skills.map((s) => [s.name, s.skillDir]));
+  return traces.map((t) => {
+    const s = byName.get(t.name);
+    if (t.excluded || !s) return t;
+    const r = skillPolicyCache.check(engine, s, view.rules, dirs.get(t.name) ?? s.copy.dir);
+    return { ...t, steps: [...t.steps, policyStep(r, view.profile)] };
+  });
+}
+
 export async function explainAgent(deps: AgentsDeps, id: string, skill?: string) {
   const e = await effectiveOf(deps, id);
-  const traces = skill ? e.traces.filter((t) => t.name === skill) : e.traces;
+  let traces = skill ? e.traces.filter((t) => t.name === skill) : e.traces;
   if (skill && !traces.length)
     throw new AppError('not_found', `No skill "${skill}" is in the catalog; an allowlist naming it is kept and warned about until one appears.`);
+  if (deps.policy) traces = await withPolicySteps(deps, deps.policy, e, traces);
   return {
     agentId: e.agentId,
     version: e.version,

@@ -82,9 +82,10 @@ export const gatewayFileOut = z.object({
 });
 
 const traceStepOut = z.object({
-  step: z.enum(['found', 'copy', 'usable', 'eligible', 'installed', 'allowed', 'enabled', 'model-invocable', 'prompt']),
+  step: z.enum(['found', 'copy', 'usable', 'eligible', 'installed', 'allowed', 'enabled', 'model-invocable', 'prompt', 'policy']),
   pass: z.boolean(),
   skipped: z.boolean().optional(),
+  warning: z.boolean().optional().describe('Passes, but some of what the skill documents would not run (the exec policy step)'),
   detail: z.string(),
 });
 

@@ -6,6 +6,8 @@ import { type AgentStoreDeps, createAgent, deleteAgent, getAgent, getDefaults, l
 import { agentSummaries, allowlistMatrix, budgetPlan, skillAgents } from '../../agents/views';
 import { checkOutput, outputChecked } from '../../http/invoke';
 import { defineOperation } from '../../http/operation';
+import { policyEngine, presetDefs } from '../../policy/runtime';
+import { agentPolicy } from '../../policy/store';
 import type { Services } from '../../services';
 import { api } from '../contracts';
 
@@ -20,6 +22,7 @@ export const agentsDeps = (s: Services): AgentsDeps => ({
   snapshot: () => s.skills.snapshot(),
   gate: s.sandboxes,
   home: os.homedir(),
+  policy: { engine: policyEngine, agent: (id) => agentPolicy({ db: s.database.db, presets: presetDefs() }, id) },
 });
 
 /** Agents, the defaults, batch allowlist edits, and the gateway's reads. */
