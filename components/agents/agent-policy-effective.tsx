@@ -47,6 +47,7 @@ export function AgentPolicyEffective({ agentId, unsaved }: { agentId: string; un
         ['approvalForMedium', 'Ask before medium-risk', onOff(p.rules.approvalForMedium)],
         ['preChecks', 'Pre-checks', onOff(p.rules.preChecks)],
         ['blockInterpreterArgs', 'Block inline interpreter args', onOff(p.rules.blockInterpreterArgs)],
+        ['inlineCode', 'Inline code', p.rules.inlineCode],
         ['workspaceOnly', 'Workspace only', p.rules.workspaceOnly ? `on (${p.rules.workspaceRoot})` : 'off'],
         ['forbiddenPaths', 'Forbidden paths', String(p.rules.forbiddenPaths.length)],
         ['writeThenRun', 'Write-then-run', p.rules.writeThenRun],

@@ -16,6 +16,13 @@ export interface ProfileFormValues {
 const shape = profileRulesSchema.shape;
 const commandEntry = shape.allowedCommands.unwrap().element;
 const pathEntry = shape.forbiddenPaths.unwrap().element;
+/** The choices of the inlineCode setting, labelled; the keys are the schema's own. */
+export const INLINE_CODE: Record<ProfileRules['inlineCode'], string> = {
+  allow: 'Run it (the deny groups still judge the code)',
+  approval: 'Ask an admin before it runs',
+  deny: 'Refuse it: put the code in a script file',
+};
+const inlineCodeOptions = shape.inlineCode.unwrap().options;
 const WRITE_THEN_RUN: Record<ProfileRules['writeThenRun'], string> = {
   approval: 'Ask an admin before it runs',
   scan: 'Run it when the skill scanner finds nothing',
@@ -98,6 +105,20 @@ export function RulesFields({
               <CheckField key={s.key} id={`rules-${s.key}`} label={s.label} hint={s.hint} disabled={disabled} {...register(`rules.${s.key}`)} />
             ))}
           </div>
+          <Field
+            label="Code written on the command line"
+            htmlFor="rules-inlineCode"
+            hint="python3 -c '…', python3 -m module, node -e, perl -e, ruby -e. Code the engine cannot read (piped in, on stdin) is refused whenever interpreter arguments are blocked."
+            error={e?.inlineCode?.message}
+          >
+            <Select id="rules-inlineCode" disabled={disabled} className="sm:w-96" {...register('rules.inlineCode')}>
+              {inlineCodeOptions.map((k) => (
+                <option key={k} value={k}>
+                  {INLINE_CODE[k]}
+                </option>
+              ))}
+            </Select>
+          </Field>
         </CardContent>
       </Card>
       <Card>
@@ -161,10 +182,13 @@ export function RulesFields({
       <Card>
         <CardHeader>
           <CardTitle>Write-then-run</CardTitle>
-          <CardDescription>A script the agent wrote earlier in the same session is inline code by another name.</CardDescription>
+          <CardDescription>
+            A file the agent&apos;s commands wrote or changed (anywhere, by what changed on disk) is inline code by another name, also when it runs by a bare
+            name from a PATH folder.
+          </CardDescription>
         </CardHeader>
         <CardContent>
-          <Field label="When the agent runs a file it wrote this session" htmlFor="rules-writeThenRun" error={e?.writeThenRun?.message}>
+          <Field label="When the agent runs a file its commands wrote" htmlFor="rules-writeThenRun" error={e?.writeThenRun?.message}>
             <Select id="rules-writeThenRun" disabled={disabled} className="sm:w-96" {...register('rules.writeThenRun')}>
               {Object.entries(WRITE_THEN_RUN).map(([k, v]) => (
                 <option key={k} value={k}>
