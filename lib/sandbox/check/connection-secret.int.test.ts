@@ -92,3 +92,24 @@ describe('config connection test and the stored secret', () => {
     expect(other.keys.every((k) => k === 'typed_again_key')).toBe(true);
   });
 });
+
+describe('editing a config and the stored secret', () => {
+  const patch = (config: Record<string, unknown>) => f.call('updateSandboxConfig', f.tokens.admin, { params: { id: cfgId }, body: { config } });
+
+  it.each([
+    ['"***"', { apiKey: '***' }],
+    ['no key at all', {}],
+  ])('moving the endpoint while keeping the key with %s is refused, and the config keeps its endpoint', async (_what, key) => {
+    const r = await patch({ apiUrl: other.url, ...key });
+    expect(r.status).toBe(400);
+    expect(r.json.error.message).toMatch(/Type the apiKey again to send it to a new endpoint/);
+    const now = await f.call('getSandboxConfig', f.tokens.admin, { params: { id: cfgId } });
+    expect(now.json.config.apiUrl).toBe(stored.url);
+  });
+
+  it('keeping the key with "***" while changing anything else is fine', async () => {
+    const r = await patch({ apiKey: '***', httpTimeoutSec: 7 });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect(r.json.config).toMatchObject({ apiUrl: stored.url, httpTimeoutSec: 7, apiKey: '***' });
+  });
+});

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import type { AppDb } from '@/db/client';
 import { AppError } from '../../core/errors';
-import { type AnyConfig, CONFIG_SCHEMAS, IDENTITY_FIELDS, SANDBOX_BACKENDS, SECRET_FIELDS, SECRET_MASK } from '../config/schema';
+import { type AnyConfig, SANDBOX_BACKENDS, SECRET_FIELDS, SECRET_MASK } from '../config/schema';
+import { assertSecretStaysHome } from '../config/secret-endpoint';
 import { loadRow, parseConfig } from '../config/store';
 import { type ValidateContext, validateOnServer } from '../config/validate';
 import { openSecrets, sealSecrets, splitSecrets } from '../config/view';
@@ -38,32 +39,6 @@ export interface ConnectionTestDeps extends BackendFactoryDeps {
 /** The id the throwaway backend is built under (its secrets are sealed to it and never stored). */
 const TEST_ID = 'connection-test';
 
-/** Fields that decide where a stored secret is sent and whom the connection trusts. */
-const TRUST_FIELDS = ['skipTlsVerify', 'caCert'];
-
-/**
- * A stored secret goes only where it is stored to go: "***" is refused when any endpoint or TLS
- * field differs from the stored config's, so a test cannot hand the key to another server.
- */
-function assertSameEndpoint(input: ConnectionTestInput, tested: AnyConfig, storedPlain: Record<string, unknown>, masked: string[]): void {
-  // Parsed like the tested values, so defaults and normalisation compare alike.
-  const parsed = CONFIG_SCHEMAS[input.backend].safeParse(storedPlain);
-  const stored = (parsed.success ? parsed.data : storedPlain) as Record<string, unknown>;
-  const now = tested as unknown as Record<string, unknown>;
-  const secretFields = SECRET_FIELDS[input.backend];
-  const fields = [...IDENTITY_FIELDS[input.backend], ...TRUST_FIELDS].filter((f) => !secretFields.includes(f) && (f in stored || f in now));
-  const changed = fields.filter((f) => JSON.stringify(now[f] ?? null) !== JSON.stringify(stored[f] ?? null));
-  if (!changed.length) return;
-  throw new AppError(
-    'validation',
-    `Type the ${masked.join(', ')} again to test against a new endpoint: ${changed.join(', ')} differ from the stored config, and a stored secret is only sent to the stored endpoint.`,
-    {
-      issues: masked.map((f) => ({ path: `config.${f}`, message: `Type the ${f} again: ${changed.join(', ')} changed.` })),
-      details: { changed },
-    },
-  );
-}
-
 /** The secrets of the tested values: "***" replaced by the stored ones, every required one present. */
 async function secretsFor(
   deps: ConnectionTestDeps,
@@ -83,11 +58,12 @@ async function secretsFor(
       throw new AppError('validation', `The stored config is a ${row.backend} config; enter the secrets for ${input.backend}.`, {
         issues: masked.map(([f]) => ({ path: `config.${f}`, message: `Enter the ${f}.` })),
       });
-    assertSameEndpoint(
-      input,
-      tested,
+    assertSecretStaysHome(
+      input.backend,
       row.config as Record<string, unknown>,
+      tested,
       masked.map(([f]) => f),
+      'test against a new endpoint',
     );
     stored = openSecrets(deps.secrets, row);
   }

@@ -121,9 +121,15 @@ describe('identity freeze, in-use protection, lock, clone', () => {
   it('a concurrent identity edit gets 423 while the first holds the lock', async () => {
     const { json: c } = await call('createSandboxConfig', owner, { body: e2b() });
     const { entered: inside, release } = f.hold();
-    const first = call('updateSandboxConfig', owner, { params: { id: c.id }, body: { config: { apiUrl: 'http://127.0.0.1:4100' } } });
+    const first = call('updateSandboxConfig', owner, {
+      params: { id: c.id },
+      body: { config: { apiUrl: 'http://127.0.0.1:4100', apiKey: 'e2b_key_for_4100' } },
+    });
     await inside;
-    const second = await call('updateSandboxConfig', admin2, { params: { id: c.id }, body: { config: { apiUrl: 'http://127.0.0.1:4200' } } });
+    const second = await call('updateSandboxConfig', admin2, {
+      params: { id: c.id },
+      body: { config: { apiUrl: 'http://127.0.0.1:4200', apiKey: 'e2b_key_for_4200' } },
+    });
     expect(second.status).toBe(423);
     expect(second.json.error.code).toBe('locked');
     const del = await call('deleteSandboxConfig', admin2, { params: { id: c.id } });
@@ -146,7 +152,13 @@ describe('identity freeze, in-use protection, lock, clone', () => {
     expect(openSecrets(f.s.secrets, row).apiKey).toBe('e2b_live_secret_value');
     const env = await loadEnvFor(db(), f.s.secrets, { user: null, sandboxConfig: { id: clone.json.id } });
     expect(env).toEqual({ env: { REGION: 'eu-1' }, sources: { REGION: 'config' } });
-    const moved = await call('updateSandboxConfig', owner, { params: { id: clone.json.id }, body: { config: { apiUrl: 'http://127.0.0.1:4300' } } });
+    // The stored key goes with the clone but not to a new endpoint: moving it takes the key typed again.
+    const kept = await call('updateSandboxConfig', owner, { params: { id: clone.json.id }, body: { config: { apiUrl: 'http://127.0.0.1:4300' } } });
+    expect(kept.status).toBe(400);
+    const moved = await call('updateSandboxConfig', owner, {
+      params: { id: clone.json.id },
+      body: { config: { apiUrl: 'http://127.0.0.1:4300', apiKey: 'e2b_key_for_4300' } },
+    });
     expect(moved.status).toBe(200);
     const dup = await call('cloneSandboxConfig', owner, { params: { id: c.id }, body: { name: clone.json.name } });
     expect(dup.status).toBe(409);

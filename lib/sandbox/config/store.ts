@@ -22,6 +22,7 @@ import {
   SECRET_FIELDS,
   SECRET_MASK,
 } from './schema';
+import { assertSecretStaysHome } from './secret-endpoint';
 import { type ValidateContext, validateOnServer } from './validate';
 import { auditForm, type ConfigRow, configView, openSecrets, sealSecrets, splitSecrets } from './view';
 
@@ -155,10 +156,13 @@ export async function patchConfig(deps: ConfigDeps, actor: Actor, id: string, pa
   const merged: Record<string, unknown> = sameBackend ? { ...row.config, ...patch.config } : { ...patch.config };
   // "***" or an absent secret keeps the stored one; any other value replaces it, "" clears it.
   const secret: Record<string, string> = {};
+  const kept: string[] = [];
   for (const f of SECRET_FIELDS[backend]) {
     const v = merged[f];
-    if ((v === undefined || v === SECRET_MASK) && sameBackend && stored[f]) secret[f] = stored[f];
-    else if (v === SECRET_MASK)
+    if ((v === undefined || v === SECRET_MASK) && sameBackend && stored[f]) {
+      secret[f] = stored[f];
+      kept.push(f);
+    } else if (v === SECRET_MASK)
       throw new AppError('validation', 'There is no stored secret to keep; enter it.', { issues: [{ path: `config.${f}`, message: `Enter the ${f}.` }] });
     else if (typeof v === 'string' && v !== '') secret[f] = v;
     delete merged[f];
@@ -173,15 +177,17 @@ export async function patchConfig(deps: ConfigDeps, actor: Actor, id: string, pa
   const identityChanged =
     !sameBackend ||
     IDENTITY_FIELDS[backend].some((f) => (SECRET_FIELDS[backend].includes(f) ? differs(secret[f], stored[f]) : differs(plain[f], row.config[f])));
+  const staysHome = () => assertSecretStaysHome(backend, row.config as Record<string, unknown>, config, kept, 'send it to a new endpoint');
   if (identityChanged) {
     await lockConfig(deps.db, id, actor);
     try {
       await assertNotInUse(deps.usage, id, 'changing its backend or endpoint');
+      staysHome();
     } catch (e) {
       await unlockConfig(deps.db, id, actor);
       throw e;
     }
-  }
+  } else staysHome();
   const recheck = identityChanged || differs(plain.image, row.config.image) || differs(plain.templateId, row.config.templateId);
   try {
     return await deps.db.transaction(async (tx) => {
