@@ -3,9 +3,10 @@
 // profiles with overrides, the evaluate route, replay before/after, approvals (approved, rejected,
 // expired) and the roles on each route.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { execApprovals, riskProfiles } from '@/db/schema';
 import { type Actor, ROLE_PERMISSIONS } from '@/lib/auth';
+import { RateLimiter } from '@/lib/core/rate-limit';
 import { setServices } from '@/lib/services';
 import { type AgentsClient, agentsClient } from '@/test/helpers/agents-api';
 import { apiUser } from '@/test/helpers/api';
@@ -99,7 +100,7 @@ describe('profiles', () => {
     expect(relaxed.body).toMatchObject({ profile: 'balanced', overrides: { denyGroups: { package_install: 'off' } } });
     expect(relaxed.body.rules.denyGroups.package_install).toBe('off');
     // The same command under the agent's rules and under plain balanced.
-    const cmd = 'pip install requests';
+    const cmd = 'pip install -r requirements.txt';
     expect((await admin.evaluate({ command: cmd })).body.decision).toBe('approval');
     expect((await admin.evaluate({ command: cmd, agentId: 'relaxed' })).body.decision).not.toBe('approval');
     const ci = (await agentsApi.get('ci-bot')).body;
@@ -133,7 +134,17 @@ describe('evaluate and replay', () => {
   it('decides every corpus command the same through the route as the library does', async () => {
     const engine = await policyEngine();
     expect(CORPUS.length).toBeGreaterThanOrEqual(150);
-    for (const c of CORPUS) {
+    // Hundreds of calls in a second: the route's per-user limit is tested on its own; here it is lifted.
+    const limiter = ts.services.rateLimiter;
+    ts.services.rateLimiter = new RateLimiter();
+    onTestFinished(() => {
+      ts.services.rateLimiter = limiter;
+    });
+    const fresh = () => {
+      ts.services.rateLimiter = new RateLimiter();
+    };
+    for (const [i, c] of CORPUS.entries()) {
+      if (i % 50 === 0) fresh();
       const r = await viewer.evaluate({ command: c.command });
       expect(r.status, c.command).toBe(200);
       const { profile, ...viaRoute } = r.body;
@@ -141,8 +152,11 @@ describe('evaluate and replay', () => {
       expect(viaRoute, c.command).toEqual(JSON.parse(JSON.stringify(engine.evaluate(c.command, PRESET_RULES.balanced))));
       expect({ decision: viaRoute.decision, rule: viaRoute.rule }, c.command).toEqual({ decision: c.decision, rule: c.rule });
     }
-    for (const c of SPOT_CASES.filter((s) => !s.writtenFiles && !s.home)) {
-      const r = await viewer.evaluate({ command: c.command, profile: c.preset, ...(c.cwd ? { cwd: c.cwd } : {}) });
+    // The route takes a profile and a cwd: cases that need written files, a home or stdin are the library's.
+    for (const [i, c] of SPOT_CASES.filter((s) => !s.writtenFiles && !s.home && !s.stdin).entries()) {
+      if (i % 50 === 0) fresh();
+      const profile = c.inlineCode ? { ...PRESET_RULES[c.preset], inlineCode: c.inlineCode } : c.preset;
+      const r = await viewer.evaluate({ command: c.command, profile, ...(c.cwd ? { cwd: c.cwd } : {}) });
       expect({ decision: r.body.decision, rule: r.body.rule }, `${c.preset}: ${c.command}`).toEqual({ decision: c.decision, rule: c.rule });
     }
   }, 120_000);
@@ -153,7 +167,7 @@ describe('evaluate and replay', () => {
   });
 
   it('replays a pasted list under the current and a proposed profile', async () => {
-    const commands = ['ls -la', 'git status', 'pip install requests', 'sudo ls', 'cat a.txt | sort | uniq -c'];
+    const commands = ['ls -la', 'git status', 'pip install -r requirements.txt', 'sudo ls', 'cat a.txt | sort | uniq -c'];
     const r = await admin.replay({ commands, current: 'balanced', proposed: { allowedCommands: ['ls', 'git'], denyGroups: { package_install: 'off' } } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const by = Object.fromEntries(r.body.items.map((i: { command: string }) => [i.command, i]));
@@ -182,7 +196,7 @@ describe('approvals', () => {
   };
 
   it('an admin approves a pending request; a waiter wakes with it; a second decision is refused', async () => {
-    const req = await ask('pip install requests', 120);
+    const req = await ask('pip install -r requirements.txt', 120);
     const waiting = waitForDecision(db(), req.id);
     expect((await viewer.approve(req.id)).status).toBe(403);
     const list = await admin.approvals('?state=pending');
@@ -195,7 +209,7 @@ describe('approvals', () => {
   });
 
   it('a rejected request stays rejected', async () => {
-    const req = await ask('npm install left-pad', 120);
+    const req = await ask('npm install ./left-pad.tgz', 120);
     const waiting = waitForDecision(db(), req.id);
     expect((await admin.reject(req.id)).body.state).toBe('rejected');
     expect((await waiting).state).toBe('rejected');
@@ -203,7 +217,7 @@ describe('approvals', () => {
   });
 
   it('a request nobody decides expires at its deadline and can no longer be approved', async () => {
-    const req = await ask('pip install flask', 1);
+    const req = await ask('pip install -r dev-requirements.txt', 1);
     const final = await waitForDecision(db(), req.id, { pollMs: 50 });
     expect(final.state).toBe('expired');
     const r = await admin.approve(req.id);
