@@ -208,7 +208,7 @@ it('tests commands, edits a profile with a replay, approves a pending exec and s
     policyOverrides: { denyGroups: { package_install: 'approval' } },
   });
   expect(patched).toMatchObject({ status: 200 });
-  const held = await gw(`/api/v1/agents/${agentId}/exec`, { command: 'pip install requests' });
+  const held = await gw(`/api/v1/agents/${agentId}/exec`, { command: 'pip install -r requirements.txt' });
   expect(held.status).toBe(202);
   expect(held.json).toMatchObject({ decision: 'approval', outcome: 'pending' });
   const approvalId = held.json.approvalId as string;
@@ -242,11 +242,11 @@ it('tests commands, edits a profile with a replay, approves a pending exec and s
     .click();
   const pendingRow = page.getByRole('table', { name: 'Pending approvals' }).locator(`tr[data-approval="${approvalId}"]`);
   await pendingRow.waitFor();
-  expect(await pendingRow.textContent()).toContain('pip install requests');
+  expect(await pendingRow.textContent()).toContain('pip install -r requirements.txt');
   expect(await pendingRow.locator('time.tabular-nums').textContent()).toMatch(/^\d+m \d\ds left$/);
   await pendingRow.getByRole('button', { name: 'Approve' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Approve this command?' });
-  expect(await confirm.textContent()).toContain('pip install requests');
+  expect(await confirm.textContent()).toContain('pip install -r requirements.txt');
   await confirm.getByRole('button', { name: 'Approve and let it run' }).click();
   await page.getByRole('table', { name: 'Approval history' }).locator(`tr[data-approval="${approvalId}"][data-state="approved"]`).waitFor();
   expect((await call(page, `/api/v1/exec-approvals/${approvalId}`)).json).toMatchObject({ state: 'approved', decidedBy: expect.any(String) });
