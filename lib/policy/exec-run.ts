@@ -34,8 +34,11 @@ export interface RunRequest {
   maxConcurrent: number;
   /** Added to the credentials env (the skill folder variables); looked up while the sandbox is found. */
   env: Promise<Record<string, string>>;
-  /** Where the agent's workspace is (tracked with the usual writable places) and whether written files are scanned. */
-  track: { root: string; scan: boolean };
+  /**
+   * Where the agent's workspace is (tracked with the usual writable places), whether written files
+   * are scanned, and whether the command only installs named registry packages (then not tracked).
+   */
+  track: { root: string; scan: boolean; installOnly?: boolean };
 }
 
 export interface RunResult {
@@ -181,6 +184,7 @@ async function runOnce(deps: SandboxDeps, actor: Actor, target: AgentSandbox, re
       writtenFiles: [],
     };
   };
+  if (req.track.installOnly) return run();
   const { result, files } = await tracked(inst.backend, inst.sandbox.id, req.track, run);
   await recordWritten(deps.instances.db, target.agentId, files);
   return { ...result, writtenFiles: files.map((f) => f.path) };

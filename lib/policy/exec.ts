@@ -14,6 +14,7 @@ import { SKILLS_ROOT } from '../installs/snapshot-names';
 import type { PolicySettings } from '../settings/policy-settings';
 import { type ApprovalBinding, type ApprovalRow, consumeApproval, requestApproval, stdinDigest, waitForDecision } from './approvals';
 import { type AgentSandbox, runInSandbox, type SandboxDeps, scriptDigests } from './exec-run';
+import { registryInstall } from './package-installs';
 import type { PolicyDeps } from './service';
 import { sessionContext } from './sessions';
 import { agentPolicy } from './store';
@@ -57,6 +58,21 @@ export interface ExecAnswer {
   sandboxId: string | null;
   writtenFiles: string[];
   logId: string;
+}
+
+/**
+ * A command that only installs or removes named registry packages (pip, npm): what it writes is the
+ * package manager's output from the registry the policy allowed, not code the agent wrote, so its
+ * programs are not write-then-run. `npx` runs what it fetches, so it is not one of these.
+ */
+function installsOnly(e: Evaluation): boolean {
+  return (
+    e.segments.length > 0 &&
+    e.segments.every((s) => {
+      const install = registryInstall(s.argv);
+      return install !== null && install.tool !== 'npx' && s.wrappers.length === 0;
+    })
+  );
 }
 
 /** `SKILLDOCK_SKILL_DIR_<NAME>`: the name upper-cased, every other character `_`. */
@@ -193,7 +209,7 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
       .skillDirs(agentId)
       .catch(() => [])
       .then(skillEnv),
-    track: { root: policy.rules.workspaceRoot, scan: policy.rules.writeThenRun === 'scan' },
+    track: { root: policy.rules.workspaceRoot, scan: policy.rules.writeThenRun === 'scan', installOnly: installsOnly(e) },
   }).catch(async (err: unknown) => {
     // Allowed but not run (no sandbox could be started, the engine failed): logged, then reported.
     await writeLog(deps.db, actor, agentId, input, policy.profile, e, { outcome: 'failed', approvalId: approval?.id ?? null });

@@ -208,6 +208,30 @@ describeDocker('the gateway exec on Docker', () => {
     }
   });
 
+  it("programs a named package install put on the PATH are the package manager's, not write-then-run", async () => {
+    const first = await gateway.exec('writer', { command: 'true' });
+    // A stand-in pip (the image has none) that installs a program the way pip would.
+    await inBox(first.body.sandboxId, [
+      'sh',
+      '-c',
+      'printf \'#!/bin/sh\\necho "echo black-ran" > /bin/black; chmod 755 /bin/black\\n\' > /bin/pip; chmod 755 /bin/pip',
+    ]);
+    const install = await gateway.exec('writer', { command: 'pip install black' });
+    expect(install.body, JSON.stringify(install.body)).toMatchObject({ decision: 'allow', outcome: 'ran', exitCode: 0, writtenFiles: [] });
+    const run = await gateway.exec('writer', { command: 'black' });
+    expect(run.body).toMatchObject({ decision: 'allow', outcome: 'ran', stdout: 'black-ran\n' });
+    // The same file written by the agent's own command is write-then-run.
+    const copied = await gateway.exec('writer', { command: 'cp /bin/black /workspace/blue' });
+    expect(copied.body.writtenFiles).toContain('/workspace/blue');
+    await settings({ approvalMode: '202' });
+    try {
+      const blue = await gateway.exec('writer', { command: '/workspace/blue' });
+      expect(blue.body).toMatchObject({ decision: 'approval', rule: 'write_then_run', outcome: 'pending' });
+    } finally {
+      await settings({ approvalMode: 'wait' });
+    }
+  });
+
   it('write-then-run with scan: a clean script runs, one the scanner flags is refused', async () => {
     await settings({ approvalMode: '202' });
     try {
