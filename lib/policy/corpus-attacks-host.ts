@@ -1,6 +1,6 @@
 // Generated attack spellings about the sandbox host: /proc, start-up files, PATH folders,
 // daemonising, killing, credentials, containers and publishing (see corpus-attacks.ts).
-import type { AttackCase } from './corpus-attacks';
+import type { AttackCase } from './corpus-kit';
 
 const of = (cls: string, commands: string[]): AttackCase[] => commands.map((command) => ({ cls, command }));
 

@@ -1,12 +1,7 @@
 // The attack corpus: generated spellings of each bypass class the policy must stop (decided deny
 // or approval under balanced and locked_down, never allow). `stdin` marks an exec sending stdin.
 import { ATTACKS_HOST } from './corpus-attacks-host';
-
-export interface AttackCase {
-  cls: string;
-  command: string;
-  stdin?: boolean;
-}
+import type { AttackCase } from './corpus-kit';
 
 const cross = <A, B>(as: readonly A[], bs: readonly B[]) => as.flatMap((a) => bs.map((b) => [a, b] as const));
 const of = (cls: string, commands: string[], stdin?: boolean): AttackCase[] => commands.map((command) => ({ cls, command, ...(stdin ? { stdin } : {}) }));

@@ -25,3 +25,10 @@ export const allow = (command: string): CorpusCase => ({ command, decision: 'all
 export const deny = (command: string, rule: string, ruleId?: string): CorpusCase => ({ command, decision: 'deny', rule, ...(ruleId ? { ruleId } : {}) });
 export const ask = (command: string, rule: string, ruleId?: string): CorpusCase => ({ command, decision: 'approval', rule, ...(ruleId ? { ruleId } : {}) });
 export const group = (g: string) => `deny_group:${g}`;
+
+/** One spelling of an attack class; `stdin` marks an exec that sends stdin. */
+export interface AttackCase {
+  cls: string;
+  command: string;
+  stdin?: boolean;
+}
