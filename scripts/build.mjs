@@ -37,29 +37,23 @@ await esbuild.build({
   sourcemap: true,
   logLevel: 'warning',
 });
-// The scanner's worker thread loads this file (lib/skills/scanner/pool.ts looks for it beside server.js).
-await esbuild.build({
-  entryPoints: ['lib/skills/scanner/worker.ts'],
-  outfile: 'dist/scan-worker.js',
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  packages: 'external',
-  sourcemap: true,
-  logLevel: 'warning',
-});
-// The exec policy's worker thread loads this file (lib/policy/eval-pool.ts looks for it beside server.js).
-await esbuild.build({
-  entryPoints: ['lib/policy/eval-worker.ts'],
-  outfile: 'dist/policy-worker.js',
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  packages: 'external',
-  sourcemap: true,
-  logLevel: 'warning',
-});
+// Worker threads load these files beside server.js: the skill scanner's (lib/skills/scanner/pool.ts)
+// and the exec policy's (lib/policy/eval-pool.ts).
+for (const [entry, outfile] of [
+  ['lib/skills/scanner/worker.ts', 'dist/scan-worker.js'],
+  ['lib/policy/eval-worker.ts', 'dist/policy-worker.js'],
+]) {
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+}
 fs.writeFileSync('dist/build-stamp', buildStamp(root));
 console.log('Build complete.');

@@ -8,25 +8,13 @@ import { auditLog, execLog } from '@/db/schema';
 import { type Actor, ROLE_PERMISSIONS } from '@/lib/auth';
 import { createToken } from '@/lib/auth/tokens';
 import { updateUser } from '@/lib/auth/users';
-import { apiUser } from '@/test/helpers/api';
+import { apiUser, ownerActor } from '@/test/helpers/api';
 import { type ConfigFixture, docker, startConfigFixture } from '@/test/helpers/sandbox-configs';
 
 let f: ConfigFixture;
 let admin: { token: string; actor: Actor };
 let operator: { token: string; actor: Actor };
 let agentToken: string;
-const ownerActor = (): Actor => ({
-  kind: 'system',
-  userId: null,
-  tokenId: null,
-  email: 'system',
-  role: 'owner',
-  permissions: ROLE_PERMISSIONS.owner,
-  label: 'system',
-  ip: null,
-  userAgent: null,
-});
-
 const exec = (token: string, id: string, command: string) => f.call('agentExec', token, { params: { id }, body: { command } });
 
 beforeAll(async () => {
@@ -94,7 +82,7 @@ describe('the gateway exec runs only as the agent', () => {
       agentIds: ['beta'],
     });
     expect((await exec(t.token, 'beta', 'sudo ls')).status).toBe(200);
-    await updateUser(f.s.database.db, ownerActor(), temp.actor.userId!, { role: 'operator' });
+    await updateUser(f.s.database.db, ownerActor, temp.actor.userId!, { role: 'operator' });
     f.s.users.invalidate(temp.actor.userId!);
     const after = await exec(t.token, 'beta', 'sudo ls');
     expect(after.status).toBe(403);

@@ -7,7 +7,8 @@ import { getJob, type JobRow } from '@/lib/jobs';
 import type { Services } from '@/lib/services';
 import { waitFor } from './services';
 
-const owner: Actor = {
+/** The system acting with an owner's permissions (what a seed or a migration does). */
+export const ownerActor: Actor = {
   kind: 'system',
   userId: null,
   tokenId: null,
@@ -25,7 +26,7 @@ export async function apiUser(
   u: { email: string; role: Role; tokenName: string; permissions: Permission[] },
 ): Promise<{ token: string; actor: Actor }> {
   const db = services.database.db;
-  const user = await createUser(db, owner, { email: u.email, name: u.email.split('@')[0], role: u.role, password: 'a long enough password' });
+  const user = await createUser(db, ownerActor, { email: u.email, name: u.email.split('@')[0], role: u.role, password: 'a long enough password' });
   const actor: Actor = {
     kind: 'user',
     userId: user.id,
