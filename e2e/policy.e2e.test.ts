@@ -208,7 +208,15 @@ it('tests commands, edits a profile with a replay, approves a pending exec and s
     policyOverrides: { denyGroups: { package_install: 'approval' } },
   });
   expect(patched).toMatchObject({ status: 200 });
-  const held = await gw(`/api/v1/agents/${agentId}/exec`, { command: 'pip install -r requirements.txt' });
+  const wrote = await gw(`/api/v1/agents/${agentId}/exec`, { command: 'echo flask > /workspace/requirements.txt' });
+  expect(wrote.json).toMatchObject({ decision: 'allow', outcome: 'ran', exitCode: 0 });
+  // The approval binds the whole request: stdin, cwd, timeout and the files the command names.
+  const held = await gw(`/api/v1/agents/${agentId}/exec`, {
+    command: 'pip install -r ./requirements.txt',
+    cwd: '/workspace',
+    stdin: 'y\n',
+    timeoutMs: 30_000,
+  });
   expect(held.status).toBe(202);
   expect(held.json).toMatchObject({ decision: 'approval', outcome: 'pending' });
   const approvalId = held.json.approvalId as string;
@@ -242,11 +250,16 @@ it('tests commands, edits a profile with a replay, approves a pending exec and s
     .click();
   const pendingRow = page.getByRole('table', { name: 'Pending approvals' }).locator(`tr[data-approval="${approvalId}"]`);
   await pendingRow.waitFor();
-  expect(await pendingRow.textContent()).toContain('pip install -r requirements.txt');
+  expect(await pendingRow.textContent()).toContain('pip install -r ./requirements.txt');
+  const binding = pendingRow.getByTestId('approval-binding');
+  expect(await binding.textContent()).toMatch(/cwd\/workspace.*timeout30 s/);
+  expect(await binding.getByTestId('approval-stdin').textContent()).toMatch(/^sha256 [0-9a-f]{12}…$/);
+  expect(await binding.getByTestId('approval-scripts').textContent()).toMatch(/^\/workspace\/requirements\.txt · sha256 [0-9a-f]{12}…$/);
   expect(await pendingRow.locator('time.tabular-nums').textContent()).toMatch(/^\d+m \d\ds left$/);
   await pendingRow.getByRole('button', { name: 'Approve' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Approve this command?' });
-  expect(await confirm.textContent()).toContain('pip install -r requirements.txt');
+  expect(await confirm.textContent()).toContain('pip install -r ./requirements.txt');
+  expect(await confirm.getByTestId('approval-stdin').textContent()).toMatch(/^sha256 [0-9a-f]{12}…$/);
   await confirm.getByRole('button', { name: 'Approve and let it run' }).click();
   await page.getByRole('table', { name: 'Approval history' }).locator(`tr[data-approval="${approvalId}"][data-state="approved"]`).waitFor();
   expect((await call(page, `/api/v1/exec-approvals/${approvalId}`)).json).toMatchObject({ state: 'approved', decidedBy: expect.any(String) });

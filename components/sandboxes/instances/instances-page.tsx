@@ -13,9 +13,11 @@ import { SortHeader } from '../../ui/sort-header';
 import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../../ui/table';
 import { RelativeTime } from '../../ui/time';
 import { useUrlFilters } from '../../ui/use-url-filters';
+import { useViewer } from '../../viewer';
 import { BACKEND_LABEL } from '../config-card';
 import { InstanceActions, instanceHref, StartSandbox } from './instance-actions';
 import { type Instance, useInstances } from './queries';
+import { principalWords, sharedWith } from './shared-note';
 
 const SORTS = ['created', 'config', 'state', 'idle'] as const;
 type SortField = (typeof SORTS)[number];
@@ -74,6 +76,7 @@ export function StateBadge({ state }: { state: Instance['state'] }) {
 
 /** The sandboxes Skilldock runs, across every config's backend. */
 export function InstancesPage() {
+  const viewer = useViewer();
   const list = useInstances();
   const [filters, setFilters] = useUrlFilters(parse, toQuery);
   const configs = useMemo(() => [...new Map((list.data?.items ?? []).map((i) => [i.configId, i.configName])).entries()], [list.data]);
@@ -154,7 +157,7 @@ export function InstancesPage() {
               <SortHeader label="State" field="state" sort={filters.sort} onSort={onSort} />
               <SortHeader label="Age" field="created" sort={filters.sort} onSort={onSort} />
               <SortHeader label="Idle since" field="idle" sort={filters.sort} onSort={onSort} />
-              <TH>Started by</TH>
+              <TH>Owner</TH>
               <TH className="text-right">Actions</TH>
             </TR>
           </THead>
@@ -189,7 +192,13 @@ export function InstancesPage() {
                   <TD>
                     <RelativeTime iso={idleOf(i)} />
                   </TD>
-                  <TD>{i.startedBy ?? '—'}</TD>
+                  <TD data-slot="owner">
+                    {sharedWith(i.principal, viewer.userId) === null ? (
+                      <Badge variant="secondary">you</Badge>
+                    ) : (
+                      <span title={i.startedBy ? `Started by ${i.startedBy}` : undefined}>{principalWords(i.principal ?? 'unknown')}</span>
+                    )}
+                  </TD>
                   <TD>
                     <InstanceActions instance={i} />
                   </TD>
