@@ -6,8 +6,10 @@
 // approved from the approvals page; the agent's exec log lists its execs; a viewer sees the
 // controls disabled.
 import { AxeBuilder } from '@axe-core/playwright';
+import Docker from 'dockerode';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ensureBusyboxImage } from '../test/helpers/sandbox-images';
 import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
 import { Client, login, PASSWORD } from './helpers/session';
@@ -16,10 +18,14 @@ const PROFILE = `e2e-strict-${Date.now().toString(36)}`;
 
 let server: RunningServer;
 let browser: Awaited<ReturnType<typeof openBrowser>>;
+let image = '';
 
 beforeAll(async () => {
   await ensureBuilt();
-  server = await startServer({ env: { SKILLDOCK_ADMIN_EMAIL: 'owner@example.com', SKILLDOCK_ADMIN_PASSWORD: PASSWORD } });
+  image = await ensureBusyboxImage(new Docker());
+  server = await startServer({
+    env: { SKILLDOCK_ADMIN_EMAIL: 'owner@example.com', SKILLDOCK_ADMIN_PASSWORD: PASSWORD, DOCKER_HOST: process.env.DOCKER_HOST ?? '' },
+  });
   browser = await openBrowser();
 }, 600_000);
 afterAll(async () => {
@@ -177,9 +183,13 @@ it('tests commands, edits a profile with a replay, approves a pending exec and s
   const cfg = await call(page, '/api/v1/sandbox-configs', 'POST', {
     name: `e2e-policy-${Date.now().toString(36)}`,
     backend: 'docker',
-    config: { image: 'busybox:latest' },
+    config: { image, host: process.env.DOCKER_HOST ?? '', networkMode: 'none' },
   });
   expect(cfg).toMatchObject({ status: 201 });
+  // The agent's commands run only once its config passed the full check.
+  const check = await call(page, `/api/v1/sandbox-configs/${cfg.json.id}/check`, 'POST');
+  expect(check.status).toBe(202);
+  await expect.poll(async () => (await call(page, `/api/v1/jobs/${check.json.id}`)).json.state, { timeout: 120_000, interval: 250 }).toBe('succeeded');
   const agent = await call(page, '/api/v1/agents', 'POST', { id: 'policy-agent', name: 'policy-agent', sandboxConfigId: cfg.json.id, riskProfile: PROFILE });
   expect(agent).toMatchObject({ status: 201 });
   await page.goto(`${server.base}/policy/approvals`);
@@ -208,11 +218,19 @@ it('tests commands, edits a profile with a replay, approves a pending exec and s
     policyOverrides: { denyGroups: { package_install: 'approval' } },
   });
   expect(patched).toMatchObject({ status: 200 });
-  const wrote = await gw(`/api/v1/agents/${agentId}/exec`, { command: 'echo flask > /workspace/requirements.txt' });
-  expect(wrote.json).toMatchObject({ decision: 'allow', outcome: 'ran', exitCode: 0 });
+  // The agent's sandbox, started by an allowed command, gets a requirements file from the console's upload.
+  const listed = await gw(`/api/v1/agents/${agentId}/exec`, { command: 'ls /workspace' });
+  expect(listed.json).toMatchObject({ decision: 'allow', outcome: 'ran', exitCode: 0 });
+  const uploaded = await page.evaluate(
+    async (id) =>
+      (await fetch(`/api/v1/sandboxes/${encodeURIComponent(id)}/files`, { method: 'POST', headers: { 'x-filename': 'requirements.txt' }, body: 'flask\n' }))
+        .status,
+    listed.json.sandboxId as string,
+  );
+  expect(uploaded).toBe(201);
   // The approval binds the whole request: stdin, cwd, timeout and the files the command names.
   const held = await gw(`/api/v1/agents/${agentId}/exec`, {
-    command: 'pip install -r ./requirements.txt',
+    command: 'pip install -r input/requirements.txt',
     cwd: '/workspace',
     stdin: 'y\n',
     timeoutMs: 30_000,
@@ -250,15 +268,15 @@ it('tests commands, edits a profile with a replay, approves a pending exec and s
     .click();
   const pendingRow = page.getByRole('table', { name: 'Pending approvals' }).locator(`tr[data-approval="${approvalId}"]`);
   await pendingRow.waitFor();
-  expect(await pendingRow.textContent()).toContain('pip install -r ./requirements.txt');
+  expect(await pendingRow.textContent()).toContain('pip install -r input/requirements.txt');
   const binding = pendingRow.getByTestId('approval-binding');
   expect(await binding.textContent()).toMatch(/cwd\/workspace.*timeout30 s/);
   expect(await binding.getByTestId('approval-stdin').textContent()).toMatch(/^sha256 [0-9a-f]{12}…$/);
-  expect(await binding.getByTestId('approval-scripts').textContent()).toMatch(/^\/workspace\/requirements\.txt · sha256 [0-9a-f]{12}…$/);
+  expect(await binding.getByTestId('approval-scripts').textContent()).toMatch(/^\/workspace\/input\/requirements\.txt · sha256 [0-9a-f]{12}…$/);
   expect(await pendingRow.locator('time.tabular-nums').textContent()).toMatch(/^\d+m \d\ds left$/);
   await pendingRow.getByRole('button', { name: 'Approve' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Approve this command?' });
-  expect(await confirm.textContent()).toContain('pip install -r ./requirements.txt');
+  expect(await confirm.textContent()).toContain('pip install -r input/requirements.txt');
   expect(await confirm.getByTestId('approval-stdin').textContent()).toMatch(/^sha256 [0-9a-f]{12}…$/);
   await confirm.getByRole('button', { name: 'Approve and let it run' }).click();
   await page.getByRole('table', { name: 'Approval history' }).locator(`tr[data-approval="${approvalId}"][data-state="approved"]`).waitFor();
@@ -267,25 +285,25 @@ it('tests commands, edits a profile with a replay, approves a pending exec and s
   await page.getByText('No decided requests in state rejected.').waitFor();
   expect(new URL(page.url()).searchParams.get('state')).toBe('rejected');
 
-  // The agent's exec log: both execs, filterable by decision.
+  // The agent's exec log: its three execs, filterable by decision.
   await page.goto(`${server.base}/policy/exec-log?agent=${agentId}`);
   const log = page.getByRole('table', { name: 'Exec log' });
-  await log.locator('tr[data-exec]').nth(1).waitFor();
-  expect(await log.locator('tr[data-exec]').evaluateAll((els) => els.map((e) => e.getAttribute('data-decision')).sort())).toEqual(['approval', 'deny']);
+  await log.locator('tr[data-exec]').nth(2).waitFor();
+  expect(await log.locator('tr[data-exec]').evaluateAll((els) => els.map((e) => e.getAttribute('data-decision')).sort())).toEqual(['allow', 'approval', 'deny']);
   await page.getByLabel('Decision', { exact: true }).selectOption('deny');
   await expect.poll(() => log.locator('tr[data-exec]').count()).toBe(1);
   expect(await log.locator('tr[data-exec]').textContent()).toContain('sudo ls');
   expect(new URL(page.url()).searchParams.get('decision')).toBe('deny');
   await page.getByRole('img', { name: /Stacked bar chart of 1 exec decisions/ }).waitFor();
 
-  // The agent's exec log replayed in the editor: the two recorded commands, decided before and after.
+  // The agent's exec log replayed in the editor: the three recorded commands, decided before and after.
   await page.goto(`${server.base}/policy/profiles/${PROFILE}`);
   await page.getByLabel('Commands from').selectOption('agent');
   await page.getByLabel('Agent', { exact: true }).selectOption(agentId);
   await page.getByRole('button', { name: 'Replay', exact: true }).click();
   const fromLog = page.locator('[data-slot="replay-results"]');
   await fromLog.waitFor();
-  expect(await fromLog.locator('[data-stat="Commands"] > div').first().textContent()).toBe('2');
+  expect(await fromLog.locator('[data-stat="Commands"] > div').first().textContent()).toBe('3');
 
   // A viewer sees the same pages with the write controls disabled and the role named.
   const owner = await login(server.base, 'owner@example.com');

@@ -11,6 +11,7 @@ import type { SandboxBackend } from '../sandbox/backend';
 import { loadEnvFor } from '../sandbox/env/store';
 import { agentPrincipal } from '../sandbox/instances/principal';
 import { type InstanceDeps, resolve, runningFor, startInstance } from '../sandbox/instances/service';
+import type { ScriptDigest } from './approval-binding';
 import { digestsIn, scriptCandidates } from './script-digests';
 import { recordWritten, scanWritten, startTracking, TRACKED_ROOTS } from './sessions';
 import type { SegmentDecision } from './types';
@@ -122,12 +123,28 @@ async function tracked(backend: SandboxBackend, sandboxId: string, track: RunReq
   return { result, files };
 }
 
-/** The digests of the scripts a command would run, read in the agent's own sandbox (started if need be). */
-export async function scriptDigests(deps: SandboxDeps, actor: Actor, target: AgentSandbox, cwd: string, segments: readonly SegmentDecision[]) {
+/**
+ * The digests of the scripts a command would run, read in the agent's running sandbox. Null when
+ * none runs or it cannot be read (then only what its image holds can be there, and the approval
+ * binds the rest of the request): asking for an approval never starts a sandbox.
+ */
+export async function scriptDigests(
+  deps: SandboxDeps,
+  target: AgentSandbox,
+  cwd: string,
+  segments: readonly SegmentDecision[],
+): Promise<ScriptDigest[] | null> {
   const files = scriptCandidates(segments, cwd);
   if (!files.length) return [];
-  const inst = await instanceFor(deps, actor, target);
-  return digestsIn(inst.backend, inst.sandbox.id, files);
+  try {
+    const cached = routesOf(deps).last.get(routeKey(target));
+    const id = cached?.id ?? (await runningFor(deps.instances, target.configId, agentPrincipal(target.agentId)))[0];
+    if (!id) return null;
+    const inst = cached ?? { id, ...(await resolve(deps.instances, id)) };
+    return await digestsIn(inst.backend, inst.sandbox.id, files);
+  } catch {
+    return null;
+  }
 }
 
 export async function runInSandbox(deps: SandboxDeps, actor: Actor, target: AgentSandbox, req: RunRequest): Promise<RunResult> {

@@ -180,7 +180,7 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
       stdinSha256: stdinDigest(input.stdin),
       cwd: input.cwd ?? null,
       timeoutMs,
-      scripts: await scriptDigests(deps, actor, sandbox, input.cwd ?? policy.rules.workspaceRoot, e.segments),
+      scripts: await scriptDigests(deps, sandbox, input.cwd ?? policy.rules.workspaceRoot, e.segments),
     };
     if (input.approvalId) approval = await consumeApproval(deps, actor, input.approvalId, agentId, input.command, binding);
     else {
