@@ -289,7 +289,11 @@ it('tests commands, edits a profile with a replay, approves a pending exec and s
   await page.goto(`${server.base}/policy/exec-log?agent=${agentId}`);
   const log = page.getByRole('table', { name: 'Exec log' });
   await log.locator('tr[data-exec]').nth(2).waitFor();
-  expect(await log.locator('tr[data-exec]').evaluateAll((els) => els.map((e) => e.getAttribute('data-decision')).sort())).toEqual(['allow', 'approval', 'deny']);
+  expect(await log.locator('tr[data-exec]').evaluateAll((els) => els.map((e) => e.getAttribute('data-decision')).sort())).toEqual([
+    'allow',
+    'approval',
+    'deny',
+  ]);
   await page.getByLabel('Decision', { exact: true }).selectOption('deny');
   await expect.poll(() => log.locator('tr[data-exec]').count()).toBe(1);
   expect(await log.locator('tr[data-exec]').textContent()).toContain('sudo ls');
