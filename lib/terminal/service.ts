@@ -24,7 +24,10 @@ export interface TerminalDeps {
   sandboxes: InstanceDeps;
   user: AccessDeps['user'];
   /** Starts a transcript for a session when recording is on (null: not recorded). */
-  transcript?: (s: { sessionId: string; actor: Actor; sandboxId: string; cols: number; rows: number }, settings: TerminalSettings) => Promise<SessionTap | null>;
+  transcript?: (
+    s: { sessionId: string; actor: Actor; sandboxId: string; cols: number; rows: number },
+    settings: TerminalSettings,
+  ) => Promise<SessionTap | null>;
   now?: () => number;
 }
 
