@@ -93,7 +93,7 @@ describe('through the gateway exec', () => {
     expect(held.status, JSON.stringify(held.json)).toBe(202);
     const approvalId = held.json.approvalId;
     const seen = await f.call('getApproval', f.tokens.viewer, { params: { id: approvalId } });
-    expect(seen.json).toMatchObject({ stdinSha256: sha256Hex('requests==2.0\n'), cwd: '/workspace', timeoutMs: 20_000, scripts: null });
+    expect(seen.json).toMatchObject({ stdinSha256: sha256Hex('requests==2.0\n'), cwd: '/workspace', timeoutMs: 20_000, scripts: [] });
     expect((await f.call('approveExec', admin.token, { params: { id: approvalId }, body: {} })).status).toBe(200);
     const swapped = await exec({ command: 'pip install requests', stdin: 'evil==6.6.6\n', cwd: '/workspace', timeoutMs: 20_000, approvalId });
     expect(swapped.status).toBe(400);
