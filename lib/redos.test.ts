@@ -3,6 +3,7 @@
 // Patterns built at run time from parts are not seen here: keep their parts bounded and literal.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { checkSync, type Diagnostics } from 'recheck';
 import ts from 'typescript';
@@ -169,9 +170,10 @@ const RECHECK_VERSION: string = JSON.parse(fs.readFileSync(path.join(LIB, '../no
 /**
  * Parts found safe before, keyed by the part's text, its flags and the recheck version (nothing
  * else goes in: a changed pattern is a new key). The automaton takes seconds on some parts of the
- * scanner's rules; this keeps later runs fast.
+ * scanner's rules; this keeps later runs fast. Kept outside the repository (and outside
+ * node_modules, which `npm ci` empties), so a machine checks each pattern once.
  */
-const CACHE_FILE = path.join(LIB, '../node_modules/.cache/skilldock-redos/safe.json');
+const CACHE_FILE = path.join(process.env.SKILLDOCK_TEST_CACHE_DIR || path.join(os.homedir(), '.cache', 'skilldock'), 'redos', 'safe.json');
 const safeParts: Set<string> = new Set(fs.existsSync(CACHE_FILE) ? JSON.parse(fs.readFileSync(CACHE_FILE, 'utf8')) : []);
 const partKey = (part: string, flags: string) => createHash('sha256').update(`${RECHECK_VERSION}\0${flags}\0${part}`).digest('hex');
 

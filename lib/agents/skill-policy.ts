@@ -63,7 +63,11 @@ export class SkillPolicyCache {
 }
 
 const short = (c: string) => {
-  const one = c.replace(/\s*\\\n\s*/g, ' ');
+  // Backslash continuations joined without a regex that could backtrack over runs of blanks.
+  const one = c
+    .split('\\\n')
+    .map((p, i, all) => (i === 0 ? p.trimEnd() : i === all.length - 1 ? p.trimStart() : p.trim()))
+    .join(' ');
   return one.length > 60 ? `${one.slice(0, 57)}…` : one;
 };
 const verb = (d: DeniedCommand) => (d.decision === 'deny' ? 'denied' : 'held for approval');

@@ -24,9 +24,9 @@ const RULES: [RegExp, (m: string, ...g: string[]) => string][] = [
   ],
   // Credential headers: Authorization: Bearer x, Proxy-Authorization: Basic x, X-Api-Key: x, Cookie: x.
   [/\b((?:proxy-)?authorization\s*:\s*(?:(?:bearer|basic|token|digest)\s+)?)[^\s'"]+/gi, (_m, head) => `${head}${MASK}`],
-  [/\b((?:x-[a-z-]*(?:api-?key|token|secret)|cookie|set-cookie)\s*:\s*)[^'"]+/gi, (_m, head) => `${head}${MASK}`],
+  [/\b((?:x-[a-z-]{0,40}(?:api-?key|token|secret)|cookie|set-cookie)[ \t]{0,8}:[ \t]{0,8})[^'"]+/gi, (_m, head) => `${head}${MASK}`],
   // scheme://user:password@host
-  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@'"]+:)[^\s/@'"]+@/gi, (_m, head) => `${head}${MASK}@`],
+  [/\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s/:@'"]{1,256}:)[^\s/@'"]{1,256}@/gi, (_m, head) => `${head}${MASK}@`],
   // curl -u user:password, --user user:password
   [/(\s(?:-u|--user)\s+['"]?[^\s:'"]+:)[^\s'"]+/g, (_m, head) => `${head}${MASK}`],
 ];

@@ -20,10 +20,12 @@ const PATH_DIRS =
 export const isPathDir = (p: string) => PATH_DIRS.test(p) && !p.startsWith('/workspace/');
 
 const CREDENTIALS =
-  /\/\.ssh\/(?:id_[^/]*|.*_key|identity|authorized_keys)$|\/\.ssh\/?$|\/\.aws\/(?:credentials|config)$|\/\.netrc$|\/\.docker\/config\.json$|\/\.config\/gh\/hosts\.ya?ml$|\/\.git-credentials$|\/\.kube\/config$|\/\.npmrc$|\/\.pypirc$|\/\.gnupg(?:\/|$)|\/\.config\/gcloud(?:\/|$)|\/\.azure(?:\/|$)|^\/etc\/(?:shadow|gshadow|sudoers)(?:-|\/|$)|\/\.vault-token$|\/\.config\/op(?:\/|$)|\/\.cargo\/credentials(?:\.toml)?$|\/\.gem\/credentials$/;
+  /\/\.ssh\/(?:id_[^/]*|[^/]*_key|identity|authorized_keys)$|\/\.ssh\/?$|\/\.aws\/(?:credentials|config)$|\/\.netrc$|\/\.docker\/config\.json$|\/\.config\/gh\/hosts\.ya?ml$|\/\.git-credentials$|\/\.kube\/config$|\/\.npmrc$|\/\.pypirc$|\/\.gnupg(?:\/|$)|\/\.config\/gcloud(?:\/|$)|\/\.azure(?:\/|$)|^\/etc\/(?:shadow|gshadow|sudoers)(?:-|\/|$)|\/\.vault-token$|\/\.config\/op(?:\/|$)|\/\.cargo\/credentials(?:\.toml)?$|\/\.gem\/credentials$/;
 
 /** An SSH key, a cloud, registry or CLI credential, /etc/shadow … */
-export const isCredentialFile = (p: string) => CREDENTIALS.test(p);
+/** A `*_key` file anywhere below an `.ssh` folder, checked by position (a regex for it would backtrack). */
+const sshKeyBelow = (p: string) => p.endsWith('_key') && p.includes('/.ssh/');
+export const isCredentialFile = (p: string) => CREDENTIALS.test(p) || sshKeyBelow(p);
 
 const INTERPRETER = /^(?:sh|bash|dash|zsh|ksh|ash|mksh|busybox|toybox|python\d?(?:\.\d+)?|perl|ruby|node|php|lua|env)$/;
 const SYSTEM_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\//;
@@ -92,7 +94,7 @@ export const HOST_GROUPS: Partial<Record<DenyGroup, Spec[]>> = {
     ],
   ],
   data_exfiltration: [
-    ['credential_files', 'SSH keys, cloud, registry and CLI credentials, ~/.netrc, /etc/shadow', (v) => v.paths.some((p) => CREDENTIALS.test(p))],
+    ['credential_files', 'SSH keys, cloud, registry and CLI credentials, ~/.netrc, /etc/shadow', (v) => v.paths.some(isCredentialFile)],
     [
       'package_publish',
       'publishing or uploading a package or image (npm publish, twine upload, gem push, cargo publish, docker push, gh release upload …)',

@@ -82,7 +82,12 @@ function named(args: readonly string[], flags: ReadonlySet<string>, isName: (a: 
   return packages.length ? packages : null;
 }
 
-const pipName = (a: string) => PIP_NAME.test(a) && !ARCHIVE.test(a.replace(/[<>=!~].*$/, ''));
+/** The name part of a requirement (`flask>=2` → `flask`). */
+const requirementName = (a: string) => {
+  const at = a.search(/[<>=!~]/);
+  return at < 0 ? a : a.slice(0, at);
+};
+const pipName = (a: string) => PIP_NAME.test(a) && !ARCHIVE.test(requirementName(a));
 
 function pip(args: readonly string[]): RegistryInstall | null {
   if (args[0] !== 'install' && args[0] !== 'uninstall') return null;

@@ -38,13 +38,26 @@ function optionValues(args: readonly string[], short: string[], long: string[]):
   return out;
 }
 
+/** The file of an `s/a/b/…w file` command (any delimiter), read by position: no backtracking regex. */
+function substituteWrite(c: string): string | null {
+  if (c[0] !== 's' || c.length < 4) return null;
+  const d = c[1];
+  let i = 2;
+  for (let seen = 0; i < c.length && seen < 2; i++) {
+    if (c[i] === '\\') i++;
+    else if (c[i] === d) seen++;
+  }
+  const flags = /^[gpIiMme\d]{0,8}w\s*(\S.*)$/.exec(c.slice(i));
+  return flags ? flags[1] : null;
+}
+
 /** File names written by a sed script's `w` command or `s///w` flag. */
 function sedWrites(script: string): string[] {
   const out: string[] = [];
   for (const line of script.split(/\n|;/)) {
     const c = line.trim().replace(/^[\d,$/\\^.*[\]]{0,40}/, '');
-    const m = /^[wW]\s*(\S.*)$/.exec(c) ?? /^s(.).*?\1.*?\1[gpIiMme\d]{0,8}w\s*(\S.*)$/.exec(c);
-    if (m) out.push((m[2] ?? m[1]).trim());
+    const w = /^[wW]\s*(\S.*)$/.exec(c)?.[1] ?? substituteWrite(c);
+    if (w) out.push(w.trim());
   }
   return out;
 }
