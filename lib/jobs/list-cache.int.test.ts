@@ -79,6 +79,16 @@ describe('the cached job list', () => {
   it("hears of another replica's write through its notice", async () => {
     const id = await start(1);
     await jobEnd(s, id);
+    // This process also hears its own notices back, later: wait until every notice sent so far has
+    // arrived (they arrive in order, so a sentinel sent now comes last), then fill the page.
+    const sentinel = JSON.stringify({ t: 'sentinel', id: `${id}-quiet` });
+    let heard = false;
+    const stop = await s.database.listen(BUS_CHANNEL, (payload) => {
+      if (payload === sentinel) heard = true;
+    });
+    await s.database.rows(sql`select pg_notify(${BUS_CHANNEL}, ${sentinel})`);
+    await waitFor(async () => heard, 'the notices sent so far to arrive');
+    await stop();
     const title = (await list('?limit=5')).items.find((j) => j.id === id)?.title;
     expect(title).toBeDefined();
     // Straight to the database, as another process would write: this process sends no notice.
