@@ -46,7 +46,6 @@ function manifest(name: string, requires: Partial<SkillManifest['requires']> = {
 describeDocker('gating in the sandbox image', () => {
   const docker = new Docker();
   const backend = new DockerBackend({ host: process.env.DOCKER_HOST });
-  const since = Math.floor(Date.now() / 1000) - 1;
   const alias = `skilldock-test/gating-alias:${RUN}`;
   let image = '';
   let ts: TestServices;
@@ -59,30 +58,30 @@ describeDocker('gating in the sandbox image', () => {
    * event a moment after the create returned, so a count below `expected` is read again a few
    * times; a count above it is final at once.
    */
+  /**
+   * Probe containers created so far, counted from the engine's live event stream (opened before the
+   * first probe). A query of past events would miss some: the engine keeps only its last 256, and
+   * other test files fill them.
+   */
+  let creates = 0;
+  let events: NodeJS.ReadableStream | undefined;
   async function probeCreates(expected?: number): Promise<number> {
-    let n = await countProbeCreates();
-    for (let i = 0; expected !== undefined && n < expected && i < 20; i++) {
-      await new Promise((r) => setTimeout(r, 150));
-      n = await countProbeCreates();
-    }
-    return n;
-  }
-
-  async function countProbeCreates(): Promise<number> {
-    const until = Math.ceil(Date.now() / 1000) + 1;
-    const stream = (await docker.getEvents({
-      since,
-      until,
-      filters: { type: ['container'], event: ['create'], label: [`${TEST_LABEL}=${RUN}`, `${PROBE_LABEL}=true`] },
-    })) as NodeJS.ReadableStream;
-    let text = '';
-    for await (const chunk of stream) text += chunk.toString();
-    return text.split('\n').filter((l) => l.trim()).length;
+    for (let i = 0; expected !== undefined && creates < expected && i < 20; i++) await new Promise((r) => setTimeout(r, 150));
+    return creates;
   }
 
   const probesLeft = async (labels: string[]) => docker.listContainers({ all: true, filters: { label: [`${PROBE_LABEL}=true`, ...labels] } });
 
   beforeAll(async () => {
+    events = (await docker.getEvents({
+      filters: { type: ['container'], event: ['create'], label: [`${TEST_LABEL}=${RUN}`, `${PROBE_LABEL}=true`] },
+    })) as NodeJS.ReadableStream;
+    let pending = '';
+    events.on('data', (chunk: Buffer) => {
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop() ?? '';
+      creates += lines.filter((l) => l.trim()).length;
+    });
     image = await ensureBusyboxImage(docker);
     await docker.getImage(image).tag({ repo: alias.split(':')[0], tag: RUN });
     ts = await startTestServices({ worker: false });
@@ -99,6 +98,7 @@ describeDocker('gating in the sandbox image', () => {
   }, 120_000);
 
   afterAll(async () => {
+    (events as unknown as { destroy?: () => void } | undefined)?.destroy?.();
     for (const filter of [`${TEST_LABEL}=${RUN}`, `io.skilldock.config-id=${configId}`])
       for (const c of await docker.listContainers({ all: true, filters: { label: [filter] } }))
         await docker
