@@ -11,6 +11,7 @@ import { describeDocker } from '@/test/helpers/docker';
 import { ensureBusyboxImage } from '@/test/helpers/sandbox-images';
 import { DockerBackend } from '../docker/backend';
 import { KIT_BIN, kitBinary } from './build';
+import { fillKitVolume } from './volume';
 
 const RUN = randomBytes(6).toString('hex');
 const RUN_LABEL = { 'io.skilldock.test-run': RUN };
@@ -63,6 +64,15 @@ describeDocker('the control kit', () => {
     expect(createHash('sha256').update(inSandbox).digest('hex')).toBe(createHash('sha256').update(built.bytes).digest('hex'));
     // The listing API does not show Skilldock's own mount.
     expect((await backend.listFiles(id, '/')).map((e) => e.path)).not.toContain('/.skilldock-kit');
+  });
+
+  it('is never rewritten under running sandboxes: another process finding the same kit leaves the volume alone', async () => {
+    const now = (await backend.exec(id, { argv: [KIT_BIN, 'now'], ...DEADLINE })).stdout.trim().split('.');
+    // What another process does once: fill the same volume again.
+    await fillKitVolume(backend.conn, await ensureBusyboxImage(docker));
+    // Nothing in the volume changed since (a rewrite, even of the same bytes, moves the inode's change time).
+    const changed = await backend.exec(id, { argv: [KIT_BIN, 'changed', now[0], now[1], '10', '/.skilldock-kit'], ...DEADLINE });
+    expect(changed).toMatchObject({ exitCode: 0, stdout: '' });
   });
 
   it('never runs a program the sandbox planted: timeouts, listings, tracking and terminal kills use the kit alone', async () => {

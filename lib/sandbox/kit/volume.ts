@@ -1,9 +1,11 @@
 // The kit's volume on one engine: `skilldock-kit-<version>`, filled through the archive API of a
 // container that is created but never started, then mounted read-only into every sandbox. Works
-// the same for a local socket and a remote engine (no host path is bound). Filling again writes
-// the same bytes, so concurrent processes and installations sharing an engine cannot disagree.
+// the same for a local socket and a remote engine (no host path is bound). A volume that already
+// holds the same bytes is left alone, so processes and installations sharing an engine never
+// rewrite a kit that their sandboxes are running.
 import type Docker from 'dockerode';
 import { type DockerConnection, toAppError } from '../docker/connection';
+import { getFile } from '../docker/files';
 import { buildTar } from '../docker/tar';
 import { KIT_BIN, KIT_MOUNT, kitBinary } from './build';
 
@@ -18,7 +20,19 @@ export interface KitVolume {
 /** Per engine client: the volume once filled in this process. */
 const filled = new WeakMap<Docker, Promise<KitVolume>>();
 
-async function fill(conn: DockerConnection, image: string): Promise<KitVolume> {
+/** Whether the volume, as the filler container sees it, already holds exactly these bytes. */
+async function holdsKit(conn: DockerConnection, fillerId: string, bytes: Buffer): Promise<boolean> {
+  try {
+    const chunks: Buffer[] = [];
+    for await (const c of await getFile(conn, fillerId, KIT_BIN, bytes.length)) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).equals(bytes);
+  } catch {
+    return false;
+  }
+}
+
+/** Makes the volume hold the kit (what each process does once per engine). */
+export async function fillKitVolume(conn: DockerConnection, image: string): Promise<KitVolume> {
   const kit = await kitBinary();
   const name = `skilldock-kit-${kit.version}`;
   const what = `prepare the control kit volume ${name}`;
@@ -33,7 +47,10 @@ async function fill(conn: DockerConnection, image: string): Promise<KitVolume> {
       HostConfig: { NetworkMode: 'none', Mounts: [{ Type: 'volume', Source: name, Target: KIT_MOUNT }] },
     });
     try {
-      await filler.putArchive(buildTar([{ type: 'file', name: 'skilldock-kit', data: kit.bytes, mode: 0o755 }]), { path: KIT_MOUNT });
+      // Written only when absent or different: rewriting the file would pull it from under the
+      // sandboxes of other processes that run it right now.
+      if (!(await holdsKit(conn, filler.id, kit.bytes)))
+        await filler.putArchive(buildTar([{ type: 'file', name: 'skilldock-kit', data: kit.bytes, mode: 0o755 }]), { path: KIT_MOUNT });
     } finally {
       await filler.remove({ force: true }).catch(() => {});
     }
@@ -47,7 +64,7 @@ async function fill(conn: DockerConnection, image: string): Promise<KitVolume> {
 export function kitVolume(conn: DockerConnection, image: string): Promise<KitVolume> {
   let p = filled.get(conn.api);
   if (!p) {
-    p = fill(conn, image).catch((e) => {
+    p = fillKitVolume(conn, image).catch((e) => {
       filled.delete(conn.api);
       throw e;
     });
