@@ -11,6 +11,7 @@ import { startTracking, TRACKED_ROOTS } from '../lib/policy/sessions';
 import { DockerBackend } from '../lib/sandbox/docker/backend';
 import { ensureBusyboxImage } from '../test/helpers/sandbox-images';
 import { fmt, nowMs, percentile } from './common';
+import { directExec } from './policy-exec';
 import { engine } from './sandboxes';
 
 const BENCH_LABEL = 'io.skilldock.bench';
@@ -30,18 +31,8 @@ const stats = (xs: number[]) => {
   return { p50Ms: percentile(s, 50), p95Ms: percentile(s, 95) };
 };
 
-/** The exec of before: dockerode straight to `timeout` in the sandbox's PATH, output drained, exit code read. */
-async function sharedExec(docker: Docker, id: string): Promise<void> {
-  const ex = await docker.getContainer(id).exec({ Cmd: ['timeout', '-s', 'KILL', '60', 'sh', '-c', 'true'], AttachStdout: true, AttachStderr: true });
-  const stream = await ex.start({ hijack: true, stdin: false });
-  await new Promise<void>((resolve, reject) => {
-    stream.on('end', resolve);
-    stream.on('close', resolve);
-    stream.on('error', reject);
-    stream.resume();
-  });
-  if ((await ex.inspect()).ExitCode !== 0) throw new Error('shared exec failed');
-}
+/** The exec of before: dockerode straight to `timeout` in the sandbox's PATH, nothing tracked. */
+const sharedExec = (docker: Docker, id: string) => directExec(docker, id, ['timeout', '-s', 'KILL', '60', 'sh', '-c', 'true']);
 
 /** An agent exec now: the kit's clock, the command under the kit, the kit's change listing. */
 async function ownExec(backend: DockerBackend, id: string): Promise<void> {

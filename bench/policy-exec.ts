@@ -27,8 +27,9 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-async function directExec(docker: Docker, containerId: string): Promise<void> {
-  const ex = await docker.getContainer(containerId).exec({ Cmd: ['true'], AttachStdout: true, AttachStderr: true });
+/** One dockerode exec of `argv` in a running container, output drained, exit code checked. */
+export async function directExec(docker: Docker, containerId: string, argv: string[] = ['true']): Promise<void> {
+  const ex = await docker.getContainer(containerId).exec({ Cmd: argv, AttachStdout: true, AttachStderr: true });
   const stream = await ex.start({});
   await new Promise((r) => {
     stream.on('end', r);

@@ -38,7 +38,7 @@ export async function openMaintenance(backend: DockerBackend, input: OpenMainten
     .withSettings({ configId, readOnlyRootfs: false, workspaceMount: undefined })
     .create({ ...spec, image: input.image, labels: { ...labels, [CONFIG_LABEL]: configId, [MAINTENANCE_LABEL]: runId } });
   const conn = backend.conn;
-  const releaseLease = acquireLease(conn, sandbox.id);
+  const releaseLease = acquireLease(sandbox.id);
   try {
     const c = await conn.api.getContainer(sandbox.id).inspect();
     const parent = await conn.api.getImage(c.Image).inspect();

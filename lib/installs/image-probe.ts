@@ -145,7 +145,7 @@ async function runProbe(backend: DockerBackend, image: string, bins: string[], o
     labels: { ...opts.labels, [PROBE_LABEL]: 'true' },
   });
   const conn = backend.conn;
-  const release = acquireLease(conn, sandbox.id);
+  const release = acquireLease(sandbox.id);
   let outcome: { ok: true; value: ReturnType<typeof parseProbeOutput> } | { ok: false; error: unknown };
   try {
     const r = await runExec(conn, sandbox.id, {

@@ -1,16 +1,10 @@
 'use client';
 
 import { TriangleAlert } from 'lucide-react';
+import { describePrincipal, PRINCIPAL_LABEL, principalOf } from '@/lib/sandbox/instances/principal';
 
-/** Who a principal label names, in words: "agent a1", "user 3f2a…", "an unknown owner". */
-export function principalWords(principal: string): string {
-  if (principal === 'unknown') return 'an unknown owner (started before sandboxes had owners)';
-  if (principal === 'system') return 'Skilldock itself';
-  const i = principal.indexOf(':');
-  const kind = principal.slice(0, i);
-  const id = principal.slice(i + 1);
-  return `${kind} ${kind === 'user' ? `${id.slice(0, 8)}…` : id}`;
-}
+/** Who a principal label names, in words ("unknown" for a sandbox without an owner). */
+export const principalWords = (principal: string): string => describePrincipal(principalOf({ [PRINCIPAL_LABEL]: principal }));
 
 /** Whose the sandbox is when it is not the viewer's own; null when it is theirs. */
 export function sharedWith(principal: string | null, userId: string): string | null {

@@ -3,8 +3,6 @@
 // last activity seen. Nothing is read from the container (a sandbox could forge a file there to
 // stay alive); a container not used since this process started counts as active at its start.
 
-import type { DockerConnection } from './connection';
-
 interface Lease {
   held: number;
   lastActivity: number;
@@ -23,7 +21,7 @@ function lease(id: string): Lease {
 }
 
 /** Takes the container's lease; the returned release records the activity and lets it go. */
-export function acquireLease(_conn: DockerConnection, id: string, now: () => number = Date.now): () => Promise<void> {
+export function acquireLease(id: string, now: () => number = Date.now): () => Promise<void> {
   const l = lease(id);
   l.held += 1;
   l.lastActivity = now();
@@ -37,8 +35,8 @@ export function acquireLease(_conn: DockerConnection, id: string, now: () => num
 }
 
 /** Runs `op` while holding the container's lease, then records the activity. */
-export async function withLease<T>(conn: DockerConnection, id: string, op: () => Promise<T>, now: () => number = Date.now): Promise<T> {
-  const release = acquireLease(conn, id, now);
+export async function withLease<T>(id: string, op: () => Promise<T>, now: () => number = Date.now): Promise<T> {
+  const release = acquireLease(id, now);
   try {
     return await op();
   } finally {

@@ -253,7 +253,7 @@ export class DockerBackend implements SandboxBackend {
 
   exec(id: string, req: ExecRequest): Promise<ExecResult> {
     checkId(id);
-    return withLease(this.conn, id, async () => {
+    return withLease(id, async () => {
       try {
         return await runExec(this.conn, id, req);
       } catch (e) {
@@ -269,17 +269,17 @@ export class DockerBackend implements SandboxBackend {
 
   writeFile(id: string, path: string, data: Buffer, mode?: number): Promise<void> {
     checkId(id);
-    return withLease(this.conn, id, () => putFile(this.conn, id, path, data, mode));
+    return withLease(id, () => putFile(this.conn, id, path, data, mode));
   }
 
   readFile(id: string, path: string, maxBytes: number): Promise<Readable> {
     checkId(id);
-    return withLease(this.conn, id, () => getFile(this.conn, id, path, maxBytes));
+    return withLease(id, () => getFile(this.conn, id, path, maxBytes));
   }
 
   listFiles(id: string, dir: string): Promise<FileEntry[]> {
     checkId(id);
-    return withLease(this.conn, id, () => listDir(this.conn, id, dir, (p) => p === KIT_MOUNT));
+    return withLease(id, () => listDir(this.conn, id, dir, (p) => p === KIT_MOUNT));
   }
 
   async remove(id: string, signal?: AbortSignal): Promise<void> {
@@ -295,7 +295,7 @@ export class DockerBackend implements SandboxBackend {
   /** An interactive shell with a TTY; the lease is held until its stream closes. */
   async openTerminal(id: string, opts: TtyOptions = {}): Promise<TtySession> {
     checkId(id);
-    const release = acquireLease(this.conn, id);
+    const release = acquireLease(id);
     try {
       const session = await openTty(this.conn, id, opts);
       session.stream.once('end', () => void release());

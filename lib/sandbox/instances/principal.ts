@@ -21,12 +21,12 @@ export function principalOf(labels: Record<string, string>): Principal | null {
   return p && (p === 'system' || /^(agent|user):[A-Za-z0-9_.@-]{1,128}$/.test(p)) ? (p as Principal) : null;
 }
 
-/** Words for the console: "agent a1", "user 7f…", "an unknown principal". */
+/** Words for people: "agent a1", "user 7f3a09c2…", "an unknown owner …". Shared with the console. */
 export function describePrincipal(p: Principal | null): string {
-  if (!p) return 'an unknown principal (started before sandboxes had owners)';
+  if (!p) return 'an unknown owner (started before sandboxes had owners)';
   if (p === 'system') return 'Skilldock itself';
   const [kind, id] = [p.slice(0, p.indexOf(':')), p.slice(p.indexOf(':') + 1)];
-  return `${kind} ${id}`;
+  return `${kind} ${kind === 'user' && id.length > 12 ? `${id.slice(0, 8)}…` : id}`;
 }
 
 export interface Access {
