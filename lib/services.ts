@@ -1,5 +1,6 @@
 import 'server-only';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { type Database, openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
@@ -15,6 +16,9 @@ import { randomToken } from './core/ids';
 import { logger } from './core/logger';
 import { RateLimiter } from './core/rate-limit';
 import { dockerStatus } from './docker/client';
+import { registerGatewayJobs } from './gateways/jobs';
+import { GatewaysService } from './gateways/service';
+import { type GatewayWatcher, startGatewayWatcher } from './gateways/watcher';
 import { recoverGithubInstalls } from './github/install/recovery';
 import { bundleStarter } from './installs/bundle-apply';
 import { startImageCollector } from './installs/image-gc';
@@ -83,6 +87,10 @@ export interface Services {
   network: NetworkEnforcement;
   /** Browser terminals into running sandboxes: tickets, open sessions, the access re-check. */
   terminals: TerminalService;
+  /** Agent gateways (OpenClaw, folder clients): access, tests, drift, the sync target. */
+  gateways: GatewaysService;
+  /** Queues a sync when a gateway's desired state moved (runs with the worker). */
+  gatewayWatcher: GatewayWatcher | null;
   stopSkillEvents: () => void;
   /** Gives up this process's exclusive hold on the data dir (and the runtime dir), last in stopServices. */
   releaseLocks: () => void;
@@ -212,6 +220,14 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   };
   registerSandboxJobs(jobKinds, { ...sandboxes, extraProbes: networkCheckProbes(network) });
   registerInstallJobs(jobKinds, { ...sandboxes, dataDir: config.dataDir, hub });
+  const gateways = new GatewaysService({
+    db: database.db,
+    box: secrets,
+    snapshot: () => skills.snapshot(),
+    roots: config.gatewayRoots,
+    home: os.homedir(),
+  });
+  registerGatewayJobs(jobKinds, gateways);
   // What changes installed packages re-gates the catalog: installs in this process tell the package
   // runtime directly; jobs that ended on other replicas arrive as state events.
   const offPackages = packages.onChanged(() => skills.packagesChanged());
@@ -241,6 +257,9 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   const stopSandboxSweep = worker ? startSandboxSweeper({ db: database.db, backendFor: (row) => backendFor(sandboxes, row) }) : () => undefined;
   const stopImageGc = worker ? startImageCollector(sandboxes) : () => undefined;
   const stopApprovalExpiry = worker ? startApprovalExpiry({ db: database.db }) : () => undefined;
+  const gatewayWatcher = worker
+    ? startGatewayWatcher(database, gateways, config.SKILLDOCK_GATEWAY_POLL_MS, (e) => logger.warn('gateway watcher', { error: String(e) }))
+    : null;
   const terminals = new TerminalService({ sandboxes, user: (id) => users.get(id), transcript: transcriptRecorder(config.dataDir) });
   // Not tied to the worker: every process that serves terminals records into its own data dir.
   const stopTranscriptSweep = startTranscriptSweeper({
@@ -257,6 +276,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     installRecovery?.stop();
     stopNetworkWatch();
     stopTranscriptSweep();
+    void gatewayWatcher?.stop();
   };
   const sandboxUsage = new SandboxUsage();
   sandboxUsage.addInstanceLister(instanceLister(sandboxes));
@@ -282,6 +302,8 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     version,
     stopScheduler,
     skills,
+    gateways,
+    gatewayWatcher,
     stopSkillEvents,
     releaseLocks,
   };

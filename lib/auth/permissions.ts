@@ -29,6 +29,8 @@ export const PERMISSIONS = {
   'policy.read': 'See exec risk profiles, deny groups, approval requests; test and replay commands',
   'policy.write': 'Create, change and delete exec risk profiles; change exec settings',
   'policy.approve': 'Approve or reject pending exec approval requests',
+  'gateways.read': 'See connected agent gateways, their agents, drift and sync history',
+  'gateways.write': 'Connect, change and remove gateways; adopt their agents; sync Skilldock into them',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -36,7 +38,17 @@ export type Permission = keyof typeof PERMISSIONS;
 export const AGENT_SCOPED_PERMISSIONS: readonly Permission[] = ['agents.read', 'agents.exec'];
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
-const VIEWER: Permission[] = ['instance.read', 'jobs.read', 'tokens.manage', 'packages.read', 'skills.read', 'sandboxes.read', 'agents.read', 'policy.read'];
+const VIEWER: Permission[] = [
+  'instance.read',
+  'jobs.read',
+  'tokens.manage',
+  'packages.read',
+  'skills.read',
+  'sandboxes.read',
+  'agents.read',
+  'policy.read',
+  'gateways.read',
+];
 const OPERATOR: Permission[] = [...VIEWER, 'jobs.run', 'jobs.cancel', 'sandboxes.env.own', 'sandboxes.run', 'policy.commands'];
 const ADMIN: Permission[] = [
   ...OPERATOR,
@@ -51,6 +63,7 @@ const ADMIN: Permission[] = [
   'agents.exec',
   'policy.write',
   'policy.approve',
+  'gateways.write',
 ];
 const OWNER: Permission[] = [...ADMIN, 'users.manage'];
 

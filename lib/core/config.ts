@@ -30,6 +30,10 @@ export const envSchema = z.object({
   SKILLDOCK_DOCKER_TLS_ROOTS: z.string().optional(),
   /** Host folders (comma-separated) a Docker config may mount at /workspace; unset, no mount is allowed. */
   SKILLDOCK_WORKSPACE_ROOTS: z.string().optional(),
+  /** Folders a local gateway's state folder must be inside (comma-separated); empty: no local gateway. */
+  SKILLDOCK_GATEWAY_ROOTS: z.string().optional(),
+  /** How often the gateway watcher compares each auto-syncing gateway's desired state with its last sync. */
+  SKILLDOCK_GATEWAY_POLL_MS: int(50, 60_000).default(250),
   SKILLDOCK_WORKER: bool.default(true),
   SKILLDOCK_WORKER_CONCURRENCY: int(1, 64).default(4),
   SKILLDOCK_JOB_LEASE_MS: int(1000, 3_600_000).default(30_000),
@@ -84,6 +88,7 @@ export interface Config extends Env {
   allowedOrigins: string[];
   dockerTlsRoots: string[];
   workspaceRoots: string[];
+  gatewayRoots: string[];
   dnsUpstreams: string[] | null;
 }
 
@@ -123,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseKind: e.DATABASE_URL ? 'postgres' : 'pglite',
     dockerTlsRoots: e.SKILLDOCK_DOCKER_TLS_ROOTS ? pathList(e.SKILLDOCK_DOCKER_TLS_ROOTS) : [path.join(dataDir, 'docker-certs')],
     workspaceRoots: pathList(e.SKILLDOCK_WORKSPACE_ROOTS),
+    gatewayRoots: pathList(e.SKILLDOCK_GATEWAY_ROOTS),
     dnsUpstreams: e.SKILLDOCK_DNS_UPSTREAMS ? parseUpstreams(e.SKILLDOCK_DNS_UPSTREAMS) : null,
     allowedOrigins: (e.SKILLDOCK_ALLOWED_ORIGINS ?? '')
       .split(',')

@@ -1,5 +1,6 @@
 import { accessApi } from './access';
 import { agentsApi } from './agents';
+import { gatewaysApi } from './gateways';
 import { githubApi } from './github';
 import { installsApi } from './installs';
 import { jobsApi } from './jobs';
@@ -25,6 +26,7 @@ export const api = {
   ...installsApi,
   ...agentsApi,
   ...policyApi,
+  ...gatewaysApi,
 } as const;
 
 export type ApiName = keyof typeof api;

@@ -2,6 +2,7 @@ import 'server-only';
 import type { ApiName } from '../contracts';
 import { accessOps } from './access';
 import { agentOps } from './agents';
+import { gatewayOps } from './gateways';
 import { githubOps } from './github';
 import { installOps } from './installs';
 import { jobOps } from './jobs';
@@ -28,6 +29,7 @@ export const ops = {
   ...installOps,
   ...agentOps,
   ...policyOps,
+  ...gatewayOps,
 } satisfies Record<ApiName, unknown>;
 
 export type OpName = keyof typeof ops;

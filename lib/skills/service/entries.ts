@@ -125,3 +125,21 @@ export async function acknowledgeScan(db: AppDb, actor: Actor, input: { contentH
     });
   });
 }
+
+/** Every entry with its values opened: only for delivering them to the one gateway that needs them. */
+export async function openEntries(
+  db: AppDb,
+  box: SecretBox,
+): Promise<Map<string, { enabled: boolean | null; env: Record<string, string>; apiKey: string | null }>> {
+  const rows = await db.select().from(skillEntries);
+  return new Map(
+    rows.map((r) => [
+      r.skillKey,
+      {
+        enabled: r.enabled,
+        env: r.envSealed ? (JSON.parse(box.open(r.envSealed, envContext(r.skillKey))) as Record<string, string>) : {},
+        apiKey: r.apiKeySealed ? box.open(r.apiKeySealed, apiKeyContext(r.skillKey)) : null,
+      },
+    ]),
+  );
+}

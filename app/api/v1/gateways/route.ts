@@ -1,0 +1,5 @@
+import { ops } from '@/lib/api/operations';
+import { route } from '@/lib/http/route';
+
+export const GET = route(ops.listGateways);
+export const POST = route(ops.createGateway);

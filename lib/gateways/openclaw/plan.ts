@@ -1,0 +1,143 @@
+// The plan of a sync into an OpenClaw gateway: the smallest config merge patch that makes the keys
+// Skilldock owns hold what it wants (every other key untouched), the paths whose arrays it shortens,
+// the secrets file for apiKeys, and the skill folders to write or prune. Also the diff a person reads.
+import type { FolderMarker } from '../access';
+import type { Desired } from '../desired';
+import type { OpenClawModel } from './config-model';
+
+export const SECRETS_PROVIDER = 'skilldock';
+export const SECRETS_FILE = 'skilldock-secrets.json';
+
+export interface OwnedKeys {
+  entries: string[];
+  defaults: boolean;
+}
+
+export interface FolderOp {
+  op: 'write' | 'remove';
+  name: string;
+  why: string;
+}
+
+export interface SyncPlan {
+  patch: Record<string, unknown>;
+  replacePaths: string[];
+  /** One line per changed config path: `path: before → after` (secrets masked). */
+  configChanges: string[];
+  folders: FolderOp[];
+  /** Managed folders of the same name Skilldock did not write: left alone. */
+  conflicts: string[];
+  /** apiKeys to put in the secrets file (skill key → value); null when none is wanted. */
+  secrets: Record<string, string> | null;
+  /** The entry keys and defaults Skilldock owns after this sync. */
+  owned: OwnedKeys;
+  notes: string[];
+}
+
+const jsonEq = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const show = (v: unknown) => (v === undefined || v === null ? '(absent)' : JSON.stringify(v));
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Escapes one JSON-pointer segment. */
+const pointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function setPath(root: Record<string, unknown>, keys: string[], value: unknown) {
+  let o = root;
+  for (const k of keys.slice(0, -1)) {
+    if (!isObj(o[k])) o[k] = {};
+    o = o[k] as Record<string, unknown>;
+  }
+  o[keys[keys.length - 1] as string] = value;
+}
+
+function get(config: Record<string, unknown>, keys: string[]): unknown {
+  let v: unknown = config;
+  for (const k of keys) v = isObj(v) ? v[k] : undefined;
+  return v;
+}
+
+export interface PlanInput {
+  config: Record<string, unknown>;
+  model: OpenClawModel;
+  desired: Desired;
+  owned: OwnedKeys;
+  /** The managed folder's state: Skilldock's folders with their markers, and names it did not write. */
+  folders: { ours: Map<string, FolderMarker>; foreign: Set<string> };
+  /** Where the secrets file lives on the gateway; null when the location cannot hold one (apiKeys are then not delivered). */
+  secretsPath: string | null;
+}
+
+export function planSync(input: PlanInput): SyncPlan {
+  const { config, model, desired } = input;
+  const patch: Record<string, unknown> = {};
+  const replacePaths: string[] = [];
+  const configChanges: string[] = [];
+  const notes: string[] = [];
+  const change = (keys: string[], next: unknown, masked?: unknown) => {
+    const before = get(config, keys);
+    const same = next === null ? before === undefined : jsonEq(before, next);
+    if (same) return;
+    setPath(patch, keys, next);
+    if (Array.isArray(before) && (next === null || (Array.isArray(next) && before.some((x) => !next.includes(x))))) replacePaths.push(keys.join('.'));
+    configChanges.push(`${keys.join('.')}: ${show(masked === undefined ? before : '***')} → ${show(masked === undefined ? next : masked)}`);
+  };
+
+  change(['agents', 'defaults', 'skills'], desired.defaults);
+  const known = new Set(model.agents.map((a) => a.id));
+  for (const a of desired.agents) {
+    if (!a.exists) notes.push(`Agent ${a.id} is linked but no longer exists in Skilldock: its list in the gateway is left as it is.`);
+    else if (!known.has(a.id)) notes.push(`Agent ${a.id} is not an agent of this gateway: add it to the gateway's config first.`);
+    else change(['agents', 'entries', a.id, 'skills'], a.skills);
+  }
+
+  const secrets: Record<string, string> = {};
+  for (const [key, e] of desired.entries) {
+    const base = ['skills', 'entries', key];
+    change([...base, 'enabled'], e.enabled);
+    const now = isObj(get(config, [...base, 'env'])) ? (get(config, [...base, 'env']) as Record<string, unknown>) : {};
+    for (const name of Object.keys(now)) if (!(name in e.env) && input.owned.entries.includes(key)) change([...base, 'env', name], null);
+    for (const [name, value] of Object.entries(e.env)) change([...base, 'env', name], value, '***');
+    if (e.apiKey === null) {
+      // Only a reference Skilldock wrote is removed; a key the gateway holds itself (plain, or its own ref) stays.
+      const now = get(config, [...base, 'apiKey']);
+      if (isObj(now) && now.provider === SECRETS_PROVIDER) change([...base, 'apiKey'], null);
+    } else if (input.secretsPath) {
+      secrets[key] = e.apiKey;
+      change([...base, 'apiKey'], { source: 'file', provider: SECRETS_PROVIDER, id: `/skills/${pointer(key)}/apiKey` });
+    } else notes.push(`The apiKey of ${key} is not delivered: this gateway's location cannot hold Skilldock's secrets file.`);
+  }
+  for (const key of input.owned.entries)
+    if (!desired.entries.has(key) && get(config, ['skills', 'entries', key]) !== undefined) change(['skills', 'entries', key], null);
+  const wantsSecrets = Object.keys(secrets).length > 0;
+  if (wantsSecrets && input.secretsPath) change(['secrets', 'providers', SECRETS_PROVIDER], { source: 'file', path: input.secretsPath, mode: 'json' });
+
+  const folders: FolderOp[] = [];
+  const conflicts: string[] = [];
+  for (const [name, s] of desired.skills) {
+    if (input.folders.foreign.has(name)) {
+      conflicts.push(name);
+      continue;
+    }
+    const marker = input.folders.ours.get(name);
+    if (!marker) folders.push({ op: 'write', name, why: 'new' });
+    else if (marker.digest !== s.copy.contentHash) folders.push({ op: 'write', name, why: 'changed' });
+  }
+  for (const name of input.folders.ours.keys())
+    if (!desired.skills.has(name))
+      folders.push({ op: 'remove', name, why: desired.blocked.includes(name) ? 'blocked by the scanner' : 'no longer in Skilldock' });
+  for (const name of desired.blocked) notes.push(`${name} is blocked by the scanner and is never written to a gateway.`);
+  if (model.problems.length) notes.push(...model.problems.map((p) => `Unreadable in the gateway's config (left alone): ${p}`));
+
+  return {
+    patch,
+    replacePaths,
+    configChanges,
+    folders: folders.sort((a, b) => (a.name < b.name ? -1 : 1)),
+    conflicts: conflicts.sort(),
+    secrets: wantsSecrets ? { ...secrets } : null,
+    owned: { entries: [...desired.entries.keys()].sort(), defaults: true },
+    notes,
+  };
+}
+
+export const planChanges = (p: SyncPlan) => p.configChanges.length + p.folders.length;

@@ -1,0 +1,134 @@
+// One sync of Skilldock into a gateway: read its config, plan, then write skill folders, the
+// secrets file and one config patch named by the hash it read. A config the gateway changed in
+// between is read again and planned again, never overwritten. A read-only gateway gets the patch
+// to apply through its deployment system instead.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { AppError } from '../core/errors';
+import { readContainedFile } from '../skills/contained-read';
+import type { CatalogSkill } from '../skills/service/build';
+import { ConfigChangedError, type GatewayAccess, type GatewayConfigRead, type SkillFolder } from './access';
+import { type Desired, type DesiredDeps, desiredState } from './desired';
+import { readOpenClawModel } from './openclaw/config-model';
+import { type OwnedKeys, planChanges, planSync, type SyncPlan } from './openclaw/plan';
+
+export interface SyncTarget {
+  access: GatewayAccess;
+  agentIds: string[];
+  owned: OwnedKeys;
+  /** For `~` and default workspaces in the gateway's config. */
+  stateDir: string;
+  home: string;
+  /** The secrets file on the gateway and how to read and write it; null when the location cannot hold one. */
+  secrets: { path: string; read(): Promise<string | null>; write(text: string): Promise<void> } | null;
+  /** Config writes go through the gateway's CLI, which drops JSON5 comments and migrates legacy keys. */
+  writesViaCli: boolean;
+}
+
+export interface SyncOutcome {
+  plan: SyncPlan;
+  /** The config as read (for the hash) — the plan was made from it. */
+  baseHash: string;
+  written: boolean;
+  readOnly: boolean;
+  /** The patch as JSON5-compatible JSON, for a read-only gateway's deployment system. */
+  patchText: string;
+  changes: number;
+  secretsChanged: boolean;
+}
+
+const MAX_SKILL_FILE = 16 * 1024 * 1024;
+const MAX_REPLANS = 3;
+
+/** The folder Skilldock puts into a gateway for one catalog skill, read and checked against the catalog's hashes. */
+export async function skillFolderOf(s: CatalogSkill): Promise<SkillFolder> {
+  const files: SkillFolder['files'] = [];
+  for (const f of s.copy.files) {
+    const data = await readContainedFile(s.copy.dir, f.path, MAX_SKILL_FILE);
+    if (createHash('sha256').update(data).digest('hex') !== f.sha256)
+      throw new AppError('conflict', `${s.name}/${f.path} changed since the catalog read it; the next sync writes the new version.`);
+    files.push({ path: f.path, mode: f.mode & 0o777, data });
+  }
+  return { name: s.name, digest: s.copy.contentHash, files };
+}
+
+const secretsText = (secrets: Record<string, string>) =>
+  `${JSON.stringify({ skills: Object.fromEntries(Object.entries(secrets).map(([k, v]) => [k, { apiKey: v }])) }, null, 2)}\n`;
+
+export function commentNote(read: GatewayConfigRead, viaCli: boolean): string | null {
+  if (!viaCli || read.raw === null) return null;
+  return /\/\/|\/\*/.test(read.raw)
+    ? "The gateway's CLI writes this change: it drops the config file's JSON5 comments and migrates legacy keys (OpenClaw's own behaviour)."
+    : null;
+}
+
+export async function planFor(deps: DesiredDeps, t: SyncTarget): Promise<{ read: GatewayConfigRead; desired: Desired; plan: SyncPlan }> {
+  const [read, desired, folders] = await Promise.all([t.access.readConfig(), desiredState(deps, t.agentIds), t.access.managedFolders()]);
+  const model = readOpenClawModel(read.value, { stateDir: t.stateDir, home: t.home });
+  const plan = planSync({ config: read.value, model, desired, owned: t.owned, folders, secretsPath: t.secrets?.path ?? null });
+  const note = commentNote(read, t.writesViaCli);
+  if (note && Object.keys(plan.patch).length) plan.notes.unshift(note);
+  return { read, desired, plan };
+}
+
+export async function runSync(
+  deps: DesiredDeps,
+  t: SyncTarget,
+  opts: { dryRun?: boolean; log?: (line: string) => void; signal?: AbortSignal } = {},
+): Promise<SyncOutcome> {
+  const log = opts.log ?? (() => {});
+  for (let attempt = 1; ; attempt++) {
+    const { read, desired, plan } = await planFor(deps, t);
+    const wanted = plan.secrets ? secretsText(plan.secrets) : null;
+    const secretsChanged = !!(t.secrets && wanted !== null && (await t.secrets.read()) !== wanted);
+    const outcome: SyncOutcome = {
+      plan,
+      baseHash: read.hash,
+      written: false,
+      readOnly: !read.writable,
+      patchText: JSON.stringify(plan.patch, null, 2),
+      changes: planChanges(plan) + (secretsChanged ? 1 : 0),
+      secretsChanged,
+    };
+    if (opts.dryRun) return outcome;
+    for (const c of plan.conflicts) log(`conflict: ${c} exists in the managed folder and was not written by Skilldock; left alone`);
+    for (const n of plan.notes) log(`note: ${n}`);
+    for (const f of plan.folders.filter((x) => x.op === 'write')) {
+      opts.signal?.throwIfAborted();
+      await t.access.putSkill(await skillFolderOf(desired.skills.get(f.name) as CatalogSkill));
+      log(`wrote skill ${f.name} (${f.why})`);
+    }
+    if (secretsChanged && t.secrets && wanted !== null) {
+      await t.secrets.write(wanted);
+      log(`wrote the secrets file ${path.basename(t.secrets.path)} (mode 0600)`);
+    }
+    if (Object.keys(plan.patch).length) {
+      if (!read.writable) {
+        log('the gateway forbids config writes (OPENCLAW_CONFIG_READONLY=1): apply this patch through your deployment system:');
+        for (const l of outcome.patchText.split('\n')) log(l);
+      } else {
+        try {
+          await t.access.patchConfig(plan.patch, read.hash, plan.replacePaths);
+        } catch (e) {
+          if (e instanceof ConfigChangedError && attempt < MAX_REPLANS) {
+            log('the gateway config changed after it was read: reading it again and planning again');
+            continue;
+          }
+          if (e instanceof ConfigChangedError)
+            throw new AppError(
+              'conflict',
+              `The gateway's config kept changing while Skilldock wrote it (${MAX_REPLANS} tries); nothing of the config was overwritten.`,
+            );
+          throw e;
+        }
+        for (const c of plan.configChanges) log(`config ${c}`);
+      }
+    }
+    for (const f of plan.folders.filter((x) => x.op === 'remove')) {
+      await t.access.removeSkill(f.name);
+      log(`removed skill ${f.name} (${f.why})`);
+    }
+    outcome.written = true;
+    return outcome;
+  }
+}
