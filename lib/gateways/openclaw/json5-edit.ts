@@ -8,7 +8,6 @@ import { checkJson5Depth, MAX_JSON5_DEPTH, type ScannedJson5, scanJson5 } from '
 import { isPlainObject } from './json5-write';
 
 export const MAX_JSON5_BYTES = 8 * 1024 * 1024;
-const QUOTED_LINE_MAX = 200;
 
 export interface Json5Located {
   value: unknown;
@@ -17,16 +16,6 @@ export interface Json5Located {
 }
 
 /** The text of 1-based line `line` (lines end at \n, as json5 counts them). */
-function lineText(text: string, line: number): string {
-  let start = 0;
-  for (let n = 1; n < line; n++) {
-    const lf = text.indexOf('\n', start);
-    if (lf < 0) return '';
-    start = lf + 1;
-  }
-  const lf = text.indexOf('\n', start);
-  return text.slice(start, lf < 0 ? text.length : lf);
-}
 
 function syntaxError(text: string, e: unknown): AppError {
   const err = e as SyntaxError & { lineNumber?: number; columnNumber?: number };
@@ -36,10 +25,9 @@ function syntaxError(text: string, e: unknown): AppError {
   if (reason.startsWith('JSON5: ')) reason = reason.slice(7);
   const at = ` at ${line}:${column}`;
   if (reason.endsWith(at)) reason = reason.slice(0, -at.length);
-  let source = lineText(text, line).trim();
-  if (source.length > QUOTED_LINE_MAX) source = `${source.slice(0, QUOTED_LINE_MAX)}…`;
-  return new AppError('invalid_json', `The config is not valid JSON5: ${reason} at line ${line}, column ${column}: ${source}`, {
-    details: { line, column, source },
+  // The line itself is not quoted: a config holds keys and env values, and this message reaches job logs.
+  return new AppError('invalid_json', `The config is not valid JSON5: ${reason} at line ${line}, column ${column}.`, {
+    details: { line, column },
     cause: e,
   });
 }
