@@ -5,6 +5,7 @@ import { agentsCompute } from './agents-compute';
 import { agentsGateway } from './agents-gateway';
 import { apiLoad } from './api-load';
 import { ensureBuilt, fmt, ROOT } from './common';
+import { describePropagation, gatewayOpenClawBench } from './gateway-openclaw';
 import { describeCheck, githubBench } from './github';
 import { describeInstalls, installsBench } from './installs';
 import { describeIsolation, isolationBench } from './isolation';
@@ -22,7 +23,7 @@ import { describeTerminal, terminalBench } from './terminal';
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
-// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,agents,policy,policy-corpus,sandboxes,installs,network,terminal,exec,isolation) runs only those sections; default: all.
+// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,agents,policy,policy-corpus,sandboxes,installs,network,terminal,exec,isolation,gateways) runs only those sections; default: all.
 // `server` is `logs` (live log fan-out) plus `api` (API under load).
 const SECTIONS = [
   'server',
@@ -40,6 +41,7 @@ const SECTIONS = [
   'terminal',
   'exec',
   'isolation',
+  'gateways',
 ] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
@@ -284,6 +286,19 @@ if (runs('isolation')) {
   const ib = await isolationBench(Number(process.env.BENCH_ISOLATION_RUNS ?? 100), Number(process.env.BENCH_ISOLATION_CREATES ?? 10));
   for (const line of describeIsolation(ib)) console.log(line);
   Object.assign(results, { isolation: ib });
+}
+
+if (runs('gateways')) {
+  ensureBuilt();
+  console.log('\n== Gateways: an allowlist saved in the console → a real OpenClaw gateway\'s config in the new state ==');
+  const gb = await gatewayOpenClawBench(
+    Number(process.env.BENCH_GATEWAY_SAVES ?? 30),
+    Number(process.env.BENCH_GATEWAY_CLI_SAVES ?? 5),
+    Number(process.env.BENCH_GATEWAY_POLL_MS ?? 250),
+  );
+  console.log(describePropagation(gb.file));
+  console.log(describePropagation(gb.cli));
+  Object.assign(results, { gatewayOpenClaw: gb });
 }
 
 const out = path.join(ROOT, 'bench/results');

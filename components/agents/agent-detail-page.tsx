@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { ApiError } from '../api';
+import { AgentGatewaysCard } from '../gateways/agent-gateways-card';
 import { PageHeader } from '../shell/shell';
 import { Badge } from '../ui/badge';
 import { buttonVariants } from '../ui/button';
@@ -79,6 +80,7 @@ export function AgentDetailPage({ id }: { id: string }) {
           {a.warnings.length > 3 ? <li>…and {a.warnings.length - 3} more names no known skill has.</li> : null}
         </ul>
       ) : null}
+      {a ? <AgentGatewaysCard agentId={a.id} /> : null}
       <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)}>
         <TabsList aria-label="Agent sections" className="mb-4">
           <TabsTrigger value="settings" data-testid="agent-tab-settings">

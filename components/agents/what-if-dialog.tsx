@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { previewAllowlistsAction, saveAllowlistsAction } from '@/app/(console)/agents/actions';
+import { GatewaysToSyncNote, useGatewaysToSync } from '../gateways/gateways-to-sync';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
@@ -72,6 +73,7 @@ export function WhatIfDialog({
   onSaved: () => void;
 }) {
   const qc = useQueryClient();
+  const syncing = useGatewaysToSync(changes.map((c) => c.agentId));
   const preview = useQuery({
     queryKey: ['what-if', JSON.stringify(changes)],
     queryFn: () => callAction(previewAllowlistsAction, { body: { changes } }),
@@ -81,7 +83,8 @@ export function WhatIfDialog({
   const save = useOperation(saveAllowlistsAction, {
     input: () => ({ body: { changes } }),
     onSuccess: (r) => {
-      toast.success(`Saved ${r.changed} agent${r.changed === 1 ? '' : 's'}`, { description: r.warnings.length ? r.warnings.join(' ') : undefined });
+      const synced = syncing.length ? `Syncing ${syncing.map((g) => g.name).join(', ')}.` : '';
+      toast.success(`Saved ${r.changed} agent${r.changed === 1 ? '' : 's'}`, { description: [...r.warnings, synced].filter(Boolean).join(' ') || undefined });
       invalidateAgents(qc);
       onSaved();
     },
@@ -121,6 +124,7 @@ export function WhatIfDialog({
           <Skeleton className="h-32 w-full" />
         ) : items.length ? (
           <>
+            <GatewaysToSyncNote gateways={syncing} />
             <p className="text-sm" data-testid="whatif-total">
               {items.length} agent{items.length === 1 ? '' : 's'} · prompt cost {signed(total)} chars in all
             </p>

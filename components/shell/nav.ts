@@ -1,4 +1,4 @@
-import { Activity, BookOpen, Bot, Boxes, LayoutDashboard, Package, Puzzle, ScrollText, Settings, ShieldCheck, SquareTerminal } from 'lucide-react';
+import { Activity, BookOpen, Bot, Boxes, Cable, LayoutDashboard, Package, Puzzle, ScrollText, Settings, ShieldCheck, SquareTerminal } from 'lucide-react';
 
 /** The console's sections. Later features add theirs here; only working sections are listed. */
 export const NAV = [
@@ -15,6 +15,7 @@ export const NAV = [
   },
   { href: '/policy', label: 'Exec policy', icon: ShieldCheck, permission: 'policy.read', description: 'Risk profiles, tester, approvals, exec log' },
   { href: '/agents', label: 'Agents', icon: Bot, permission: 'agents.read', description: 'Per-agent skill allowlists, effective skills, prompt cost' },
+  { href: '/gateways', label: 'Gateways', icon: Cable, permission: 'gateways.read', description: 'Connected agent gateways, drift and syncs' },
   { href: '/jobs', label: 'Jobs', icon: Activity, permission: 'jobs.read', description: 'Long-running work with live logs' },
   { href: '/audit', label: 'Audit log', icon: ScrollText, permission: 'audit.read', description: 'Who changed what, and when' },
   { href: '/settings', label: 'Settings', icon: Settings, permission: 'instance.read', description: 'Instance, users and API tokens' },

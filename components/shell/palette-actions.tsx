@@ -1,7 +1,7 @@
 'use client';
 
 import { Command } from 'cmdk';
-import { ArrowUpCircle, Bot, FileArchive, PackagePlus, Stethoscope } from 'lucide-react';
+import { ArrowUpCircle, Bot, Cable, FileArchive, PackagePlus, Stethoscope } from 'lucide-react';
 import { toast } from 'sonner';
 import { useStartJob } from '../jobs/use-start-job';
 import { useCan } from '../viewer';
@@ -14,6 +14,7 @@ export const ACTION_HREFS = {
   installPackage: '/runtime?tab=packages',
   importSkill: '/skills?import=1',
   newAgent: '/agents?new=1',
+  connectGateway: '/gateways?new=1',
 } as const;
 
 /** Starts diagnostics from the palette; lives in the palette's root so its toasts outlive the closed dialog. */
@@ -35,12 +36,14 @@ export function PaletteActions({ onSelect, runDiagnostics, Item }: { onSelect: (
   const packages = useCan('packages.write');
   const skills = useCan('skills.write');
   const agents = useCan('agents.write');
+  const gateways = useCan('gateways.write');
   const actions = [
     { id: 'diagnostics', label: 'Run diagnostics', icon: Stethoscope, can: jobs, run: runDiagnostics },
     { id: 'updates', label: 'Check for updates', icon: ArrowUpCircle, can: packages, run: () => onSelect(ACTION_HREFS.checkUpdates) },
     { id: 'install', label: 'Install a package', icon: PackagePlus, can: packages, run: () => onSelect(ACTION_HREFS.installPackage) },
     { id: 'import', label: 'Import a skill', icon: FileArchive, can: skills, run: () => onSelect(ACTION_HREFS.importSkill) },
     { id: 'agent', label: 'Create an agent', icon: Bot, can: agents, run: () => onSelect(ACTION_HREFS.newAgent) },
+    { id: 'gateway', label: 'Connect a gateway', icon: Cable, can: gateways, run: () => onSelect(ACTION_HREFS.connectGateway) },
   ];
   return (
     <Command.Group heading="Actions">

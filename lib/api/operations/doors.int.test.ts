@@ -1,5 +1,8 @@
 // One operation, two doors: for every write operation, the REST route and the server action reach
 // the same implementation, refuse the same roles and write the same audit record.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '@/db/schema';
@@ -73,6 +76,24 @@ const riskProfile = async () =>
       body: { name: unique('prof'), rules: {} },
     } as never)) as { name: string }
   ).name;
+// Gateways: each door gets its own OpenClaw state folder (inside the gateway roots) and gateway.
+const gatewayRoots = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-doors-gw-'));
+const stateFolder = () => {
+  const dir = path.join(gatewayRoots, unique('state'));
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'openclaw.json'), `{ agents: { entries: { ${unique('gwa')}: { skills: [] } } } }\n`);
+  return dir;
+};
+const localGateway = () => ({ type: 'local', stateDir: stateFolder(), cli: '/nonexistent/openclaw', write: 'file' });
+const gateway = async () =>
+  (
+    (await ops.createGateway.run({
+      services: s,
+      actor: { ...owner, kind: 'user', userId: users.owner, label: 'owner' },
+      meta: { ip: null, userAgent: null },
+      body: { name: unique('gw'), kind: 'openclaw', location: localGateway(), autoSync: false },
+    } as never)) as { id: string }
+  ).id;
 const defaultsRevision = async () => (await ops.getAgentDefaults.run({ services: s } as never)) as { revision: number };
 
 /** Every write operation the console performs, with an input each door can run. */
@@ -175,6 +196,13 @@ const CASES: Partial<Record<OpName, Case>> = {
   createAgent: { status: 201, input: () => ({ body: { id: unique('agent'), name: 'Agent', skills: ['github'] } }) },
   updateAgent: { status: 200, input: async () => ({ params: { id: await agent() }, body: { revision: 1, skills: null } }) },
   deleteAgent: { status: 200, input: async () => ({ params: { id: await agent() } }) },
+  createGateway: { status: 201, input: () => ({ body: { name: unique('gw'), kind: 'openclaw', location: localGateway() } }) },
+  updateGateway: { status: 200, input: async () => ({ params: { id: await gateway() }, body: { revision: 1, autoSync: true } }) },
+  deleteGateway: { status: 200, input: async () => ({ params: { id: await gateway() } }) },
+  // No CLI at that path: the test answers 200 with the reason it could not reach the gateway.
+  testGateway: { status: 200, input: async () => ({ params: { id: await gateway() } }) },
+  adoptGateway: { status: 200, input: async () => ({ params: { id: await gateway() }, body: {} }) },
+  syncGateway: { status: 202, input: async () => ({ params: { id: await gateway() } }) },
   putAgentDefaults: { status: 200, input: async (d) => ({ body: { revision: (await defaultsRevision()).revision, skills: [`only-${d}`] } }) },
   previewAllowlists: { status: 200, input: async () => ({ body: { changes: [{ agentId: await agent(), revision: 1, skills: [] }] } }) },
   saveAllowlists: { status: 200, input: async () => ({ body: { changes: [{ agentId: await agent(), revision: 1, skills: ['github'] }] } }) },
@@ -259,7 +287,7 @@ function shape(v: unknown): unknown {
 }
 
 beforeAll(async () => {
-  ts = await startTestServices({ worker: false });
+  ts = await startTestServices({ worker: false, env: { SKILLDOCK_GATEWAY_ROOTS: gatewayRoots } });
   s = ts.services;
   setServices(Promise.resolve(s));
   for (const role of ['owner', 'admin', 'operator', 'viewer'] as Role[]) {
@@ -270,6 +298,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ts?.stop();
+  fs.rmSync(gatewayRoots, { recursive: true, force: true });
 });
 
 describe('every write operation through both doors', () => {

@@ -15,9 +15,7 @@ export interface Json5Located {
   scan: ScannedJson5;
 }
 
-/** The text of 1-based line `line` (lines end at \n, as json5 counts them). */
-
-function syntaxError(text: string, e: unknown): AppError {
+function syntaxError(e: unknown): AppError {
   const err = e as SyntaxError & { lineNumber?: number; columnNumber?: number };
   const line = err.lineNumber ?? 1;
   const column = err.columnNumber ?? 1;
@@ -42,7 +40,7 @@ export function parseJson5Located(text: string): Json5Located {
   try {
     value = JSON5.parse(text);
   } catch (e) {
-    throw syntaxError(text, e);
+    throw syntaxError(e);
   }
   return { value, scan: scanJson5(text) };
 }
