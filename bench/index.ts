@@ -290,7 +290,7 @@ if (runs('isolation')) {
 
 if (runs('gateways')) {
   ensureBuilt();
-  console.log('\n== Gateways: an allowlist saved in the console → a real OpenClaw gateway\'s config in the new state ==');
+  console.log("\n== Gateways: an allowlist saved in the console → a real OpenClaw gateway's config in the new state ==");
   const gb = await gatewayOpenClawBench(
     Number(process.env.BENCH_GATEWAY_SAVES ?? 30),
     Number(process.env.BENCH_GATEWAY_CLI_SAVES ?? 5),
