@@ -1,0 +1,45 @@
+'use client';
+
+import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { api } from '../api';
+import type { Job, JobPage } from '../jobs/view';
+import type { Gateway, GatewayList } from './view';
+
+export const gatewaysKey = ['gateways'] as const;
+export const gatewayKey = (id: string) => ['gateways', 'one', id] as const;
+const enc = encodeURIComponent;
+
+export const invalidateGateways = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: gatewaysKey });
+
+export function useGateways(opts: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: [...gatewaysKey, 'list'],
+    queryFn: ({ signal }) => api<GatewayList>('/api/v1/gateways', { signal }),
+    enabled: opts.enabled ?? true,
+    refetchInterval: 15_000,
+  });
+}
+
+export function useGateway(id: string) {
+  return useQuery({ queryKey: gatewayKey(id), queryFn: ({ signal }) => api<Gateway>(`/api/v1/gateways/${enc(id)}`, { signal }), retry: false });
+}
+
+/** This gateway's recent sync and verify jobs (the job list filtered by kind, then by the job's gatewayId). */
+export function useGatewayJobs(id: string) {
+  return useQuery({
+    queryKey: [...gatewaysKey, 'jobs', id],
+    queryFn: async ({ signal }) => {
+      const pages = await Promise.all(
+        ['gateway.sync', 'gateway.verify'].map((kind) =>
+          api<JobPage>(`/api/v1/jobs?${new URLSearchParams({ kind, sort: 'created_desc', limit: '50' })}`, { signal }),
+        ),
+      );
+      return pages
+        .flatMap((p) => p.items)
+        .filter((j: Job) => (j.params as { gatewayId?: string } | null)?.gatewayId === id)
+        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))
+        .slice(0, 10);
+    },
+    refetchInterval: (q) => (q.state.data?.some((j) => j.state === 'queued' || j.state === 'running') ? 2000 : 10_000),
+  });
+}
