@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { lockFile } from '@/lib/core/dir-lock';
 import { hasCode } from '@/lib/core/errors';
+import { OpenClawRpc } from '@/lib/gateways/openclaw/rpc';
 
 export const OPENCLAW_VERSION = '2026.9.6';
 export const OPENCLAW_NODE_VERSION = '24.22.3';
@@ -271,7 +272,7 @@ function answers(port: number): Promise<boolean> {
   );
 }
 
-/** Starts `openclaw gateway run` on a free loopback port with token auth; resolves once it answers HTTP. */
+/** Starts `openclaw gateway run` on a free loopback port with token auth; resolves once its RPC accepts a connection. */
 export async function startOpenClawGateway(
   oc: OpenClaw,
   opts: { stateDir: string; home: string; token: string; env?: Record<string, string>; startTimeoutMs?: number },
@@ -316,7 +317,16 @@ export async function startOpenClawGateway(
     }
     await sleep(250);
   }
-  return { url: `ws://127.0.0.1:${port}`, port, token: opts.token, output: () => log, stop };
+  // HTTP answers before the RPC admits operators: wait for one handshake (retried while it starts).
+  const url = `ws://127.0.0.1:${port}`;
+  try {
+    const rpc = await OpenClawRpc.connect({ url, token: opts.token, connectTimeoutMs: Math.max(5000, deadline - Date.now()) });
+    await rpc.close();
+  } catch (e) {
+    await stop();
+    throw new Error(`openclaw gateway on port ${port} did not accept an RPC connection: ${(e as Error).message}\n${log}`);
+  }
+  return { url, port, token: opts.token, output: () => log, stop };
 }
 
 /** A state folder holding openclaw.json and, in its managed skills folder, `skills/<name>/SKILL.md`. */
