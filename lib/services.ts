@@ -16,7 +16,9 @@ import { randomToken } from './core/ids';
 import { logger } from './core/logger';
 import { RateLimiter } from './core/rate-limit';
 import { dockerStatus } from './docker/client';
+import { gatewayDeviceKey } from './gateways/device-key';
 import { registerGatewayJobs } from './gateways/jobs';
+import { RemoteOpenClawAccess } from './gateways/openclaw/remote-access';
 import { GatewaysService } from './gateways/service';
 import { type GatewayWatcher, startGatewayWatcher } from './gateways/watcher';
 import { recoverGithubInstalls } from './github/install/recovery';
@@ -220,12 +222,15 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   };
   registerSandboxJobs(jobKinds, { ...sandboxes, extraProbes: networkCheckProbes(network) });
   registerInstallJobs(jobKinds, { ...sandboxes, dataDir: config.dataDir, hub });
+  let device: { privateKeyPem: string } | null = null;
+  const deviceKey = () => (device ??= gatewayDeviceKey(config.dataDir));
   const gateways = new GatewaysService({
     db: database.db,
     box: secrets,
     snapshot: () => skills.snapshot(),
     roots: config.gatewayRoots,
     home: os.homedir(),
+    remote: (url, token) => new RemoteOpenClawAccess(url, token, { device: deviceKey() }),
   });
   registerGatewayJobs(jobKinds, gateways);
   // What changes installed packages re-gates the catalog: installs in this process tell the package

@@ -62,6 +62,11 @@ export class ConfigChangedError extends Error {
 }
 
 export interface GatewayAccess {
+  /**
+   * False when this location cannot place skill folders in the managed folder (a remote gateway's
+   * RPC): a sync then writes the config alone and says so.
+   */
+  readonly placesSkills?: boolean;
   /** The gateway's version (e.g. "2026.9.6"). */
   version(): Promise<string>;
   readConfig(): Promise<GatewayConfigRead>;

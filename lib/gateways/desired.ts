@@ -31,6 +31,8 @@ export interface Desired {
   skills: Map<string, CatalogSkill>;
   /** Managed skills left out because the scanner blocked them. */
   blocked: string[];
+  /** Managed skills no linked agent may use (not written; a folder of one is pruned). */
+  hidden?: string[];
 }
 
 export interface DesiredDeps {
@@ -78,12 +80,17 @@ export async function desiredState(deps: DesiredDeps, agentIds: readonly string[
   }
   const skills = new Map<string, CatalogSkill>();
   const blocked: string[] = [];
+  const hidden: string[] = [];
   for (const s of snapshot.skills) {
-    if (s.copy.source !== 'managed' || !(all || visible.has(s.name))) continue;
+    if (s.copy.source !== 'managed') continue;
+    if (!(all || visible.has(s.name))) {
+      hidden.push(s.name);
+      continue;
+    }
     if (s.status === 'blocked') blocked.push(s.name);
     else skills.set(s.name, s);
   }
-  return { defaults, agents: desiredAgents, entries, skills, blocked: blocked.sort() };
+  return { defaults, agents: desiredAgents, entries, skills, blocked: blocked.sort(), hidden: hidden.sort() };
 }
 
 /** A fingerprint of everything desiredState reads: equal keys, nothing to sync. */

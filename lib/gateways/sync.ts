@@ -63,9 +63,20 @@ export function commentNote(read: GatewayConfigRead, viaCli: boolean): string | 
 }
 
 export async function planFor(deps: DesiredDeps, t: SyncTarget): Promise<{ read: GatewayConfigRead; desired: Desired; plan: SyncPlan }> {
-  const [read, desired, folders] = await Promise.all([t.access.readConfig(), desiredState(deps, t.agentIds), t.access.managedFolders()]);
+  const places = t.access.placesSkills !== false;
+  const [read, desired, folders] = await Promise.all([
+    t.access.readConfig(),
+    desiredState(deps, t.agentIds),
+    places ? t.access.managedFolders() : { ours: new Map(), foreign: new Set<string>() },
+  ]);
   const model = readOpenClawModel(read.value, { stateDir: t.stateDir, home: t.home });
-  const plan = planSync({ config: read.value, model, desired, owned: t.owned, folders, secretsPath: t.secrets?.path ?? null });
+  // A location that cannot place folders gets the config alone: plan as if no skill were wanted there.
+  const wanted = places ? desired : { ...desired, skills: new Map(), blocked: [] };
+  const plan = planSync({ config: read.value, model, desired: wanted, owned: t.owned, folders, secretsPath: t.secrets?.path ?? null });
+  if (!places && desired.skills.size)
+    plan.notes.push(
+      `${desired.skills.size} managed skill(s) are not written: this gateway is reached through its RPC, which cannot place skill folders. Install them on the gateway host, or connect its state folder (local or Docker).`,
+    );
   const note = commentNote(read, t.writesViaCli);
   if (note && Object.keys(plan.patch).length) plan.notes.unshift(note);
   return { read, desired, plan };

@@ -1,4 +1,5 @@
 import { accessApi } from './access';
+import { agentEventsApi } from './agent-events';
 import { agentsApi } from './agents';
 import { gatewaysApi } from './gateways';
 import { githubApi } from './github';
@@ -25,6 +26,7 @@ export const api = {
   ...terminalsApi,
   ...installsApi,
   ...agentsApi,
+  ...agentEventsApi,
   ...policyApi,
   ...gatewaysApi,
 } as const;

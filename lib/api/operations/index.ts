@@ -1,6 +1,7 @@
 import 'server-only';
 import type { ApiName } from '../contracts';
 import { accessOps } from './access';
+import { agentEventOps } from './agent-events';
 import { agentOps } from './agents';
 import { gatewayOps } from './gateways';
 import { githubOps } from './github';
@@ -28,6 +29,7 @@ export const ops = {
   ...terminalOps,
   ...installOps,
   ...agentOps,
+  ...agentEventOps,
   ...policyOps,
   ...gatewayOps,
 } satisfies Record<ApiName, unknown>;

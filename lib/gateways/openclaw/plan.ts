@@ -124,7 +124,15 @@ export function planSync(input: PlanInput): SyncPlan {
   }
   for (const name of input.folders.ours.keys())
     if (!desired.skills.has(name))
-      folders.push({ op: 'remove', name, why: desired.blocked.includes(name) ? 'blocked by the scanner' : 'no longer in Skilldock' });
+      folders.push({
+        op: 'remove',
+        name,
+        why: desired.blocked.includes(name)
+          ? 'blocked by the scanner'
+          : desired.hidden?.includes(name)
+            ? 'no linked agent may use it'
+            : 'no longer in Skilldock',
+      });
   for (const name of desired.blocked) notes.push(`${name} is blocked by the scanner and is never written to a gateway.`);
   if (model.problems.length) notes.push(...model.problems.map((p) => `Unreadable in the gateway's config (left alone): ${p}`));
 

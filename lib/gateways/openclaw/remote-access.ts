@@ -106,6 +106,8 @@ export class RemoteOpenClawAccess implements GatewayAccess {
     });
   }
 
+  readonly placesSkills = false;
+
   managedFolders(): Promise<never> {
     return Promise.resolve().then(() => this.unsupported('Listing the managed skill folders'));
   }
