@@ -28,14 +28,16 @@ await putSkillFolder(
   cfg.root,
   { name: cfg.name, digest: folderDigest(files), files },
   {
-    afterFile: async (i) => {
-      if (cfg.pauseAt === 'file' && i === Math.floor(cfg.files / 2)) await pause('file');
-    },
-    afterStaged: async () => {
-      if (cfg.pauseAt === 'staged') await pause('staged');
-    },
-    afterOldMoved: async () => {
-      if (cfg.pauseAt === 'old-moved') await pause('old-moved');
+    hooks: {
+      afterFile: async (i) => {
+        if (cfg.pauseAt === 'file' && i === Math.floor(cfg.files / 2)) await pause('file');
+      },
+      afterStaged: async () => {
+        if (cfg.pauseAt === 'staged') await pause('staged');
+      },
+      afterOldMoved: async () => {
+        if (cfg.pauseAt === 'old-moved') await pause('old-moved');
+      },
     },
   },
 );

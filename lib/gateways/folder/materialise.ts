@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fsyncDir, lstatOrNull } from '../../core/atomic-fs';
 import { AppError } from '../../core/errors';
 import { type FolderMarker, MARKER_FILE, type SkillFolder } from '../access';
-import { checkFolder, checkFolderName, LEFTOVER_RE, normalMode, OLD_PREFIX, STAGING_PREFIX, TRASH_PREFIX } from './paths';
+import { checkFolder, checkFolderName, folderDigest, LEFTOVER_RE, MAX_FILES, normalMode, OLD_PREFIX, STAGING_PREFIX, TRASH_PREFIX } from './paths';
 
 export { checkFilePath, checkFolderName, folderDigest } from './paths';
 
@@ -30,6 +30,12 @@ export interface PutHooks {
   afterFile?: (index: number) => Promise<void> | void;
   afterStaged?: () => Promise<void> | void;
   afterOldMoved?: () => Promise<void> | void;
+}
+
+export interface PutOptions {
+  /** Write even when the marker names the same digest (the files were changed by hand). */
+  force?: boolean;
+  hooks?: PutHooks;
 }
 
 const WRITE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
@@ -96,16 +102,17 @@ async function writeStaging(dir: string, folder: SkillFolder, hooks: PutHooks | 
 
 /**
  * Puts `folder` at `root/<name>` (old or new, never a mix). 'unchanged' when the marker there already
- * names the same digest; a `conflict` when `root/<name>` exists without a Skilldock marker.
+ * names the same digest (unless `force`); a `conflict` when `root/<name>` exists without a Skilldock marker.
  */
-export async function putSkillFolder(root: string, folder: SkillFolder, hooks?: PutHooks): Promise<'written' | 'unchanged'> {
+export async function putSkillFolder(root: string, folder: SkillFolder, opts: PutOptions = {}): Promise<'written' | 'unchanged'> {
   checkFolder(folder);
+  const { hooks } = opts;
   const dest = path.join(root, folder.name);
   const st = await lstatOrNull(dest);
   if (st) {
     const marker = await readMarker(root, folder.name);
     if (!marker) throw foreignFolder(root, folder.name);
-    if (marker.digest === folder.digest) return 'unchanged';
+    if (marker.digest === folder.digest && !opts.force) return 'unchanged';
   }
   const staging = path.join(root, `${STAGING_PREFIX}${folder.name}-${rand()}`);
   try {
@@ -180,6 +187,35 @@ export async function listManagedFolders(root: string): Promise<{ ours: Map<stri
     else foreign.add(e.name);
   }
   return { ours, foreign };
+}
+
+/**
+ * folderDigest of what `root/<name>` holds now (its marker aside), to find files changed by hand;
+ * null when it holds a symlink or anything but files and folders, or more than MAX_FILES files.
+ */
+export async function folderDigestOnDisk(root: string, name: string): Promise<string | null> {
+  checkFolderName(name);
+  const top = path.join(root, name);
+  const files: { path: string; mode: number; data: Buffer }[] = [];
+  const walk = async (rel: string): Promise<boolean> => {
+    for (const e of await fsp.readdir(path.join(top, rel), { withFileTypes: true })) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (p === MARKER_FILE) continue;
+      if (e.isDirectory()) {
+        if (!(await walk(p))) return false;
+      } else if (e.isFile() && files.length < MAX_FILES) {
+        const file = path.join(top, p);
+        const [st, data] = await Promise.all([fsp.lstat(file), fsp.readFile(file, { flag: READ_FLAGS })]);
+        files.push({ path: p, mode: st.mode, data });
+      } else return false;
+    }
+    return true;
+  };
+  try {
+    return (await walk('')) ? folderDigest(files) : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface RecoveryReport {

@@ -1,0 +1,208 @@
+// `skilldock sync` as a person runs it (the bin launcher, a child process) against the real gateway
+// routes over loopback HTTP: a folder follows adds, edits, removals and allowlist changes; a folder
+// it did not write is never touched; --check reports drift; the event stream resumes after a drop
+// with Last-Event-ID, and polling takes over while the stream is refused; clear exit codes.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createToken } from '@/lib/auth/tokens';
+import { type AgentsSetup, startAgentsSetup } from '@/test/helpers/agents-setup';
+import { apiUser } from '@/test/helpers/api';
+import { type GatewayHttp, startGatewayHttp } from '@/test/helpers/gateway-http';
+import { waitFor } from '@/test/helpers/services';
+import { MARKER_FILE } from '../access';
+
+const BIN = path.resolve('bin/skilldock.mjs');
+let t: AgentsSetup;
+let gw: GatewayHttp;
+let token: string;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  t = await startAgentsSetup('folder-sync');
+  t.write('alpha', 'The alpha skill.', { files: { 'scripts/run.sh': '#!/bin/sh\necho alpha\n', 'docs/deep/note.txt': 'alpha note' } });
+  t.write('beta', 'The beta skill.', { files: { 'data.bin': '\u0000\u0001binary' } });
+  t.write('gamma', 'The gamma skill.');
+  t.write('delta', 'The delta skill.');
+  await t.refresh();
+  expect((await t.api.create({ id: 'mirror', name: 'Mirror', skills: ['alpha', 'beta'] })).status).toBe(201);
+  const { actor } = await apiUser(t.ts.services, { email: 'sync-admin@example.com', role: 'admin', tokenName: 'x', permissions: ['agents.read'] });
+  token = (await createToken(t.ts.services.database.db, actor, { name: 'mirror', permissions: ['agents.read'], expiresInDays: 1, agentIds: ['mirror'] })).token;
+  gw = await startGatewayHttp();
+}, 180_000);
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await gw?.close();
+  await t?.stop();
+});
+
+function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, [BIN, 'sync', ...args], { env: { ...process.env, SKILLDOCK_TOKEN: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    c.stdout.on('data', (d) => (stdout += d));
+    c.stderr.on('data', (d) => (stderr += d));
+    c.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const base = (dir: string, agent = 'mirror') => ['--url', gw.url, '--agent', agent, '--token', token, '--dir', dir];
+const freshDir = (name: string) => fs.mkdtempSync(path.join(t.tmp, `${name}-`));
+const read = (...p: string[]) => fs.readFileSync(path.join(...p), 'utf8');
+const skillDirs = (dir: string) =>
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+
+async function setSkills(skills: string[]) {
+  const cur = await t.api.get('mirror');
+  expect((await t.api.patch('mirror', { revision: cur.body.revision, skills })).status).toBe(200);
+}
+
+/** The folder holds exactly these skills, each SKILL.md the catalog's. */
+function inStep(dir: string, names: string[], foreign: string[] = []): boolean {
+  const got = skillDirs(dir).filter((n) => !foreign.includes(n));
+  if (got.join() !== [...names].sort().join()) return false;
+  return names.every((n) => fs.existsSync(path.join(dir, n, MARKER_FILE)) && read(dir, n, 'SKILL.md') === read(t.root, n, 'SKILL.md'));
+}
+
+describe('skilldock sync --once and --check', () => {
+  it('materialises the effective skills with their files and markers, then --check finds no drift', async () => {
+    const dir = freshDir('once');
+    const r = await run(base(dir).concat('--once'));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/added alpha\n/);
+    expect(r.stdout).toMatch(/added beta\n/);
+    expect(inStep(dir, ['alpha', 'beta'])).toBe(true);
+    expect(read(dir, 'alpha/docs/deep/note.txt')).toBe('alpha note');
+    expect(read(dir, 'alpha/scripts/run.sh')).toBe('#!/bin/sh\necho alpha\n');
+    expect(fs.readFileSync(path.join(dir, 'beta/data.bin'))).toEqual(Buffer.from('\u0000\u0001binary'));
+    expect(JSON.parse(read(dir, 'alpha', MARKER_FILE))).toMatchObject({ name: 'alpha', writer: 'skilldock' });
+
+    const check = await run(base(dir).concat('--check'));
+    expect([check.code, check.stdout]).toEqual([0, '']);
+    // A second --once reads the list with its ETag (304) and nothing else.
+    const files = gw.counts.file;
+    const again = await run(base(dir).concat('--once'));
+    expect(again.code).toBe(0);
+    expect(gw.counts.file).toBe(files);
+  });
+
+  it('--check exits 1 and lists drift; a foreign folder is never touched and blocks only its own name', async () => {
+    const dir = freshDir('drift');
+    expect((await run(base(dir).concat('--once'))).code).toBe(0);
+    fs.writeFileSync(path.join(dir, 'alpha/SKILL.md'), 'edited by hand');
+    fs.mkdirSync(path.join(dir, 'handmade'));
+    fs.writeFileSync(path.join(dir, 'handmade/SKILL.md'), 'mine');
+    await setSkills(['alpha', 'beta', 'gamma']);
+    fs.mkdirSync(path.join(dir, 'gamma'));
+    fs.writeFileSync(path.join(dir, 'gamma/SKILL.md'), 'not Skilldock');
+    const check = await run(base(dir).concat('--check'));
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain('~ updated alpha');
+    expect(check.stdout).toContain('! blocked gamma');
+    expect(check.stdout).not.toContain('handmade');
+    expect(read(dir, 'alpha/SKILL.md')).toBe('edited by hand');
+
+    const r = await run(base(dir).concat('--once'));
+    expect(r.code).toBe(6);
+    expect(r.stdout).toContain('blocked gamma');
+    expect(read(dir, 'alpha/SKILL.md')).toBe(read(t.root, 'alpha/SKILL.md'));
+    expect(read(dir, 'gamma/SKILL.md')).toBe('not Skilldock');
+    expect(read(dir, 'handmade/SKILL.md')).toBe('mine');
+    await setSkills(['alpha', 'beta']);
+    expect((await run(base(dir).concat('--once'))).code).toBe(0);
+    expect(read(dir, 'gamma/SKILL.md')).toBe('not Skilldock');
+    expect(read(dir, 'handmade/SKILL.md')).toBe('mine');
+  });
+
+  it('--plugin writes plugin.json and the skills under skills/', async () => {
+    const dir = freshDir('plugin');
+    expect((await run(base(dir).concat('--once', '--plugin', 'mirror-skills'))).code).toBe(0);
+    expect(JSON.parse(read(dir, '.claude-plugin/plugin.json')).name).toBe('mirror-skills');
+    expect(inStep(path.join(dir, 'skills'), ['alpha', 'beta'])).toBe(true);
+  });
+
+  it('clear errors: token refused (3), agent not found (4), unreachable (5), usage (2)', async () => {
+    const dir = freshDir('errors');
+    const bad = await run(['--url', gw.url, '--agent', 'mirror', '--dir', dir, '--once'], { SKILLDOCK_TOKEN: 'sdk_wrong' });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('token was refused');
+    const wrongAgent = await run(['--url', gw.url, '--agent', 'nobody', '--token', t.adminToken, '--dir', dir, '--once']);
+    expect(wrongAgent.code).toBe(4);
+    const scopedElsewhere = await run(['--url', gw.url, '--agent', 'nobody', '--token', token, '--dir', dir, '--once']);
+    expect(scopedElsewhere.code).toBe(3);
+    const port = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const down = await run(['--url', `http://127.0.0.1:${port}`, '--agent', 'mirror', '--token', token, '--dir', dir, '--once']);
+    expect(down.code).toBe(5);
+    expect(down.stderr).toContain('Cannot reach');
+    expect((await run(['--agent', 'mirror', '--dir', dir])).code).toBe(2);
+  });
+});
+
+describe('skilldock sync (following)', () => {
+  it('follows adds, edits, removals and allowlist changes; resumes after a drop; polls while the stream is refused', async () => {
+    const dir = freshDir('follow');
+    fs.mkdirSync(path.join(dir, 'handmade'));
+    fs.writeFileSync(path.join(dir, 'handmade/SKILL.md'), 'mine');
+    const child = spawn(process.execPath, [BIN, 'sync', ...base(dir), '--poll-ms', '100'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const until = async (check: () => boolean, what: string) => {
+      try {
+        await waitFor(async () => check(), what, 30_000);
+      } catch (e) {
+        throw new Error(`${(e as Error).message}; output:\n${out}`);
+      }
+    };
+    const folder = (names: string[], what: string) => until(() => inStep(dir, names, ['handmade']), what);
+
+    await folder(['alpha', 'beta'], 'the first sync');
+    await waitFor(async () => gw.openStreams() > 0, 'the event stream');
+    await setSkills(['alpha', 'beta', 'gamma']);
+    await folder(['alpha', 'beta', 'gamma'], 'an added skill');
+    t.write('gamma', 'The gamma skill, edited.', { files: { 'extra.txt': 'new file' } });
+    await t.refresh();
+    await until(() => fs.existsSync(path.join(dir, 'gamma/extra.txt')), 'an edited skill');
+    expect(read(dir, 'gamma/SKILL.md')).toContain('edited');
+    await setSkills(['alpha', 'gamma']);
+    await folder(['alpha', 'gamma'], 'a removed skill');
+
+    // A dropped stream is resumed with the version the client had.
+    const lastVersion = (await t.api.skills('mirror')).headers.get('etag')?.replaceAll('"', '');
+    const opened = gw.counts.events;
+    gw.dropStreams();
+    await waitFor(async () => gw.counts.events > opened && gw.openStreams() > 0, 'a reconnect');
+    expect(gw.lastEventIds.at(-1)).toBe(lastVersion);
+    await setSkills(['alpha', 'gamma', 'delta']);
+    await folder(['alpha', 'delta', 'gamma'], 'a change after the reconnect');
+
+    // While the stream is refused, ETag polling keeps the folder in step.
+    gw.refuseEvents = true;
+    gw.dropStreams();
+    await until(() => out.includes('polling every 100 ms'), 'the polling fallback');
+    await setSkills(['beta']);
+    await folder(['beta'], 'a change while polling');
+    gw.refuseEvents = false;
+
+    expect(read(dir, 'handmade/SKILL.md')).toBe('mine');
+    expect(out).toMatch(/ removed alpha\n/);
+    child.kill('SIGTERM');
+    const code = await new Promise((r) => child.on('exit', r));
+    children.delete(child);
+    expect(code).toBe(0);
+  });
+});
