@@ -183,6 +183,37 @@ describeDocker('OpenClaw gateway in a Docker container', () => {
     expect((e as AppError).code).toBe('not_allowed');
   });
 
+  it('writes skill folders a gateway running as another user can replace and remove', async () => {
+    const c = await docker.createContainer({ Image: image, Cmd: ['/bin/sleep', 'infinity'], Labels: LABELS, User: 'nobody', NetworkDisabled: true });
+    await c.start();
+    const state = '/tmp/oc-nobody';
+    await c.putArchive(
+      buildTar([
+        { type: 'dir', name: 'oc-nobody', mode: 0o700 },
+        { type: 'file', name: 'oc-nobody/openclaw.json', data: Buffer.from(CONFIG) },
+      ]),
+      {
+        path: '/tmp',
+        copyUIDGID: true,
+      },
+    );
+    const access = new DockerOpenClawAccess({ type: 'docker', container: c.id, stateDir: state }, docker);
+    const v1 = folder('sd-owned', { 'SKILL.md': skillMd('sd-owned', 'First.'), 'sub/a.txt': 'a' });
+    const v2 = folder('sd-owned', { 'SKILL.md': skillMd('sd-owned', 'Second.') });
+    await access.putSkill(v1);
+    await access.putSkill(v2);
+    expect((await access.managedFolders()).ours.get('sd-owned')?.digest).toBe(v2.digest);
+    await access.removeSkill('sd-owned');
+    const left = await scanFolder(gatewayDocker(docker), c.id, `${state}/skills`);
+    expect([...(left?.entries.keys() ?? [])]).toEqual([]);
+    const owner = await execInContainer(gatewayDocker(docker), c.id, {
+      argv: ['/usr/bin/stat', '-c', '%U', `${state}/skills`],
+      timeoutMs: 10_000,
+      maxOutputBytes: 1024,
+    });
+    expect(owner.stdout.trim()).toBe('nobody');
+  });
+
   it('names a container that is gone', async () => {
     const gone = await start();
     await docker.getContainer(gone).remove({ force: true });
