@@ -17,6 +17,7 @@ import { logger } from './core/logger';
 import { RateLimiter } from './core/rate-limit';
 import { dockerStatus } from './docker/client';
 import { gatewayDeviceKey } from './gateways/device-key';
+import { dockerGatewayAccess } from './gateways/docker-engine';
 import { registerGatewayJobs } from './gateways/jobs';
 import { RemoteOpenClawAccess } from './gateways/openclaw/remote-access';
 import { GatewaysService } from './gateways/service';
@@ -231,6 +232,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     roots: config.gatewayRoots,
     home: os.homedir(),
     remote: (url, token) => new RemoteOpenClawAccess(url, token, { device: deviceKey() }),
+    docker: dockerGatewayAccess(database.db, config.DOCKER_HOST),
   });
   registerGatewayJobs(jobKinds, gateways);
   // What changes installed packages re-gates the catalog: installs in this process tell the package

@@ -81,7 +81,7 @@ const gatewayRoots = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-doors-gw-'
 const stateFolder = () => {
   const dir = path.join(gatewayRoots, unique('state'));
   fs.mkdirSync(dir);
-  fs.writeFileSync(path.join(dir, 'openclaw.json'), `{ agents: { entries: { ${unique('gwa')}: { skills: [] } } } }\n`);
+  fs.writeFileSync(path.join(dir, 'openclaw.json'), `{ agents: { entries: { "${unique('gwa')}": { skills: [] } } } }\n`);
   return dir;
 };
 const localGateway = () => ({ type: 'local', stateDir: stateFolder(), cli: '/nonexistent/openclaw', write: 'file' });
