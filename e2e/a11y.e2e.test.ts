@@ -17,6 +17,7 @@ const PAGES = [
   '/sandboxes',
   '/sandboxes/instances',
   '/sandboxes/terminals',
+  '/gateways',
   '/api-docs',
   '/no-such-page',
 ];

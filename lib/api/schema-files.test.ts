@@ -16,6 +16,8 @@ const SCHEMA_FILES = [
   'lib/terminal/schema.ts',
   'lib/settings/terminal-settings.ts',
   'lib/settings/patch.ts',
+  'lib/gateways/schema.ts',
+  'lib/api/gateway-schemas.ts',
 ];
 const ALLOWED = new Set(['zod', '@/db/schema/job-states', '../auth/permissions', './schemas', './image-ref', '../../network/policy/schema', './patch']);
 /** The network policy code runs in the browser too (validation as you type): zod, ipaddr.js and its own folder only. */

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../../core/atomic-fs';
 import { lockFile } from '../../core/dir-lock';
 import { isAppError } from '../../core/errors';
+import { trimEndChar } from '../../core/text';
 import { type Change, syncPass } from './sync';
 import { EXIT, GatewayClient, SyncFailure } from './sync-client';
 import { followVersions } from './sync-events';
@@ -72,7 +73,7 @@ export function parseSyncArgs(argv: string[], env: NodeJS.ProcessEnv): SyncCliOp
   if (!Number.isInteger(pollMs) || pollMs < 50 || pollMs > 3_600_000) throw new SyncFailure('--poll-ms takes a whole number from 50 to 3600000.', EXIT.usage);
   if (values.once && values.check) throw new SyncFailure('--once and --check exclude each other.', EXIT.usage);
   return {
-    url: url.toString().replace(/\/+$/, ''),
+    url: trimEndChar(url.toString(), '/'),
     agent: values.agent as string,
     token,
     dir: path.resolve(values.dir as string),

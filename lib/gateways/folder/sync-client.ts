@@ -1,6 +1,7 @@
 // The agent gateway routes as the folder sync reads them: the effective skills list (ETag), one
 // skill's file list, one file's bytes. Failures become a SyncFailure with the exit code the command
 // ends with and a sentence a person can act on.
+import { trimEndChar } from '../../core/text';
 
 export const EXIT = { ok: 0, differs: 1, usage: 2, auth: 3, notFound: 4, unreachable: 5, failed: 6 } as const;
 
@@ -46,7 +47,7 @@ export class GatewayClient {
   requests = 0;
 
   constructor(private readonly o: GatewayClientOptions) {
-    this.base = `${o.url.replace(/\/+$/, '')}/api/v1/agents/${encodeURIComponent(o.agentId)}`;
+    this.base = `${trimEndChar(o.url, '/')}/api/v1/agents/${encodeURIComponent(o.agentId)}`;
     this.fetchFn = o.fetch ?? fetch;
   }
 
