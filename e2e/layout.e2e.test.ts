@@ -7,7 +7,19 @@ import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
 import { PASSWORD, seedUsers } from './helpers/session';
 
-const PAGES = ['/overview', '/runtime', '/skills', '/jobs', '/audit', '/settings', '/sandboxes', '/sandboxes/instances', '/sandboxes/terminals', '/gateways', '/api-docs'];
+const PAGES = [
+  '/overview',
+  '/runtime',
+  '/skills',
+  '/jobs',
+  '/audit',
+  '/settings',
+  '/sandboxes',
+  '/sandboxes/instances',
+  '/sandboxes/terminals',
+  '/gateways',
+  '/api-docs',
+];
 
 let server: RunningServer;
 const browsers: Awaited<ReturnType<typeof openBrowser>>[] = [];

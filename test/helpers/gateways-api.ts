@@ -6,7 +6,7 @@ import { POST as syncRoute } from '@/app/api/v1/gateways/[id]/sync/route';
 import { POST as testRoute } from '@/app/api/v1/gateways/[id]/test/route';
 import { POST as createRoute, GET as listRoute } from '@/app/api/v1/gateways/route';
 
-// biome-ignore lint/suspicious/noExplicitAny: test replies are checked field by field
+// Test replies are checked field by field.
 export type Json = any;
 type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
