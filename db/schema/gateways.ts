@@ -2,7 +2,7 @@ import { boolean, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from '
 
 /** Where a gateway lives, without its secrets (a remote gateway's token is sealed in `token_sealed`). */
 export type StoredGatewayLocation =
-  | { type: 'local'; stateDir: string; cli?: string; home?: string; write?: 'auto' | 'cli' | 'file' }
+  | { type: 'local'; stateDir: string; cli?: string; home?: string; write?: 'auto' | 'cli' | 'file'; readOnly?: boolean }
   | { type: 'docker'; configId?: string; host?: string; container: string; stateDir: string; cli?: string }
   | { type: 'remote'; url: string };
 

@@ -58,6 +58,8 @@ export const localLocation = z.strictObject({
   home: absPath('home folder').optional(),
   /** auto: the gateway's CLI when it runs, else the file itself; file: always the file (fastest). */
   write: writeMode.optional(),
+  /** The gateway runs with OPENCLAW_CONFIG_READONLY=1: syncs produce the patch for the deployment system instead. */
+  readOnly: z.boolean().optional(),
 });
 
 export const dockerLocation = z

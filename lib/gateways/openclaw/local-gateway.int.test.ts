@@ -226,4 +226,19 @@ describe('an OpenClaw gateway on this host', () => {
     expect(after.body.pending).toEqual([]);
     expect(after.body.agents.find((a: Json) => a.agentId === 'a2').inSync).toBe(true);
   }, 120_000);
+
+  it('with OPENCLAW_CONFIG_READONLY on the gateway, produces the patch for the deployment system and writes no config', async () => {
+    const row = (await gw.get(id)).body;
+    const ro = await gw.patch(id, { revision: row.revision, location: { ...row.location, readOnly: true } });
+    expect(ro.status, JSON.stringify(ro.body)).toBe(200);
+    const a3 = await agents.get('a3');
+    expect((await agents.patch('a3', { revision: a3.body.revision, skills: ['deploy'] })).status).toBe(200);
+    const before = fs.readFileSync(path.join(stateDir, 'openclaw.json'), 'utf8');
+    const result = await syncAndWait();
+    expect(result.readOnly).toBe(true);
+    expect(JSON.parse(result.patch)).toMatchObject({ agents: { entries: { a3: { skills: ['deploy'] } } } });
+    expect(fs.readFileSync(path.join(stateDir, 'openclaw.json'), 'utf8')).toBe(before);
+    const job = await gw.get(id);
+    expect(job.body.lastSync.message).toMatch(/read-only gateway/);
+  }, 60_000);
 });
