@@ -5,6 +5,7 @@ import { agentsCompute } from './agents-compute';
 import { agentsGateway } from './agents-gateway';
 import { apiLoad } from './api-load';
 import { ensureBuilt, fmt, ROOT } from './common';
+import { describeGatewayFolder, gatewayFolderBench } from './gateway-folder';
 import { describePropagation, gatewayOpenClawBench } from './gateway-openclaw';
 import { describeCheck, githubBench } from './github';
 import { describeInstalls, installsBench } from './installs';
@@ -299,6 +300,10 @@ if (runs('gateways')) {
   console.log(describePropagation(gb.file));
   console.log(describePropagation(gb.cli));
   Object.assign(results, { gatewayOpenClaw: gb });
+  console.log('\n== Gateways: `skilldock sync` into a folder (events vs polling, a first sync against cp -r, a no-change sync) ==');
+  const gf = await gatewayFolderBench(Number(process.env.BENCH_FOLDER_SKILLS ?? 1000));
+  console.log(describeGatewayFolder(gf));
+  Object.assign(results, { gatewayFolder: gf });
 }
 
 const out = path.join(ROOT, 'bench/results');

@@ -76,12 +76,16 @@ const riskProfile = async () =>
       body: { name: unique('prof'), rules: {} },
     } as never)) as { name: string }
   ).name;
-// Gateways: each door gets its own OpenClaw state folder (inside the gateway roots) and gateway.
+// Gateways: each door gets its own OpenClaw state folder (inside the gateway roots) and gateway; its
+// own defaults list, so each door's adopt changes the defaults whatever other cases left there.
 const gatewayRoots = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-doors-gw-'));
 const stateFolder = () => {
   const dir = path.join(gatewayRoots, unique('state'));
   fs.mkdirSync(dir);
-  fs.writeFileSync(path.join(dir, 'openclaw.json'), `{ agents: { entries: { "${unique('gwa')}": { skills: [] } } } }\n`);
+  fs.writeFileSync(
+    path.join(dir, 'openclaw.json'),
+    `{ agents: { defaults: { skills: ["${unique('gws')}"] }, entries: { "${unique('gwa')}": { skills: [] } } } }\n`,
+  );
   return dir;
 };
 const localGateway = () => ({ type: 'local', stateDir: stateFolder(), cli: '/nonexistent/openclaw', write: 'file' });
