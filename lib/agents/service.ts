@@ -197,7 +197,7 @@ export async function gatewaySkill(deps: AgentsDeps, id: string, name: string) {
     location: out.location,
     skillDir: out.skillDir,
     skillMd: text,
-    files: s.files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 })),
+    files: s.files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256, mode: f.mode & 0o777 })),
   };
 }
 

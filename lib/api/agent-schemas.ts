@@ -69,7 +69,14 @@ export const gatewaySkillOut = z.object({
   location: z.string(),
   skillDir: z.string(),
   skillMd: z.string(),
-  files: z.array(z.object({ path: z.string(), size: z.number(), sha256: z.string() })),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      size: z.number(),
+      sha256: z.string(),
+      mode: z.number().int().describe('Permission bits (an executable script keeps its x bit)'),
+    }),
+  ),
 });
 
 export const gatewayFileOut = z.object({
