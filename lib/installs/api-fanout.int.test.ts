@@ -12,7 +12,7 @@ import { jobs } from '@/db/schema';
 import { setServices } from '@/lib/services';
 import { apiUser, jobEnd } from '@/test/helpers/api';
 import { describeDocker } from '@/test/helpers/docker';
-import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
+import { type E2bServer, serverContainers, startE2bServer } from '@/test/helpers/e2b-server';
 import { echoSkill, type InstallKit, startInstallKit } from '@/test/helpers/install-jobs';
 import type { Json } from '@/test/helpers/skills-api';
 import { imageRebuildJob } from './job-kinds';
@@ -63,7 +63,7 @@ describeDocker('skill install API across configs', () => {
   afterAll(async () => {
     await kit?.stop();
     await server?.close();
-    expect(await docker.listContainers({ all: true, filters: { label: [E2B_SERVER_LABEL] } })).toEqual([]);
+    expect(await serverContainers(docker, server)).toEqual([]);
   });
 
   it('installs one skill into a Docker and an E2B config under one parent job, refusing an unknown config', async () => {

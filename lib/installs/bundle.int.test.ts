@@ -12,7 +12,7 @@ import { CONFIG_LABEL } from '@/lib/sandbox/config/in-use';
 import { loadRow } from '@/lib/sandbox/config/store';
 import { backendFor, execInInstance, listInstances, removeInstance, startInstance } from '@/lib/sandbox/instances/service';
 import { describeDocker } from '@/test/helpers/docker';
-import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
+import { type E2bServer, serverContainers, startE2bServer } from '@/test/helpers/e2b-server';
 import { installActor as actor, echoSkill, type InstallKit, skillMd, startInstallKit } from '@/test/helpers/install-jobs';
 import { imageHealth } from './image-health';
 import { skillInstallJob, skillRemoveJob } from './job-kinds';
@@ -51,7 +51,7 @@ describeDocker('skill installs into an E2B config (bundles installed at start)',
   afterAll(async () => {
     await kit?.stop();
     await server?.close();
-    expect(await docker.listContainers({ all: true, filters: { label: [E2B_SERVER_LABEL] } })).toEqual([]);
+    expect(await serverContainers(docker, server)).toEqual([]);
   });
 
   it('proves a bundle in a maintenance sandbox and installs it into every new sandbox at start', async () => {

@@ -6,7 +6,7 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { E2bBackend } from '@/lib/sandbox/e2b/backend';
 import { describeDocker } from '@/test/helpers/docker';
-import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
+import { type E2bServer, serverContainers, startE2bServer } from '@/test/helpers/e2b-server';
 import { markedPids as marked } from '@/test/helpers/marked-processes';
 import { openPtyFor } from './open-pty';
 import type { PtyOpenRequest, TerminalPty } from './pty';
@@ -70,7 +70,7 @@ describeDocker('E2B terminal PTY', () => {
     if (id) await backend.remove(id);
     await backend?.close();
     await server?.close();
-    expect(await docker.listContainers({ all: true, filters: { label: [E2B_SERVER_LABEL] } })).toEqual([]);
+    expect(await serverContainers(docker, server)).toEqual([]);
   });
 
   it('echoes input, carries the env, resizes, and reports the exit code', async () => {

@@ -43,6 +43,8 @@ export interface SeenRequest {
 }
 
 export interface E2bServer {
+  /** The value of this server's E2B_SERVER_LABEL on every container it starts. */
+  serverId: string;
   flavor: Flavor;
   apiUrl: string;
   /** The https control plane (`https://api.<base>:PORT`), reached through `lookup`. */
@@ -163,6 +165,7 @@ export async function startE2bServer(o: E2bServerOptions): Promise<E2bServer> {
   }) as LookupFunction;
 
   return {
+    serverId,
     flavor,
     apiUrl: `http://127.0.0.1:${httpPort}`,
     apiUrlTls: `https://api.${baseDomain}:${httpsPort}`,
@@ -186,6 +189,13 @@ export async function startE2bServer(o: E2bServerOptions): Promise<E2bServer> {
       await removeServerContainers(o.docker, serverId);
     },
   };
+}
+
+/** The containers these servers started and still hold (other files' E2B servers run beside them). */
+export async function serverContainers(docker: Docker, ...servers: (E2bServer | undefined)[]) {
+  const out: Docker.ContainerInfo[] = [];
+  for (const s of servers) if (s) out.push(...(await docker.listContainers({ all: true, filters: { label: [`${E2B_SERVER_LABEL}=${s.serverId}`] } })));
+  return out;
 }
 
 /** Removes every container a server (or, without an id, any test server) started. */

@@ -7,7 +7,7 @@ import { ALL_PERMISSIONS } from '@/lib/auth/permissions';
 import { enqueue, getJob } from '@/lib/jobs/queue';
 import { createConfig, getConfig, loadRow } from '@/lib/sandbox/config/store';
 import { describeDocker } from '@/test/helpers/docker';
-import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
+import { type E2bServer, serverContainers, startE2bServer } from '@/test/helpers/e2b-server';
 import { startTestServices, type TestServices, waitFor } from '@/test/helpers/services';
 import { backendForConfig, sandboxSpecFor } from '../factory';
 import { type FullCheckReport, PROBE_NAMES, runFullCheck } from './full-check';
@@ -27,7 +27,7 @@ describeDocker('full check of E2B and Cube configs', () => {
   afterAll(async () => {
     await ts?.stop();
     await server?.close();
-    expect(await docker.listContainers({ all: true, filters: { label: [E2B_SERVER_LABEL] } })).toEqual([]);
+    expect(await serverContainers(docker, server)).toEqual([]);
   });
 
   const deps = () => ({

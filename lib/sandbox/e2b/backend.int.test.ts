@@ -6,7 +6,7 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPEN_POLICY } from '@/lib/network/policy/types';
 import { describeDocker } from '@/test/helpers/docker';
-import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
+import { type E2bServer, serverContainers, startE2bServer } from '@/test/helpers/e2b-server';
 import { E2bBackend } from './backend';
 import type { E2bConfig, E2bKind } from './config';
 
@@ -30,7 +30,7 @@ describeDocker('E2B-protocol backend against the loopback E2B server', () => {
   afterAll(async () => {
     await Promise.all(backends.map((b) => b.close()));
     await Promise.all(Object.values(servers).map((s) => s.close()));
-    const left = await docker.listContainers({ all: true, filters: { label: [E2B_SERVER_LABEL] } });
+    const left = await serverContainers(docker, ...Object.values(servers));
     expect(left).toEqual([]);
   });
 

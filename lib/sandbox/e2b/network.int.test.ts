@@ -5,7 +5,7 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NetworkPolicy, OPEN_POLICY } from '@/lib/network/policy/types';
 import { describeDocker } from '@/test/helpers/docker';
-import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
+import { type E2bServer, serverContainers, startE2bServer } from '@/test/helpers/e2b-server';
 import { E2bBackend } from './backend';
 import type { E2bKind } from './config';
 import { DENY_ALL_OUT, FIXED_DENY_OUT } from './network-wire';
@@ -59,7 +59,7 @@ describeDocker('network policies sent to the E2B and Cube control planes', () =>
     await Promise.all(created.map(([k, id]) => backends[k].remove(id)));
     await Promise.all(Object.values(backends).map((b) => b.close()));
     await Promise.all(Object.values(servers).map((s) => s.close()));
-    expect(await docker.listContainers({ all: true, filters: { label: [E2B_SERVER_LABEL] } })).toEqual([]);
+    expect(await serverContainers(docker, ...Object.values(servers))).toEqual([]);
   });
 
   async function createWith(kind: E2bKind, spec: { networkPolicy?: NetworkPolicy; networkSecrets?: Record<string, string>; network?: string }) {

@@ -8,7 +8,7 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type NetworkPolicy, OPEN_POLICY } from '@/lib/network/policy/types';
 import { describeDocker } from '@/test/helpers/docker';
-import { E2B_SERVER_LABEL, type E2bServer, startE2bServer } from '@/test/helpers/e2b-server';
+import { type E2bServer, serverContainers, startE2bServer } from '@/test/helpers/e2b-server';
 import { E2bBackend } from './backend';
 import { DENY_ALL_OUT, FIXED_DENY_OUT } from './network-wire';
 
@@ -37,7 +37,7 @@ describeDocker('the official e2b SDK against the loopback E2B server', () => {
   });
   afterAll(async () => {
     await srv?.close();
-    expect(await docker.listContainers({ all: true, filters: { label: [E2B_SERVER_LABEL] } })).toEqual([]);
+    expect(await serverContainers(docker, srv)).toEqual([]);
   });
 
   it('creates, runs a command, writes and reads a file, lists and kills', async () => {
