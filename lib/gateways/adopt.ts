@@ -12,7 +12,7 @@ import type { Actor } from '../auth/actor';
 import { AppError } from '../core/errors';
 import type { SecretBox } from '../secrets/crypto';
 import { openEntries, updateEntry } from '../skills/service/entries';
-import { readOpenClawModel } from './openclaw/config-model';
+import { type OpenClawModel, readOpenClawModel } from './openclaw/config-model';
 import type { GatewaysService } from './service';
 import { loadGateway } from './store';
 
@@ -37,7 +37,10 @@ async function readGatewayModel(svc: GatewaysService, id: string) {
 }
 
 export async function adoptPreview(svc: GatewaysService, id: string, only?: readonly string[]): Promise<AdoptPreview> {
-  const { model } = await readGatewayModel(svc, id);
+  return previewOf(svc, (await readGatewayModel(svc, id)).model, only);
+}
+
+async function previewOf(svc: GatewaysService, model: OpenClawModel, only?: readonly string[]): Promise<AdoptPreview> {
   const db = svc.deps.db;
   const [defs, entries] = await Promise.all([loadDefaults(db), openEntries(db, svc.deps.box)]);
   const notes = [...model.problems.map((p) => `Unreadable in the gateway's config (not taken): ${p}`)];
@@ -89,8 +92,9 @@ export async function adoptPreview(svc: GatewaysService, id: string, only?: read
 }
 
 export async function adopt(svc: GatewaysService, actor: Actor, id: string, only?: readonly string[]) {
-  const preview = await adoptPreview(svc, id, only);
+  // One read of the gateway: the preview and the values written come from the same config.
   const { model } = await readGatewayModel(svc, id);
+  const preview = await previewOf(svc, model, only);
   const linked = preview.agents.filter((a) => a.action !== 'skip').map((a) => a.id);
   if (!linked.length && model.agents.length)
     throw new AppError('validation', 'None of the chosen agents can be adopted.', { details: { agents: preview.agents } });

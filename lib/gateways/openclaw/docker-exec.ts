@@ -9,11 +9,11 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { Duplex } from 'node:stream';
-import { Writable } from 'node:stream';
 import type Docker from 'dockerode';
 import { AppError } from '../../core/errors';
 import { engineUnavailable } from '../../docker/errors';
 import { engineMessage, statusOf } from '../../sandbox/docker/connection';
+import { CappedSink } from '../../sandbox/docker/exec';
 
 export interface GatewayDocker {
   /** For messages: the engine's address. */
@@ -60,26 +60,6 @@ export function gatewayEngineError(e: unknown, d: GatewayDocker, container: stri
       cause: e,
     });
   return new AppError('upstream_error', `${what} in the gateway container ${container}: ${said}`, { details: { container, status }, cause: e });
-}
-
-class CappedSink extends Writable {
-  private readonly chunks: Buffer[] = [];
-  private kept = 0;
-  constructor(private readonly cap: number) {
-    super();
-  }
-  override _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void): void {
-    const room = this.cap - this.kept;
-    if (room > 0) {
-      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-      this.chunks.push(Buffer.from(part));
-      this.kept += part.length;
-    }
-    cb();
-  }
-  text(): string {
-    return Buffer.concat(this.chunks).toString('utf8');
-  }
 }
 
 const KILL_WAIT_MS = 5000;

@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../../core/atomic-fs';
 import { AppError } from '../../core/errors';
 import { ConfigChangedError, type GatewayAccess, type GatewayAgentSkills, type GatewayConfigRead, type SkillFolder } from '../access';
 import { listManagedFolders, putSkillFolder, recoverLeftovers, removeSkillFolder } from '../folder/materialise';
-import { CLI_TIMEOUT_MS, cliAgentSkills, cliError, cliVersion, type OpenClawCli, resolveCli, runCli } from './cli';
+import { CLI_TIMEOUT_MS, cliAgentSkills, cliError, cliValidate, cliVersion, type OpenClawCli, resolveCli, runCli } from './cli';
 import { applyMergePatch, parseJson5Located } from './json5-edit';
 import { SECRETS_FILE } from './plan';
 import { CONFIG_FILE, MAX_CONFIG_BYTES } from './state-dir';
@@ -86,6 +86,7 @@ export class LocalOpenClawAccess implements GatewayAccess {
       const again = await fs.readFile(this.configPath, 'utf8');
       if (sha256(again) !== baseHash) throw new ConfigChangedError(baseHash);
       await writeFileAtomic(this.configPath, next, 0o600);
+      return { hash: sha256(next) };
     }
     return { hash: (await this.readConfig()).hash };
   }
@@ -142,8 +143,5 @@ export class LocalOpenClawAccess implements GatewayAccess {
 
 /** `config validate --json` through the CLI, when there is one. */
 export async function validateLocal(a: LocalOpenClawAccess): Promise<{ valid: boolean; message: string | null } | null> {
-  if (!a.cli) return null;
-  const r = await runCli(a.cli, ['config', 'validate', '--json']);
-  if (r.code === 0) return { valid: true, message: null };
-  return { valid: false, message: cliError(r) };
+  return a.cli ? cliValidate(a.cli) : null;
 }

@@ -59,7 +59,8 @@ export function killArgv(id: string): string[] {
   return [KIT_BIN, 'kill', id];
 }
 
-class CappedSink extends Writable {
+/** Keeps the first `cap` bytes written to it (the rest counted as truncated, not kept). */
+export class CappedSink extends Writable {
   private readonly chunks: Buffer[] = [];
   private kept = 0;
   truncated = false;
