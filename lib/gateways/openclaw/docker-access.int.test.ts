@@ -218,8 +218,9 @@ describeDocker('OpenClaw gateway in a Docker container', () => {
     const gone = await start();
     await docker.getContainer(gone).remove({ force: true });
     const access = new DockerOpenClawAccess({ type: 'docker', container: gone, stateDir: STATE }, docker);
-    for (const p of [access.version(), access.readConfig(), access.managedFolders()]) {
-      const e = await rejection(p);
+    // One call at a time: a call started early would reject while an earlier one is awaited, unhandled.
+    for (const call of [() => access.version(), () => access.readConfig(), () => access.managedFolders()]) {
+      const e = await rejection(call());
       expect(e).toBeInstanceOf(AppError);
       expect((e as AppError).code).toBe('not_found');
       expect((e as AppError).message).toContain(`gateway container ${gone} does not exist`);
