@@ -9,6 +9,8 @@ import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
 import { TokenCache } from './auth/token-cache';
 import { UserCache } from './auth/user-cache';
 import { setupFirstOwner, userCount } from './auth/users';
+import { installationId } from './cluster/installation';
+import { Replica } from './cluster/replica';
 import { scrubSecretEnv } from './core/child-env';
 import { type Config, loadConfig } from './core/config';
 import { lockDir } from './core/dir-lock';
@@ -78,6 +80,10 @@ export interface Services {
   secrets: SecretBox;
   startedAt: Date;
   version: string;
+  /** This process among the replicas sharing the database (id, heartbeat, internal address). */
+  replica: Replica;
+  /** One per database: labels everything this installation creates on a shared Docker engine. */
+  installationId: string;
   /** Stops the scheduled update checker (runs with the worker). */
   stopScheduler: () => void;
   /** The live skill catalog of this process (discovery, scanner verdicts, gating, search). */
@@ -178,10 +184,10 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     await database.close().catch(() => undefined);
     throw e;
   }
-  if (config.SKILLDOCK_ADMIN_EMAIL && config.SKILLDOCK_ADMIN_PASSWORD && (await userCount(database.db)) === 0) {
-    await setupFirstOwner(database.db, { email: config.SKILLDOCK_ADMIN_EMAIL.toLowerCase(), name: 'Owner', password: config.SKILLDOCK_ADMIN_PASSWORD });
-    logger.info('created the first owner from SKILLDOCK_ADMIN_EMAIL', { email: config.SKILLDOCK_ADMIN_EMAIL });
-  }
+  await bootstrapOwner(database, config);
+  const installation = await installationId(database.db);
+  const replica = new Replica(database.db);
+  await replica.start();
   // Setup needs a secret only this machine's operator can read; it goes once an owner exists.
   if ((await userCount(database.db)) === 0) ensureSetupToken(config.dataDir);
   else removeSetupToken(config.dataDir);
@@ -307,6 +313,8 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     secrets,
     startedAt: new Date(),
     version,
+    replica,
+    installationId: installation,
     stopScheduler,
     skills,
     gateways,
@@ -331,8 +339,23 @@ export async function stopServices(s: Services): Promise<void> {
   await s.users.stop();
   await s.tokens.stop();
   await s.jobList.stop();
+  await s.replica.stop();
   await s.database.close();
   s.releaseLocks();
+}
+
+/** Advisory lock key of the first-owner bootstrap (beside the migrations' 7_340_001). */
+const BOOTSTRAP_LOCK = 7_340_002;
+
+/** Replicas booting together on an empty database: one creates the owner, the others see it. */
+async function bootstrapOwner(database: Database, config: Config): Promise<void> {
+  const { SKILLDOCK_ADMIN_EMAIL: email, SKILLDOCK_ADMIN_PASSWORD: password } = config;
+  if (!email || !password) return;
+  await database.withLock(BOOTSTRAP_LOCK, async () => {
+    if ((await userCount(database.db)) > 0) return;
+    await setupFirstOwner(database.db, { email: email.toLowerCase(), name: 'Owner', password });
+    logger.info('created the first owner from SKILLDOCK_ADMIN_EMAIL', { email });
+  });
 }
 
 const KEY = Symbol.for('skilldock.services');

@@ -1,6 +1,7 @@
 export * from './agents';
 export * from './audit';
 export * from './auth';
+export * from './cluster';
 export * from './gateways';
 export * from './github';
 export * from './installs';
