@@ -9,6 +9,7 @@ import { runFullCheck } from '../lib/sandbox/check/full-check';
 import { CONFIG_LABEL } from '../lib/sandbox/config/in-use';
 import { DockerBackend } from '../lib/sandbox/docker/backend';
 import { networkCheckProbes } from '../lib/sandbox/network/check-probe';
+import { localControl } from '../lib/sandbox/network/control';
 import { dockerPing, setup, teardown } from '../scripts/test-env.mjs';
 import { ensureBusyboxImage } from '../test/helpers/sandbox-images';
 import { nowMs, percentile } from './common';
@@ -92,7 +93,7 @@ async function enforcedChecks(
   try {
     const backend = new DockerBackend({ host, configId, network: 'bridge', enforcer });
     const spec = { ...base, image, network: 'bridge', labels: { ...base.labels, [CONFIG_LABEL]: configId } };
-    const extraProbes = networkCheckProbes({ enforcer, problem: null });
+    const extraProbes = networkCheckProbes({ enforcer, control: localControl(enforcer), problem: null });
     const ms: number[] = [];
     const probes: Record<string, number[]> = {};
     for (let i = 0; i <= runs; i++) {

@@ -9,6 +9,7 @@ import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
 import { TokenCache } from './auth/token-cache';
 import { UserCache } from './auth/user-cache';
 import { setupFirstOwner, userCount } from './auth/users';
+import { HostRequests } from './cluster/host-requests';
 import { installationId } from './cluster/installation';
 import { Replica } from './cluster/replica';
 import { scrubSecretEnv } from './core/child-env';
@@ -93,7 +94,7 @@ export interface Services {
   /** How running sandboxes are reached: configs become backends here (clients reused per config version). */
   sandboxes: InstanceDeps;
   /** Skilldock's own egress enforcement for the local Docker engine (null enforcer: why in `problem`). */
-  network: NetworkEnforcement;
+  network: NetworkEnforcement & { requests?: HostRequests };
   /** Browser terminals into running sandboxes: tickets, open sessions, the access re-check. */
   terminals: TerminalService;
   /** Agent gateways (OpenClaw, folder clients): access, tests, drift, the sync target. */
@@ -216,8 +217,13 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   registerBuiltinJobs(jobKinds, { engineStatus: () => dockerStatus(5000) });
   registerPackageJobs(jobKinds, { runtime: packages, secrets, hub, version });
   registerSkillJobs(jobKinds, { dataDir: config.dataDir, catalog: skills });
-  const network = await startNetworkEnforcement(config);
-  const stopNetworkWatch = network.enforcer ? startNetworkReconciler(database.db, network.enforcer) : () => undefined;
+  const hostRequests = new HostRequests(database);
+  // One replica per engine holds the enforcement (a lease); the others forward to it through the database.
+  const network = {
+    ...(await startNetworkEnforcement(config, { database, requests: hostRequests, replicaId: replica.id, installationId: installation })),
+    requests: hostRequests,
+  };
+  const stopNetworkWatch = network.enforcer && !network.owner ? startNetworkReconciler(database.db, network.enforcer) : () => undefined;
   if (!network.enforcer) logger.info('sandbox network rules are not enforced on this host', { reason: network.problem });
   const sandboxes: InstanceDeps = {
     db: database.db,
@@ -333,12 +339,14 @@ export async function stopServices(s: Services): Promise<void> {
   await s.skills.close();
   await closeScanPool();
   await s.worker?.stop(s.config.SKILLDOCK_SHUTDOWN_GRACE_MS);
-  // The rules stay in place (sandboxes stay confined); only this process's listeners stop.
-  await s.network.enforcer?.close();
+  // The rules stay in place (sandboxes stay confined); only this process's listeners stop, and the lease goes to a standby.
+  if (s.network.owner) await s.network.owner.stop();
+  else await s.network.enforcer?.close();
   await s.hub.stop();
   await s.users.stop();
   await s.tokens.stop();
   await s.jobList.stop();
+  await s.network.requests?.stop();
   await s.replica.stop();
   await s.database.close();
   s.releaseLocks();

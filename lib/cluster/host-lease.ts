@@ -126,6 +126,13 @@ export class HostLease {
     return this.chain;
   }
 
+  /** Stops renewing without releasing, as a killed process would (tests of a takeover). */
+  abandon(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.heldGeneration = null;
+  }
+
   /** Stops renewing; a holder releases the lease so a standby takes over at its next attempt. */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -2,7 +2,6 @@
 // CubeSandbox through the E2B-protocol client. The one place a config row becomes a live client.
 import type { AppDb } from '@/db/client';
 import { activeImage } from '../installs/images';
-import type { NetworkEnforcer } from '../network/docker/enforcer';
 import { storedPolicy } from '../network/policy/open';
 import { policySecrets } from '../network/store';
 import type { SecretBox } from '../secrets/crypto';
@@ -12,6 +11,7 @@ import { type ConfigRow, openSecrets } from './config/view';
 import { DockerBackend } from './docker/backend';
 import { E2bBackend } from './e2b/backend';
 import type { TransportDeps } from './e2b/transport';
+import type { NetworkControl } from './network/control';
 
 export interface BackendFactoryDeps {
   secrets: SecretBox;
@@ -20,7 +20,7 @@ export interface BackendFactoryDeps {
   /** Test seam for the E2B-protocol transport (a resolver mapping a sandbox domain to loopback). */
   e2bTransport?: TransportDeps;
   /** Skilldock's own egress enforcement on this host's Docker engine, and why it is off when it is. */
-  network?: { enforcer: NetworkEnforcer | null; problem: string | null };
+  network?: { control: NetworkControl | null; problem: string | null };
 }
 
 export type ConfigRecord = Pick<ConfigRow, 'id' | 'backend' | 'config' | 'secretsSealed'> & Partial<Pick<ConfigRow, 'networkPolicy' | 'networkSecretsSealed'>>;
@@ -36,7 +36,7 @@ export function backendForConfig(row: ConfigRecord, deps: BackendFactoryDeps): S
       runtime: c.runtime || undefined,
       readOnlyRootfs: c.readOnlyRootfs,
       network: c.networkMode,
-      enforcer: deps.network?.enforcer ?? undefined,
+      enforcer: deps.network?.control ?? undefined,
       enforcementProblem: deps.network?.problem ?? 'Network enforcement is not set up in this process.',
       workspaceMount: c.workspaceMount ? { hostPath: c.workspaceMount, allowedRoots: deps.workspaceRoots() } : undefined,
     });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CONFIG_LABEL } from '@/lib/sandbox/config/in-use';
 import { DockerBackend } from '@/lib/sandbox/docker/backend';
 import { networkCheckProbes } from '@/lib/sandbox/network/check-probe';
+import { localControl } from '@/lib/sandbox/network/control';
 import { startTestDns, type TestDnsServer } from '@/test/helpers/dns-server';
 import { describeDocker } from '@/test/helpers/docker';
 import { type HttpPeer, startHttpPeer } from '@/test/helpers/net-peer';
@@ -155,7 +156,7 @@ describeDocker('Docker egress enforcement (own nft table, proxy, DNS forwarder)'
   it('the full check probe: the forwarder answers, the proxy only with domain rules, a host listener is refused, and missing rules fail it', async (ctx) => {
     if (problem) return ctx.skip(problem);
     await enforcer.update(configId, policy({}));
-    const [probeNet] = networkCheckProbes({ enforcer, problem: null });
+    const [probeNet] = networkCheckProbes({ enforcer, control: localControl(enforcer), problem: null });
     const info = await backend.get(sandboxId);
     if (!info) throw new Error('the sandbox is gone');
     // The config label is what the probe finds the network by.

@@ -30,6 +30,8 @@ export interface EnforcerOptions {
   limits?: { proxyPerClient?: number; tunnelIdleMs?: number; dnsPerClient?: number };
   /** The host's own addresses, for the proxy's guard; read from the kernel by default. */
   hostAddresses?: () => Promise<string[]>;
+  /** The installation id the nft table is marked with, so another installation refuses it. */
+  owner?: string;
 }
 
 interface Entry {
@@ -136,7 +138,7 @@ export class NetworkEnforcer {
       dnsPort: this.opts.dnsPort,
     }));
     try {
-      await (await this.packetFilter()).apply(this.opts.table, nets);
+      await (await this.packetFilter()).apply(this.opts.table, nets, this.opts.owner);
     } catch (e) {
       throw new AppError('network_apply_failed', `The firewall rules could not be applied: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
@@ -255,6 +257,11 @@ export class NetworkEnforcer {
       await this.render();
       return n;
     });
+  }
+
+  /** The table rendered again from what this enforcer holds now, in one transaction (a new lease holder). */
+  rerender(): Promise<void> {
+    return this.serial(() => this.render());
   }
 
   /** A network removed behind Skilldock's back (Docker event): its rules and listeners go too. */

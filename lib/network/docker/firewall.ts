@@ -6,14 +6,14 @@ import type { ManagedNetwork } from './nft-rules';
 
 export interface Firewall {
   kind: 'nft' | 'iptables';
-  /** Replaces every rule of `table` with those of `nets`. */
-  apply(table: string, nets: ManagedNetwork[]): Promise<void>;
+  /** Replaces every rule of `table` with those of `nets`; nft also marks the table with its `owner` installation. */
+  apply(table: string, nets: ManagedNetwork[], owner?: string): Promise<void>;
   /** Removes every rule, chain and set of `table`; nothing happens when none exist. */
   remove(table: string): Promise<void>;
 }
 
 export function nftFirewall(opts: FirewallRunOptions = {}): Firewall {
-  return { kind: 'nft', apply: (table, nets) => applyTable(renderTable(table, nets), opts), remove: (table) => deleteTable(table, opts) };
+  return { kind: 'nft', apply: (table, nets, owner) => applyTable(renderTable(table, nets, owner), opts), remove: (table) => deleteTable(table, opts) };
 }
 
 export function iptablesFirewall(opts: FirewallRunOptions = {}): Firewall {

@@ -165,10 +165,12 @@ function dnsRedirect(n: Checked): string[] {
  * One `nft -f` script that replaces the whole table in a single transaction: the empty `table`
  * makes the `delete` valid when the table is absent, so a reader never sees a half-built table.
  */
-export function renderTable(table: string, nets: ManagedNetwork[]): string {
+export function renderTable(table: string, nets: ManagedNetwork[], owner?: string): string {
   const t = tableName(table, 'table');
   const checked = checkAll(nets);
   const body = [
+    // The owner installation, readable from `nft -j` (table comments are not in its JSON).
+    ...(owner === undefined ? [] : chain(ownerChain(owner), [])),
     ...set('hard4', 4, ranges(ALWAYS_BLOCKED_V4, 4)),
     ...set('hard6', 6, ranges(ALWAYS_BLOCKED_V6, 6)),
     ...set('priv4', 4, ranges(PRIVATE_V4, 4)),
@@ -199,5 +201,14 @@ export function renderTable(table: string, nets: ManagedNetwork[]): string {
       'type nat hook prerouting priority dstnat - 10; policy accept;',
     ),
   ];
+  // One transaction: the kernel goes from the old table to the new one with no moment in between.
   return [`table inet ${t} {}`, `delete table inet ${t}`, `table inet ${t} {`, ...body, '}', ''].join('\n');
+}
+
+export const OWNER_CHAIN_PREFIX = 'sbx_owner_';
+
+/** The empty chain naming the installation that owns the table. */
+export function ownerChain(owner: string): string {
+  if (!/^[a-z0-9]{1,32}$/.test(owner)) throw new AppError('validation', `The table owner "${owner}" is not 1–32 lowercase letters or digits.`);
+  return `${OWNER_CHAIN_PREFIX}${owner}`;
 }

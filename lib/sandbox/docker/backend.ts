@@ -3,12 +3,13 @@
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { AppError } from '@/lib/core/errors';
-import type { Attachment, NetworkEnforcer } from '../../network/docker/enforcer';
+import type { Attachment } from '../../network/docker/enforcer';
 import { isOpenPolicy } from '../../network/policy/open';
 import { OPEN_POLICY } from '../../network/policy/types';
 import type { BackendCapabilities, CreateSandboxSpec, ExecRequest, ExecResult, FileEntry, SandboxBackend, SandboxInfo, SandboxState } from '../backend';
 import { KIT_MOUNT } from '../kit/build';
 import { kitVolume } from '../kit/volume';
+import type { NetworkControl } from '../network/control';
 import { acquireLease, recordActivity, withLease } from './activity';
 import { type DockerConnection, type DockerConnectionOptions, dockerConnection, statusOf, toAppError } from './connection';
 import { containerCreateOptions, type DockerSandboxSettings, LABEL_MANAGED, resolveWorkspaceMount, WORKSPACE } from './create-spec';
@@ -23,8 +24,8 @@ const IMAGE_RE = /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::[0-9]{1,5})?(?:\/[a-z0-9]+(?:
 const ID_RE = /^(?:[a-f0-9]{12,64}|[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127})$/;
 
 export interface DockerBackendOptions extends DockerConnectionOptions, DockerSandboxSettings {
-  /** Skilldock's firewall, proxy and DNS for this host; absent where it cannot enforce (not root, no nft). */
-  enforcer?: NetworkEnforcer;
+  /** Skilldock's firewall, proxy and DNS for this host (here or through the replica holding them); absent where it cannot enforce. */
+  enforcer?: Pick<NetworkControl, 'attach'>;
   /** Why the enforcer is absent, for the error a non-open policy gets. */
   enforcementProblem?: string | null;
   /** Test seam for waits; real time otherwise. */

@@ -22,8 +22,8 @@ export async function applyToRunning(deps: InstanceDeps, row: ConfigRow): Promis
   const backend = backendFor(deps, row);
   const policy = storedPolicy(row);
   // Docker's rules are per network: one swap reaches every sandbox on it, listed or not.
-  const enforcer = row.backend === 'docker' ? deps.network?.enforcer : null;
-  const updated = enforcer ? await enforcer.update(row.id, policy) : false;
+  const control = row.backend === 'docker' ? deps.network?.control : null;
+  const updated = control ? await control.update(row.id, policy) : false;
   let listed: Awaited<ReturnType<typeof backend.list>>;
   try {
     listed = await backend.list({ [CONFIG_LABEL]: row.id });
@@ -62,13 +62,13 @@ export async function applyToRunning(deps: InstanceDeps, row: ConfigRow): Promis
 
 /** After a Docker config is deleted: its network, rules, proxy and DNS forwarder go too. */
 export async function releaseNetwork(deps: InstanceDeps, row: ConfigRow): Promise<void> {
-  const enforcer = deps.network?.enforcer;
-  if (row.backend !== 'docker' || !enforcer) return;
+  const control = deps.network?.control;
+  if (row.backend !== 'docker' || !control) return;
   // Duck-typed, not instanceof: a production build may hold two copies of the class.
   const backend = backendFor(deps, row) as unknown as Partial<Pick<DockerBackend, 'localEngine' | 'conn'>>;
-  if (!backend.localEngine || !backend.conn || !enforcer.networks().some((n) => n.configId === row.id)) return;
+  if (!backend.localEngine || !backend.conn) return;
   // The config is gone already; a network left behind is removed by the next reconcile.
-  await enforcer
+  await control
     .detach(backend.conn.api, row.id)
     .catch((e) => logger.warn('could not remove the network of a deleted sandbox config', { config: row.id, err: describeError(e) }));
 }

@@ -40,13 +40,16 @@ export function networkCheckProbes(network: NetworkEnforcement): NonNullable<Ful
     {
       name: 'network',
       run: async (backend, sandbox) => {
-        const enforcer = network.enforcer;
-        const bridge = enforcer?.networks().find((n) => n.configId === sandbox.labels[CONFIG_LABEL]);
         if (backend.kind !== 'docker')
           return { status: 'skipped', reason: `${backend.kind === 'e2b' ? 'E2B' : 'CubeSandbox'} enforces the network policy itself.` };
-        if (!enforcer || !bridge) return { status: 'skipped', reason: 'Skilldock does not enforce this sandbox’s network on this host.' };
+        const control = network.control;
+        const configId = sandbox.labels[CONFIG_LABEL];
+        // Asked of the replica that holds the enforcement, wherever this check runs.
+        const described = control && configId ? await control.describe(configId) : null;
+        const bridge = described?.network;
+        if (!control || !bridge) return { status: 'skipped', reason: 'Skilldock does not enforce this sandbox’s network on this host.' };
         const host = await canary(bridge.gateway4);
-        const { dnsPort, proxyPort } = enforcer.opts;
+        const { dnsPort, proxyPort } = control;
         const r = await backend
           .exec(sandbox.id, {
             argv: ['sh', '-c', SCRIPT, 'sh', bridge.gateway4, String(dnsPort), String(proxyPort), String(host.port)],
@@ -57,7 +60,7 @@ export function networkCheckProbes(network: NetworkEnforcement): NonNullable<Ful
         const out = r.stdout.trim();
         if (out === 'none') return { status: 'skipped', reason: 'The image has none of python3, nc or bash to open a connection with.' };
         const [dns, proxy, denied] = out.split(' ').map(Number);
-        const byName = enforcer.hasDomainRules(bridge.configId);
+        const byName = described.domainRules;
         const detail = { gateway: bridge.gateway4, dnsPort, proxyPort, proxyOpen: byName, network: bridge.name };
         if (dns !== 0) return { status: 'fail', reason: `The DNS forwarder on ${bridge.gateway4}:${dnsPort} did not answer from inside the sandbox.`, detail };
         if (byName && proxy !== 0)

@@ -1,8 +1,9 @@
 // What enforces a config's network policy, said honestly, and the start of Skilldock's own
 // enforcement in this process (the nft table, proxies and DNS forwarders of the local engine).
 import { eq } from 'drizzle-orm';
-import type { AppDb } from '@/db/client';
+import type { AppDb, Database } from '@/db/client';
 import { sandboxConfigs } from '@/db/schema';
+import type { HostRequests } from '../../cluster/host-requests';
 import type { Config } from '../../core/config';
 import { describeError, logger } from '../../core/logger';
 import { systemUpstreams } from '../../network/dns/forwarder';
@@ -12,11 +13,28 @@ import type { EnforcedBy } from '../../network/policy/types';
 import type { DockerConfig } from '../config/schema';
 import type { ConfigRow } from '../config/view';
 import { type DockerConnection, dockerConnection } from '../docker/connection';
+import { localControl, type NetworkControl } from './control';
 import { watchNetworkEvents } from './engine-events';
+import { EnforcementOwner } from './owner';
 
 export interface NetworkEnforcement {
+  /** This process's kernel and listener side; it acts only while `owner` holds the lease (when there is one). */
   enforcer: NetworkEnforcer | null;
+  /** What sandbox start, apply and the check probe call, whichever replica holds the enforcement. */
+  control: NetworkControl | null;
+  /** The lease of the engine's enforcement among the replicas; absent in a process started without one. */
+  owner?: EnforcementOwner;
   problem: string | null;
+}
+
+/** What a replica needs to share enforcement with the others on one database. */
+export interface EnforcementCluster {
+  database: Database;
+  requests: HostRequests;
+  replicaId: string;
+  installationId: string;
+  leaseTtlMs?: number;
+  requestTimeoutMs?: number;
 }
 
 export interface EnforcementView {
@@ -44,7 +62,7 @@ export function enforcementOf(row: Pick<ConfigRow, 'backend' | 'config'>, env: N
         'A remote engine: Skilldock cannot install firewall rules on its host, so only the open policy (or network mode "none") can start sandboxes.',
       liveUpdate: false,
     };
-  if (!env?.enforcer)
+  if (!env?.control)
     return {
       enforcedBy: 'none',
       enforcement: `Not enforced on this server: ${env?.problem ?? 'enforcement is off.'} Only the open policy (or network mode "none") can start sandboxes.`,
@@ -52,23 +70,52 @@ export function enforcementOf(row: Pick<ConfigRow, 'backend' | 'config'>, env: N
     };
   return {
     enforcedBy: 'host-firewall+proxy',
-    enforcement: `Skilldock's firewall on this host (nft table ${env.enforcer.opts.table}), its egress proxy for domain rules and its DNS forwarder; changes reach running sandboxes at once.`,
+    enforcement: `Skilldock's firewall on this host (nft table ${env.control.table}), its egress proxy for domain rules and its DNS forwarder; changes reach running sandboxes at once.${holderText(env.owner)}`,
     liveUpdate: true,
   };
 }
 
-/** Builds the enforcer when this host can enforce; the reason otherwise. */
-export async function startNetworkEnforcement(config: Config): Promise<NetworkEnforcement> {
-  if (config.SKILLDOCK_NETWORK_ENFORCEMENT === 'off') return { enforcer: null, problem: 'SKILLDOCK_NETWORK_ENFORCEMENT is off.' };
+function holderText(owner: EnforcementOwner | undefined): string {
+  if (!owner) return '';
+  const h = owner.holder;
+  if (h.self) return ` Held by this replica (${h.replica}) for engine ${owner.engineId}.`;
+  if (h.replica) return ` Held by replica ${h.replica} for engine ${owner.engineId}; this replica forwards its changes there.`;
+  return ` No replica holds it for engine ${owner.engineId} right now: one takes over within the lease lifetime.`;
+}
+
+/**
+ * Builds the enforcer when this host can enforce; the reason otherwise. With `cluster`, the replicas
+ * on one database share the local engine's enforcement through a lease (see EnforcementOwner).
+ */
+export async function startNetworkEnforcement(config: Config, cluster?: EnforcementCluster): Promise<NetworkEnforcement> {
+  if (config.SKILLDOCK_NETWORK_ENFORCEMENT === 'off') return { enforcer: null, control: null, problem: 'SKILLDOCK_NETWORK_ENFORCEMENT is off.' };
   const problem = await enforcementProblem();
-  if (problem) return { enforcer: null, problem };
+  if (problem) return { enforcer: null, control: null, problem };
   const enforcer = new NetworkEnforcer({
     table: config.SKILLDOCK_NFT_TABLE,
     proxyPort: config.SKILLDOCK_EGRESS_PROXY_PORT,
     dnsPort: config.SKILLDOCK_SANDBOX_DNS_PORT,
     upstreams: config.dnsUpstreams ?? systemUpstreams(),
+    ...(cluster ? { owner: cluster.installationId } : {}),
   });
-  return { enforcer, problem: null };
+  if (!cluster) return { enforcer, control: localControl(enforcer), problem: null };
+  const owner = new EnforcementOwner({
+    db: cluster.database.db,
+    requests: cluster.requests,
+    enforcer,
+    engine: dockerConnection({}),
+    replicaId: cluster.replicaId,
+    installationId: cluster.installationId,
+    ...(cluster.leaseTtlMs !== undefined ? { leaseTtlMs: cluster.leaseTtlMs } : {}),
+    ...(cluster.requestTimeoutMs !== undefined ? { requestTimeoutMs: cluster.requestTimeoutMs } : {}),
+  });
+  try {
+    await owner.start();
+  } catch (e) {
+    return { enforcer: null, control: null, problem: `The local Docker engine could not be asked for its id: ${describeError(e)}` };
+  }
+  if (owner.problem) return { enforcer: null, control: null, owner, problem: owner.problem };
+  return { enforcer, control: owner, owner, problem: null };
 }
 
 /**

@@ -1,0 +1,185 @@
+// Network enforcement of one Docker engine owned by one replica at a time: the holder of the lease
+// `network:<engine id>:<nft table>` renders the table, runs the proxies and DNS forwarders and
+// follows the engine's events; the others forward attach, update, detach and describe to it
+// through the database. A takeover re-renders the table in one transaction, so the rules that the
+// previous holder left in the kernel are replaced in place, never removed first.
+import type Docker from 'dockerode';
+import type { AppDb } from '@/db/client';
+import { HostLease, leaseHolder } from '../../cluster/host-lease';
+import type { HostRequests } from '../../cluster/host-requests';
+import { describeError, logger } from '../../core/logger';
+import type { Attachment, NetworkEnforcer } from '../../network/docker/enforcer';
+import { foreignTableProblem } from '../../network/docker/nft-owner';
+import type { NetworkPolicy } from '../../network/policy/types';
+import type { DockerConnection } from '../docker/connection';
+import { localControl, type NetworkControl } from './control';
+import { reconcileNetworks } from './enforcement';
+import { watchNetworkEvents } from './engine-events';
+
+export interface EnforcementOwnerOptions {
+  db: AppDb;
+  requests: HostRequests;
+  enforcer: NetworkEnforcer;
+  /** The local engine whose sandbox networks this enforcement serves. */
+  engine: DockerConnection;
+  replicaId: string;
+  installationId: string;
+  leaseTtlMs?: number;
+  /** How long a forwarded request waits for the holder's answer. */
+  requestTimeoutMs?: number;
+}
+
+export interface EnforcementHolder {
+  replica: string | null;
+  self: boolean;
+}
+
+export class EnforcementOwner implements NetworkControl {
+  readonly table: string;
+  readonly proxyPort: number;
+  readonly dnsPort: number;
+  key = '';
+  engineId = '';
+  /** Why this replica does not take part (another installation owns the table), or null. */
+  problem: string | null = null;
+  private lease: HostLease | undefined;
+  private readonly local: NetworkControl;
+  private stopWatch: (() => void)[] = [];
+  private lastHolder: string | null = null;
+  private holderTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly opts: EnforcementOwnerOptions) {
+    this.local = localControl(opts.enforcer);
+    this.table = this.local.table;
+    this.proxyPort = this.local.proxyPort;
+    this.dnsPort = this.local.dnsPort;
+  }
+
+  get held(): boolean {
+    return this.lease?.held ?? false;
+  }
+
+  /** Which replica holds the enforcement, as last seen (at most a lease third old). */
+  get holder(): EnforcementHolder {
+    if (this.held) return { replica: this.opts.replicaId, self: true };
+    return { replica: this.lastHolder, self: false };
+  }
+
+  /** Refuses a table of another installation; otherwise competes for the lease (the first try awaited). */
+  async start(): Promise<void> {
+    const info = (await this.opts.engine.api.info()) as { ID?: string };
+    this.engineId = info.ID || this.opts.engine.endpoint;
+    this.key = `network:${this.engineId}:${this.table}`;
+    this.problem = await foreignTableProblem(this.table, this.opts.installationId);
+    if (this.problem) return;
+    this.lease = new HostLease({
+      db: this.opts.db,
+      key: this.key,
+      holder: this.opts.replicaId,
+      ...(this.opts.leaseTtlMs !== undefined ? { ttlMs: this.opts.leaseTtlMs } : {}),
+      onAcquire: () => this.acquired(),
+      onLose: () => this.lost(),
+    });
+    await this.lease.start();
+    await this.refreshHolder();
+    this.holderTimer = setInterval(() => void this.refreshHolder(), Math.max(200, Math.floor(this.lease.ttlMs / 3)));
+    this.holderTimer.unref();
+  }
+
+  private async refreshHolder(): Promise<void> {
+    const h = await leaseHolder(this.opts.db, this.key).catch(() => null);
+    this.lastHolder = h && !h.expired ? h.holder : null;
+  }
+
+  private async acquired(): Promise<void> {
+    // Another installation may have made the table since boot: never render over it.
+    const problem = await foreignTableProblem(this.table, this.opts.installationId).catch((e) => describeError(e));
+    if (problem) {
+      this.problem = problem;
+      logger.error('network enforcement refused', { reason: problem });
+      return;
+    }
+    const { db, enforcer } = this.opts;
+    try {
+      const engines = await reconcileNetworks(db, enforcer);
+      // Also when no config has a network: the table is then this installation's, marked as such.
+      await enforcer.rerender();
+      const reconcile = () => reconcileNetworks(db, enforcer).then(() => undefined);
+      for (const conn of engines.length ? engines : [this.opts.engine]) this.stopWatch.push(watchNetworkEvents(conn.api, enforcer, reconcile));
+      logger.info('network enforcement taken over', { key: this.key, networks: enforcer.networks().length });
+    } catch (e) {
+      logger.error('network enforcement could not re-render its rules after taking the lease', { key: this.key, err: describeError(e) });
+    }
+    await this.opts.requests.serve(this.key, (kind, payload) => this.run(kind, payload));
+  }
+
+  /** Listeners stop; the rules stay in the kernel for the next holder to replace. */
+  private async lost(): Promise<void> {
+    this.opts.requests.unserve(this.key);
+    for (const s of this.stopWatch.splice(0)) s();
+    await this.opts.enforcer.close();
+  }
+
+  /** A forwarded request, run by the holder on its own engine. */
+  private run(kind: string, payload: unknown): Promise<unknown> {
+    const p = payload as { configId: string; policy?: NetworkPolicy };
+    const docker = this.opts.engine.api;
+    switch (kind) {
+      case 'attach':
+        return this.local.attach(docker, p.configId, p.policy!);
+      case 'update':
+        return this.local.update(p.configId, p.policy!);
+      case 'detach':
+        return this.local.detach(docker, p.configId);
+      case 'describe':
+        return this.local.describe(p.configId);
+      default:
+        throw new Error(`unknown network request "${kind}"`);
+    }
+  }
+
+  private async forward<T>(kind: string, payload: { configId: string; policy?: NetworkPolicy }): Promise<T> {
+    return (await this.opts.requests.ask(this.key, kind, payload, {
+      timeoutMs: this.opts.requestTimeoutMs ?? 30_000,
+      noHolder: async () => {
+        const h = await leaseHolder(this.opts.db, this.key).catch(() => null);
+        const who = h ? ` (last holder: replica ${h.holder}${h.expired ? ', lease expired' : ''})` : '';
+        return `No replica holds network enforcement for engine ${this.engineId}${who}: the network change was not made. Check that a replica running as root with nft is up on that host.`;
+      },
+    })) as T;
+  }
+
+  attach(docker: Docker, configId: string, policy: NetworkPolicy): Promise<Attachment> {
+    return this.held ? this.local.attach(docker, configId, policy) : this.forward('attach', { configId, policy });
+  }
+
+  update(configId: string, policy: NetworkPolicy): Promise<boolean> {
+    return this.held ? this.local.update(configId, policy) : this.forward('update', { configId, policy });
+  }
+
+  detach(docker: Docker, configId: string): Promise<void> {
+    return this.held ? this.local.detach(docker, configId) : this.forward('detach', { configId });
+  }
+
+  describe(configId: string): ReturnType<NetworkControl['describe']> {
+    return this.held ? this.local.describe(configId) : this.forward('describe', { configId });
+  }
+
+  /** Gives the lease up and stops the listeners; the rules stay. */
+  async stop(): Promise<void> {
+    clearInterval(this.holderTimer);
+    this.opts.requests.unserve(this.key);
+    for (const s of this.stopWatch.splice(0)) s();
+    await this.lease?.stop();
+    await this.opts.enforcer.close();
+  }
+
+  /** As if the process were killed: no release, no table change; listeners stop (tests of a takeover). */
+  async crash(): Promise<void> {
+    clearInterval(this.holderTimer);
+    this.lease?.abandon();
+    this.opts.requests.unserve(this.key);
+    for (const s of this.stopWatch.splice(0)) s();
+    await this.opts.enforcer.close();
+  }
+}
