@@ -62,10 +62,10 @@ export function enforcementOf(row: Pick<ConfigRow, 'backend' | 'config'>, env: N
         'A remote engine: Skilldock cannot install firewall rules on its host, so only the open policy (or network mode "none") can start sandboxes.',
       liveUpdate: false,
     };
-  if (!env?.control)
+  if (!env?.control || env.owner?.problem)
     return {
       enforcedBy: 'none',
-      enforcement: `Not enforced on this server: ${env?.problem ?? 'enforcement is off.'} Only the open policy (or network mode "none") can start sandboxes.`,
+      enforcement: `Not enforced on this server: ${env?.owner?.problem ?? env?.problem ?? 'enforcement is off.'} Only the open policy (or network mode "none") can start sandboxes.`,
       liveUpdate: false,
     };
   return {
@@ -77,6 +77,7 @@ export function enforcementOf(row: Pick<ConfigRow, 'backend' | 'config'>, env: N
 
 function holderText(owner: EnforcementOwner | undefined): string {
   if (!owner) return '';
+  if (!owner.engineId) return ' The local Docker engine has not answered yet, so no replica holds it.';
   const h = owner.holder;
   if (h.self) return ` Held by this replica (${h.replica}) for engine ${owner.engineId}.`;
   if (h.replica) return ` Held by replica ${h.replica} for engine ${owner.engineId}; this replica forwards its changes there.`;
@@ -103,17 +104,13 @@ export async function startNetworkEnforcement(config: Config, cluster?: Enforcem
     db: cluster.database.db,
     requests: cluster.requests,
     enforcer,
-    engine: dockerConnection({}),
+    engine: dockerConnection(config.DOCKER_HOST ? { host: config.DOCKER_HOST } : {}),
     replicaId: cluster.replicaId,
     installationId: cluster.installationId,
     ...(cluster.leaseTtlMs !== undefined ? { leaseTtlMs: cluster.leaseTtlMs } : {}),
     ...(cluster.requestTimeoutMs !== undefined ? { requestTimeoutMs: cluster.requestTimeoutMs } : {}),
   });
-  try {
-    await owner.start();
-  } catch (e) {
-    return { enforcer: null, control: null, problem: `The local Docker engine could not be asked for its id: ${describeError(e)}` };
-  }
+  await owner.start();
   if (owner.problem) return { enforcer: null, control: null, owner, problem: owner.problem };
   return { enforcer, control: owner, owner, problem: null };
 }

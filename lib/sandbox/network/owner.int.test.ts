@@ -199,6 +199,17 @@ describeDocker('network enforcement held by one replica per engine', () => {
     expect(await probe!.run(backend, (await backend.get(sandboxId))!)).toMatchObject({ status: 'pass' });
   });
 
+  it('a policy saved on any replica without a request reaching the holder is put in force by it', async (ctx) => {
+    if (problem) return ctx.skip(problem);
+    expect(await deny4()).not.toContain('10.97.0.0/16');
+    const saved = policy({ denyEgressByDefault: true, denyOut: ['10.99.0.0/16', '10.97.0.0/16'] });
+    await dbs[0]!.db
+      .update(sandboxConfigs)
+      .set({ networkPolicy: saved as unknown as Record<string, unknown> })
+      .where(eq(sandboxConfigs.id, configId));
+    await waitFor(async () => (await deny4()).includes('10.97.0.0/16'), 'the holder to put the saved policy in force', 30_000);
+  });
+
   it('a request nobody serves fails with a clear error', async (ctx) => {
     if (problem) return ctx.skip(problem);
     const r = replicas[0]!;

@@ -4,12 +4,17 @@
 // through the database. A takeover re-renders the table in one transaction, so the rules that the
 // previous holder left in the kernel are replaced in place, never removed first.
 import type Docker from 'dockerode';
+import { inArray } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
+import { sandboxConfigs } from '@/db/schema';
 import { HostLease, leaseHolder } from '../../cluster/host-lease';
 import type { HostRequests } from '../../cluster/host-requests';
+import { AppError } from '../../core/errors';
 import { describeError, logger } from '../../core/logger';
 import type { Attachment, NetworkEnforcer } from '../../network/docker/enforcer';
 import { foreignTableProblem } from '../../network/docker/nft-owner';
+import { compilePolicy } from '../../network/policy/compile';
+import { storedPolicy } from '../../network/policy/open';
 import type { NetworkPolicy } from '../../network/policy/types';
 import type { DockerConnection } from '../docker/connection';
 import { localControl, type NetworkControl } from './control';
@@ -47,6 +52,9 @@ export class EnforcementOwner implements NetworkControl {
   private stopWatch: (() => void)[] = [];
   private lastHolder: string | null = null;
   private holderTimer: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(private readonly opts: EnforcementOwnerOptions) {
     this.local = localControl(opts.enforcer);
@@ -65,8 +73,22 @@ export class EnforcementOwner implements NetworkControl {
     return { replica: this.lastHolder, self: false };
   }
 
-  /** Refuses a table of another installation; otherwise competes for the lease (the first try awaited). */
+  /**
+   * Refuses a table of another installation; otherwise competes for the lease (the first try
+   * awaited). An engine that does not answer yet is asked again until it does.
+   */
   async start(): Promise<void> {
+    try {
+      await this.begin();
+    } catch (e) {
+      if (this.closed) return;
+      if (!this.retry) logger.warn('the local Docker engine did not answer; network enforcement waits for it', { err: describeError(e) });
+      this.retry = setTimeout(() => void this.start(), 5000);
+      this.retry.unref();
+    }
+  }
+
+  private async begin(): Promise<void> {
     const info = (await this.opts.engine.api.info()) as { ID?: string };
     this.engineId = info.ID || this.opts.engine.endpoint;
     this.key = `network:${this.engineId}:${this.table}`;
@@ -111,10 +133,35 @@ export class EnforcementOwner implements NetworkControl {
       logger.error('network enforcement could not re-render its rules after taking the lease', { key: this.key, err: describeError(e) });
     }
     await this.opts.requests.serve(this.key, (kind, payload) => this.run(kind, payload));
+    // A policy saved on a replica whose forwarded update was lost is still put in force within a lease lifetime.
+    this.refreshTimer = setInterval(() => void this.refresh(), Math.max(1000, this.lease?.ttlMs ?? 15_000));
+    this.refreshTimer.unref();
+  }
+
+  /** Stored policies that differ from those in force are applied; networks missing here are reconciled. */
+  private async refresh(): Promise<void> {
+    if (!this.held) return;
+    const { db, enforcer } = this.opts;
+    try {
+      await reconcileNetworks(db, enforcer);
+      const ids = enforcer.networks().map((n) => n.configId);
+      if (!ids.length) return;
+      const rows = await db.select().from(sandboxConfigs).where(inArray(sandboxConfigs.id, ids));
+      for (const row of rows) {
+        const stored = storedPolicy(row);
+        if (JSON.stringify(compilePolicy(stored)) === JSON.stringify(enforcer.compiledPolicy(row.id))) continue;
+        if (!this.held) return;
+        await enforcer.update(row.id, stored);
+        logger.info('a saved network policy was put in force by the refresh', { config: row.id });
+      }
+    } catch (e) {
+      logger.warn('network policies could not be refreshed', { key: this.key, err: describeError(e) });
+    }
   }
 
   /** Listeners stop; the rules stay in the kernel for the next holder to replace. */
   private async lost(): Promise<void> {
+    clearInterval(this.refreshTimer);
     this.opts.requests.unserve(this.key);
     for (const s of this.stopWatch.splice(0)) s();
     await this.opts.enforcer.close();
@@ -139,6 +186,9 @@ export class EnforcementOwner implements NetworkControl {
   }
 
   private async forward<T>(kind: string, payload: { configId: string; policy?: NetworkPolicy }): Promise<T> {
+    if (!this.key)
+      throw new AppError('unavailable', 'The local Docker engine has not answered yet, so no replica holds its network enforcement: try again once it is up.');
+    if (this.problem) throw new AppError('network_unenforceable', this.problem);
     return (await this.opts.requests.ask(this.key, kind, payload, {
       timeoutMs: this.opts.requestTimeoutMs ?? 30_000,
       noHolder: async () => {
@@ -167,7 +217,10 @@ export class EnforcementOwner implements NetworkControl {
 
   /** Gives the lease up and stops the listeners; the rules stay. */
   async stop(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
     clearInterval(this.holderTimer);
+    clearInterval(this.refreshTimer);
     this.opts.requests.unserve(this.key);
     for (const s of this.stopWatch.splice(0)) s();
     await this.lease?.stop();
@@ -176,7 +229,10 @@ export class EnforcementOwner implements NetworkControl {
 
   /** As if the process were killed: no release, no table change; listeners stop (tests of a takeover). */
   async crash(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
     clearInterval(this.holderTimer);
+    clearInterval(this.refreshTimer);
     this.lease?.abandon();
     this.opts.requests.unserve(this.key);
     for (const s of this.stopWatch.splice(0)) s();
