@@ -33,7 +33,10 @@ export async function startTestServices(opts: { worker?: boolean; env?: Record<s
     dataDir,
     databaseUrl: tdb.url,
     async stop() {
-      await services.network.enforcer?.close({ removeRules: true, removeNetworks: true });
+      // The lease goes first, so no renewal or refresh renders the table again after it is removed.
+      const close = { removeRules: true, removeNetworks: true };
+      if (services.network.owner) await services.network.owner.stop(close);
+      else await services.network.enforcer?.close(close);
       await stopServices(services);
       await tdb.cleanup();
       if (!tdb.dataDir) await rm(dataDir, { recursive: true, force: true });

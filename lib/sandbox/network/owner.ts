@@ -53,11 +53,14 @@ export class EnforcementOwner implements NetworkControl {
   private lastHolder: string | null = null;
   private holderTimer: NodeJS.Timeout | undefined;
   private retry: NodeJS.Timeout | undefined;
+  private binding: Promise<void> | undefined;
+  private engineApi: Docker;
   private refreshTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly opts: EnforcementOwnerOptions) {
     this.local = localControl(opts.enforcer);
+    this.engineApi = opts.engine.api;
     this.table = this.local.table;
     this.proxyPort = this.local.proxyPort;
     this.dnsPort = this.local.dnsPort;
@@ -79,7 +82,7 @@ export class EnforcementOwner implements NetworkControl {
    */
   async start(): Promise<void> {
     try {
-      await this.begin();
+      await this.bind();
     } catch (e) {
       if (this.closed) return;
       if (!this.retry) logger.warn('the local Docker engine did not answer; network enforcement waits for it', { err: describeError(e) });
@@ -88,8 +91,22 @@ export class EnforcementOwner implements NetworkControl {
     }
   }
 
-  private async begin(): Promise<void> {
-    const info = (await this.opts.engine.api.info()) as { ID?: string };
+  /**
+   * Learns the engine's id and competes for its lease, once. The engine is the configured one, or
+   * (when that one does not answer) the engine of the first sandbox network asked for.
+   */
+  private bind(api?: Docker): Promise<void> {
+    if (this.key) return Promise.resolve();
+    this.binding ??= this.begin(api ?? this.opts.engine.api).finally(() => {
+      this.binding = undefined;
+    });
+    return this.binding;
+  }
+
+  private async begin(api: Docker): Promise<void> {
+    const info = (await api.info()) as { ID?: string };
+    if (this.key) return;
+    this.engineApi = api;
     this.engineId = info.ID || this.opts.engine.endpoint;
     this.key = `network:${this.engineId}:${this.table}`;
     this.problem = await foreignTableProblem(this.table, this.opts.installationId);
@@ -127,7 +144,8 @@ export class EnforcementOwner implements NetworkControl {
       // Also when no config has a network: the table is then this installation's, marked as such.
       await enforcer.rerender();
       const reconcile = () => reconcileNetworks(db, enforcer).then(() => undefined);
-      for (const conn of engines.length ? engines : [this.opts.engine]) this.stopWatch.push(watchNetworkEvents(conn.api, enforcer, reconcile));
+      const apis = engines.length ? engines.map((c) => c.api) : [this.engineApi];
+      for (const api of apis) this.stopWatch.push(watchNetworkEvents(api, enforcer, reconcile));
       logger.info('network enforcement taken over', { key: this.key, networks: enforcer.networks().length });
     } catch (e) {
       logger.error('network enforcement could not re-render its rules after taking the lease', { key: this.key, err: describeError(e) });
@@ -170,7 +188,7 @@ export class EnforcementOwner implements NetworkControl {
   /** A forwarded request, run by the holder on its own engine. */
   private run(kind: string, payload: unknown): Promise<unknown> {
     const p = payload as { configId: string; policy?: NetworkPolicy };
-    const docker = this.opts.engine.api;
+    const docker = this.engineApi;
     switch (kind) {
       case 'attach':
         return this.local.attach(docker, p.configId, p.policy!);
@@ -199,7 +217,8 @@ export class EnforcementOwner implements NetworkControl {
     })) as T;
   }
 
-  attach(docker: Docker, configId: string, policy: NetworkPolicy): Promise<Attachment> {
+  async attach(docker: Docker, configId: string, policy: NetworkPolicy): Promise<Attachment> {
+    if (!this.key) await this.bind(docker).catch((e) => logger.warn('the sandbox engine did not answer', { err: describeError(e) }));
     return this.held ? this.local.attach(docker, configId, policy) : this.forward('attach', { configId, policy });
   }
 
@@ -207,7 +226,8 @@ export class EnforcementOwner implements NetworkControl {
     return this.held ? this.local.update(configId, policy) : this.forward('update', { configId, policy });
   }
 
-  detach(docker: Docker, configId: string): Promise<void> {
+  async detach(docker: Docker, configId: string): Promise<void> {
+    if (!this.key) await this.bind(docker).catch(() => undefined);
     return this.held ? this.local.detach(docker, configId) : this.forward('detach', { configId });
   }
 
@@ -215,8 +235,8 @@ export class EnforcementOwner implements NetworkControl {
     return this.held ? this.local.describe(configId) : this.forward('describe', { configId });
   }
 
-  /** Gives the lease up and stops the listeners; the rules stay. */
-  async stop(): Promise<void> {
+  /** Gives the lease up and stops the listeners; the rules stay unless `close` says otherwise (tests, uninstall). */
+  async stop(close: Parameters<NetworkEnforcer['close']>[0] = {}): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
     clearInterval(this.holderTimer);
@@ -224,7 +244,7 @@ export class EnforcementOwner implements NetworkControl {
     this.opts.requests.unserve(this.key);
     for (const s of this.stopWatch.splice(0)) s();
     await this.lease?.stop();
-    await this.opts.enforcer.close();
+    await this.opts.enforcer.close(close);
   }
 
   /** As if the process were killed: no release, no table change; listeners stop (tests of a takeover). */
