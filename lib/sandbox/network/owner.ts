@@ -81,6 +81,7 @@ export class EnforcementOwner implements NetworkControl {
    * awaited). An engine that does not answer yet is asked again until it does.
    */
   async start(): Promise<void> {
+    if (this.closed) return;
     try {
       await this.bind();
     } catch (e) {
@@ -105,7 +106,7 @@ export class EnforcementOwner implements NetworkControl {
 
   private async begin(api: Docker): Promise<void> {
     const info = (await api.info()) as { ID?: string };
-    if (this.key) return;
+    if (this.key || this.closed) return;
     this.engineApi = api;
     this.engineId = info.ID || this.opts.engine.endpoint;
     this.key = `network:${this.engineId}:${this.table}`;
