@@ -11,6 +11,7 @@ import { UserCache } from './auth/user-cache';
 import { setupFirstOwner, userCount } from './auth/users';
 import { installationId } from './cluster/installation';
 import { Replica } from './cluster/replica';
+import { SandboxLeaseStore } from './cluster/sandbox-lease';
 import { scrubSecretEnv } from './core/child-env';
 import { type Config, loadConfig } from './core/config';
 import { lockDir } from './core/dir-lock';
@@ -43,6 +44,7 @@ import { startApprovalExpiry } from './policy/approvals';
 import { startRetentionSweeper } from './retention';
 import { registerSandboxJobs } from './sandbox/check/job';
 import { SandboxUsage } from './sandbox/config/in-use';
+import { SandboxActivity } from './sandbox/docker/activity';
 import { startSandboxSweeper } from './sandbox/docker/sweep-schedule';
 import { backendFor, type InstanceDeps, instanceLister } from './sandbox/instances/service';
 import { networkCheckProbes } from './sandbox/network/check-probe';
@@ -216,7 +218,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   registerBuiltinJobs(jobKinds, { engineStatus: () => dockerStatus(5000) });
   registerPackageJobs(jobKinds, { runtime: packages, secrets, hub, version });
   registerSkillJobs(jobKinds, { dataDir: config.dataDir, catalog: skills });
-  const network = await startNetworkEnforcement(config);
+  const network = await startNetworkEnforcement(config, installation);
   const stopNetworkWatch = network.enforcer ? startNetworkReconciler(database.db, network.enforcer) : () => undefined;
   if (!network.enforcer) logger.info('sandbox network rules are not enforced on this host', { reason: network.problem });
   const sandboxes: InstanceDeps = {
@@ -226,6 +228,9 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     backendCache: new Map(),
     network,
     prepareStart: bundleStarter({ db: database.db, dataDir: config.dataDir }),
+    installationId: installation,
+    activity: new SandboxActivity(new SandboxLeaseStore(database.db, replica.id)),
+    lock: (key, fn) => database.withLock(key, fn),
   };
   registerSandboxJobs(jobKinds, { ...sandboxes, extraProbes: networkCheckProbes(network) });
   registerInstallJobs(jobKinds, { ...sandboxes, dataDir: config.dataDir, hub });
@@ -339,6 +344,7 @@ export async function stopServices(s: Services): Promise<void> {
   await s.users.stop();
   await s.tokens.stop();
   await s.jobList.stop();
+  await s.sandboxes.activity?.store?.close();
   await s.replica.stop();
   await s.database.close();
   s.releaseLocks();

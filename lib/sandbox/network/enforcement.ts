@@ -58,12 +58,13 @@ export function enforcementOf(row: Pick<ConfigRow, 'backend' | 'config'>, env: N
 }
 
 /** Builds the enforcer when this host can enforce; the reason otherwise. */
-export async function startNetworkEnforcement(config: Config): Promise<NetworkEnforcement> {
+export async function startNetworkEnforcement(config: Config, installationId?: string): Promise<NetworkEnforcement> {
   if (config.SKILLDOCK_NETWORK_ENFORCEMENT === 'off') return { enforcer: null, problem: 'SKILLDOCK_NETWORK_ENFORCEMENT is off.' };
   const problem = await enforcementProblem();
   if (problem) return { enforcer: null, problem };
   const enforcer = new NetworkEnforcer({
     table: config.SKILLDOCK_NFT_TABLE,
+    installationId,
     proxyPort: config.SKILLDOCK_EGRESS_PROXY_PORT,
     dnsPort: config.SKILLDOCK_SANDBOX_DNS_PORT,
     upstreams: config.dnsUpstreams ?? systemUpstreams(),
