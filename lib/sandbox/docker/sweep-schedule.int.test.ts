@@ -87,7 +87,7 @@ describeDocker('scheduled idle sweep', () => {
 
     const broken = await sweepDockerEngines({
       ...deps,
-      backendFor: () => new DockerBackend({ host: 'unix:///nonexistent/skilldock-sweep-test.sock' }),
+      backendFor: () => new DockerBackend({ host: 'unix:///nonexistent/skilldock-sweep-test.sock', installationId: ts.services.installationId }),
     });
     expect(broken).toHaveLength(1);
     expect(broken[0].error).toBeTruthy();
