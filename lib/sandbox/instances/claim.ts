@@ -7,6 +7,28 @@ import { type InstanceDeps, runningFor, startInstance } from './service';
 
 const local = new WeakMap<InstanceDeps, Map<string, Promise<unknown>>>();
 
+/**
+ * A database lock holds a pooled connection for the whole start, and the start itself queries the
+ * pool: this many locked starts at once per process, so the rest of the pool stays free for them.
+ */
+const MAX_LOCKED_STARTS = 3;
+const slots = new WeakMap<InstanceDeps, { busy: number; waiting: (() => void)[] }>();
+
+async function withSlot<T>(deps: InstanceDeps, fn: () => Promise<T>): Promise<T> {
+  let s = slots.get(deps);
+  if (!s) slots.set(deps, (s = { busy: 0, waiting: [] }));
+  const slot = s;
+  if (slot.busy >= MAX_LOCKED_STARTS) await new Promise<void>((r) => slot.waiting.push(r));
+  else slot.busy += 1;
+  try {
+    return await fn();
+  } finally {
+    const next = slot.waiting.shift();
+    if (next) next();
+    else slot.busy -= 1;
+  }
+}
+
 /** Runs `fn` after every earlier call with the same key in this process (the stand-in when no database lock is given). */
 function localLock<T>(deps: InstanceDeps, key: string, fn: () => Promise<T>): Promise<T> {
   let chains = local.get(deps);
@@ -26,5 +48,6 @@ export async function runningOrStart(deps: InstanceDeps, actor: Actor, configId:
     const [running] = await runningFor(deps, configId, principal);
     return running ?? (await startInstance(deps, actor, configId, principal)).id;
   };
-  return deps.lock ? deps.lock(lockKeyOf(name), findOrStart) : localLock(deps, name, findOrStart);
+  const lock = deps.lock;
+  return lock ? withSlot(deps, () => lock(lockKeyOf(name), findOrStart)) : localLock(deps, name, findOrStart);
 }
