@@ -11,7 +11,15 @@ import { KIT_MOUNT } from '../kit/build';
 import { kitVolume } from '../kit/volume';
 import { localActivity, type SandboxActivity } from './activity';
 import { type DockerConnection, type DockerConnectionOptions, dockerConnection, statusOf, toAppError } from './connection';
-import { containerCreateOptions, type DockerSandboxSettings, LABEL_INSTALLATION, LABEL_MANAGED, resolveWorkspaceMount, WORKSPACE } from './create-spec';
+import {
+  containerCreateOptions,
+  type DockerSandboxSettings,
+  LABEL_CONFIG,
+  LABEL_INSTALLATION,
+  LABEL_MANAGED,
+  resolveWorkspaceMount,
+  WORKSPACE,
+} from './create-spec';
 import { runExec } from './exec';
 import { getFile, listDir, putFile, putTar } from './files';
 import { type SweepOptions, type SweepResult, sweepIdle } from './sweep';
@@ -241,29 +249,31 @@ export class DockerBackend implements SandboxBackend {
     };
   }
 
-  /** Managed by Skilldock and, when this backend knows its installation, made by it (not by another sharing the engine). */
+  /**
+   * Managed by Skilldock and, when this backend knows its installation, made by it (not by another
+   * sharing the engine); one made before the installation label is ours when it names our config.
+   */
   private ours(labels: Record<string, string> | undefined): boolean {
     if (labels?.[LABEL_MANAGED] !== 'true') return false;
-    return !this.opts.installationId || labels[LABEL_INSTALLATION] === this.opts.installationId;
-  }
-
-  private labelFilters(labels: Record<string, string>): string[] {
-    const own = this.opts.installationId ? [`${LABEL_INSTALLATION}=${this.opts.installationId}`] : [];
-    return [`${LABEL_MANAGED}=true`, ...own, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)];
+    if (!this.opts.installationId) return true;
+    const inst = labels[LABEL_INSTALLATION];
+    return inst ? inst === this.opts.installationId : !!this.opts.configId && labels[LABEL_CONFIG] === this.opts.configId;
   }
 
   async list(labels: Record<string, string> = {}, signal?: AbortSignal): Promise<SandboxInfo[]> {
-    const filters = this.labelFilters(labels);
+    const filters = [`${LABEL_MANAGED}=true`, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)];
     const rows = await this.call('list containers', (d) => d.listContainers({ all: true, filters: { label: filters }, abortSignal: signal }));
-    return rows.map((c) => ({
-      id: c.Id,
-      backend: 'docker' as const,
-      image: c.Image,
-      imageId: c.ImageID,
-      labels: c.Labels ?? {},
-      state: stateOf(c.State),
-      createdAt: new Date(c.Created * 1000),
-    }));
+    return rows
+      .filter((c) => this.ours(c.Labels))
+      .map((c) => ({
+        id: c.Id,
+        backend: 'docker' as const,
+        image: c.Image,
+        imageId: c.ImageID,
+        labels: c.Labels ?? {},
+        state: stateOf(c.State),
+        createdAt: new Date(c.Created * 1000),
+      }));
   }
 
   exec(id: string, req: ExecRequest): Promise<ExecResult> {
@@ -343,6 +353,7 @@ export class DockerBackend implements SandboxBackend {
 
   /** One idle sweep over this engine's Skilldock containers. */
   sweep(opts: SweepOptions = {}): Promise<SweepResult> {
-    return sweepIdle(this.conn, opts, { installationId: this.opts.installationId, activity: this.activity });
+    const adoptConfigIds = opts.adoptConfigIds ?? (this.opts.configId ? [this.opts.configId] : []);
+    return sweepIdle(this.conn, { ...opts, adoptConfigIds }, { installationId: this.opts.installationId, activity: this.activity });
   }
 }

@@ -1,6 +1,6 @@
 // The idle sweep among replicas and installations, on a real engine and a real database: the sweep
-// of one installation never touches another's containers, volumes or networks (nor one made before
-// the installation label); a lease of another replica keeps a container, an expired one of a dead
+// of one installation never touches another's containers, volumes or networks (nor an unlabelled one made before
+// the installation label, unless it names a config of this database); a lease of another replica keeps a container, an expired one of a dead
 // holder does not; another replica's last use counts; two first starts for one agent make one sandbox.
 import { randomBytes } from 'node:crypto';
 import Docker from 'dockerode';
@@ -89,21 +89,29 @@ describeDocker('idle sweep among replicas and installations', () => {
     await ts?.stop();
   });
 
-  it("never removes another installation's containers and volumes, nor one made before the label; removes its own", async () => {
+  it("never removes another installation's containers and volumes, nor an unlabelled one it cannot claim; removes its own", async () => {
     // Read-only rootfs: each container gets a labelled workspace volume.
     const own = await mine.withSettings({ readOnlyRootfs: true }).create({ image, labels, idleTtlSeconds: 1 });
     const foreign = await other.withSettings({ readOnlyRootfs: true }).create({ image, labels, idleTtlSeconds: 1 });
+    // Made before the installation label: one names a config of this database (so it is this one's), one names none.
+    const adopted = await new DockerBackend({ host: process.env.DOCKER_HOST, configId: row.id, activity: new SandboxActivity() }).create({
+      image,
+      labels,
+      idleTtlSeconds: 1,
+    });
     const old = await legacy.create({ image, labels, idleTtlSeconds: 1 });
     expect(own.labels[LABEL_INSTALLATION]).toBe(ts.services.installationId);
     expect(old.labels[LABEL_INSTALLATION]).toBeUndefined();
+    expect(adopted.labels[LABEL_INSTALLATION]).toBeUndefined();
     expect(await volumesOf(OTHER)).toHaveLength(1);
     expect(await volumesOf(ts.services.installationId)).toHaveLength(1);
     // Nor does it list or resolve them.
-    expect((await mine.list(labels)).map((s) => s.id)).toEqual([own.id]);
+    expect((await mine.list(labels)).map((s) => s.id).sort()).toEqual([own.id, adopted.id].sort());
     expect(await mine.get(foreign.id)).toBeNull();
+    expect(await mine.get(old.id)).toBeNull();
 
     const r = await mine.sweep({ now: later, labels });
-    expect(r.removed).toEqual([own.id]);
+    expect(r.removed.sort()).toEqual([own.id, adopted.id].sort());
     expect(await exists(own.id)).toBe(false);
     expect(await volumesOf(ts.services.installationId)).toEqual([]);
     expect(await exists(foreign.id)).toBe(true);

@@ -1,17 +1,20 @@
 // The idle sweep: force-removes (with volumes) labelled containers whose last activity is older
 // than their idle TTL. The composition root schedules it; a container holding a lease (of any
 // replica, when the activity has a lease store) is skipped. Only this installation's containers
-// are looked at: another installation on the same engine, or a container made before containers
-// carried the installation label, is never touched.
+// are looked at: another installation's on the same engine are never touched. A container made
+// before containers carried the installation label is this installation's only when its config
+// label names one of this database's configs (config ids are random, so no other database has it).
 import { localActivity, type SandboxActivity } from './activity';
 import type { DockerConnection } from './connection';
-import { LABEL_IDLE_TTL, LABEL_INSTALLATION, LABEL_MANAGED } from './create-spec';
+import { LABEL_CONFIG, LABEL_IDLE_TTL, LABEL_INSTALLATION, LABEL_MANAGED } from './create-spec';
 
 export interface SweepOptions {
   /** Injected clock (ms since the epoch). */
   now?: () => number;
   /** Only containers carrying these labels too (e.g. one config id). */
   labels?: Record<string, string>;
+  /** This database's config ids: an unlabelled (older) container of one of these is this installation's. */
+  adoptConfigIds?: string[];
   signal?: AbortSignal;
 }
 
@@ -33,12 +36,17 @@ export async function sweepIdle(conn: DockerConnection, opts: SweepOptions = {},
   if (!scope.installationId) return result;
   const now = opts.now ?? Date.now;
   const activity = scope.activity ?? localActivity;
-  const filters = [`${LABEL_MANAGED}=true`, `${LABEL_INSTALLATION}=${scope.installationId}`, ...Object.entries(opts.labels ?? {}).map(([k, v]) => `${k}=${v}`)];
+  const filters = [`${LABEL_MANAGED}=true`, ...Object.entries(opts.labels ?? {}).map(([k, v]) => `${k}=${v}`)];
   const list = await conn.api.listContainers({ all: true, filters: { label: filters }, abortSignal: opts.signal });
+  const adopt = new Set(opts.adoptConfigIds ?? []);
+  const ours = list.filter((c) => {
+    const inst = c.Labels?.[LABEL_INSTALLATION];
+    return inst ? inst === scope.installationId : adopt.has(c.Labels?.[LABEL_CONFIG] ?? '');
+  });
   const seen = await activity.view();
-  for (const c of list) {
+  for (const c of ours) {
     const ttlSec = Number(c.Labels?.[LABEL_IDLE_TTL]);
-    if (c.Labels?.[LABEL_INSTALLATION] !== scope.installationId || !Number.isFinite(ttlSec) || ttlSec <= 0) {
+    if (!Number.isFinite(ttlSec) || ttlSec <= 0) {
       result.kept += 1;
       continue;
     }
