@@ -1,7 +1,8 @@
 // The idle sweep among replicas and installations, on a real engine and a real database: the sweep
-// of one installation never touches another's containers, volumes or networks (nor an unlabelled one made before
-// the installation label, unless it names a config of this database); a lease of another replica keeps a container, an expired one of a dead
-// holder does not; another replica's last use counts; two first starts for one agent make one sandbox.
+// of one installation never touches another's containers, volumes or networks, nor an unlabelled
+// container made before the installation label unless it names a config of this database; a lease
+// of another replica keeps a container, an expired one of a dead holder does not; another replica's
+// last use counts; two first starts for one agent, on two replicas, make one sandbox.
 import { randomBytes } from 'node:crypto';
 import Docker from 'dockerode';
 import { eq } from 'drizzle-orm';
