@@ -12,6 +12,7 @@ import { setupFirstOwner, userCount } from './auth/users';
 import { HostRequests } from './cluster/host-requests';
 import { installationId } from './cluster/installation';
 import { Replica } from './cluster/replica';
+import { SandboxLeaseStore } from './cluster/sandbox-lease';
 import { scrubSecretEnv } from './core/child-env';
 import { type Config, loadConfig } from './core/config';
 import { lockDir } from './core/dir-lock';
@@ -44,6 +45,7 @@ import { startApprovalExpiry } from './policy/approvals';
 import { startRetentionSweeper } from './retention';
 import { registerSandboxJobs } from './sandbox/check/job';
 import { SandboxUsage } from './sandbox/config/in-use';
+import { SandboxActivity } from './sandbox/docker/activity';
 import { startSandboxSweeper } from './sandbox/docker/sweep-schedule';
 import { backendFor, type InstanceDeps, instanceLister } from './sandbox/instances/service';
 import { networkCheckProbes } from './sandbox/network/check-probe';
@@ -232,6 +234,9 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     backendCache: new Map(),
     network,
     prepareStart: bundleStarter({ db: database.db, dataDir: config.dataDir }),
+    installationId: installation,
+    activity: new SandboxActivity(new SandboxLeaseStore(database.db, replica.id)),
+    lock: (key, fn) => database.withLock(key, fn),
   };
   registerSandboxJobs(jobKinds, { ...sandboxes, extraProbes: networkCheckProbes(network) });
   registerInstallJobs(jobKinds, { ...sandboxes, dataDir: config.dataDir, hub });
@@ -347,6 +352,7 @@ export async function stopServices(s: Services): Promise<void> {
   await s.tokens.stop();
   await s.jobList.stop();
   await s.network.requests?.stop();
+  await s.sandboxes.activity?.store?.close();
   await s.replica.stop();
   await s.database.close();
   s.releaseLocks();

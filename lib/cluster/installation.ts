@@ -7,6 +7,9 @@ import { randomToken } from '../core/ids';
 
 const KEY = 'installation';
 
+/** The label every Docker object (container, network) of an installation carries, with its id. */
+export const LABEL_INSTALLATION = 'io.skilldock.installation';
+
 /** Reads the id, creating it on first boot; replicas booting together all read the one that won. */
 export async function installationId(db: AppDb): Promise<string> {
   const candidate = randomToken(9)

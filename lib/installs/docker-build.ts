@@ -5,7 +5,7 @@
 import { AppError } from '@/lib/core/errors';
 import type { CreateSandboxSpec } from '@/lib/sandbox/backend';
 import { CONFIG_LABEL } from '@/lib/sandbox/config/in-use';
-import { acquireLease, forget, isLeased } from '@/lib/sandbox/docker/activity';
+import { localActivity, type SandboxActivity } from '@/lib/sandbox/docker/activity';
 import { checkImage, type DockerBackend } from '@/lib/sandbox/docker/backend';
 import { type DockerConnection, statusOf, toAppError } from '@/lib/sandbox/docker/connection';
 import { runScript } from './docker-skill-copy';
@@ -38,7 +38,7 @@ export async function openMaintenance(backend: DockerBackend, input: OpenMainten
     .withSettings({ configId, readOnlyRootfs: false, workspaceMount: undefined })
     .create({ ...spec, image: input.image, labels: { ...labels, [CONFIG_LABEL]: configId, [MAINTENANCE_LABEL]: runId } });
   const conn = backend.conn;
-  const releaseLease = acquireLease(sandbox.id);
+  const releaseLease = await backend.activity.acquireLease(sandbox.id, 'install');
   try {
     const c = await conn.api.getContainer(sandbox.id).inspect();
     const parent = await conn.api.getImage(c.Image).inspect();
@@ -50,6 +50,7 @@ export async function openMaintenance(backend: DockerBackend, input: OpenMainten
       parentImageId: parent.Id,
       parentConfig: parent.Config ?? {},
       releaseLease,
+      activity: backend.activity,
       closed: false,
     } as Maintenance;
   } catch (e) {
@@ -71,7 +72,7 @@ export async function closeMaintenance(m: Maintenance): Promise<void> {
     if (statusOf(e) !== 404) throw toAppError(e, m.conn.endpoint, `remove maintenance container ${m.containerId}`);
   } finally {
     await m.releaseLease();
-    forget(m.containerId);
+    await m.activity.forget([m.containerId]);
   }
 }
 
@@ -177,6 +178,8 @@ export interface ReclaimInput {
    * runs) may share the engine, and their live maintenance containers are not this store's to judge.
    */
   configIds?: string[];
+  /** Leases of every replica (a maintenance container in use anywhere stays); this process's alone otherwise. */
+  activity?: SandboxActivity;
 }
 
 export interface ReclaimResult {
@@ -193,8 +196,10 @@ export async function reclaimLeftovers(conn: DockerConnection, input: ReclaimInp
   const ours = input.configIds ? new Set(input.configIds) : null;
   try {
     const leftovers = await conn.api.listContainers({ all: true, filters: { label: [MAINTENANCE_LABEL] } });
+    const activity = input.activity ?? localActivity;
+    const leases = await activity.view();
     for (const c of leftovers) {
-      if (!isMaintenanceLabels(c.Labels) || live.has(c.Labels[MAINTENANCE_LABEL] as string) || isLeased(c.Id, c.Names)) continue;
+      if (!isMaintenanceLabels(c.Labels) || live.has(c.Labels[MAINTENANCE_LABEL] as string) || leases.isLeased(c.Id, c.Names)) continue;
       if (ours && !ours.has(c.Labels[CONFIG_LABEL] as string)) continue;
       await conn.api
         .getContainer(c.Id)
@@ -202,7 +207,7 @@ export async function reclaimLeftovers(conn: DockerConnection, input: ReclaimInp
         .catch((e) => {
           if (statusOf(e) !== 404) throw e;
         });
-      forget(c.Id);
+      await activity.forget([c.Id]);
       result.containers.push(c.Id);
     }
     const keep = new Set(input.keepRefs);

@@ -4,7 +4,6 @@
 // rootfs, and labelled as a probe so the idle sweep removes whatever a crash leaves. An image is
 // immutable, so a result is kept per engine image id and never goes stale by content.
 import { AppError } from '../core/errors';
-import { acquireLease, forget } from '../sandbox/docker/activity';
 import { checkImage, type DockerBackend } from '../sandbox/docker/backend';
 import { statusOf, toAppError } from '../sandbox/docker/connection';
 import { runExec } from '../sandbox/docker/exec';
@@ -145,7 +144,7 @@ async function runProbe(backend: DockerBackend, image: string, bins: string[], o
     labels: { ...opts.labels, [PROBE_LABEL]: 'true' },
   });
   const conn = backend.conn;
-  const release = acquireLease(sandbox.id);
+  const release = await backend.activity.acquireLease(sandbox.id, 'probe');
   let outcome: { ok: true; value: ReturnType<typeof parseProbeOutput> } | { ok: false; error: unknown };
   try {
     const r = await runExec(conn, sandbox.id, {
@@ -174,7 +173,7 @@ async function removeProbe(backend: DockerBackend, id: string): Promise<AppError
   } catch (e) {
     if (statusOf(e) !== 404) return toAppError(e, conn.endpoint, `remove probe container ${id}`);
   } finally {
-    forget(id);
+    await backend.activity.forget([id]).catch(() => undefined);
   }
   return null;
 }

@@ -1,5 +1,6 @@
 // The handle of one maintenance container, shared by the build, copy and step modules.
 import type Docker from 'dockerode';
+import type { SandboxActivity } from '@/lib/sandbox/docker/activity';
 import type { DockerConnection } from '@/lib/sandbox/docker/connection';
 
 export type ImageConfig = NonNullable<Docker.ImageInspectInfo['Config']>;
@@ -14,5 +15,6 @@ export interface Maintenance {
   readonly parentConfig: ImageConfig;
   /** Lets the idle sweep see the container again. */
   readonly releaseLease: () => Promise<void>;
+  readonly activity: SandboxActivity;
   closed: boolean;
 }

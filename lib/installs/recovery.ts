@@ -163,7 +163,13 @@ export async function recoverInstalls(deps: InstallRecoveryDeps): Promise<Instal
   }
   for (const [endpoint, e] of engines) {
     try {
-      const r = await reclaimLeftovers(e.conn, { plannedRefs: e.planned, keepRefs: e.keep, liveRunIds: live.runIds, configIds: e.configIds });
+      const r = await reclaimLeftovers(e.conn, {
+        plannedRefs: e.planned,
+        keepRefs: e.keep,
+        liveRunIds: live.runIds,
+        configIds: e.configIds,
+        activity: deps.activity,
+      });
       if (r.containers.length || r.images.length) report.reclaimed.push({ endpoint, containers: r.containers, images: r.images });
     } catch (err) {
       report.problems.push(`engine ${endpoint}: ${err instanceof Error ? err.message : String(err)}`);

@@ -9,8 +9,9 @@ import type { Actor } from '../auth/actor';
 import { AppError, hasCode } from '../core/errors';
 import type { SandboxBackend } from '../sandbox/backend';
 import { loadEnvFor } from '../sandbox/env/store';
+import { runningOrStart } from '../sandbox/instances/claim';
 import { agentPrincipal } from '../sandbox/instances/principal';
-import { type InstanceDeps, resolve, runningFor, startInstance } from '../sandbox/instances/service';
+import { type InstanceDeps, resolve, runningFor } from '../sandbox/instances/service';
 import type { ScriptDigest } from './approval-binding';
 import { digestsIn, scriptCandidates } from './script-digests';
 import { recordWritten, scanWritten, startTracking, TRACKED_ROOTS } from './sessions';
@@ -66,7 +67,7 @@ interface Routes {
    * It is used without asking the engine first; a call that finds it gone (before anything started) drops it.
    */
   last: Map<string, Resolved>;
-  /** One start at a time per agent and config: concurrent first execs share the sandbox it starts. */
+  /** One start at a time per agent and config in this process: concurrent first execs share one call. */
   starting: Map<string, Promise<string>>;
   /** Commands running per agent. */
   running: Map<string, number>;
@@ -90,11 +91,8 @@ async function instanceFor(deps: SandboxDeps, actor: Actor, target: AgentSandbox
   if (last) return last;
   let pending = starting.get(key);
   if (!pending) {
-    const principal = agentPrincipal(target.agentId);
-    pending = (async () => {
-      const [running] = await runningFor(deps.instances, target.configId, principal);
-      return running ?? (await startInstance(deps.instances, actor, target.configId, principal)).id;
-    })().finally(() => starting.delete(key));
+    // Across replicas too: runningOrStart finds or starts under a database lock.
+    pending = runningOrStart(deps.instances, actor, target.configId, agentPrincipal(target.agentId)).finally(() => starting.delete(key));
     starting.set(key, pending);
   }
   const id = await pending;

@@ -8,6 +8,7 @@ import type { SecretBox } from '../secrets/crypto';
 import type { CreateSandboxSpec, SandboxBackend } from './backend';
 import type { CubeConfig, DockerConfig, E2bConfig } from './config/schema';
 import { type ConfigRow, openSecrets } from './config/view';
+import type { SandboxActivity } from './docker/activity';
 import { DockerBackend } from './docker/backend';
 import { E2bBackend } from './e2b/backend';
 import type { TransportDeps } from './e2b/transport';
@@ -21,6 +22,10 @@ export interface BackendFactoryDeps {
   e2bTransport?: TransportDeps;
   /** Skilldock's own egress enforcement on this host's Docker engine, and why it is off when it is. */
   network?: { control: NetworkControl | null; problem: string | null };
+  /** This installation's id: on every Docker object made, and the scope of every sweep and cleanup. */
+  installationId?: string;
+  /** Sandbox leases and last use in the database, seen by every replica. */
+  activity?: SandboxActivity;
 }
 
 export type ConfigRecord = Pick<ConfigRow, 'id' | 'backend' | 'config' | 'secretsSealed'> & Partial<Pick<ConfigRow, 'networkPolicy' | 'networkSecretsSealed'>>;
@@ -33,6 +38,8 @@ export function backendForConfig(row: ConfigRecord, deps: BackendFactoryDeps): S
       tlsCertPath: c.tlsCertPath || undefined,
       apiTimeoutMs: c.httpTimeoutSec * 1000,
       configId: row.id,
+      installationId: deps.installationId,
+      activity: deps.activity,
       runtime: c.runtime || undefined,
       readOnlyRootfs: c.readOnlyRootfs,
       network: c.networkMode,

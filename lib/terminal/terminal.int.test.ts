@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { isAppError } from '@/lib/core/errors';
-import { isLeased } from '@/lib/sandbox/docker/activity';
 import { DockerBackend } from '@/lib/sandbox/docker/backend';
 import { describeDocker } from '@/test/helpers/docker';
 import { markedPids as marked } from '@/test/helpers/marked-processes';
@@ -111,13 +110,13 @@ describeDocker('terminal sessions', () => {
     s.resize(120, 40);
     c.type('echo size=$(stty size)\n');
     await c.waitFor(/size=40 120/);
-    expect(isLeased(id)).toBe(true);
+    expect(await backend.activity.isLeased(id)).toBe(true);
     const done = ended(s.id);
     await manager.close(s.id);
     await done;
     expect(c.closed).toEqual({ code: 4008, reason: 'closed_by_admin' });
     // The backend records the activity before it lets the lease go.
-    await vi.waitFor(() => expect(isLeased(id)).toBe(false), { timeout: 20_000, interval: 50 });
+    await vi.waitFor(async () => expect(await backend.activity.isLeased(id)).toBe(false), { timeout: 20_000, interval: 50 });
     const start = audit.find((e) => e.sessionId === s.id && e.phase === 'start');
     const end = audit.find((e) => e.sessionId === s.id && e.phase === 'end');
     expect(start).toMatchObject({ who: 'u-echo', sandbox: id, end: null, reason: null });

@@ -20,6 +20,8 @@ import { type BridgeNetwork, ensureBridgeNetwork, listBridgeNetworks, networkKey
 export interface EnforcerOptions {
   /** The nft table this process owns (also the owner label of its networks). */
   table: string;
+  /** This installation's id, on the networks it creates; networks of another installation are never touched. */
+  installationId?: string;
   proxyPort: number;
   dnsPort: number;
   /** DNS servers the forwarder and the proxy ask ("ip" or "ip:port"). */
@@ -186,7 +188,7 @@ export class NetworkEnforcer {
     return this.serial(async () => {
       let entry = this.entries.get(configId);
       if (!entry) {
-        const net = await ensureBridgeNetwork(docker, this.opts.table, configId);
+        const net = await ensureBridgeNetwork(docker, this.opts.table, configId, this.opts.installationId);
         this.guard.invalidate();
         entry = await this.start(docker, net, policy);
         try {
@@ -244,8 +246,12 @@ export class NetworkEnforcer {
       let n = 0;
       for (const net of await listBridgeNetworks(docker, this.opts.table)) {
         if (this.entries.has(net.configId)) continue;
+        // Another installation's network on a shared engine and table name: not this one's to serve or remove.
+        if (net.installationId && net.installationId !== this.opts.installationId) continue;
         const policy = await policyOf(net.configId);
         if (!policy) {
+          // Made before networks carried the installation: it may be another installation's, so it stays.
+          if (!net.installationId) continue;
           await removeBridgeNetwork(docker, net.name).catch((e) =>
             logger.warn('could not remove an orphaned sandbox network', { err: describeError(e), network: net.name }),
           );

@@ -3,6 +3,7 @@
 // that say who owns it (so boot reconciliation and cleanup are exact).
 import { createHash } from 'node:crypto';
 import type Docker from 'dockerode';
+import { LABEL_INSTALLATION } from '../../cluster/installation';
 import { AppError } from '../../core/errors';
 
 export const LABEL_NETWORK = 'io.skilldock.network';
@@ -17,6 +18,8 @@ export interface BridgeNetwork {
   bridge: string;
   subnet4: string;
   gateway4: string;
+  /** The installation that made it; null for a network made before networks carried one. */
+  installationId: string | null;
 }
 
 /** The key of a config's network under one owner (the nft table name): 10 hex characters. */
@@ -31,7 +34,15 @@ function fromInspect(configId: string, key: string, info: Docker.NetworkInspectI
   const ipam = (info.IPAM?.Config ?? []).find((c) => c.Subnet && !c.Subnet.includes(':'));
   if (!ipam?.Subnet || !ipam.Gateway)
     throw new AppError('sandbox_error', `Docker network ${info.Name} has no IPv4 subnet and gateway; remove it and start the sandbox again.`);
-  return { configId, key, name: info.Name, bridge: bridgeName(key), subnet4: ipam.Subnet, gateway4: ipam.Gateway.split('/')[0] };
+  return {
+    configId,
+    key,
+    name: info.Name,
+    bridge: bridgeName(key),
+    subnet4: ipam.Subnet,
+    gateway4: ipam.Gateway.split('/')[0],
+    installationId: info.Labels?.[LABEL_INSTALLATION] ?? null,
+  };
 }
 
 async function inspect(docker: Docker, name: string): Promise<Docker.NetworkInspectInfo | null> {
@@ -44,7 +55,7 @@ async function inspect(docker: Docker, name: string): Promise<Docker.NetworkInsp
 }
 
 /** The config's network, created when absent (a concurrent create by another caller is fine). */
-export async function ensureBridgeNetwork(docker: Docker, owner: string, configId: string): Promise<BridgeNetwork> {
+export async function ensureBridgeNetwork(docker: Docker, owner: string, configId: string, installationId?: string): Promise<BridgeNetwork> {
   const key = networkKey(owner, configId);
   const name = networkName(key);
   const found = await inspect(docker, name);
@@ -56,7 +67,13 @@ export async function ensureBridgeNetwork(docker: Docker, owner: string, configI
       CheckDuplicate: true,
       Internal: false,
       Options: { 'com.docker.network.bridge.name': bridgeName(key), 'com.docker.network.bridge.enable_icc': 'false' },
-      Labels: { 'io.skilldock.managed': 'true', [LABEL_NETWORK]: 'true', [LABEL_NETWORK_OWNER]: owner, [LABEL_NETWORK_CONFIG]: configId },
+      Labels: {
+        'io.skilldock.managed': 'true',
+        [LABEL_NETWORK]: 'true',
+        [LABEL_NETWORK_OWNER]: owner,
+        [LABEL_NETWORK_CONFIG]: configId,
+        ...(installationId ? { [LABEL_INSTALLATION]: installationId } : {}),
+      },
     });
   } catch (e) {
     if ((e as { statusCode?: number }).statusCode !== 409) throw e;

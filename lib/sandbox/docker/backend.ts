@@ -10,9 +10,17 @@ import type { BackendCapabilities, CreateSandboxSpec, ExecRequest, ExecResult, F
 import { KIT_MOUNT } from '../kit/build';
 import { kitVolume } from '../kit/volume';
 import type { NetworkControl } from '../network/control';
-import { acquireLease, recordActivity, withLease } from './activity';
+import { localActivity, type SandboxActivity } from './activity';
 import { type DockerConnection, type DockerConnectionOptions, dockerConnection, statusOf, toAppError } from './connection';
-import { containerCreateOptions, type DockerSandboxSettings, LABEL_MANAGED, resolveWorkspaceMount, WORKSPACE } from './create-spec';
+import {
+  containerCreateOptions,
+  type DockerSandboxSettings,
+  LABEL_CONFIG,
+  LABEL_INSTALLATION,
+  LABEL_MANAGED,
+  resolveWorkspaceMount,
+  WORKSPACE,
+} from './create-spec';
 import { runExec } from './exec';
 import { getFile, listDir, putFile, putTar } from './files';
 import { type SweepOptions, type SweepResult, sweepIdle } from './sweep';
@@ -28,6 +36,8 @@ export interface DockerBackendOptions extends DockerConnectionOptions, DockerSan
   enforcer?: Pick<NetworkControl, 'attach'>;
   /** Why the enforcer is absent, for the error a non-open policy gets. */
   enforcementProblem?: string | null;
+  /** Leases and last use of sandboxes (the database's, seen by every replica); this process's alone otherwise. */
+  activity?: SandboxActivity;
   /** Test seam for waits; real time otherwise. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -73,10 +83,12 @@ export interface ContainerStatsSample {
 export class DockerBackend implements SandboxBackend {
   readonly kind = 'docker' as const;
   readonly conn: DockerConnection;
+  readonly activity: SandboxActivity;
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly opts: DockerBackendOptions = {}) {
     this.conn = dockerConnection(opts);
+    this.activity = opts.activity ?? localActivity;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
@@ -187,7 +199,7 @@ export class DockerBackend implements SandboxBackend {
           { type: 'dir', name: 'output', mtime: now },
         ]),
       );
-      recordActivity(c.id, now);
+      await this.activity.recordActivity(c.id, now);
       const info = await this.get(c.id, signal);
       if (!info) throw new AppError('sandbox_not_found', `container ${c.id} disappeared after start`);
       // An image without `sleep` lets the init start, then exit: that shows only now.
@@ -226,7 +238,7 @@ export class DockerBackend implements SandboxBackend {
       if (statusOf(e) === 404) return null;
       throw toAppError(e, this.conn.endpoint, `inspect ${id}`);
     }
-    if (s.Config.Labels?.[LABEL_MANAGED] !== 'true') return null;
+    if (!this.ours(s.Config.Labels)) return null;
     return {
       id: s.Id,
       backend: 'docker',
@@ -238,23 +250,36 @@ export class DockerBackend implements SandboxBackend {
     };
   }
 
+  /**
+   * Managed by Skilldock and, when this backend knows its installation, made by it (not by another
+   * sharing the engine); one made before the installation label is ours when it names our config.
+   */
+  private ours(labels: Record<string, string> | undefined): boolean {
+    if (labels?.[LABEL_MANAGED] !== 'true') return false;
+    if (!this.opts.installationId) return true;
+    const inst = labels[LABEL_INSTALLATION];
+    return inst ? inst === this.opts.installationId : !!this.opts.configId && labels[LABEL_CONFIG] === this.opts.configId;
+  }
+
   async list(labels: Record<string, string> = {}, signal?: AbortSignal): Promise<SandboxInfo[]> {
     const filters = [`${LABEL_MANAGED}=true`, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)];
     const rows = await this.call('list containers', (d) => d.listContainers({ all: true, filters: { label: filters }, abortSignal: signal }));
-    return rows.map((c) => ({
-      id: c.Id,
-      backend: 'docker' as const,
-      image: c.Image,
-      imageId: c.ImageID,
-      labels: c.Labels ?? {},
-      state: stateOf(c.State),
-      createdAt: new Date(c.Created * 1000),
-    }));
+    return rows
+      .filter((c) => this.ours(c.Labels))
+      .map((c) => ({
+        id: c.Id,
+        backend: 'docker' as const,
+        image: c.Image,
+        imageId: c.ImageID,
+        labels: c.Labels ?? {},
+        state: stateOf(c.State),
+        createdAt: new Date(c.Created * 1000),
+      }));
   }
 
   exec(id: string, req: ExecRequest): Promise<ExecResult> {
     checkId(id);
-    return withLease(id, async () => {
+    return this.activity.withLease(id, async () => {
       try {
         return await runExec(this.conn, id, req);
       } catch (e) {
@@ -270,17 +295,17 @@ export class DockerBackend implements SandboxBackend {
 
   writeFile(id: string, path: string, data: Buffer, mode?: number): Promise<void> {
     checkId(id);
-    return withLease(id, () => putFile(this.conn, id, path, data, mode));
+    return this.activity.withLease(id, () => putFile(this.conn, id, path, data, mode), 'upload');
   }
 
   readFile(id: string, path: string, maxBytes: number): Promise<Readable> {
     checkId(id);
-    return withLease(id, () => getFile(this.conn, id, path, maxBytes));
+    return this.activity.withLease(id, () => getFile(this.conn, id, path, maxBytes), 'file');
   }
 
   listFiles(id: string, dir: string): Promise<FileEntry[]> {
     checkId(id);
-    return withLease(id, () => listDir(this.conn, id, dir, (p) => p === KIT_MOUNT));
+    return this.activity.withLease(id, () => listDir(this.conn, id, dir, (p) => p === KIT_MOUNT), 'file');
   }
 
   async remove(id: string, signal?: AbortSignal): Promise<void> {
@@ -296,7 +321,7 @@ export class DockerBackend implements SandboxBackend {
   /** An interactive shell with a TTY; the lease is held until its stream closes. */
   async openTerminal(id: string, opts: TtyOptions = {}): Promise<TtySession> {
     checkId(id);
-    const release = acquireLease(id);
+    const release = await this.activity.acquireLease(id, 'terminal');
     try {
       const session = await openTty(this.conn, id, opts);
       session.stream.once('end', () => void release());
@@ -329,6 +354,7 @@ export class DockerBackend implements SandboxBackend {
 
   /** One idle sweep over this engine's Skilldock containers. */
   sweep(opts: SweepOptions = {}): Promise<SweepResult> {
-    return sweepIdle(this.conn, opts);
+    const adoptConfigIds = opts.adoptConfigIds ?? (this.opts.configId ? [this.opts.configId] : []);
+    return sweepIdle(this.conn, { ...opts, adoptConfigIds }, { installationId: this.opts.installationId, activity: this.activity });
   }
 }

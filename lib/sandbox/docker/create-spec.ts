@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { AppError } from '@/lib/core/errors';
+import { LABEL_INSTALLATION } from '../../cluster/installation';
 import type { CreateSandboxSpec } from '../backend';
 import { KIT_MOUNT } from '../kit/build';
 import { type KitVolume, LABEL_KIT } from '../kit/volume';
@@ -13,6 +14,8 @@ import { type KitVolume, LABEL_KIT } from '../kit/volume';
 export const LABEL_MANAGED = 'io.skilldock.managed';
 export const LABEL_CONFIG = 'io.skilldock.config-id';
 export const LABEL_IDLE_TTL = 'io.skilldock.idle-ttl-seconds';
+/** The installation (one database) that made the object: the sweep and cleanups touch only their own. */
+export { LABEL_INSTALLATION };
 export const WORKSPACE = '/workspace';
 
 export const CAP_ADD = ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'SETGID', 'SETUID', 'KILL'] as const;
@@ -28,6 +31,8 @@ export interface WorkspaceMount {
 /** Config-level settings of a Docker sandbox config (the per-create part is CreateSandboxSpec). */
 export interface DockerSandboxSettings {
   configId?: string;
+  /** This installation's id (services.installationId), on every container's labels. */
+  installationId?: string;
   user?: string;
   runtime?: string;
   readOnlyRootfs?: boolean;
@@ -113,6 +118,7 @@ export function skilldockLabels(spec: CreateSandboxSpec, s: DockerSandboxSetting
     ...(spec.labels ?? {}),
     [LABEL_MANAGED]: 'true',
     ...(s.configId ? { [LABEL_CONFIG]: s.configId } : {}),
+    ...(s.installationId ? { [LABEL_INSTALLATION]: s.installationId } : {}),
     [LABEL_IDLE_TTL]: String(Math.ceil(ttl)),
   };
 }

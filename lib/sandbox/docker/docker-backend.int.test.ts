@@ -33,7 +33,8 @@ async function rejection(p: Promise<unknown>): Promise<AppError> {
 
 describeDocker('DockerBackend', () => {
   const docker = new Docker();
-  const backend = new DockerBackend({ host: process.env.DOCKER_HOST });
+  // The test run stands for one installation: the sweep looks at its containers only.
+  const backend = new DockerBackend({ host: process.env.DOCKER_HOST, installationId: RUN });
   let image = '';
   let id = '';
   let tmp = '';

@@ -21,7 +21,8 @@ const labels = { 'io.skilldock.test-sweep-schedule': RUN };
 
 describeDocker('scheduled idle sweep', () => {
   const docker = new Docker();
-  const backend = new DockerBackend({ host: process.env.DOCKER_HOST });
+  // Creates as the services' installation does, so their sweep counts these containers as its own.
+  let backend: DockerBackend;
   let image = '';
   let ts: TestServices;
   let deps: SweepScheduleDeps;
@@ -32,6 +33,7 @@ describeDocker('scheduled idle sweep', () => {
     image = await ensureBusyboxImage(docker);
     ts = await startTestServices({ worker: false });
     const s = ts.services;
+    backend = new DockerBackend({ host: process.env.DOCKER_HOST, installationId: s.installationId });
     const cfg = await createConfig({ db: s.database.db, secrets: s.secrets, usage: s.sandboxUsage, validate: { tlsRoots: [], workspaceRoots: [] } }, actor, {
       name: 'sweep-schedule-test',
       backend: 'docker',
@@ -85,7 +87,7 @@ describeDocker('scheduled idle sweep', () => {
 
     const broken = await sweepDockerEngines({
       ...deps,
-      backendFor: () => new DockerBackend({ host: 'unix:///nonexistent/skilldock-sweep-test.sock' }),
+      backendFor: () => new DockerBackend({ host: 'unix:///nonexistent/skilldock-sweep-test.sock', installationId: ts.services.installationId }),
     });
     expect(broken).toHaveLength(1);
     expect(broken[0].error).toBeTruthy();

@@ -48,6 +48,13 @@ export async function sweepDockerEngines(deps: SweepScheduleDeps, lastSwept = ne
     logger.warn('sandbox sweep: listing configs failed', { error: String(e) });
     return [];
   }
+  // Every Docker config of this database, enabled or not: an older container without the installation label is ours when it names one.
+  const adoptConfigIds = await deps.db
+    .select({ id: sandboxConfigs.id })
+    .from(sandboxConfigs)
+    .where(eq(sandboxConfigs.backend, 'docker'))
+    .then((r) => r.map((x) => x.id))
+    .catch(() => rows.map((r) => r.id));
   const engines = new Map<string, ConfigRow>();
   for (const row of rows) {
     const key = engineKey(row.config as DockerConfig);
@@ -62,7 +69,7 @@ export async function sweepDockerEngines(deps: SweepScheduleDeps, lastSwept = ne
       // Duck-typed: a production build can hold two copies of the class, so instanceof is unreliable.
       const backend = deps.backendFor(row) as Partial<Pick<DockerBackend, 'sweep'>>;
       if (typeof backend.sweep !== 'function') continue;
-      const r = await backend.sweep({ now });
+      const r = await backend.sweep({ now, adoptConfigIds });
       out.push({ engine, configId: row.id, ...r });
       if (r.removed.length) {
         logger.info('sandbox sweep removed idle containers', { engine, removed: r.removed, kept: r.kept, leased: r.leased });

@@ -42,6 +42,8 @@ export interface InstanceDeps extends BackendFactoryDeps {
   backendCache?: Map<string, { updatedAt: number; backend: SandboxBackend }>;
   /** Puts in what a new sandbox needs at start (a bundle backend's installed skills). */
   prepareStart?: StartPreparer;
+  /** A lock every replica sharing the database respects (database.withLock); this process's alone when absent. */
+  lock?: <T>(key: number, fn: () => Promise<T>) => Promise<T>;
 }
 
 export interface InstanceView {

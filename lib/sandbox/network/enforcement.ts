@@ -94,6 +94,7 @@ export async function startNetworkEnforcement(config: Config, cluster?: Enforcem
   if (problem) return { enforcer: null, control: null, problem };
   const enforcer = new NetworkEnforcer({
     table: config.SKILLDOCK_NFT_TABLE,
+    installationId: cluster?.installationId,
     proxyPort: config.SKILLDOCK_EGRESS_PROXY_PORT,
     dnsPort: config.SKILLDOCK_SANDBOX_DNS_PORT,
     upstreams: config.dnsUpstreams ?? systemUpstreams(),
