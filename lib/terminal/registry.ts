@@ -7,6 +7,11 @@ import type { Database } from '@/db/client';
 import { replicas, terminalSessions } from '@/db/schema';
 import { REPLICA_DEAD_AFTER_MS } from '../cluster/replica';
 import { logger } from '../core/logger';
+import { DEFAULT_COLS, DEFAULT_ROWS } from './frames';
+import type { SessionView } from './service';
+
+/** Why another replica asks the holder to end a session. */
+export type CloseReason = 'closed' | 'sandbox_gone';
 
 export const CLOSE_CHANNEL = 'skilldock_terminal_close';
 
@@ -38,7 +43,10 @@ export class SessionRegistry {
   ) {}
 
   async add(s: { id: string; userId: string; sandboxId: string; info: SessionInfo }): Promise<void> {
-    await this.database.db.insert(terminalSessions).values({ ...s, replica: this.replicaId }).onConflictDoNothing();
+    await this.database.db
+      .insert(terminalSessions)
+      .values({ ...s, replica: this.replicaId })
+      .onConflictDoNothing();
   }
 
   async remove(id: string): Promise<void> {
@@ -60,24 +68,33 @@ export class SessionRegistry {
   /** Drops the rows of replicas with no recent heartbeat: their shells died with them. */
   async prune(): Promise<number> {
     const alive = this.database.db.select({ id: replicas.id }).from(replicas).where(live());
-    const gone = await this.database.db
-      .delete(terminalSessions)
-      .where(notInArray(terminalSessions.replica, alive))
-      .returning({ id: terminalSessions.id });
+    const gone = await this.database.db.delete(terminalSessions).where(notInArray(terminalSessions.replica, alive)).returning({ id: terminalSessions.id });
     return gone.length;
   }
 
+  /** A live session of this user held by another replica. */
+  async heldElsewhere(id: string, userId: string): Promise<SessionRow | null> {
+    const row = await this.find(id);
+    return row && row.replica !== this.replicaId && row.userId === userId ? row : null;
+  }
+
+  /** Sessions in a sandbox held by other live replicas. */
+  async othersInSandbox(sandboxId: string): Promise<SessionRow[]> {
+    const rows = await this.select().where(and(eq(terminalSessions.sandboxId, sandboxId), live()));
+    return rows.filter((r) => r.replica !== this.replicaId);
+  }
+
   /** Asks the holder to end a session it holds. */
-  async requestClose(replica: string, id: string): Promise<void> {
-    await this.database.notify(CLOSE_CHANNEL, JSON.stringify({ replica, id }));
+  async requestClose(replica: string, id: string, reason: CloseReason = 'closed'): Promise<void> {
+    await this.database.notify(CLOSE_CHANNEL, JSON.stringify({ replica, id, reason }));
   }
 
   /** Closes asked of this replica reach `onClose`. */
-  async listen(onClose: (id: string) => void): Promise<void> {
+  async listen(onClose: (id: string, reason: CloseReason) => void): Promise<void> {
     this.unlisten = await this.database.listen(CLOSE_CHANNEL, (payload) => {
       try {
-        const m = JSON.parse(payload) as { replica?: unknown; id?: unknown };
-        if (m.replica === this.replicaId && typeof m.id === 'string') onClose(m.id);
+        const m = JSON.parse(payload) as { replica?: unknown; id?: unknown; reason?: unknown };
+        if (m.replica === this.replicaId && typeof m.id === 'string') onClose(m.id, m.reason === 'sandbox_gone' ? 'sandbox_gone' : 'closed');
       } catch (e) {
         logger.warn('bad terminal close notice', { error: String(e) });
       }
@@ -104,4 +121,22 @@ export class SessionRegistry {
       .innerJoin(replicas, eq(replicas.id, terminalSessions.replica))
       .$dynamic();
   }
+}
+
+/** Another replica's session in the admin list: what its row carries (live figures stay in the holder's memory). */
+export function remoteView(r: SessionRow, now: number): SessionView {
+  return {
+    id: r.id,
+    user: r.info.user ?? r.userId,
+    userId: r.userId,
+    sandboxId: r.sandboxId,
+    startedAt: r.startedAt.toISOString(),
+    lastInputAt: r.startedAt.toISOString(),
+    idleSeconds: Math.max(0, Math.floor((now - r.startedAt.getTime()) / 1000)),
+    bytesIn: 0,
+    bytesOut: 0,
+    attached: true,
+    cols: r.info.cols ?? DEFAULT_COLS,
+    rows: r.info.rows ?? DEFAULT_ROWS,
+  };
 }

@@ -6,7 +6,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import { AppError, type ErrorCode } from '../core/errors';
-import { ticketRefused, type TicketClaims } from './ticket';
+import { type TicketClaims, ticketRefused } from './ticket';
 
 export const RELAY_HEADER = 'x-skilldock-terminal-relay';
 /** How long a signed relay stays acceptable; each is also accepted once only. */

@@ -15,9 +15,9 @@ import { type AccessDeps, stillAllowed } from './access';
 import { DEFAULT_COLS, DEFAULT_ROWS, parseGeometry } from './frames';
 import { TerminalManager } from './manager';
 import { openPtyFor } from './open-pty';
-import type { SessionTap, TerminalConsumer, TerminalSession } from './session';
+import { remoteView, type SessionRegistry, type SessionRow } from './registry';
 import { type RelayVerifier, signRelay } from './relay';
-import type { SessionRegistry, SessionRow } from './registry';
+import type { SessionTap, TerminalConsumer, TerminalSession } from './session';
 import { type TicketClaims, type TicketStore, ticketRefused } from './ticket';
 import { DbTicketStore } from './ticket-db';
 
@@ -128,15 +128,11 @@ export class TerminalService {
 
   /** Joins the cluster: closes asked of this replica by an admin on another one end the session here. */
   async start(): Promise<void> {
-    await this.deps.cluster?.registry.listen((id) => void this.manager.close(id, 'closed'));
+    await this.deps.cluster?.registry.listen((id, reason) => void this.manager.close(id, reason));
   }
 
-  /** A live session of this user held by another replica. */
   private async heldElsewhere(sessionId: string, userId: string): Promise<SessionRow | null> {
-    const registry = this.deps.cluster?.registry;
-    if (!registry) return null;
-    const row = await registry.find(sessionId);
-    return row && row.replica !== registry.replicaId && row.userId === userId ? row : null;
+    return (await this.deps.cluster?.registry.heldElsewhere(sessionId, userId)) ?? null;
   }
 
   private relayed(grant: string, sandboxId: string): TicketClaims | AppError {
@@ -297,26 +293,8 @@ export class TerminalService {
     if (!registry) return local;
     const mine = new Set(local.map((v) => v.id));
     const others = (await registry.list()).filter((r) => r.replica !== registry.replicaId && !mine.has(r.id));
-    return [...local, ...others.map((r) => this.remoteView(r))];
-  }
-
-  private remoteView(r: SessionRow): SessionView {
-    const started = r.startedAt.getTime();
-    return {
-      id: r.id,
-      user: r.info.user ?? r.userId,
-      userId: r.userId,
-      sandboxId: r.sandboxId,
-      startedAt: r.startedAt.toISOString(),
-      // Input and byte counts live in the holder's memory; the row carries what was known at the start.
-      lastInputAt: r.startedAt.toISOString(),
-      idleSeconds: Math.max(0, Math.floor((this.now() - started) / 1000)),
-      bytesIn: 0,
-      bytesOut: 0,
-      attached: true,
-      cols: r.info.cols ?? DEFAULT_COLS,
-      rows: r.info.rows ?? DEFAULT_ROWS,
-    };
+    const now = this.now();
+    return [...local, ...others.map((r) => remoteView(r, now))];
   }
 
   /** An admin ends one session, on whichever replica holds it; audited once, here (the session's own end record follows on its holder). */
@@ -337,8 +315,12 @@ export class TerminalService {
     return { closed: true };
   }
 
-  closeForSandbox(instanceId: string): Promise<number> {
-    return this.manager.closeForSandbox(instanceId);
+  /** The sandbox is going: its sessions end here and on every other replica holding one. */
+  async closeForSandbox(instanceId: string): Promise<number> {
+    const registry = this.deps.cluster?.registry;
+    const others = registry ? await registry.othersInSandbox(instanceId) : [];
+    await Promise.all(others.map((r) => registry?.requestClose(r.replica, r.id, 'sandbox_gone')));
+    return (await this.manager.closeForSandbox(instanceId)) + others.length;
   }
 
   /** Re-checks every open session's holder; one that may no longer hold a terminal is cut off. */

@@ -82,7 +82,12 @@ export interface TicketStore {
 }
 
 /** The checks after a ticket was spent, shared by every store. */
-export function checkSpent(claims: TicketClaims, expiresAt: number, now: number, expect: { origin: string | null | undefined; sandboxId: string }): TicketClaims | AppError {
+export function checkSpent(
+  claims: TicketClaims,
+  expiresAt: number,
+  now: number,
+  expect: { origin: string | null | undefined; sandboxId: string },
+): TicketClaims | AppError {
   if (now >= expiresAt) return ticketRefused('expired');
   if (claims.sandboxId !== expect.sandboxId) return ticketRefused('other_sandbox');
   if (!sameOrigin(claims.origin, expect.origin ?? '')) return ticketRefused('wrong_origin');
