@@ -8,10 +8,25 @@ import { replicas, terminalSessions } from '@/db/schema';
 import { REPLICA_DEAD_AFTER_MS } from '../cluster/replica';
 import { logger } from '../core/logger';
 import { DEFAULT_COLS, DEFAULT_ROWS } from './frames';
-import type { SessionView } from './service';
 
 /** Why another replica asks the holder to end a session. */
 export type CloseReason = 'closed' | 'sandbox_gone';
+
+/** One open session as the admin list shows it. */
+export interface SessionView {
+  id: string;
+  user: string;
+  userId: string;
+  sandboxId: string;
+  startedAt: string;
+  lastInputAt: string;
+  idleSeconds: number;
+  bytesIn: number;
+  bytesOut: number;
+  attached: boolean;
+  cols: number;
+  rows: number;
+}
 
 export const CLOSE_CHANNEL = 'skilldock_terminal_close';
 

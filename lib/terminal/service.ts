@@ -15,7 +15,7 @@ import { type AccessDeps, stillAllowed } from './access';
 import { DEFAULT_COLS, DEFAULT_ROWS, parseGeometry } from './frames';
 import { TerminalManager } from './manager';
 import { openPtyFor } from './open-pty';
-import { remoteView, type SessionRegistry, type SessionRow } from './registry';
+import { remoteView, type SessionRegistry, type SessionRow, type SessionView } from './registry';
 import { type RelayVerifier, signRelay } from './relay';
 import type { SessionTap, TerminalConsumer, TerminalSession } from './session';
 import { type TicketClaims, type TicketStore, ticketRefused } from './ticket';
@@ -85,20 +85,7 @@ export interface PreparedTerminal {
   relay?: RelayTarget;
 }
 
-export interface SessionView {
-  id: string;
-  user: string;
-  userId: string;
-  sandboxId: string;
-  startedAt: string;
-  lastInputAt: string;
-  idleSeconds: number;
-  bytesIn: number;
-  bytesOut: number;
-  attached: boolean;
-  cols: number;
-  rows: number;
-}
+export type { SessionView } from './registry';
 
 const OFFSET_RE = /^(0|[1-9][0-9]{0,15})$/;
 
