@@ -95,18 +95,54 @@ function refusalFrom(status: number, body: string): AppError {
   return new AppError('sandbox_unreachable', `The replica holding this terminal session refused the relay (HTTP ${status}).`);
 }
 
-/** Frames pass unchanged both ways; either side closing closes the other with the same code. */
+/** Output held for the browser beyond which the holder's stream is paused until it drains. */
+const HIGH_WATER = 1 << 20;
+const LOW_WATER = 256 * 1024;
+const PING_MS = 30_000;
+
+/**
+ * Frames pass unchanged both ways; either side closing closes the other with the same code. The
+ * browser's side is pinged here (the holder pings only the relay), and a browser that reads slowly
+ * pauses the holder's stream, which in turn pauses the shell's output there.
+ */
 export function pipeRelay(client: WebSocket, upstream: WebSocket): void {
-  const forward = (to: WebSocket) => (data: WebSocket.RawData, isBinary: boolean) => {
-    if (to.readyState === WebSocket.OPEN) to.send(data as Buffer, { binary: isBinary });
+  let drain: NodeJS.Timeout | null = null;
+  const waitForDrain = () => {
+    drain = setTimeout(() => {
+      if (client.readyState !== WebSocket.OPEN) return;
+      if (client.bufferedAmount > LOW_WATER) return waitForDrain();
+      drain = null;
+      upstream.resume();
+    }, 10);
   };
+  upstream.on('message', (data, isBinary) => {
+    if (client.readyState !== WebSocket.OPEN) return;
+    client.send(data as Buffer, { binary: isBinary });
+    if (!drain && client.bufferedAmount > HIGH_WATER) {
+      upstream.pause();
+      waitForDrain();
+    }
+  });
+  client.on('message', (data, isBinary) => {
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(data as Buffer, { binary: isBinary });
+  });
+  let alive = true;
+  const ping = setInterval(() => {
+    if (!alive) return client.terminate();
+    alive = false;
+    client.ping();
+  }, PING_MS);
+  ping.unref();
+  client.on('pong', () => {
+    alive = true;
+  });
   const closeOther = (to: WebSocket) => (code: number, reason: Buffer) => {
+    clearInterval(ping);
+    if (drain) clearTimeout(drain);
     // 1005/1006 are never sent on the wire: the other side sees a plain close.
     const c = code === 1005 || code === 1006 ? 1000 : code;
     if (to.readyState === WebSocket.OPEN || to.readyState === WebSocket.CONNECTING) to.close(c, reason);
   };
-  client.on('message', forward(upstream));
-  upstream.on('message', forward(client));
   client.on('close', closeOther(upstream));
   upstream.on('close', closeOther(client));
   upstream.on('error', () => client.terminate());
