@@ -71,7 +71,9 @@ async function main() {
   });
   // Other replicas relay terminal re-attaches here; HOST 0.0.0.0 is reachable by this machine's name.
   const internalHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? os.hostname() : config.HOST;
-  await services.replica.setAddress(config.SKILLDOCK_INTERNAL_URL ?? `http://${internalHost.includes(':') ? `[${internalHost}]` : internalHost}:${config.PORT}`);
+  await services.replica.setAddress(
+    config.SKILLDOCK_INTERNAL_URL ?? `http://${internalHost.includes(':') ? `[${internalHost}]` : internalHost}:${config.PORT}`,
+  );
   logger.info(`Skilldock ${services.version} listening on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT}`, {
     database: services.database.kind,
     location: services.database.location,

@@ -3,8 +3,8 @@
 // terminal bytes and JSON text frames carry control, with close codes naming why a socket ended.
 import type { WebSocket } from 'ws';
 import { CLOSE, encodeServerFrame, MAX_INPUT_FRAME_BYTES, parseClientFrame, type ServerFrame } from '../terminal/frames';
-import { type PreparedTerminal, TERMINAL_PERMISSION } from '../terminal/service';
 import { connectRelay, pipeRelay, RELAY_HEADER } from '../terminal/relay';
+import { type PreparedTerminal, TERMINAL_PERMISSION } from '../terminal/service';
 import type { TerminalConsumer, TerminalSession } from '../terminal/session';
 import type { SocketRoute } from './ws-router';
 
