@@ -1,4 +1,5 @@
 import http from 'node:http';
+import os from 'node:os';
 import next from 'next';
 import { readSetupToken, setupUrl } from './lib/auth/setup-token';
 import { userCount } from './lib/auth/users';
@@ -68,6 +69,11 @@ async function main() {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, resolve);
   });
+  // Other replicas relay terminal re-attaches here; HOST 0.0.0.0 is reachable by this machine's name.
+  const internalHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? os.hostname() : config.HOST;
+  await services.replica.setAddress(
+    config.SKILLDOCK_INTERNAL_URL ?? `http://${internalHost.includes(':') ? `[${internalHost}]` : internalHost}:${config.PORT}`,
+  );
   logger.info(`Skilldock ${services.version} listening on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT}`, {
     database: services.database.kind,
     location: services.database.location,

@@ -56,6 +56,8 @@ import { SkillCatalog } from './skills/service/catalog';
 import { registerSkillJobs } from './skills/service/jobs';
 import { managedStore } from './skills/service/roots';
 import { recoverStore, sweepStaging } from './skills/store';
+import { SessionRegistry } from './terminal/registry';
+import { RelayVerifier } from './terminal/relay';
 import { TerminalService } from './terminal/service';
 import { transcriptsDir } from './terminal/transcript';
 import { transcriptRecorder } from './terminal/transcript-recorders';
@@ -284,7 +286,13 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   const gatewayWatcher = worker
     ? startGatewayWatcher(database, gateways, config.SKILLDOCK_GATEWAY_POLL_MS, (e) => logger.warn('gateway watcher', { error: String(e) }))
     : null;
-  const terminals = new TerminalService({ sandboxes, user: (id) => users.get(id), transcript: transcriptRecorder(config.dataDir) });
+  const terminals = new TerminalService({
+    sandboxes,
+    user: (id) => users.get(id),
+    transcript: transcriptRecorder(config.dataDir),
+    cluster: { registry: new SessionRegistry(database, replica.id), authSecret, verifier: new RelayVerifier(authSecret) },
+  });
+  await terminals.start();
   // Not tied to the worker: every process that serves terminals records into its own data dir.
   const stopTranscriptSweep = startTranscriptSweeper({
     db: database.db,

@@ -17,6 +17,8 @@ export const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
     .optional(),
   SKILLDOCK_PUBLIC_URL: z.url().optional(),
+  /** The base URL other replicas reach this one on (terminal relays); default http://<hostname>:<PORT>. */
+  SKILLDOCK_INTERNAL_URL: z.url().optional(),
   NEXTAUTH_SECRET: z.string().min(32, 'NEXTAUTH_SECRET must be at least 32 characters').optional(),
   SKILLDOCK_SECRET_KEY: z
     .string()

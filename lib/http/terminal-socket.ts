@@ -3,6 +3,7 @@
 // terminal bytes and JSON text frames carry control, with close codes naming why a socket ended.
 import type { WebSocket } from 'ws';
 import { CLOSE, encodeServerFrame, MAX_INPUT_FRAME_BYTES, parseClientFrame, type ServerFrame } from '../terminal/frames';
+import { connectRelay, pipeRelay, RELAY_HEADER } from '../terminal/relay';
 import { type PreparedTerminal, TERMINAL_PERMISSION } from '../terminal/service';
 import type { TerminalConsumer, TerminalSession } from '../terminal/session';
 import type { SocketRoute } from './ws-router';
@@ -14,7 +15,10 @@ const LOW_WATER = 256 * 1024;
 /** Control frames (resize, ping) one socket may send per second before it is cut off. */
 const MAX_CONTROL_PER_SECOND = 50;
 
-export const terminalSocket: SocketRoute<PreparedTerminal> = {
+/** A socket relayed to the replica holding the shell carries the upstream socket, opened before the handshake. */
+type Prepared = PreparedTerminal & { upstream?: WebSocket };
+
+export const terminalSocket: SocketRoute<Prepared> = {
   path: '/ws/terminal',
   permission: TERMINAL_PERMISSION,
   // Frames past the input limit are refused by the parser (close 4003); ws itself drops ones past
@@ -22,16 +26,24 @@ export const terminalSocket: SocketRoute<PreparedTerminal> = {
   maxPayload: 16 * MAX_INPUT_FRAME_BYTES,
   // parseClientFrame refuses invalid UTF-8 with bad_frame (4004), ending the session.
   checksUtf8: true,
-  prepare({ actor, url, services, req }) {
+  async prepare({ actor, url, services, req }) {
     const q = (n: string) => url.searchParams.get(n);
     const origin = req.headers.origin ?? null;
-    return services.terminals.prepare(
+    const grant = req.headers[RELAY_HEADER];
+    const prepared: Prepared = await services.terminals.prepare(
       actor,
       { ticket: q('ticket'), sandbox: q('sandbox'), cols: q('cols'), rows: q('rows'), session: q('session'), offset: q('offset') },
       origin,
+      typeof grant === 'string' ? grant : null,
     );
+    if (!prepared.relay) return prepared;
+    // The holder sees the same query without the spent ticket.
+    const query = new URLSearchParams(url.searchParams);
+    query.delete('ticket');
+    return { ...prepared, upstream: await connectRelay({ address: prepared.relay.address, query, req, grant: prepared.relay.grant }) };
   },
   onConnection(ws, { services, prepared }) {
+    if (prepared.upstream) return pipeRelay(ws, prepared.upstream);
     const adapter = new SocketConsumer(ws);
     let session: TerminalSession | null = null;
     let alive = true;

@@ -15,8 +15,11 @@ import { type AccessDeps, stillAllowed } from './access';
 import { DEFAULT_COLS, DEFAULT_ROWS, parseGeometry } from './frames';
 import { TerminalManager } from './manager';
 import { openPtyFor } from './open-pty';
+import { remoteView, type SessionRegistry, type SessionRow, type SessionView } from './registry';
+import { type RelayVerifier, signRelay } from './relay';
 import type { SessionTap, TerminalConsumer, TerminalSession } from './session';
-import { TicketStore } from './ticket';
+import { type TicketClaims, type TicketStore, ticketRefused } from './ticket';
+import { DbTicketStore } from './ticket-db';
 
 export const TERMINAL_PERMISSION = 'sandboxes.exec';
 
@@ -29,6 +32,21 @@ export interface TerminalDeps {
     settings: TerminalSettings,
   ) => Promise<SessionTap | null>;
   now?: () => number;
+  /** Set when replicas share the database: the session registry and relays between replicas. */
+  cluster?: TerminalCluster;
+}
+
+export interface TerminalCluster {
+  registry: SessionRegistry;
+  /** Signs the claims a relay carries to the holder (the key derives from the shared auth secret). */
+  authSecret: string;
+  verifier: RelayVerifier;
+}
+
+/** Where a re-attach held by another replica is relayed to, settled before the handshake. */
+export interface RelayTarget {
+  address: string;
+  grant: string;
 }
 
 export interface TicketAnswer {
@@ -63,22 +81,11 @@ export interface PreparedTerminal {
   offset: number | undefined;
   /** Attached on purpose to a sandbox that is not the user's own. */
   shared: boolean;
+  /** The shell is held by another replica: the socket is relayed there. */
+  relay?: RelayTarget;
 }
 
-export interface SessionView {
-  id: string;
-  user: string;
-  userId: string;
-  sandboxId: string;
-  startedAt: string;
-  lastInputAt: string;
-  idleSeconds: number;
-  bytesIn: number;
-  bytesOut: number;
-  attached: boolean;
-  cols: number;
-  rows: number;
-}
+export type { SessionView } from './registry';
 
 const OFFSET_RE = /^(0|[1-9][0-9]{0,15})$/;
 
@@ -96,7 +103,7 @@ export class TerminalService {
   constructor(private readonly deps: TerminalDeps) {
     this.now = deps.now ?? Date.now;
     // One clock for ticket expiry, the admin list and the re-check.
-    this.tickets = new TicketStore({ now: this.now });
+    this.tickets = new DbTicketStore(deps.sandboxes.db, { now: this.now });
     this.manager = new TerminalManager({
       openPty: async (req) => {
         const { backend, sandbox } = await resolve(deps.sandboxes, req.sandboxId);
@@ -104,6 +111,22 @@ export class TerminalService {
       },
       audit: (e) => this.audit(e),
     });
+  }
+
+  /** Joins the cluster: closes asked of this replica by an admin on another one end the session here. */
+  async start(): Promise<void> {
+    await this.deps.cluster?.registry.listen((id, reason) => void this.manager.close(id, reason));
+  }
+
+  private async heldElsewhere(sessionId: string, userId: string): Promise<SessionRow | null> {
+    return (await this.deps.cluster?.registry.heldElsewhere(sessionId, userId)) ?? null;
+  }
+
+  private relayed(grant: string, sandboxId: string): TicketClaims | AppError {
+    if (!this.deps.cluster) return ticketRefused('unknown');
+    const claims = this.deps.cluster.verifier.verify(grant);
+    if (!isAppError(claims) && claims.sandboxId !== sandboxId) return ticketRefused('other_sandbox');
+    return claims;
   }
 
   private settings(): Promise<TerminalSettings> {
@@ -121,8 +144,9 @@ export class TerminalService {
         hint: 'Start a sandbox from its config, then open the terminal.',
       });
     if (opts.sessionId) {
-      const s = this.manager.find(opts.sessionId, actor.userId);
-      if (isAppError(s)) throw s;
+      const local = this.manager.find(opts.sessionId, actor.userId);
+      const s = isAppError(local) ? await this.heldElsewhere(opts.sessionId, actor.userId) : local;
+      if (!s) throw local;
       if (s.sandboxId !== instanceId) throw new AppError('not_found', 'this terminal session was not found in this sandbox');
     } else {
       // A new shell is a use: on a next_turn config a stale sandbox must be recycled first (an open session re-attaches as it is).
@@ -131,7 +155,7 @@ export class TerminalService {
       const settings = await this.settings();
       this.manager.checkLimits(actor.userId, instanceId, settings);
     }
-    const issued = this.tickets.issue({
+    const issued = await this.tickets.issue({
       userId: actor.userId,
       sandboxId: instanceId,
       origin: opts.origin ?? '',
@@ -149,19 +173,34 @@ export class TerminalService {
   }
 
   /** Every check an upgrade passes before the handshake; throws the refusal (400, 401, 403, 404, 409, 429). */
-  async prepare(actor: Actor, q: TerminalQuery, origin: string | null): Promise<PreparedTerminal> {
+  async prepare(actor: Actor, q: TerminalQuery, origin: string | null, relayGrant: string | null = null): Promise<PreparedTerminal> {
     if (!q.sandbox) throw badQuery('sandbox', 'Name the sandbox in the "sandbox" query parameter.');
     const geometry = parseGeometry(q.cols, q.rows);
     if (!geometry) throw badQuery('cols', 'cols and rows must be whole numbers from 1 to 500.');
     if (q.offset !== null && !OFFSET_RE.test(q.offset)) throw badQuery('offset', 'offset must be a byte offset (a whole number).');
-    const claims = this.tickets.redeem(q.ticket, { origin, sandboxId: q.sandbox });
+    // A relay from another replica carries the claims of the ticket it already spent.
+    const claims = relayGrant ? this.relayed(relayGrant, q.sandbox) : await this.tickets.redeem(q.ticket, { origin, sandboxId: q.sandbox });
     if (isAppError(claims)) throw claims;
     if (claims.userId !== actor.userId) throw new AppError('forbidden', 'the terminal ticket was issued to another user');
     if ((q.session ?? undefined) !== claims.sessionId) throw badQuery('session', 'The session parameter must match the session the ticket was issued for.');
     const offset = q.offset === null ? undefined : Number(q.offset);
     if (claims.sessionId) {
       const s = this.manager.find(claims.sessionId, claims.userId);
-      if (isAppError(s)) throw s;
+      if (isAppError(s)) {
+        // Relayed at most once: a holder that no longer has the shell says so.
+        const held = relayGrant ? null : await this.heldElsewhere(claims.sessionId, claims.userId);
+        if (!held?.address || !this.deps.cluster) throw s;
+        return {
+          actor,
+          instanceId: claims.sandboxId,
+          cols: undefined,
+          rows: undefined,
+          session: null,
+          offset,
+          shared: !!claims.shared,
+          relay: { address: held.address, grant: signRelay(this.deps.cluster.authSecret, claims) },
+        };
+      }
       // A re-attach that names no size keeps the one the shell has.
       const keep = q.cols === null && q.rows === null;
       return { actor, instanceId: claims.sandboxId, ...(keep ? { cols: undefined, rows: undefined } : geometry), session: s, offset, shared: !!claims.shared };
@@ -207,6 +246,9 @@ export class TerminalService {
         tap?.end('internal');
         throw e;
       }
+      await this.deps.cluster?.registry
+        .add({ id: session.id, userId: session.userId, sandboxId: session.sandboxId, info: { user: p.actor.label, cols: where.cols, rows: where.rows } })
+        .catch((e) => logger.warn('terminal session not registered', { sessionId, error: String(e) }));
       this.startRecheck(settings.recheckSeconds);
     }
     session.attach(consumer, { cols: p.cols, rows: p.rows, lastOffset: p.offset });
@@ -231,22 +273,41 @@ export class TerminalService {
     }));
   }
 
-  /** An admin ends one session; audited (the session's own end record follows). */
+  /** Every replica's open sessions: this one's live figures, the others' as registered. */
+  async listAll(): Promise<SessionView[]> {
+    const local = this.list();
+    const registry = this.deps.cluster?.registry;
+    if (!registry) return local;
+    const mine = new Set(local.map((v) => v.id));
+    const others = (await registry.list()).filter((r) => r.replica !== registry.replicaId && !mine.has(r.id));
+    const now = this.now();
+    return [...local, ...others.map((r) => remoteView(r, now))];
+  }
+
+  /** An admin ends one session, on whichever replica holds it; audited once, here (the session's own end record follows on its holder). */
   async close(actor: Actor, sessionId: string): Promise<{ closed: true }> {
-    const s = this.manager.list().find((x) => x.id === sessionId);
+    const local = this.manager.list().find((x) => x.id === sessionId);
+    const registry = this.deps.cluster?.registry;
+    const remote = local || !registry ? null : await registry.find(sessionId);
+    const s = local ?? remote;
     if (!s) throw new AppError('not_found', 'No open terminal session has this id (it may have ended).');
     await recordAudit(this.deps.sandboxes.db, actor, {
       action: 'sandbox.terminal.close',
       targetType: 'sandbox',
       targetId: s.sandboxId,
-      before: { sessionId, user: this.actors.get(sessionId)?.label ?? s.userId },
+      before: { sessionId, user: remote ? (remote.info.user ?? remote.userId) : (this.actors.get(sessionId)?.label ?? s.userId) },
     });
-    await this.manager.close(sessionId, 'closed');
+    if (remote && registry) await registry.requestClose(remote.replica, sessionId);
+    else await this.manager.close(sessionId, 'closed');
     return { closed: true };
   }
 
-  closeForSandbox(instanceId: string): Promise<number> {
-    return this.manager.closeForSandbox(instanceId);
+  /** The sandbox is going: its sessions end here and on every other replica holding one. */
+  async closeForSandbox(instanceId: string): Promise<number> {
+    const registry = this.deps.cluster?.registry;
+    const others = registry ? await registry.othersInSandbox(instanceId) : [];
+    await Promise.all(others.map((r) => registry?.requestClose(r.replica, r.id, 'sandbox_gone')));
+    return (await this.manager.closeForSandbox(instanceId)) + others.length;
   }
 
   /** Re-checks every open session's holder; one that may no longer hold a terminal is cut off. */
@@ -285,10 +346,15 @@ export class TerminalService {
   async closeAll(): Promise<void> {
     if (this.recheckTimer) clearTimeout(this.recheckTimer);
     this.recheckTimer = null;
+    await this.deps.cluster?.registry.stop();
     await this.manager.closeAll('shutdown');
   }
 
   private async audit(e: Parameters<NonNullable<ConstructorParameters<typeof TerminalManager>[0]['audit']>>[0]): Promise<void> {
+    if (e.phase === 'end')
+      await this.deps.cluster?.registry
+        .remove(e.sessionId)
+        .catch((err) => logger.warn('terminal session row not removed', { sessionId: e.sessionId, error: String(err) }));
     const actor = this.actors.get(e.sessionId);
     if (!actor) return;
     if (e.phase === 'end') this.actors.delete(e.sessionId);

@@ -43,7 +43,7 @@ export interface TicketStoreOptions {
 
 const TICKET_RE = /^[A-Za-z0-9_-]{43}$/;
 
-function hash(ticket: string): string {
+function hashTicket(ticket: string): string {
   return createHash('sha256').update(ticket).digest('hex');
 }
 
@@ -70,7 +70,42 @@ function sameOrigin(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export class TicketStore {
+/** Where tickets are kept: every replica issues and redeems through the same store. */
+export interface TicketStore {
+  issue(claims: TicketClaims): Promise<IssuedTicket>;
+  /**
+   * Spends the ticket (any attempt does, so a refused one cannot be retried) and returns its claims,
+   * or the refusal. Used and expired tickets are remembered for one more lifetime so a replay is told
+   * apart from a ticket that never existed.
+   */
+  redeem(ticket: string | null | undefined, expect: { origin: string | null | undefined; sandboxId: string }): Promise<TicketClaims | AppError>;
+}
+
+/** The checks after a ticket was spent, shared by every store. */
+export function checkSpent(
+  claims: TicketClaims,
+  expiresAt: number,
+  now: number,
+  expect: { origin: string | null | undefined; sandboxId: string },
+): TicketClaims | AppError {
+  if (now >= expiresAt) return ticketRefused('expired');
+  if (claims.sandboxId !== expect.sandboxId) return ticketRefused('other_sandbox');
+  if (!sameOrigin(claims.origin, expect.origin ?? '')) return ticketRefused('wrong_origin');
+  return { ...claims };
+}
+
+export function newTicket(): { ticket: string; hash: string } {
+  const ticket = randomBytes(32).toString('base64url');
+  return { ticket, hash: hashTicket(ticket) };
+}
+
+/** The hash a well-formed ticket is kept under; null for one that cannot have been issued. */
+export function wellFormedHash(ticket: string): string | null {
+  return TICKET_RE.test(ticket) ? hashTicket(ticket) : null;
+}
+
+/** One process's tickets (tests and single-process tools); replicas share DbTicketStore. */
+export class MemoryTicketStore implements TicketStore {
   private readonly entries = new Map<string, Entry>();
   private readonly ttlMs: number;
   private readonly now: () => number;
@@ -80,30 +115,22 @@ export class TicketStore {
     this.now = opts.now ?? Date.now;
   }
 
-  issue(claims: TicketClaims): IssuedTicket {
+  async issue(claims: TicketClaims): Promise<IssuedTicket> {
     this.sweep();
-    const ticket = randomBytes(32).toString('base64url');
+    const { ticket, hash } = newTicket();
     const expiresAt = this.now() + this.ttlMs;
-    this.entries.set(hash(ticket), { claims: { ...claims }, expiresAt, used: false });
+    this.entries.set(hash, { claims: { ...claims }, expiresAt, used: false });
     return { ticket, expiresAt };
   }
 
-  /**
-   * Spends the ticket (any attempt does, so a refused one cannot be retried) and returns its claims,
-   * or the refusal. Used and expired tickets are remembered for one more lifetime so a replay is told
-   * apart from a ticket that never existed.
-   */
-  redeem(ticket: string | null | undefined, expect: { origin: string | null | undefined; sandboxId: string }): TicketClaims | AppError {
+  async redeem(ticket: string | null | undefined, expect: { origin: string | null | undefined; sandboxId: string }): Promise<TicketClaims | AppError> {
     if (!ticket) return ticketRefused('missing');
-    if (!TICKET_RE.test(ticket)) return ticketRefused('unknown');
-    const entry = this.entries.get(hash(ticket));
+    const hash = wellFormedHash(ticket);
+    const entry = hash ? this.entries.get(hash) : undefined;
     if (!entry) return ticketRefused('unknown');
     if (entry.used) return ticketRefused('reused');
     entry.used = true;
-    if (this.now() >= entry.expiresAt) return ticketRefused('expired');
-    if (entry.claims.sandboxId !== expect.sandboxId) return ticketRefused('other_sandbox');
-    if (!sameOrigin(entry.claims.origin, expect.origin ?? '')) return ticketRefused('wrong_origin');
-    return { ...entry.claims };
+    return checkSpent(entry.claims, entry.expiresAt, this.now(), expect);
   }
 
   /** Live and remembered tickets (for tests and the admin view). */

@@ -14,7 +14,7 @@ export const terminalOps = {
   openTerminal: defineOperation(api.openTerminal, async ({ services, actor, params, body, meta }) =>
     services.terminals.issueTicket(actor, params.id, { sessionId: body.sessionId, origin: meta.origin ?? null, shared: body.shared }),
   ),
-  listTerminalSessions: defineOperation(api.listTerminalSessions, async ({ services }) => ({ items: services.terminals.list() })),
+  listTerminalSessions: defineOperation(api.listTerminalSessions, async ({ services }) => ({ items: await services.terminals.listAll() })),
   closeTerminalSession: defineOperation(api.closeTerminalSession, async ({ services, actor, params }) => services.terminals.close(actor, params.id)),
   listTerminalTranscripts: defineOperation(api.listTerminalTranscripts, async ({ services }) => ({
     items: await listTranscripts(transcriptsDir(services.config.dataDir)),
