@@ -10,6 +10,7 @@ import { TokenCache } from './auth/token-cache';
 import { UserCache } from './auth/user-cache';
 import { setupFirstOwner, userCount } from './auth/users';
 import { installationId } from './cluster/installation';
+import { ChangeFeed } from './cluster/invalidation';
 import { Replica } from './cluster/replica';
 import { scrubSecretEnv } from './core/child-env';
 import { type Config, loadConfig } from './core/config';
@@ -84,6 +85,8 @@ export interface Services {
   replica: Replica;
   /** One per database: labels everything this installation creates on a shared Docker engine. */
   installationId: string;
+  /** Changes announced by any replica (publishChange): each cache of this process drops what they concern. */
+  changes: ChangeFeed;
   /** Stops the scheduled update checker (runs with the worker). */
   stopScheduler: () => void;
   /** The live skill catalog of this process (discovery, scanner verdicts, gating, search). */
@@ -211,6 +214,9 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   const version = appVersion();
   configureScanPool({ size: config.SKILLDOCK_SCAN_WORKERS, budgetMs: config.SKILLDOCK_SCAN_BUDGET_MS });
   const skills = new SkillCatalog({ db: database.db, dataDir: config.dataDir, runtimeDir: config.runtimeDir });
+  const changes = new ChangeFeed(database);
+  changes.on('skills', () => skills.invalidate());
+  await changes.start();
   const packages = new PackageRuntime(config.runtimeDir);
   const jobKinds = new JobRegistry();
   registerBuiltinJobs(jobKinds, { engineStatus: () => dockerStatus(5000) });
@@ -315,6 +321,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     version,
     replica,
     installationId: installation,
+    changes,
     stopScheduler,
     skills,
     gateways,
@@ -328,6 +335,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
 export async function stopServices(s: Services): Promise<void> {
   s.stopScheduler();
   s.stopSkillEvents();
+  await s.changes.stop();
   // Before the engine clients and the database go: each shell's processes end and its end is audited.
   await s.terminals.closeAll();
   await s.skills.close();

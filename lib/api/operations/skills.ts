@@ -53,7 +53,7 @@ export const skillOps = {
   }),
   updateSkillEntry: defineOperation(api.updateSkillEntry, async ({ services, actor, body }) => {
     const out = await updateEntry(services.database.db, services.secrets, actor, body);
-    services.skills.invalidate();
+    await services.skills.changed();
     return out;
   }),
   acknowledgeSkill: defineOperation(api.acknowledgeSkill, async ({ services, actor, body }) =>
@@ -102,7 +102,7 @@ export const settingsOps = {
   skillsSettings: defineOperation(api.skillsSettings, async ({ services }) => getSkillsSettings(services.database.db)),
   updateSkillsSettings: defineOperation(api.updateSkillsSettings, async ({ services, actor, body }) => {
     const out = await updateSkillsSettings(services.database.db, actor, body);
-    services.skills.invalidate();
+    await services.skills.changed();
     return out;
   }),
 };

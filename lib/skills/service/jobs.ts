@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AppError, isAppError } from '../../core/errors';
+import { logger } from '../../core/logger';
 import { jobActor } from '../../jobs/job-actor';
 import { defineJobKind, type JobHandler, type JobKind } from '../../jobs/kind';
 import type { JobRegistry } from '../../jobs/registry';
@@ -96,7 +97,7 @@ export function skillImportHandler(deps: { dataDir: string; catalog: SkillCatalo
     } catch (e) {
       throw withCodeInResult(e);
     } finally {
-      deps.catalog.invalidate();
+      await deps.catalog.changed().catch((e) => logger.warn('the skill change could not be announced to other replicas', { error: String(e) }));
     }
   };
 }
