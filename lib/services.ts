@@ -9,6 +9,7 @@ import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
 import { TokenCache } from './auth/token-cache';
 import { UserCache } from './auth/user-cache';
 import { setupFirstOwner, userCount } from './auth/users';
+import { DbBlobStore, startBlobCollector } from './cluster/blob-store';
 import { installationId } from './cluster/installation';
 import { ChangeFeed } from './cluster/invalidation';
 import { Replica } from './cluster/replica';
@@ -275,6 +276,9 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     : () => undefined;
   const stopSandboxSweep = worker ? startSandboxSweeper({ db: database.db, backendFor: (row) => backendFor(sandboxes, row) }) : () => undefined;
   const stopImageGc = worker ? startImageCollector(sandboxes) : () => undefined;
+  const stopBlobGc = worker
+    ? startBlobCollector(new DbBlobStore(database.db), undefined, (e) => logger.warn('blob collection failed', { error: String(e) }))
+    : () => undefined;
   const stopApprovalExpiry = worker ? startApprovalExpiry({ db: database.db }) : () => undefined;
   const gatewayWatcher = worker
     ? startGatewayWatcher(database, gateways, config.SKILLDOCK_GATEWAY_POLL_MS, (e) => logger.warn('gateway watcher', { error: String(e) }))
@@ -291,6 +295,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     stopRetention();
     stopSandboxSweep();
     stopImageGc();
+    stopBlobGc();
     stopApprovalExpiry();
     installRecovery?.stop();
     stopNetworkWatch();

@@ -163,3 +163,10 @@ function verify(sha256: string, got: string, size: number, expected: number): vo
       `Stored content ${sha256} reads back as ${got} (${size} of ${expected} bytes): it was corrupted in storage; upload it again.`,
     );
 }
+
+/** Collects orphan chunks now and then (one replica suffices; several do no harm). */
+export function startBlobCollector(store: BlobStore, everyMs = 15 * 60 * 1000, onError: (e: unknown) => void = () => undefined): () => void {
+  const timer = setInterval(() => void store.gc().catch(onError), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
