@@ -8,9 +8,13 @@ import { logger } from '../core/logger';
 
 export const CHANGES_CHANNEL = 'skilldock_changes';
 
-/** What changed: each topic's listeners know which of their caches it concerns. */
-export type ChangeTopic = 'skills' | 'agents' | 'policy' | 'sandboxes';
-const TOPICS = new Set<string>(['skills', 'agents', 'policy', 'sandboxes']);
+/**
+ * What changed: each topic's listeners know which of their caches it concerns. Agents, exec
+ * policies and settings are read from their rows on every use (the agents' memos check the rows'
+ * stamps), so only the skill catalog needs a topic so far; a new cache adds its topic here.
+ */
+export type ChangeTopic = 'skills';
+const TOPICS = new Set<string>(['skills'] satisfies ChangeTopic[]);
 
 export type ChangeHandler = (id: string | null) => void;
 
