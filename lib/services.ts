@@ -9,8 +9,10 @@ import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
 import { TokenCache } from './auth/token-cache';
 import { UserCache } from './auth/user-cache';
 import { setupFirstOwner, userCount } from './auth/users';
+import { DbBlobStore, startBlobCollector } from './cluster/blob-store';
 import { HostRequests } from './cluster/host-requests';
 import { installationId } from './cluster/installation';
+import { ChangeFeed } from './cluster/invalidation';
 import { Replica } from './cluster/replica';
 import { SandboxLeaseStore } from './cluster/sandbox-lease';
 import { scrubSecretEnv } from './core/child-env';
@@ -89,6 +91,8 @@ export interface Services {
   replica: Replica;
   /** One per database: labels everything this installation creates on a shared Docker engine. */
   installationId: string;
+  /** Changes announced by any replica (publishChange): each cache of this process drops what they concern. */
+  changes: ChangeFeed;
   /** Stops the scheduled update checker (runs with the worker). */
   stopScheduler: () => void;
   /** The live skill catalog of this process (discovery, scanner verdicts, gating, search). */
@@ -216,6 +220,9 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   const version = appVersion();
   configureScanPool({ size: config.SKILLDOCK_SCAN_WORKERS, budgetMs: config.SKILLDOCK_SCAN_BUDGET_MS });
   const skills = new SkillCatalog({ db: database.db, dataDir: config.dataDir, runtimeDir: config.runtimeDir });
+  const changes = new ChangeFeed(database);
+  changes.on('skills', () => skills.invalidate());
+  await changes.start();
   const packages = new PackageRuntime(config.runtimeDir);
   const jobKinds = new JobRegistry();
   registerBuiltinJobs(jobKinds, { engineStatus: () => dockerStatus(5000) });
@@ -282,6 +289,9 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     : () => undefined;
   const stopSandboxSweep = worker ? startSandboxSweeper({ db: database.db, backendFor: (row) => backendFor(sandboxes, row) }) : () => undefined;
   const stopImageGc = worker ? startImageCollector(sandboxes) : () => undefined;
+  const stopBlobGc = worker
+    ? startBlobCollector(new DbBlobStore(database.db), undefined, (e) => logger.warn('blob collection failed', { error: String(e) }))
+    : () => undefined;
   const stopApprovalExpiry = worker ? startApprovalExpiry({ db: database.db }) : () => undefined;
   const gatewayWatcher = worker
     ? startGatewayWatcher(database, gateways, config.SKILLDOCK_GATEWAY_POLL_MS, (e) => logger.warn('gateway watcher', { error: String(e) }))
@@ -304,6 +314,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     stopRetention();
     stopSandboxSweep();
     stopImageGc();
+    stopBlobGc();
     stopApprovalExpiry();
     installRecovery?.stop();
     stopNetworkWatch();
@@ -334,6 +345,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     version,
     replica,
     installationId: installation,
+    changes,
     stopScheduler,
     skills,
     gateways,
@@ -347,6 +359,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
 export async function stopServices(s: Services): Promise<void> {
   s.stopScheduler();
   s.stopSkillEvents();
+  await s.changes.stop();
   // Before the engine clients and the database go: each shell's processes end and its end is audited.
   await s.terminals.closeAll();
   await s.skills.close();

@@ -9,6 +9,7 @@ import { AGENT_ID } from '../agents/schema';
 import { createAgent, loadAgent, loadDefaults, patchAgent, putDefaults } from '../agents/store';
 import { recordAudit } from '../audit/audit';
 import type { Actor } from '../auth/actor';
+import { publishChange } from '../cluster/invalidation';
 import { AppError } from '../core/errors';
 import type { SecretBox } from '../secrets/crypto';
 import { openEntries, updateEntry } from '../skills/service/entries';
@@ -141,5 +142,7 @@ export async function adopt(svc: GatewaysService, actor: Actor, id: string, only
       after: { agentIds: linked, entries: owned.entries },
     });
   });
+  // Entries feed every replica's skill catalog (the agents' rows carry stamps each replica reads).
+  if (preview.entries.some((e) => e.action === 'set')) await publishChange(db, 'skills');
   return { adopted: linked, preview };
 }

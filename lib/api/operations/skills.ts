@@ -1,7 +1,9 @@
 import 'server-only';
+import { DbBlobStore } from '../../cluster/blob-store';
 import { AppError } from '../../core/errors';
 import { defineOperation } from '../../http/operation';
 import { enqueue } from '../../jobs';
+import type { Services } from '../../services';
 import { getRuntimeSettings, updateRuntimeSettings } from '../../settings';
 import { getSkillsSettings, updateSkillsSettings } from '../../settings/store';
 import { createClawhubClient } from '../../skills/remote';
@@ -53,7 +55,7 @@ export const skillOps = {
   }),
   updateSkillEntry: defineOperation(api.updateSkillEntry, async ({ services, actor, body }) => {
     const out = await updateEntry(services.database.db, services.secrets, actor, body);
-    services.skills.invalidate();
+    await services.skills.changed();
     return out;
   }),
   acknowledgeSkill: defineOperation(api.acknowledgeSkill, async ({ services, actor, body }) =>
@@ -66,7 +68,7 @@ export const skillOps = {
     async ({ services, actor, req }) => {
       const r = req!;
       const settings = await getSkillsSettings(services.database.db);
-      return saveUpload(managedStore(services.config.dataDir).uploadsDir, r.body, {
+      return saveUpload(uploadDeps(services), r.body, {
         maxBytes: settings.uploadMaxMb * 1024 * 1024,
         declaredSize: num(r.headers.get('content-length')),
         declaredSha256: r.headers.get('x-content-sha256') ?? undefined,
@@ -78,7 +80,7 @@ export const skillOps = {
     { restOnly: true },
   ),
   importSkill: defineOperation(api.importSkill, async ({ services, actor, body }) =>
-    enqueue(services.database, actor, skillImportJob, await namedImport(managedStore(services.config.dataDir).uploadsDir, body), { trusted: true }),
+    enqueue(services.database, actor, skillImportJob, await namedImport(services.database.db, body), { trusted: true }),
   ),
   rollbackSkill: defineOperation(api.rollbackSkill, async ({ services, actor, body }) =>
     rollbackSkill(services.skills, services.database.db, services.config.dataDir, actor, body),
@@ -102,7 +104,7 @@ export const settingsOps = {
   skillsSettings: defineOperation(api.skillsSettings, async ({ services }) => getSkillsSettings(services.database.db)),
   updateSkillsSettings: defineOperation(api.updateSkillsSettings, async ({ services, actor, body }) => {
     const out = await updateSkillsSettings(services.database.db, actor, body);
-    services.skills.invalidate();
+    await services.skills.changed();
     return out;
   }),
 };
@@ -120,3 +122,6 @@ function uploadFilename(raw: string | null): string | undefined {
   }
   return name.replace(/[^\w.\- ]/g, '_').slice(0, 200);
 }
+
+/** Uploads go to the blob store every replica reads; this replica's data dir keeps a copy for its imports. */
+const uploadDeps = (s: Services) => ({ db: s.database.db, blobs: new DbBlobStore(s.database.db), dir: managedStore(s.config.dataDir).uploadsDir });

@@ -6,6 +6,7 @@
  * identity, and the search index follows each snapshot by document. `version` grows with every change.
  */
 import type { AppDb } from '@/db/client';
+import { publishChange } from '../../cluster/invalidation';
 import { logger } from '../../core/logger';
 import { runtimeLayout } from '../../runtime/dir';
 import type { SkillsSettings } from '../../settings/skills-settings';
@@ -38,7 +39,14 @@ export interface CatalogDeps {
   home?: string;
   /** How recent a file's times may be for its stat identity not to be trusted (CopyCache; default 3 s). */
   racyMs?: number;
+  /**
+   * A snapshot is rebuilt after this long even when no change was heard of (default 10 s): the
+   * bound on serving a change another replica announced in a notice this one lost.
+   */
+  maxAgeMs?: number;
 }
+
+export const CATALOG_MAX_AGE_MS = 10_000;
 
 export class SkillCatalog {
   private current: CatalogSnapshot | null = null;
@@ -86,7 +94,10 @@ export class SkillCatalog {
         if (!this.dirty) return snap;
         continue;
       }
-      if (!this.dirty && this.current) return this.current;
+      if (!this.dirty && this.current) {
+        if (Date.now() - this.current.builtAt.getTime() < (this.deps.maxAgeMs ?? CATALOG_MAX_AGE_MS)) return this.current;
+        this.invalidate();
+      }
       this.building = this.rebuild().finally(() => (this.building = null));
     }
     return this.building ?? this.current!;
@@ -96,6 +107,12 @@ export class SkillCatalog {
   invalidate(): void {
     this.dirty = true;
     this.full = true;
+  }
+
+  /** A write changed what the catalog is built from: rediscover here, and tell every other replica. */
+  async changed(): Promise<void> {
+    this.invalidate();
+    await publishChange(this.deps.db, 'skills');
   }
 
   /** Files changed under the roots (the watcher): folders of known skills are reloaded alone. */

@@ -7,7 +7,7 @@ import type { SkillsSettings } from '../../settings/skills-settings';
 import { createClawhubClient, fetchGitSkill, fetchToFile, formatSkillRef, isBlockedVerdict, parseSkillRef, validateOwner } from '../remote';
 import { stageSkillFile } from '../store';
 import type { ImportSource } from './schemas';
-import { uploadFile } from './uploads';
+import { type UploadDeps, uploadFile } from './uploads';
 
 export interface Fetched {
   /** An archive to extract… */
@@ -32,7 +32,7 @@ export interface Fetched {
 interface FetchOptions {
   work: string;
   settings: SkillsSettings;
-  uploadsDir: string;
+  uploads: UploadDeps;
   signal?: AbortSignal;
   log: (line: string) => void;
 }
@@ -53,7 +53,7 @@ async function looksLikeSkillMd(file: string): Promise<string | null> {
 export async function fetchSource(source: ImportSource, o: FetchOptions): Promise<Fetched> {
   switch (source.kind) {
     case 'upload': {
-      const { file, record } = await uploadFile(o.uploadsDir, source.uploadId);
+      const { file, record } = await uploadFile(o.uploads, source.uploadId);
       o.log(`upload ${source.uploadId}: ${record.size} bytes, sha256 ${record.sha256}`);
       return {
         archive: file,

@@ -3,6 +3,7 @@
  * safely, validate SKILL.md, verify (ClawHub hash, registry verdict), scan, then install a new
  * immutable version by rename — or fail leaving nothing behind but the job's log.
  */
+
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { AppDb } from '@/db/client';
@@ -10,6 +11,7 @@ import { skillInstalls } from '@/db/schema';
 import { AppError } from '@/lib/core/errors';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
+import { type BlobStore, DbBlobStore } from '../../cluster/blob-store';
 import { newId } from '../../core/ids';
 import { markUpdatable } from '../../installs/skill-usage';
 import { getSkillsSettings } from '../../settings/store';
@@ -32,6 +34,8 @@ export interface ImportContext {
   signal?: AbortSignal;
   log: (line: string) => void;
   progress: (percent: number, stage: string) => void;
+  /** Where uploads' bytes are (default: the database's blob store). */
+  blobs?: BlobStore;
 }
 
 export interface ImportResult {
@@ -63,7 +67,13 @@ export async function importSkill(ctx: ImportContext, input: ImportInput): Promi
   const work = await fsp.mkdtemp(path.join(store.stagingDir, '.tmp-import-'));
   try {
     ctx.progress(5, 'fetching');
-    const fetched = await fetchSource(input.source, { work, settings, uploadsDir: store.uploadsDir, signal: ctx.signal, log: ctx.log });
+    const fetched = await fetchSource(input.source, {
+      work,
+      settings,
+      uploads: { db: ctx.db, blobs: ctx.blobs ?? new DbBlobStore(ctx.db), dir: store.uploadsDir },
+      signal: ctx.signal,
+      log: ctx.log,
+    });
     let root = fetched.dir;
     if (fetched.archive) {
       ctx.progress(30, 'extracting');

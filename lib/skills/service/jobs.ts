@@ -1,12 +1,14 @@
 import type { z } from 'zod';
+import type { AppDb } from '@/db/client';
 import { AppError, isAppError } from '../../core/errors';
+import { logger } from '../../core/logger';
 import { jobActor } from '../../jobs/job-actor';
 import { defineJobKind, type JobHandler, type JobKind } from '../../jobs/kind';
 import type { JobRegistry } from '../../jobs/registry';
 import type { SkillCatalog } from './catalog';
 import { type ImportResult, importSkill } from './imports';
 import { type ImportInput, importInput } from './schemas';
-import { uploadFile } from './uploads';
+import { uploadRecord } from './uploads';
 
 /** The last path segment of a URL (a file or repository name), or its host when it has none. */
 function lastSegment(raw: string): string {
@@ -42,10 +44,10 @@ const hostOf = (raw: string) => {
 };
 
 /** Records an upload's file name in the import's params, so the job's title names the file. */
-export async function namedImport(uploadsDir: string, input: ImportInput): Promise<ImportInput> {
+export async function namedImport(db: AppDb, input: ImportInput): Promise<ImportInput> {
   if (input.source.kind !== 'upload') return input;
-  const filename = await uploadFile(uploadsDir, input.source.uploadId).then(
-    (u) => u.record.filename,
+  const filename = await uploadRecord(db, input.source.uploadId).then(
+    (u) => u.filename,
     () => null,
   );
   return filename ? { ...input, source: { ...input.source, filename } } : input;
@@ -96,7 +98,7 @@ export function skillImportHandler(deps: { dataDir: string; catalog: SkillCatalo
     } catch (e) {
       throw withCodeInResult(e);
     } finally {
-      deps.catalog.invalidate();
+      await deps.catalog.changed().catch((e) => logger.warn('the skill change could not be announced to other replicas', { error: String(e) }));
     }
   };
 }

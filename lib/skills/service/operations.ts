@@ -154,7 +154,7 @@ export async function rollbackSkill(catalog: SkillCatalog, db: AppDb, dataDir: s
     before: { version: before },
     after: { version: input.version },
   });
-  catalog.invalidate();
+  await catalog.changed();
   return { slug: input.slug, version: input.version, previous: before };
 }
 
@@ -165,7 +165,7 @@ export async function uninstallSkill(catalog: SkillCatalog, db: AppDb, dataDir: 
   await assertNoInstalls(db, input.slug);
   await removeSkill(store, input.slug);
   await recordAudit(db, actor, { action: 'skill.uninstall', targetType: 'skill', targetId: input.slug, before: { version: before } });
-  catalog.invalidate();
+  await catalog.changed();
   return { slug: input.slug, removed: before };
 }
 
@@ -184,6 +184,6 @@ export async function acknowledgeSkill(catalog: SkillCatalog, db: AppDb, actor: 
   if (skill.scan.verdict !== 'critical' && skill.scan.verdict !== 'error')
     throw new AppError('conflict', `${skill.name} has no critical finding to acknowledge.`);
   await acknowledgeScan(db, actor, { contentHash: copy.contentHash, reason: input.reason, skill: skill.name, findings: critical });
-  catalog.invalidate();
+  await catalog.changed();
   return { id: skill.id, contentHash: copy.contentHash, acknowledged: true };
 }

@@ -1,13 +1,19 @@
 /**
- * Skill archive uploads: streamed to a private folder with a size cap and a sha256
- * computed on the way, verified against the declared one, kept for one hour for the import job.
+ * Skill archive uploads: streamed into the database's blob store with a size cap and a sha256
+ * computed on the way, verified against the declared one, kept for one hour for the import job,
+ * which any replica may run.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { AppError } from '@/lib/core/errors';
+import { pipeline } from 'node:stream/promises';
+import { and, eq, like, lt, sql } from 'drizzle-orm';
+import type { AppDb } from '@/db/client';
+import { settings } from '@/db/schema';
+import { AppError, hasCode } from '@/lib/core/errors';
+import type { BlobStore } from '../../cluster/blob-store';
 import { randomToken } from '../../core/ids';
+import { logger } from '../../core/logger';
 
 export const UPLOAD_TTL_MS = 60 * 60 * 1000;
 const ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -22,22 +28,44 @@ export interface UploadRecord {
   expiresAt: string;
 }
 
-const fileOf = (dir: string, id: string) => path.join(dir, `${id}.bin`);
-const metaOf = (dir: string, id: string) => path.join(dir, `${id}.json`);
+/** Where this replica keeps its copy of an upload's bytes for the import job (a cache: the database has them). */
+const fileOf = (dir: string, sha256: string) => path.join(dir, `${sha256}.bin`);
+/** Upload records live in the settings table under this prefix until uploads have a table of their own. */
+const RECORD = 'upload:';
 
-/** Removes uploads older than the TTL. */
-export async function sweepUploads(dir: string, now = Date.now()): Promise<void> {
-  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+export interface UploadDeps {
+  db: AppDb;
+  blobs: BlobStore;
+  /** This replica's cache of upload bytes. */
+  dir: string;
+}
+
+/** Removes uploads older than the TTL: their records, the bytes no other upload names, and this replica's cached copies. */
+export async function sweepUploads(deps: UploadDeps, now = Date.now()): Promise<void> {
+  const gone = await deps.db
+    .delete(settings)
+    .where(and(like(settings.key, `${RECORD}%`), lt(settings.updatedAt, new Date(now - UPLOAD_TTL_MS))))
+    .returning({ value: settings.value });
+  for (const { value } of gone) {
+    const sha = (value as UploadRecord).sha256;
+    const [other] = await deps.db
+      .select({ key: settings.key })
+      .from(settings)
+      .where(and(like(settings.key, `${RECORD}%`), sql`${settings.value}->>'sha256' = ${sha}`))
+      .limit(1);
+    if (!other) await deps.blobs.delete(sha);
+  }
+  const names = await fsp.readdir(deps.dir).catch(() => [] as string[]);
   await Promise.all(
     names.map(async (n) => {
-      const st = await fsp.stat(path.join(dir, n)).catch(() => null);
-      if (st && now - st.mtimeMs > UPLOAD_TTL_MS) await fsp.rm(path.join(dir, n), { force: true });
+      const st = await fsp.stat(path.join(deps.dir, n)).catch(() => null);
+      if (st && now - st.mtimeMs > UPLOAD_TTL_MS) await fsp.rm(path.join(deps.dir, n), { force: true });
     }),
   );
 }
 
 export async function saveUpload(
-  dir: string,
+  deps: UploadDeps,
   body: ReadableStream<Uint8Array> | null,
   opts: { maxBytes: number; declaredSize?: number; declaredSha256?: string; filename?: string; actor: string; signal?: AbortSignal },
 ): Promise<UploadRecord> {
@@ -49,69 +77,87 @@ export async function saveUpload(
   }
   if (opts.declaredSha256 !== undefined && !/^[0-9a-f]{64}$/i.test(opts.declaredSha256))
     throw new AppError('validation', 'x-content-sha256 must be 64 hex characters.');
-  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-  void sweepUploads(dir);
-  const uploadId = randomToken(18);
-  const tmp = `${fileOf(dir, uploadId)}.part`;
-  const hash = createHash('sha256');
-  let size = 0;
-  const out = fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
-  try {
-    const reader = body.getReader();
-    for (;;) {
-      opts.signal?.throwIfAborted();
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > opts.maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new AppError('archive_too_large', `The archive is larger than the ${opts.maxBytes} byte limit (Settings → Skills).`, {
-          details: { maxBytes: opts.maxBytes },
-        });
-      }
-      hash.update(value);
-      if (!out.write(value)) await new Promise<void>((r) => out.once('drain', () => r()));
-    }
-    await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
-    const sha256 = hash.digest('hex');
-    if (size === 0) throw new AppError('validation', 'The uploaded archive is empty.');
-    if (opts.declaredSize !== undefined && size !== opts.declaredSize)
-      throw new AppError('validation', `The upload ended after ${size} of ${opts.declaredSize} bytes; send it again.`);
-    if (opts.declaredSha256 && opts.declaredSha256.toLowerCase() !== sha256) {
-      throw new AppError('hash_mismatch', `The archive's sha256 is ${sha256}, not the declared ${opts.declaredSha256}: the upload was corrupted or changed.`);
-    }
-    await fsp.rename(tmp, fileOf(dir, uploadId));
-    const now = Date.now();
-    const record: UploadRecord = {
-      uploadId,
-      size,
-      sha256,
-      filename: opts.filename ?? null,
-      createdBy: opts.actor,
-      createdAt: new Date(now).toISOString(),
-      expiresAt: new Date(now + UPLOAD_TTL_MS).toISOString(),
-    };
-    await fsp.writeFile(metaOf(dir, uploadId), JSON.stringify(record), { mode: 0o600 });
-    return record;
-  } catch (e) {
-    // The file may still be opening: wait for the stream to close, or the .part could appear after the rm.
-    await new Promise<void>((resolve) => {
-      if (out.closed) return resolve();
-      out.once('close', () => resolve());
-      out.destroy();
-    });
-    await fsp.rm(tmp, { force: true });
+  void sweepUploads(deps).catch((e) => logger.warn('upload sweep failed', { error: String(e) }));
+  const { sha256, size } = await deps.blobs.put(pieces(body, opts.signal), { maxBytes: opts.maxBytes }).catch((e) => {
+    if (hasCode(e, 'payload_too_large'))
+      throw new AppError('archive_too_large', `The archive is larger than the ${opts.maxBytes} byte limit (Settings → Skills).`, {
+        details: { maxBytes: opts.maxBytes },
+      });
     throw e;
+  });
+  // Bytes refused here are left to the sweep (another upload may name the same content).
+  if (size === 0) throw new AppError('validation', 'The uploaded archive is empty.');
+  if (opts.declaredSize !== undefined && size !== opts.declaredSize)
+    throw new AppError('validation', `The upload ended after ${size} of ${opts.declaredSize} bytes; send it again.`);
+  if (opts.declaredSha256 && opts.declaredSha256.toLowerCase() !== sha256) {
+    throw new AppError('hash_mismatch', `The archive's sha256 is ${sha256}, not the declared ${opts.declaredSha256}: the upload was corrupted or changed.`);
+  }
+  const now = Date.now();
+  const record: UploadRecord = {
+    uploadId: randomToken(18),
+    size,
+    sha256,
+    filename: opts.filename ?? null,
+    createdBy: opts.actor,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + UPLOAD_TTL_MS).toISOString(),
+  };
+  await deps.db.insert(settings).values({ key: `${RECORD}${record.uploadId}`, value: record, updatedBy: opts.actor, updatedAt: new Date(now) });
+  return record;
+}
+
+async function* pieces(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      signal?.throwIfAborted();
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
   }
 }
 
-/** The stored archive of an upload, or upload_expired. */
-export async function uploadFile(dir: string, uploadId: string, now = Date.now()): Promise<{ file: string; record: UploadRecord }> {
+/** The record of an upload, or upload_expired. */
+export async function uploadRecord(db: AppDb, uploadId: string, now = Date.now()): Promise<UploadRecord> {
   if (!ID.test(uploadId)) throw new AppError('validation', 'Not an upload id.');
-  const raw = await fsp.readFile(metaOf(dir, uploadId), 'utf8').catch(() => null);
-  const record = raw ? (JSON.parse(raw) as UploadRecord) : null;
+  const [row] = await db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(eq(settings.key, `${RECORD}${uploadId}`));
+  const record = row ? (row.value as UploadRecord) : null;
   if (!record || Date.parse(record.expiresAt) < now) {
     throw new AppError('upload_expired', 'This upload is unknown or older than one hour; upload the archive again.');
   }
-  return { file: fileOf(dir, uploadId), record };
+  return record;
+}
+
+/**
+ * The stored archive of an upload as a file of this replica, or upload_expired. The bytes come
+ * from the database the first time this replica needs them (hash checked), whichever replica took
+ * the upload.
+ */
+export async function uploadFile(deps: UploadDeps, uploadId: string, now = Date.now()): Promise<{ file: string; record: UploadRecord }> {
+  const record = await uploadRecord(deps.db, uploadId, now);
+  const file = fileOf(deps.dir, record.sha256);
+  if (
+    await fsp.stat(file).then(
+      (st) => st.size === record.size,
+      () => false,
+    )
+  )
+    return { file, record };
+  await fsp.mkdir(deps.dir, { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${randomToken(6)}.part`;
+  try {
+    await pipeline(await deps.blobs.get(record.sha256), fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
+    await fsp.rename(tmp, file);
+  } catch (e) {
+    await fsp.rm(tmp, { force: true });
+    if (hasCode(e, 'not_found')) throw new AppError('upload_expired', 'This upload is unknown or older than one hour; upload the archive again.');
+    throw e;
+  }
+  return { file, record };
 }
