@@ -39,6 +39,21 @@ export function projectOfFile(rel) {
   return undefined;
 }
 
+/**
+ * The marker of an integration file whose subject does not depend on the database engine (a real
+ * gateway's CLI, a container's files): it runs in the PGlite phase only. Its database writes are the
+ * same operations other files run on both engines.
+ */
+export const ONE_ENGINE_MARKER = 'test-phase: pglite only';
+
+/** Integration files (repo-relative) that carry ONE_ENGINE_MARKER in their first lines. */
+export function oneEngineFiles(root, files) {
+  return files.filter((rel) => {
+    const head = fs.readFileSync(path.join(root, rel), 'utf8').slice(0, 1000);
+    return head.includes(ONE_ENGINE_MARKER);
+  });
+}
+
 /** Test files on disk, grouped by project: { unit: [...], integration: [...], e2e: [...] }. */
 export function testFilesOnDisk(root) {
   const out = Object.fromEntries(Object.keys(PROJECTS).map((k) => [k, []]));

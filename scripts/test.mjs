@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, STATE_DIR, setup, teardown } from './test-env.mjs';
-import { phaseResult, summarize, testFilesOnDisk } from './test-summary.mjs';
+import { oneEngineFiles, phaseResult, summarize, testFilesOnDisk } from './test-summary.mjs';
 
 const PHASES = [
   // Static checks run first: a lint or type error fails the run before any test starts.
@@ -86,7 +86,7 @@ function killGroup(sig, pid = child?.pid) {
   }
 }
 
-function runVitest(phase, env, expectedFiles) {
+function runVitest(phase, env, expectedFiles, excluded = []) {
   const out = path.join(reportDir, `${phase.id}.json`);
   fs.rmSync(out, { force: true });
   const args = [
@@ -99,6 +99,7 @@ function runVitest(phase, env, expectedFiles) {
     `--outputFile.json=${out}`,
     ...(expectedFiles === 0 ? ['--passWithNoTests'] : []),
     ...(phase.args ?? []),
+    ...excluded.flatMap((f) => ['--exclude', f]),
   ];
   return new Promise((resolve) => {
     // Own process group: a signal reaches vitest and its fork workers, and none outlives the phase.
@@ -220,10 +221,12 @@ async function main() {
       results.push(phaseResult({ name: phase.name, exitCode: 1, notRun: 'not run: the test environment did not start' }));
       continue;
     }
-    const expectedFiles = onDisk[phase.project].length;
-    process.stdout.write(`\n=== phase: ${phase.name} (${expectedFiles} test files) ===\n`);
+    const excluded = phase.needsPg ? oneEngineFiles(REPO, onDisk[phase.project]) : [];
+    const expectedFiles = onDisk[phase.project].length - excluded.length;
+    const note = excluded.length ? `, ${excluded.length} PGlite-only left out` : '';
+    process.stdout.write(`\n=== phase: ${phase.name} (${expectedFiles} test files${note}) ===\n`);
     const t0 = Date.now();
-    const { exitCode, report } = await runVitest(phase, childEnv(phase), expectedFiles);
+    const { exitCode, report } = await runVitest(phase, childEnv(phase), expectedFiles, excluded);
     const r = phaseResult({ name: phase.name, exitCode, report, expectedFiles });
     r.seconds = (Date.now() - t0) / 1000;
     results.push(r);

@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves is OpenClaw's own reading of what Skilldock wrote;
+// the gateway store it writes through runs on both engines in the doors tests.
 // Checks the OpenClaw harness: the cached install runs on Node 24, the bin folder's `openclaw`
 // resolves through PATH, and a state folder built by makeOpenClawState is what the CLI reads
 // (an agent's allowlist decides which managed skill its model sees).

@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves is OpenClaw's own reading of what Skilldock wrote;
+// the gateway store it writes through runs on both engines in the doors tests.
 // A real OpenClaw (the npm package on Node 24, in an image built offline) in a container, reached
 // through the Engine API only; every result is checked by asking OpenClaw itself or the engine.
 import { createHash, randomBytes } from 'node:crypto';

@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves is OpenClaw's own reading of what Skilldock wrote;
+// the gateway store it writes through runs on both engines in the doors tests.
 // A real OpenClaw (its CLI from the npm package, on Node 24) with a state folder on this host:
 // connect, adopt, sync, and every result checked by asking OpenClaw itself.
 import fs from 'node:fs';

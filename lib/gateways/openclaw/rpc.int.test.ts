@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves is OpenClaw's own reading of what Skilldock wrote;
+// the gateway store it writes through runs on both engines in the doors tests.
 // The remote-gateway access against a real OpenClaw gateway (one start for the whole file):
 // config.get's hash, an allowlist written by config.patch that skills.status then reflects, a
 // concurrent edit refusing a write from the old hash, refused and missing credentials, device

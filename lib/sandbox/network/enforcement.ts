@@ -1,20 +1,13 @@
-// What enforces a config's network policy, said honestly, and the start of Skilldock's own
-// enforcement in this process (the nft table, proxies and DNS forwarders of the local engine).
-import { eq } from 'drizzle-orm';
-import type { AppDb, Database } from '@/db/client';
-import { sandboxConfigs } from '@/db/schema';
+import type { Database } from '@/db/client';
 import type { HostRequests } from '../../cluster/host-requests';
 import type { Config } from '../../core/config';
-import { describeError, logger } from '../../core/logger';
 import { systemUpstreams } from '../../network/dns/forwarder';
 import { enforcementProblem, NetworkEnforcer } from '../../network/docker/enforcer';
-import { storedPolicy } from '../../network/policy/open';
 import type { EnforcedBy } from '../../network/policy/types';
 import type { DockerConfig } from '../config/schema';
 import type { ConfigRow } from '../config/view';
-import { type DockerConnection, dockerConnection } from '../docker/connection';
+import { dockerConnection } from '../docker/connection';
 import { localControl, type NetworkControl } from './control';
-import { watchNetworkEvents } from './engine-events';
 import { EnforcementOwner } from './owner';
 
 export interface NetworkEnforcement {
@@ -114,45 +107,4 @@ export async function startNetworkEnforcement(config: Config, cluster?: Enforcem
   await owner.start();
   if (owner.problem) return { enforcer: null, control: null, owner, problem: owner.problem };
   return { enforcer, control: owner, owner, problem: null };
-}
-
-/**
- * At boot, every local Docker config's network gets its rules and listeners back, and each engine's
- * network events are followed from then on. Returns the stop of those watches.
- */
-export function startNetworkReconciler(db: AppDb, enforcer: NetworkEnforcer): () => void {
-  const stops: (() => void)[] = [];
-  let stopped = false;
-  void reconcileNetworks(db, enforcer).then((engines) => {
-    for (const conn of engines) if (!stopped) stops.push(watchNetworkEvents(conn.api, enforcer, () => reconcileNetworks(db, enforcer).then(() => undefined)));
-  });
-  return () => {
-    stopped = true;
-    for (const s of stops) s();
-  };
-}
-
-/** Every local Docker config's network gets its rules and listeners back; answers the engines it asked. */
-export async function reconcileNetworks(db: AppDb, enforcer: NetworkEnforcer): Promise<DockerConnection[]> {
-  const rows = await db.select().from(sandboxConfigs).where(eq(sandboxConfigs.backend, 'docker'));
-  const engines = new Map<string, DockerConnection>();
-  for (const r of rows) {
-    const c = r.config as DockerConfig;
-    if (c.host && !c.host.startsWith('unix://')) continue;
-    const conn = dockerConnection({ host: c.host || undefined });
-    engines.set(conn.endpoint, conn);
-  }
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const conn of engines.values()) {
-    try {
-      const n = await enforcer.reconcile(conn.api, async (id) => {
-        const row = byId.get(id);
-        return row ? storedPolicy(row) : null;
-      });
-      if (n) logger.info('sandbox networks reconciled', { engine: conn.endpoint, networks: n });
-    } catch (e) {
-      logger.warn('could not reconcile sandbox networks', { engine: conn.endpoint, err: describeError(e) });
-    }
-  }
-  return [...engines.values()];
 }

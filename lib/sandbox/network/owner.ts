@@ -18,8 +18,8 @@ import { storedPolicy } from '../../network/policy/open';
 import type { NetworkPolicy } from '../../network/policy/types';
 import type { DockerConnection } from '../docker/connection';
 import { localControl, type NetworkControl } from './control';
-import { reconcileNetworks } from './enforcement';
 import { watchNetworkEvents } from './engine-events';
+import { reconcileNetworks } from './reconcile';
 
 export interface EnforcementOwnerOptions {
   db: AppDb;
