@@ -110,6 +110,13 @@ export function InstanceCard() {
                 <span className="text-muted-foreground">No worker runs in this process; jobs wait for another replica.</span>
               )}
             </Item>
+            <Item label="Replica">
+              <span className="font-mono text-[13px] break-all">{i.replica.id}</span>
+              <p className="mt-1 text-xs text-muted-foreground">Installation {i.replica.installationId}</p>
+            </Item>
+            <Item label="Network enforcement">
+              <span className="text-sm">{i.networkEnforcement ?? 'Not enforced by this server.'}</span>
+            </Item>
           </dl>
         )}
       </CardContent>

@@ -166,6 +166,8 @@ export const instanceOut = z.object({
     error: z.string().optional(),
   }),
   worker: z.object({ id: z.string(), running: z.number(), concurrency: z.number(), leaseMs: z.number() }).nullable(),
+  replica: z.object({ id: z.string(), installationId: z.string() }).describe('This replica among those sharing the database'),
+  networkEnforcement: z.string().nullable().describe("Which replica holds this host's sandbox network enforcement (null: not enforced here)"),
 });
 
 export const jobKindOut = z.object({

@@ -63,18 +63,21 @@ export function enforcementOf(row: Pick<ConfigRow, 'backend' | 'config'>, env: N
     };
   return {
     enforcedBy: 'host-firewall+proxy',
-    enforcement: `Skilldock's firewall on this host (nft table ${env.control.table}), its egress proxy for domain rules and its DNS forwarder; changes reach running sandboxes at once.${holderText(env.owner)}`,
+    enforcement: `Skilldock's firewall on this host (nft table ${env.control.table}), its egress proxy for domain rules and its DNS forwarder; changes reach running sandboxes at once.`,
     liveUpdate: true,
   };
 }
 
-function holderText(owner: EnforcementOwner | undefined): string {
-  if (!owner) return '';
-  if (!owner.engineId) return ' The local Docker engine has not answered yet, so no replica holds it.';
+/** Which replica holds this host's enforcement, for the instance view (it changes as leases move). */
+export function enforcementHolder(env: NetworkEnforcement | undefined): string | null {
+  const owner = env?.owner;
+  if (!owner) return null;
+  if (owner.problem) return `Not enforced: ${owner.problem}`;
+  if (!owner.engineId) return 'The local Docker engine has not answered yet, so no replica holds it.';
   const h = owner.holder;
-  if (h.self) return ` Held by this replica (${h.replica}) for engine ${owner.engineId}.`;
-  if (h.replica) return ` Held by replica ${h.replica} for engine ${owner.engineId}; this replica forwards its changes there.`;
-  return ` No replica holds it for engine ${owner.engineId} right now: one takes over within the lease lifetime.`;
+  if (h.self) return `Held by this replica (${h.replica}) for engine ${owner.engineId}.`;
+  if (h.replica) return `Held by replica ${h.replica} for engine ${owner.engineId}; this replica forwards its changes there.`;
+  return `No replica holds it for engine ${owner.engineId} right now: one takes over within the lease lifetime.`;
 }
 
 /**

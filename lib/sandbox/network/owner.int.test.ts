@@ -27,7 +27,7 @@ import { describeDocker, dockerHost } from '@/test/helpers/docker';
 import { ensureBusyboxImage } from '@/test/helpers/sandbox-images';
 import { waitFor } from '@/test/helpers/services';
 import { networkCheckProbes } from './check-probe';
-import { enforcementOf } from './enforcement';
+import { enforcementHolder, enforcementOf } from './enforcement';
 import { EnforcementOwner } from './owner';
 
 const skip = process.getuid?.() !== 0 ? 'not root' : undefined;
@@ -130,8 +130,7 @@ describeDocker('network enforcement held by one replica per engine', () => {
     other = replicas.find((r) => r !== holder)!;
     expect((await leaseHolder(dbs[0]!.db, holder.owner.key))?.holder).toBe(holder.id);
     expect(holder.owner.key).toBe(`network:${((await engine.api.info()) as { ID: string }).ID}:${table}`);
-    const row = { backend: 'docker' as const, config: { networkMode: 'bridge' } };
-    const viewOf = (r: Replica) => enforcementOf(row, { enforcer: r.enforcer, control: r.owner, owner: r.owner, problem: null }).enforcement;
+    const viewOf = (r: Replica) => enforcementHolder({ enforcer: r.enforcer, control: r.owner, owner: r.owner, problem: null }) ?? '';
     expect(viewOf(holder)).toContain(`Held by this replica (${holder.id})`);
     await waitFor(async () => viewOf(other).includes(`Held by replica ${holder.id}`), 'the other replica to see the holder');
     // The holder marked the table as this installation's.

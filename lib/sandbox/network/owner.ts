@@ -224,6 +224,9 @@ export class EnforcementOwner implements NetworkControl {
   }
 
   update(configId: string, policy: NetworkPolicy): Promise<boolean> {
+    // No engine known yet: no network of this replica's can exist, and the holder (once there is one)
+    // puts the stored policy in force at its next refresh.
+    if (!this.key) return Promise.resolve(false);
     return this.held ? this.local.update(configId, policy) : this.forward('update', { configId, policy });
   }
 

@@ -25,7 +25,7 @@ import { ensureBusyboxImage } from '@/test/helpers/sandbox-images';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
 import { applyToRunning } from './apply';
 import { networkCheckProbes } from './check-probe';
-import { enforcementOf } from './enforcement';
+import { enforcementHolder } from './enforcement';
 
 describeDocker('two replicas sharing one engine’s network enforcement', () => {
   const table = `skilldock_t${randomBytes(5).toString('hex')}`;
@@ -122,7 +122,7 @@ describeDocker('two replicas sharing one engine’s network enforcement', () => 
     const key = holder.network.enforcer!.networks()[0]!.key;
     expect(setElements(await readTable(table), `d4_${key}`)).toContain('10.98.0.0/16');
 
-    const view = enforcementOf(row, other.network).enforcement;
+    const view = enforcementHolder(other.network) ?? '';
     expect(view).toContain(`Held by replica ${holder.replica.id}`);
   });
 });
