@@ -1,13 +1,16 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { projectGlobs } from './scripts/test-summary.mjs';
+import { oneEngineFiles, projectGlobs, testFilesOnDisk } from './scripts/test-summary.mjs';
 
 // Projects and their file globs are defined once in scripts/test-summary.mjs, which
 // scripts/test.mjs also uses to check that every test file on disk was run.
 // Run everything (PostgreSQL cluster, Docker engine, all phases) with `npm test`.
 
 const root = path.dirname(fileURLToPath(import.meta.url));
+const integration = projectGlobs('integration');
+// The PostgreSQL phase leaves out the files marked to run on PGlite only (see oneEngineFiles).
+if (process.env.SKILLDOCK_TEST_DB === 'postgres') integration.exclude.push(...oneEngineFiles(root, testFilesOnDisk(root).integration));
 
 export default defineConfig({
   resolve: {
@@ -32,7 +35,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          ...projectGlobs('integration'),
+          ...integration,
           // Two files at once even on two cores (vitest's default is one less than the cores): most
           // of an integration file's time is spent waiting on the engine, PostgreSQL or a child
           // process, and every file has its own database, labels and names, so files never share state.
