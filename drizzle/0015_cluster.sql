@@ -63,7 +63,19 @@ CREATE TABLE "terminal_tickets" (
 	"used_at" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "uploads" (
+	"id" text PRIMARY KEY NOT NULL,
+	"sha256" text NOT NULL,
+	"size" bigint NOT NULL,
+	"filename" text,
+	"created_by" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 CREATE INDEX "host_requests_pending_idx" ON "host_requests" USING btree ("lease_key","id") WHERE "host_requests"."done_at" is null;--> statement-breakpoint
 CREATE INDEX "sandbox_leases_sandbox_idx" ON "sandbox_leases" USING btree ("sandbox_key");--> statement-breakpoint
 CREATE INDEX "terminal_sessions_replica_idx" ON "terminal_sessions" USING btree ("replica");--> statement-breakpoint
-CREATE INDEX "terminal_tickets_expiry_idx" ON "terminal_tickets" USING btree ("expires_at");
+CREATE INDEX "terminal_tickets_expiry_idx" ON "terminal_tickets" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "uploads_sha256_idx" ON "uploads" USING btree ("sha256");--> statement-breakpoint
+CREATE INDEX "uploads_expires_idx" ON "uploads" USING btree ("expires_at");

@@ -87,6 +87,21 @@ export const terminalSessions = pgTable(
   (t) => [index('terminal_sessions_replica_idx').on(t.replica)],
 );
 
+/** An uploaded archive waiting for its import job: its bytes are the blob `sha256`. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    sha256: text('sha256').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    filename: text('filename'),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('uploads_sha256_idx').on(t.sha256), index('uploads_expires_idx').on(t.expiresAt)],
+);
+
 /** Content-addressed bytes any replica can read, stored in chunks so none is ever whole in memory. */
 export const blobs = pgTable('blobs', {
   sha256: text('sha256').primaryKey(),

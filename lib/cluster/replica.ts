@@ -63,10 +63,10 @@ export class Replica {
   }
 }
 
+/** The condition on `replicas` of a replica taken for alive (a recent heartbeat). */
+export const replicaAlive = () => gt(replicas.seenAt, sql`now() - make_interval(secs => ${REPLICA_DEAD_AFTER_MS / 1000})`);
+
 /** Replicas whose heartbeat is recent. */
 export async function liveReplicas(db: AppDb): Promise<ReplicaRow[]> {
-  return db
-    .select({ id: replicas.id, hostname: replicas.hostname, address: replicas.address, seenAt: replicas.seenAt })
-    .from(replicas)
-    .where(gt(replicas.seenAt, sql`now() - make_interval(secs => ${REPLICA_DEAD_AFTER_MS / 1000})`));
+  return db.select({ id: replicas.id, hostname: replicas.hostname, address: replicas.address, seenAt: replicas.seenAt }).from(replicas).where(replicaAlive());
 }

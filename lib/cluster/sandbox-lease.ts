@@ -50,12 +50,15 @@ export class SandboxLeaseStore {
     return id;
   }
 
-  /** Deletes the lease row and records the use as activity. */
+  /** Deletes the lease row and records the use as activity, in one statement (it ends every exec). */
   async release(id: string, sandboxKey: string, at: Date): Promise<void> {
     this.held.delete(id);
     if (this.held.size === 0) this.stopTimer();
-    await this.db.delete(sandboxLeases).where(and(eq(sandboxLeases.id, id), eq(sandboxLeases.holder, this.holder)));
-    await this.touch(sandboxKey, at);
+    await this.db.execute(sql`
+      with gone as (delete from ${sandboxLeases} where ${sandboxLeases.id} = ${id} and ${sandboxLeases.holder} = ${this.holder})
+      insert into ${sandboxLeases} (id, sandbox_key, holder, reason, expires_at)
+      values (${activityId(sandboxKey)}, ${sandboxKey}, ${this.holder}, ${ACTIVITY_REASON}, ${at.toISOString()}::timestamptz)
+      on conflict (id) do update set holder = excluded.holder, expires_at = greatest(${sandboxLeases}.expires_at, excluded.expires_at)`);
   }
 
   /** Records a use at `at`; an earlier time never overwrites a later one. */

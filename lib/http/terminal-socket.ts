@@ -6,12 +6,9 @@ import { CLOSE, encodeServerFrame, MAX_INPUT_FRAME_BYTES, parseClientFrame, type
 import { connectRelay, pipeRelay, RELAY_HEADER } from '../terminal/relay';
 import { type PreparedTerminal, TERMINAL_PERMISSION } from '../terminal/service';
 import type { TerminalConsumer, TerminalSession } from '../terminal/session';
+import { HIGH_WATER, keepAlive, LOW_WATER } from '../terminal/socket-flow';
 import type { SocketRoute } from './ws-router';
 
-const PING_MS = 30_000;
-/** Output held in the socket beyond which the shell's output is paused until it drains. */
-const HIGH_WATER = 1 << 20;
-const LOW_WATER = 256 * 1024;
 /** Control frames (resize, ping) one socket may send per second before it is cut off. */
 const MAX_CONTROL_PER_SECOND = 50;
 
@@ -46,17 +43,8 @@ export const terminalSocket: SocketRoute<Prepared> = {
     if (prepared.upstream) return pipeRelay(ws, prepared.upstream);
     const adapter = new SocketConsumer(ws);
     let session: TerminalSession | null = null;
-    let alive = true;
     let controlWindow = { at: Date.now(), n: 0 };
-    const ping = setInterval(() => {
-      if (!alive) return ws.terminate();
-      alive = false;
-      ws.ping();
-    }, PING_MS);
-    ping.unref();
-    ws.on('pong', () => {
-      alive = true;
-    });
+    const stopKeepAlive = keepAlive(ws);
     // A client breaking the protocol loses the session too: its shell ends now, not after the grace,
     // even when it broke it before the shell was up.
     let refusedWith: keyof typeof CLOSE | null = null;
@@ -80,7 +68,7 @@ export const terminalSocket: SocketRoute<Prepared> = {
       else adapter.control({ type: 'pong' });
     });
     ws.on('close', () => {
-      clearInterval(ping);
+      stopKeepAlive();
       adapter.closed = true;
       session?.detach(adapter);
     });

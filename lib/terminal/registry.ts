@@ -2,10 +2,10 @@
 // a re-attach landing on a replica that does not hold the shell finds the holder's address here.
 // Rows of a dead replica (no heartbeat) are pruned; a close of a session held elsewhere reaches its
 // holder as a NOTIFY it listens for.
-import { and, eq, gt, notInArray, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { replicas, terminalSessions } from '@/db/schema';
-import { REPLICA_DEAD_AFTER_MS } from '../cluster/replica';
+import { replicaAlive } from '../cluster/replica';
 import { logger } from '../core/logger';
 import { DEFAULT_COLS, DEFAULT_ROWS } from './frames';
 
@@ -47,8 +47,6 @@ export interface SessionRow {
   address: string | null;
 }
 
-const live = () => gt(replicas.seenAt, sql`now() - make_interval(secs => ${REPLICA_DEAD_AFTER_MS / 1000})`);
-
 export class SessionRegistry {
   private unlisten: (() => Promise<void>) | null = null;
 
@@ -70,19 +68,19 @@ export class SessionRegistry {
 
   /** One session of a live replica, with its holder's address. */
   async find(id: string): Promise<SessionRow | null> {
-    const [row] = await this.select().where(and(eq(terminalSessions.id, id), live()));
+    const [row] = await this.select().where(and(eq(terminalSessions.id, id), replicaAlive()));
     return row ?? null;
   }
 
   /** Every live replica's sessions; rows of dead replicas are pruned first. */
   async list(): Promise<SessionRow[]> {
     await this.prune();
-    return this.select().where(live());
+    return this.select().where(replicaAlive());
   }
 
   /** Drops the rows of replicas with no recent heartbeat: their shells died with them. */
   async prune(): Promise<number> {
-    const alive = this.database.db.select({ id: replicas.id }).from(replicas).where(live());
+    const alive = this.database.db.select({ id: replicas.id }).from(replicas).where(replicaAlive());
     const gone = await this.database.db.delete(terminalSessions).where(notInArray(terminalSessions.replica, alive)).returning({ id: terminalSessions.id });
     return gone.length;
   }
@@ -95,7 +93,7 @@ export class SessionRegistry {
 
   /** Sessions in a sandbox held by other live replicas. */
   async othersInSandbox(sandboxId: string): Promise<SessionRow[]> {
-    const rows = await this.select().where(and(eq(terminalSessions.sandboxId, sandboxId), live()));
+    const rows = await this.select().where(and(eq(terminalSessions.sandboxId, sandboxId), replicaAlive()));
     return rows.filter((r) => r.replica !== this.replicaId);
   }
 

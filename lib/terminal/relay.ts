@@ -6,6 +6,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import { AppError, type ErrorCode } from '../core/errors';
+import { HIGH_WATER, keepAlive, LOW_WATER } from './socket-flow';
 import { type TicketClaims, ticketRefused } from './ticket';
 
 export const RELAY_HEADER = 'x-skilldock-terminal-relay';
@@ -95,11 +96,6 @@ function refusalFrom(status: number, body: string): AppError {
   return new AppError('sandbox_unreachable', `The replica holding this terminal session refused the relay (HTTP ${status}).`);
 }
 
-/** Output held for the browser beyond which the holder's stream is paused until it drains. */
-const HIGH_WATER = 1 << 20;
-const LOW_WATER = 256 * 1024;
-const PING_MS = 30_000;
-
 /**
  * Frames pass unchanged both ways; either side closing closes the other with the same code. The
  * browser's side is pinged here (the holder pings only the relay), and a browser that reads slowly
@@ -126,18 +122,9 @@ export function pipeRelay(client: WebSocket, upstream: WebSocket): void {
   client.on('message', (data, isBinary) => {
     if (upstream.readyState === WebSocket.OPEN) upstream.send(data as Buffer, { binary: isBinary });
   });
-  let alive = true;
-  const ping = setInterval(() => {
-    if (!alive) return client.terminate();
-    alive = false;
-    client.ping();
-  }, PING_MS);
-  ping.unref();
-  client.on('pong', () => {
-    alive = true;
-  });
+  const stopKeepAlive = keepAlive(client);
   const closeOther = (to: WebSocket) => (code: number, reason: Buffer) => {
-    clearInterval(ping);
+    stopKeepAlive();
     if (drain) clearTimeout(drain);
     // 1005/1006 are never sent on the wire: the other side sees a plain close.
     const c = code === 1005 || code === 1006 ? 1000 : code;

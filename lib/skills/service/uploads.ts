@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { and, eq, like, lt, sql } from 'drizzle-orm';
+import { eq, lt } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
-import { settings } from '@/db/schema';
+import { uploads } from '@/db/schema';
 import { AppError, hasCode } from '@/lib/core/errors';
 import type { BlobStore } from '../../cluster/blob-store';
 import { randomToken } from '../../core/ids';
@@ -30,8 +30,6 @@ export interface UploadRecord {
 
 /** Where this replica keeps its copy of an upload's bytes for the import job (a cache: the database has them). */
 const fileOf = (dir: string, sha256: string) => path.join(dir, `${sha256}.bin`);
-/** Upload records live in the settings table under this prefix until uploads have a table of their own. */
-const RECORD = 'upload:';
 
 export interface UploadDeps {
   db: AppDb;
@@ -43,16 +41,11 @@ export interface UploadDeps {
 /** Removes uploads older than the TTL: their records, the bytes no other upload names, and this replica's cached copies. */
 export async function sweepUploads(deps: UploadDeps, now = Date.now()): Promise<void> {
   const gone = await deps.db
-    .delete(settings)
-    .where(and(like(settings.key, `${RECORD}%`), lt(settings.updatedAt, new Date(now - UPLOAD_TTL_MS))))
-    .returning({ value: settings.value });
-  for (const { value } of gone) {
-    const sha = (value as UploadRecord).sha256;
-    const [other] = await deps.db
-      .select({ key: settings.key })
-      .from(settings)
-      .where(and(like(settings.key, `${RECORD}%`), sql`${settings.value}->>'sha256' = ${sha}`))
-      .limit(1);
+    .delete(uploads)
+    .where(lt(uploads.expiresAt, new Date(now)))
+    .returning({ sha256: uploads.sha256 });
+  for (const sha of new Set(gone.map((g) => g.sha256))) {
+    const [other] = await deps.db.select({ id: uploads.id }).from(uploads).where(eq(uploads.sha256, sha)).limit(1);
     if (!other) await deps.blobs.delete(sha);
   }
   const names = await fsp.readdir(deps.dir).catch(() => [] as string[]);
@@ -102,7 +95,15 @@ export async function saveUpload(
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + UPLOAD_TTL_MS).toISOString(),
   };
-  await deps.db.insert(settings).values({ key: `${RECORD}${record.uploadId}`, value: record, updatedBy: opts.actor, updatedAt: new Date(now) });
+  await deps.db.insert(uploads).values({
+    id: record.uploadId,
+    sha256,
+    size,
+    filename: record.filename,
+    createdBy: opts.actor,
+    createdAt: new Date(now),
+    expiresAt: new Date(now + UPLOAD_TTL_MS),
+  });
   return record;
 }
 
@@ -123,15 +124,19 @@ async function* pieces(body: ReadableStream<Uint8Array>, signal?: AbortSignal): 
 /** The record of an upload, or upload_expired. */
 export async function uploadRecord(db: AppDb, uploadId: string, now = Date.now()): Promise<UploadRecord> {
   if (!ID.test(uploadId)) throw new AppError('validation', 'Not an upload id.');
-  const [row] = await db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(eq(settings.key, `${RECORD}${uploadId}`));
-  const record = row ? (row.value as UploadRecord) : null;
-  if (!record || Date.parse(record.expiresAt) < now) {
+  const [row] = await db.select().from(uploads).where(eq(uploads.id, uploadId));
+  if (!row || row.expiresAt.getTime() < now) {
     throw new AppError('upload_expired', 'This upload is unknown or older than one hour; upload the archive again.');
   }
-  return record;
+  return {
+    uploadId: row.id,
+    size: row.size,
+    sha256: row.sha256,
+    filename: row.filename,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  };
 }
 
 /**
