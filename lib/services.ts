@@ -18,6 +18,7 @@ import { SandboxLeaseStore } from './cluster/sandbox-lease';
 import { scrubSecretEnv } from './core/child-env';
 import { type Config, loadConfig } from './core/config';
 import { lockDir } from './core/dir-lock';
+import { isAppError } from './core/errors';
 import { randomToken } from './core/ids';
 import { logger } from './core/logger';
 import { RateLimiter } from './core/rate-limit';
@@ -380,18 +381,20 @@ export async function stopServices(s: Services): Promise<void> {
   s.releaseLocks();
 }
 
-/** Advisory lock key of the first-owner bootstrap (beside the migrations' 7_340_001). */
-const BOOTSTRAP_LOCK = 7_340_002;
-
-/** Replicas booting together on an empty database: one creates the owner, the others see it. */
+/**
+ * Replicas booting together on an empty database: one creates the owner, the others see it.
+ * setupFirstOwner serialises itself (a transaction lock and a recount), so a loser gets setup_done.
+ * An outer lock on the same key here would wait for that transaction's connection forever.
+ */
 async function bootstrapOwner(database: Database, config: Config): Promise<void> {
   const { SKILLDOCK_ADMIN_EMAIL: email, SKILLDOCK_ADMIN_PASSWORD: password } = config;
-  if (!email || !password) return;
-  await database.withLock(BOOTSTRAP_LOCK, async () => {
-    if ((await userCount(database.db)) > 0) return;
+  if (!email || !password || (await userCount(database.db)) > 0) return;
+  try {
     await setupFirstOwner(database.db, { email: email.toLowerCase(), name: 'Owner', password });
     logger.info('created the first owner from SKILLDOCK_ADMIN_EMAIL', { email });
-  });
+  } catch (e) {
+    if (!isAppError(e) || e.code !== 'setup_done') throw e;
+  }
 }
 
 const KEY = Symbol.for('skilldock.services');
