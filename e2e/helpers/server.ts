@@ -55,7 +55,7 @@ export function tempDir(prefix: string): string {
 }
 
 /** The firewall table and sandbox networks a stopped server leaves in place (to keep sandboxes confined). */
-async function removeNetworkRules(table: string): Promise<void> {
+export async function removeNetworkRules(table: string): Promise<void> {
   if (process.getuid?.() !== 0) return;
   await deleteTable(table).catch(() => undefined);
   if (!process.env.DOCKER_HOST) return;
@@ -63,11 +63,17 @@ async function removeNetworkRules(table: string): Promise<void> {
   for (const n of await listBridgeNetworks(docker, table).catch(() => [])) await removeBridgeNetwork(docker, n.name).catch(() => undefined);
 }
 
-export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; port?: number } = {}): Promise<RunningServer> {
+/**
+ * `sharedNetwork`: the replica shares its firewall table with others (a cluster), so stopping it
+ * leaves the table and networks to the replica that takes over.
+ */
+export async function startServer(
+  opts: { dataDir?: string; env?: Record<string, string>; port?: number; sharedNetwork?: boolean } = {},
+): Promise<RunningServer> {
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? tempDir('skilldock-e2e-');
   // Each server owns a firewall table and sandbox networks of its own (by data dir, so a restart keeps them).
-  const nftTable = `skilldock_e${createHash('sha256').update(dataDir).digest('hex').slice(0, 10)}`;
+  const nftTable = opts.env?.SKILLDOCK_NFT_TABLE ?? `skilldock_e${createHash('sha256').update(dataDir).digest('hex').slice(0, 10)}`;
   // SKILLDOCK_CHECK_OUTPUT: every answer is checked against its contract here too (a mismatch is a 500).
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -116,12 +122,12 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     async stop() {
       if (proc.exitCode === null) proc.kill('SIGTERM');
       await exited;
-      await removeNetworkRules(nftTable);
+      if (!opts.sharedNetwork) await removeNetworkRules(nftTable);
     },
     async kill9() {
       if (proc.exitCode === null) proc.kill('SIGKILL');
       await exited;
-      await removeNetworkRules(nftTable);
+      if (!opts.sharedNetwork) await removeNetworkRules(nftTable);
     },
   };
 }
