@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves happens in the engine or the package manager; its
+// database writes are the job and store operations other files run on both engines.
 // Skill installs into an E2B config, whose templates cannot be committed to: the install job proves
 // the bundle in a maintenance sandbox of the loopback E2B server (real containers), records it as
 // a generation with no image, and every sandbox started afterwards gets the skills at start. A

@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves happens in the engine or the package manager; its
+// database writes are the job and store operations other files run on both engines.
 // Collection of superseded snapshot images on a real engine: nothing inside the grace period, an
 // image a container uses kept past it, an unused one removed from the engine and marked deleted.
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves happens in the engine or the package manager; its
+// database writes are the job and store operations other files run on both engines.
 // A real skill that needs a Python package, installed on a real engine: the wheel comes from a PEP 503
 // index the test serves on a network it created, the config's policy allows only that network, and
 // the skill's script runs in a sandbox started from the snapshot. The image carries no pip

@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves happens in the engine or the package manager; its
+// database writes are the job and store operations other files run on both engines.
 // Image health and the rebuild from base on a real engine: a snapshot deleted behind Skilldock's
 // back is seen as missing, installs refuse to build on it, and the rebuild brings a new generation
 // with every skill back; a deep image makes the next install start from base.

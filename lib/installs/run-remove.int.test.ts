@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves happens in the engine or the package manager; its
+// database writes are the job and store operations other files run on both engines.
 // Removing a skill from a config's image on a real engine: a new generation without its folder
 // that fresh sandboxes start from, the record gone with the switch, and the shortcuts when no
 // image ever held the skill.

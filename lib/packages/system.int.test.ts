@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves happens in the engine or the package manager; its
+// database writes are the job and store operations other files run on both engines.
 // A system package through the job system: real apt-get from the Debian archive, the worker, the
 // database, the routes with a real API token. Needs root on Debian/Ubuntu (CI runs as root).
 

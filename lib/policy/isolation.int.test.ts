@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves happens in the engine or the package manager; its
+// database writes are the job and store operations other files run on both engines.
 // Isolation is the boundary, on a real engine: two agents, an operator and an admin on one config.
 // Agent B runs under the yolo profile, so its attacks really run, through the real gateway exec;
 // none of them reaches agent A's files or processes, any person's variables, the admin's exec box,

@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves happens in the engine or the package manager; its
+// database writes are the job and store operations other files run on both engines.
 // How an open terminal ends on real parts, seen from its socket and from inside the sandbox: the
 // access re-check cutting off a disabled or demoted user, an admin closing it, its sandbox removed;
 // and what stays behind: the admin list while it is open, the audit record after.

@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves happens in the engine or the package manager; its
+// database writes are the job and store operations other files run on both engines.
 // /ws/terminal against bad input on real parts: every refusal before the handshake with its HTTP
 // status and reason, and every bad frame after it with its close code, an error frame first, and the
 // shell gone. After each, nothing is left running in the sandbox and the next terminal still opens.

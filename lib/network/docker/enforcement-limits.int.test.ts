@@ -1,3 +1,4 @@
+// test-phase: pglite only. No database in it: a second phase would repeat the same engine work.
 // The egress proxy's limits on a real engine, from inside a sandbox on its enforced network: the
 // proxy port is closed without domain rules (read back from the installed table too), the proxy
 // never dials the host's own addresses or another Docker network, a tightened policy ends open

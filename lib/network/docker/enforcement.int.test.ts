@@ -1,3 +1,4 @@
+// test-phase: pglite only. No database in it: a second phase would repeat the same engine work.
 // Skilldock's own egress enforcement on a real engine: a sandbox on its config's bridge network
 // probes a peer server the test created (over a veth it made), under policies changed live. The
 // always-blocked ranges are checked by reading the installed rules, never by sending traffic there.

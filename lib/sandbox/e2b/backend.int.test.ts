@@ -1,3 +1,4 @@
+// test-phase: pglite only. No database in it: a second phase would repeat the same engine work.
 // The E2B-protocol backend against the loopback E2B server, whose sandboxes are real Docker
 // containers: E2B and Cube configs, each by Host routing (https, a test CA) and by a proxy URL.
 import { createHash, randomBytes } from 'node:crypto';
