@@ -17,6 +17,7 @@ import { describeList, packagesList } from './packages-list';
 import { describePolicy, policyBench } from './policy';
 import { describePolicyCorpus, policyCorpusBench } from './policy-corpus';
 import { describeExecBench, policyExecBench } from './policy-exec';
+import { describeReplicas, replicasBench } from './replicas';
 import { sandboxesBench } from './sandboxes';
 import { skillsBench } from './skills';
 import { describeTerminal, terminalBench } from './terminal';
@@ -24,7 +25,7 @@ import { describeTerminal, terminalBench } from './terminal';
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
-// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,agents,policy,policy-corpus,sandboxes,installs,network,terminal,exec,isolation,gateways) runs only those sections; default: all.
+// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,agents,policy,policy-corpus,sandboxes,installs,network,terminal,exec,isolation,gateways,replicas) runs only those sections; default: all.
 // `server` is `logs` (live log fan-out) plus `api` (API under load).
 const SECTIONS = [
   'server',
@@ -43,6 +44,7 @@ const SECTIONS = [
   'exec',
   'isolation',
   'gateways',
+  'replicas',
 ] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
@@ -304,6 +306,21 @@ if (runs('gateways')) {
   const gf = await gatewayFolderBench(Number(process.env.BENCH_FOLDER_SKILLS ?? 1000));
   console.log(describeGatewayFolder(gf));
   Object.assign(results, { gatewayFolder: gf });
+}
+
+if (runs('replicas')) {
+  if (!process.env.BENCH_DATABASE_URL) console.log('\n== Replicas: skipped (set BENCH_DATABASE_URL to a PostgreSQL server URL) ==');
+  else {
+    ensureBuilt();
+    console.log('\n== Replicas on one PostgreSQL behind a round-robin proxy (1, 2, 3 replicas; 50 connections) ==');
+    const rb = await replicasBench(
+      Number(process.env.BENCH_SECONDS ?? 10),
+      Number(process.env.BENCH_PROPAGATION ?? 40),
+      Number(process.env.BENCH_TAKEOVERS ?? 3),
+    );
+    for (const line of describeReplicas(rb)) console.log(line);
+    Object.assign(results, { replicas: rb });
+  }
 }
 
 const out = path.join(ROOT, 'bench/results');

@@ -26,9 +26,12 @@ export interface Cluster {
 /** Neither exited nor killed by a signal. */
 export const running = (r: RunningServer) => r.proc.exitCode === null && r.proc.signalCode === null;
 
-/** `replicas` servers, started at the same moment on an empty database. */
-export async function startCluster(opts: { replicas: number; env?: Record<string, string> }): Promise<Cluster> {
-  const database = await freshPostgresDatabase(process.env.DATABASE_URL_TEST);
+/**
+ * `replicas` servers, started at the same moment on an empty database made on the PostgreSQL server
+ * of `adminUrl` (default DATABASE_URL_TEST).
+ */
+export async function startCluster(opts: { replicas: number; env?: Record<string, string>; adminUrl?: string }): Promise<Cluster> {
+  const database = await freshPostgresDatabase(opts.adminUrl ?? process.env.DATABASE_URL_TEST);
   const proxy = await startRoundRobinProxy();
   const table = `skilldock_c${randomBytes(5).toString('hex')}`;
   const env: Record<string, string> = {
