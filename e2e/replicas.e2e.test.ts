@@ -3,7 +3,7 @@
 // none exits); Chromium goes through the proxy for the whole sandbox journey (config, full check,
 // start, terminal, network rules), the terminal re-attaching on the other replica; a policy tightened
 // through either replica is in the kernel's table; a skill disabled through one is gone from the
-// other's gateway answer; the admin closes a terminal held elsewhere; and SIGKILL of the replica that
+// other's gateway answer; an archive uploaded through the proxy is imported and served by both; the admin closes a terminal held elsewhere; and SIGKILL of the replica that
 // holds the engine's enforcement hands it to the other with the rules in the kernel throughout.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,10 +14,12 @@ import { readTable } from '../lib/network/docker/nft';
 import { setElements } from '../lib/network/docker/nft-json';
 import { dockerUnavailable } from '../test/helpers/docker';
 import { ensureBusyboxImage } from '../test/helpers/sandbox-images';
+import { skillMd } from '../test/helpers/skills-api';
+import { zipSkill } from '../test/helpers/skills-archives';
 import { openBrowser, signIn } from './helpers/browser';
 import { type Cluster, OWNER_EMAIL, running, startCluster } from './helpers/cluster';
 import { ensureBuilt, type RunningServer, tempDir } from './helpers/server';
-import { Client, login, PASSWORD } from './helpers/session';
+import { Client, jobEnd, login, PASSWORD } from './helpers/session';
 
 const CONFIG_LABEL = 'skilldock.config';
 const NAME = `e2e-repl-${Date.now().toString(36)}`;
@@ -220,6 +222,35 @@ it.skipIf(!!skip)("a skill disabled through one replica is gone from the other's
   expect(fromB.names).toEqual(['beta']);
   // One version on both: a gateway polling either replica sees the same ETag.
   expect(fromA).toEqual(fromB);
+});
+
+it.skipIf(!!skip)('an archive uploaded through the proxy is imported by either worker and served by both replicas', async () => {
+  const slug = 'replica-import';
+  const archive = zipSkill(slug, { 'SKILL.md': skillMd(slug, 'Imported behind the round-robin proxy.'), 'notes.md': 'n'.repeat(300_000) });
+  const up = await fetch(`${cluster.base}/api/v1/skills/uploads`, {
+    method: 'POST',
+    headers: owner.headers({ 'content-type': 'application/octet-stream', 'x-filename': 'skill.zip' }),
+    body: new Uint8Array(archive),
+  });
+  expect(up.status).toBe(201);
+  const { uploadId } = (await up.json()) as { uploadId: string };
+  const started = await owner.req('POST', '/api/v1/skills/import', { source: { kind: 'upload', uploadId } });
+  expect(started.status, JSON.stringify(started.json)).toBe(202);
+  const job = await jobEnd(owner, started.json.id);
+  expect(job.state, JSON.stringify(job.error)).toBe('succeeded');
+  // Whichever replica's worker ran it, both serve the skill and its files.
+  for (const c of cluster.replicas.map(on)) {
+    let names: string[] = [];
+    for (let i = 0; i < 100 && !names.includes(slug); i++) {
+      names = ((await c.req('GET', '/api/v1/agents/relay-bot/skills')).json.skills as { name: string }[]).map((s) => s.name);
+      if (!names.includes(slug)) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(names).toContain(slug);
+    const skill = ((await c.req('GET', '/api/v1/skills')).json.skills as { id: string; name: string }[]).find((s) => s.name === slug)!;
+    const file = await c.req('GET', `/api/v1/skills/${encodeURIComponent(skill.id)}/file?path=notes.md`);
+    expect(file.status).toBe(200);
+    expect(JSON.stringify(file.json)).toContain('n'.repeat(1000));
+  }
 });
 
 it.skipIf(!!skip)('SIGKILL of the enforcement holder: the other replica takes over, the rules in the kernel throughout', async () => {
