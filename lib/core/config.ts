@@ -77,6 +77,12 @@ export const envSchema = z.object({
   /** DNS servers the forwarder and the proxy ask (comma-separated ip or ip:port); default: /etc/resolv.conf. */
   SKILLDOCK_DNS_UPSTREAMS: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** GitHub tokens for the default API base when none is stored in Settings (read from the environment by the GitHub client). */
+  GITHUB_TOKEN: z.string().optional(),
+  GH_TOKEN: z.string().optional(),
+  /** The sandbox control kit's build folder and compiler (read where the kit is built, also outside a server). */
+  SKILLDOCK_KIT_DIR: z.string().min(1).optional(),
+  SKILLDOCK_KIT_CC: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
