@@ -1,5 +1,6 @@
 // The Sandboxes section in Chromium as the owner, on the real Docker engine with the offline busybox
-// image: a Docker config is created in the step editor, its connection tested, its full check run
+// image: a Docker config is created in the step editor with its engine left empty (the one the server
+// runs with, which the form names), its connection tested, its full check run
 // from the card with every probe passing (which enables it); a sandbox is started from the
 // instances page, a file written into /workspace/output/reports by an exec, and that file is
 // downloaded from the instance page's artifacts browser byte for byte.
@@ -65,7 +66,11 @@ it.skipIf(!!dockerUnavailable)(
     await page.getByRole('button', { name: 'New config' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New sandbox config' });
     await dialog.getByLabel('Name').fill(NAME);
-    await dialog.getByLabel('Engine').fill(process.env.DOCKER_HOST ?? '');
+    // The engine is left empty: it means the one the server runs with (DOCKER_HOST), and the form says so.
+    const engine = dialog.getByLabel('Engine');
+    expect(await engine.inputValue()).toBe('');
+    await expect.poll(() => engine.getAttribute('placeholder')).toBe(process.env.DOCKER_HOST || 'unix:///var/run/docker.sock');
+    await dialog.getByText(`Empty = the engine Skilldock runs with: ${process.env.DOCKER_HOST || 'unix:///var/run/docker.sock'}.`).waitFor();
     await dialog.getByRole('button', { name: 'Next' }).click();
     await dialog.getByLabel('Image').fill(image);
     await dialog.getByRole('button', { name: '1. Connect' }).click();

@@ -1,6 +1,7 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -15,14 +16,15 @@ import {
   SECRET_FIELDS,
   SECRET_MASK,
 } from '@/lib/sandbox/config/schema';
-import { applyIssues } from '../api';
+import { api, applyIssues } from '../api';
+import type { InstanceOut } from '../settings/view';
 import { Button } from '../ui/button';
 import { cn } from '../ui/cn';
 import { Dialog } from '../ui/dialog';
 import { Field, Input, Select } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { ConnectionTestSlot } from './check-slot';
-import { CONNECT_FIELDS, ConfigFields, type EditorValues, RUNTIME_FIELDS } from './editor-fields';
+import { CONNECT_FIELDS, ConfigFields, connectFields, type EditorValues, RUNTIME_FIELDS } from './editor-fields';
 import { EnvEditor } from './env-editor';
 import { NetworkPanel } from './network/network-dialog';
 import { type ConfigCardView, useCreateConfig, useUpdateConfig } from './queries';
@@ -63,6 +65,13 @@ export function ConfigEditor({
   const current = saved ?? config;
   const form = useForm<Values>({ resolver: zodResolver(createConfigInput as never) as never, mode: 'onChange', defaultValues: initial(current) });
   const backend = form.watch('backend');
+  // The same query as the Settings instance card: which engine an empty Docker host means.
+  const instance = useQuery({
+    queryKey: ['instance'],
+    queryFn: ({ signal }) => api<InstanceOut>('/api/v1/instance', { signal }),
+    enabled: open,
+    staleTime: 60_000,
+  });
   const create = useCreateConfig();
   const update = useUpdateConfig();
   const pending = create.isPending || update.isPending;
@@ -148,7 +157,7 @@ export function ConfigEditor({
                 <Input id="sbx-description" {...form.register('description')} />
               </Field>
               <ConfigFields
-                fields={CONNECT_FIELDS[backend]}
+                fields={connectFields(backend, instance.data?.docker.endpoint)}
                 register={form.register}
                 errors={errors}
                 disabled={!canWrite}

@@ -56,7 +56,7 @@ export const CONNECT_FIELDS: Record<SandboxBackend, FieldDef[]> = {
       label: 'Engine',
       kind: 'text',
       placeholder: 'unix:///var/run/docker.sock',
-      hint: 'Empty = the local socket; tcp://host:port needs a TLS folder.',
+      hint: 'Empty = the engine Skilldock runs with (DOCKER_HOST, else the local socket); tcp://host:port needs a TLS folder.',
     },
     { key: 'tlsCertPath', label: 'TLS certificate folder', kind: 'text', hint: 'A folder inside the allowed roots holding ca.pem, cert.pem and key.pem.' },
     privateEndpoints,
@@ -64,6 +64,16 @@ export const CONNECT_FIELDS: Record<SandboxBackend, FieldDef[]> = {
   e2b: remoteConnect,
   cube: [...remoteConnect, { key: 'dnsServers', label: 'DNS servers', kind: 'list', hint: 'Comma-separated IP addresses (at most 4).' }],
 };
+
+/** The Docker connect fields naming the engine an empty host means, once the server has said which. */
+export function connectFields(backend: SandboxBackend, serverEngine: string | undefined): FieldDef[] {
+  if (backend !== 'docker' || !serverEngine) return CONNECT_FIELDS[backend];
+  return CONNECT_FIELDS.docker.map((f) =>
+    f.key === 'host'
+      ? { ...f, placeholder: serverEngine, hint: `Empty = the engine Skilldock runs with: ${serverEngine}. tcp://host:port needs a TLS folder.` }
+      : f,
+  );
+}
 
 export const RUNTIME_FIELDS: Record<SandboxBackend, FieldDef[]> = {
   docker: [

@@ -12,7 +12,7 @@ export interface DockerStatus {
 }
 
 /** The engine endpoint: DOCKER_HOST (unix:// or tcp:// with DOCKER_TLS_VERIFY/DOCKER_CERT_PATH) or the local socket. */
-export function dockerEndpoint(env: NodeJS.ProcessEnv = process.env): string {
+export function dockerEndpoint(env: Record<string, string | undefined> = process.env): string {
   return env.DOCKER_HOST || 'unix:///var/run/docker.sock';
 }
 

@@ -5,14 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { AppError } from '@/lib/core/errors';
+import { dockerEndpoint } from '@/lib/docker/client';
 import { engineUnavailable } from '@/lib/docker/errors';
-
-export const DEFAULT_DOCKER_HOST = 'unix:///var/run/docker.sock';
 export const API_TIMEOUT_MS = 30_000;
 const TLS_FILES = ['ca.pem', 'cert.pem', 'key.pem'] as const;
 
 export interface DockerConnectionOptions {
-  /** `unix:///abs/path` or `tcp://host:port`; the local socket when absent. */
+  /** `unix:///abs/path` or `tcp://host:port`; the engine Skilldock was started with when absent. */
   host?: string;
   /** Directory holding ca.pem, cert.pem and key.pem; required for tcp://. */
   tlsCertPath?: string;
@@ -81,14 +80,23 @@ function build(endpoint: string, tlsCertPath: string | undefined, timeout: numbe
 
 const clients = new Map<string, DockerConnection>();
 
+/**
+ * What an empty config host means: the engine Skilldock itself was started with (DOCKER_HOST, its
+ * TLS files in DOCKER_CERT_PATH, else the local socket), the one Settings shows.
+ */
+export function serverEngine(env: Record<string, string | undefined> = process.env): { host: string; tlsCertPath?: string } {
+  const host = dockerEndpoint(env);
+  return host.startsWith('tcp://') && env.DOCKER_CERT_PATH ? { host, tlsCertPath: env.DOCKER_CERT_PATH } : { host };
+}
+
 /** The shared clients for an engine; bad hosts or TLS directories are `validation` errors. */
 export function dockerConnection(opts: DockerConnectionOptions = {}): DockerConnection {
-  const endpoint = opts.host || DEFAULT_DOCKER_HOST;
+  const { host: endpoint, tlsCertPath } = opts.host ? { host: opts.host, tlsCertPath: opts.tlsCertPath } : serverEngine();
   const timeout = opts.apiTimeoutMs ?? API_TIMEOUT_MS;
-  const key = JSON.stringify([endpoint, opts.tlsCertPath ?? '', timeout]);
+  const key = JSON.stringify([endpoint, tlsCertPath ?? '', timeout]);
   let c = clients.get(key);
   if (!c) {
-    c = { endpoint, api: build(endpoint, opts.tlsCertPath, timeout), stream: build(endpoint, opts.tlsCertPath, undefined) };
+    c = { endpoint, api: build(endpoint, tlsCertPath, timeout), stream: build(endpoint, tlsCertPath, undefined) };
     clients.set(key, c);
   }
   return c;
