@@ -14,13 +14,14 @@ import { TMP_PREFIX } from '../../core/atomic-fs';
 import { lockKeyOf } from '../../core/lock-key';
 import { logger } from '../../core/logger';
 import { type ManagedStore, managedStore } from '../service/roots';
-import type { ClawhubLockEntry } from '../store';
 import {
   activateVersion,
   activeVersion,
+  type ClawhubLockEntry,
   type InstalledVersion,
   type InstallVersionInput,
   installVersion,
+  readLock,
   removeSkill,
   setPinned,
   validateSlug,
@@ -53,6 +54,7 @@ export class SharedSkillStore {
   private applied: string | null = null;
   private tail: Promise<unknown> = Promise.resolve();
   private pending: Promise<boolean> | null = null;
+  private lastFailures = '[]';
 
   constructor(private readonly deps: SharedStoreDeps) {
     this.store = managedStore(deps.dataDir);
@@ -181,8 +183,16 @@ export class SharedSkillStore {
     if (generation === this.applied) return false;
     const report = await this.syncAll();
     this.applied = report.failed.length ? null : generation;
-    if (report.failed.length) logger.warn('skill store: some skills could not be brought from the database', { failed: report.failed });
+    this.reportFailures(report);
     return report.changed.length > 0;
+  }
+
+  /** Failures are retried at every check; each is logged when it first appears. */
+  private reportFailures(report: SyncReport): void {
+    const key = JSON.stringify(report.failed);
+    if (report.failed.length && key !== this.lastFailures)
+      logger.warn('skill store: some skills could not be brought from the database; this replica serves them as they were', { failed: report.failed });
+    this.lastFailures = key;
   }
 
   /** Applies every slug's record to this replica's store. */
@@ -191,11 +201,12 @@ export class SharedSkillStore {
     const rows = await readRows(this.deps.database.db);
     const names = await fsp.readdir(this.store.storeDir).catch(() => [] as string[]);
     const local = names.filter((n) => !n.startsWith(TMP_PREFIX) && n.length <= 64 && SLUG_RE.test(n));
+    const lock = await readLock(this.store.managedRoot);
     for (const slug of new Set([...rows.slugs.keys(), ...local])) {
       try {
         await this.local(slug, async () => {
           const row = rows.slugs.get(slug) ?? null;
-          if (await inSync(this.store, slug, row, rows.versions.get(slug) ?? [])) return;
+          if (await inSync(this.store, slug, row, rows.versions.get(slug) ?? [], lock)) return;
           // The rows read above may predate a write this process finished meanwhile: read them again under the lock.
           const now = await readRows(this.deps.database.db, slug);
           const r = await syncSlug(this.store, this.blobs, slug, now.slugs.get(slug) ?? null, now.versions.get(slug) ?? []);
@@ -218,7 +229,7 @@ export class SharedSkillStore {
       migrateLocalStore({ store: this.store, blobs: this.blobs, db: this.deps.database.db, locked: (slug, fn) => this.locked(slug, fn) }),
     );
     const report = await this.syncAll();
-    if (report.failed.length) logger.warn('skill store: some skills could not be brought from the database', { failed: report.failed });
+    this.reportFailures(report);
     return report;
   }
 

@@ -10,7 +10,17 @@ import { AppError, isAppError } from '@/lib/core/errors';
 import type { BlobStore } from '../../cluster/blob-store';
 import { lstatOrNull } from '../../core/atomic-fs';
 import { contentHash, listSkillFiles } from '../files';
-import { activateVersion, activeVersion, createStagingDir, readLock, removeSkill, type SkillStore, setPinned, type VersionRecord } from '../store';
+import {
+  activateVersion,
+  activeVersion,
+  type ClawhubLock,
+  createStagingDir,
+  readLock,
+  removeSkill,
+  type SkillStore,
+  setPinned,
+  type VersionRecord,
+} from '../store';
 import { dropVersions, placeVersion } from '../store/cache-ops';
 import { readManifest, versionDir } from '../store/manifest';
 import { linkPathOf } from '../store/store-state';
@@ -117,13 +127,13 @@ export async function localVersions(store: SkillStore, slug: string): Promise<{ 
 }
 
 /** Whether this replica's store already holds what the rows say for `slug` (no change needed; cheap: the link, the manifest, the lock). */
-export async function inSync(store: SkillStore, slug: string, row: SlugRow | null, versions: VersionRow[]): Promise<boolean> {
+export async function inSync(store: SkillStore, slug: string, row: SlugRow | null, versions: VersionRow[], lock: ClawhubLock): Promise<boolean> {
   if (!row || row.removed || !row.active) return !(await hasLocal(store, slug));
   if ((await activeVersion(store, slug)) !== row.active) return false;
   const manifest = await readManifest(store.storeDir, slug);
   if (manifest.versions.length !== versions.length) return false;
   const local = new Map(manifest.versions.map((v) => [v.version, v.contentHash]));
   if (versions.some((v) => local.get(v.version) !== v.contentHash)) return false;
-  const entry = (await readLock(store.managedRoot)).skills[slug];
+  const entry = lock.skills[slug];
   return !!entry?.pinned === row.pinned && (!row.pinned || (entry?.pinReason ?? null) === row.pinReason);
 }
