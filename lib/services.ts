@@ -376,6 +376,7 @@ export async function stopServices(s: Services): Promise<void> {
   await s.terminals.closeAll();
   await s.skills.close();
   unregisterSharedStore(s.skillStore);
+  await s.skillStore.close();
   await closeScanPool();
   await s.worker?.stop(s.config.SKILLDOCK_SHUTDOWN_GRACE_MS);
   // The rules stay in place (sandboxes stay confined); only this process's listeners stop, and the lease goes to a standby.

@@ -55,6 +55,7 @@ export class SharedSkillStore {
   private tail: Promise<unknown> = Promise.resolve();
   private pending: Promise<boolean> | null = null;
   private lastFailures = '[]';
+  private closed = false;
 
   constructor(private readonly deps: SharedStoreDeps) {
     this.store = managedStore(deps.dataDir);
@@ -168,6 +169,7 @@ export class SharedSkillStore {
    * Answers whether the store changed.
    */
   fresh(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
     if (this.pending) return this.pending;
     const p: Promise<boolean> = this.tail.then(() => {
       if (this.pending === p) this.pending = null;
@@ -231,6 +233,12 @@ export class SharedSkillStore {
     const report = await this.syncAll();
     this.reportFailures(report);
     return report;
+  }
+
+  /** No check starts after this; resolves once the running one ended (before the database closes). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.tail;
   }
 
   /** The active version here (after bringing the store up to date). */
