@@ -183,3 +183,35 @@ describe('the managed skill store shared by replicas', () => {
     expect(await fileOf(a, legacy.id as string, 'legacy.txt')).toBe('from before\n');
   });
 });
+
+describe('two replicas booting together on stores made before the shared one', () => {
+  it('record a slug both have exactly once, and both then serve that one', async () => {
+    const extra: Services[] = [];
+    try {
+      for (const [name, text] of [
+        ['c', 'from c\n'],
+        ['d', 'from d\n'],
+      ]) {
+        const st = managedStore(path.join(tmp, name));
+        const staged = await createStagingDir(st);
+        fs.writeFileSync(path.join(staged, 'SKILL.md'), skillMd('raced-skill', 'Both replicas had it.'));
+        fs.writeFileSync(path.join(staged, 'who.txt'), text);
+        await installVersion(st, { slug: 'raced-skill', stagedDir: staged, force: false });
+      }
+      extra.push(...(await Promise.all([replica('c', false), replica('d', false)])));
+      const recorded = await rows<{ version: string; content_hash: string }>(
+        a,
+        sql`select version, content_hash from skill_store_versions where slug = 'raced-skill'`,
+      );
+      expect(recorded).toHaveLength(1);
+      const texts = extra.map((s) => fs.readFileSync(path.join(managedStore(s.config.dataDir).managedRoot, 'raced-skill', 'who.txt'), 'utf8'));
+      expect(['from c\n', 'from d\n']).toContain(texts[0]);
+      expect(texts[1]).toBe(texts[0]);
+      // A, which never had it, serves the recorded one too.
+      const onA = await served(a, 'raced-skill', (x) => x.managed?.active === 'v1');
+      expect(await fileOf(a, onA.id as string, 'who.txt')).toBe(texts[0]);
+    } finally {
+      for (const s of extra) await stopServices(s);
+    }
+  });
+});
