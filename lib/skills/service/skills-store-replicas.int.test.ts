@@ -178,6 +178,11 @@ describe('the managed skill store shared by replicas', () => {
     expect(fs.existsSync(path.join(managedStore(dataB).storeDir, 'tampered-skill'))).toBe(false);
     // A still serves its own copy, untouched.
     expect(fs.readFileSync(path.join(managedStore(a.config.dataDir).managedRoot, 'tampered-skill', 'data.txt'), 'utf8')).toBe('original\n');
+    // A change through B would build on a version B could not bring in: refused; a removal is not.
+    await expect(b.skillStore.activate('tampered-skill', 'v1')).rejects.toMatchObject({ code: 'conflict' });
+    await b.skillStore.remove('tampered-skill');
+    expect(await rows(a, sql`select 1 from blobs where sha256 = ${t.blob_sha256}`)).toHaveLength(0);
+    await absent(a, 'tampered-skill');
     // The legacy skill went to the database at B's boot, and from there to A.
     const legacy = await served(a, 'legacy-skill', (x) => x.managed?.active === 'v1');
     expect(await fileOf(a, legacy.id as string, 'legacy.txt')).toBe('from before\n');

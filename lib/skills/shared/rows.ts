@@ -81,13 +81,7 @@ async function touchSlug(tx: Tx, slug: string, set: Partial<typeof skillStoreSlu
 /** A new version, made the active one. */
 export async function recordInstall(db: AppDb, v: VersionRow, pin?: { pinned: boolean; pinReason: string | null }): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx
-      .insert(skillStoreVersions)
-      .values({ ...v, record: v.record as unknown as Record<string, unknown> })
-      .onConflictDoUpdate({
-        target: [skillStoreVersions.slug, skillStoreVersions.version],
-        set: { contentHash: v.contentHash, blobSha256: v.blobSha256, blobSize: v.blobSize, record: v.record as unknown as Record<string, unknown> },
-      });
+    await tx.insert(skillStoreVersions).values({ ...v, record: v.record as unknown as Record<string, unknown> });
     await touchSlug(tx, v.slug, { active: v.version, removedAt: null, ...pin });
   });
 }

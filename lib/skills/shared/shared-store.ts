@@ -76,16 +76,26 @@ export class SharedSkillStore {
     return this.deps.database.withLock(lockKeyOf(`skill-store:${slug}`), () => this.local(slug, fn));
   }
 
-  /** Brings the slug to the database's record; inside `local`. */
-  private async apply(slug: string): Promise<void> {
+  /**
+   * Brings the slug to the database's record; inside `local`. A change made on top of a copy that
+   * lacks a recorded version could reuse its number: `strict` refuses it.
+   */
+  private async apply(slug: string, strict = true): Promise<void> {
     const rows = await readRows(this.deps.database.db, slug);
     const r = await syncSlug(this.store, this.blobs, slug, rows.slugs.get(slug) ?? null, rows.versions.get(slug) ?? []);
-    if (r.failed.length) logger.warn('skill store: versions could not be brought from the database', { slug, failed: r.failed });
+    if (!r.failed.length) return;
+    logger.warn('skill store: versions could not be brought from the database', { slug, failed: r.failed });
+    if (strict)
+      throw new AppError(
+        'conflict',
+        `This replica could not bring ${slug} from the database (${r.failed.map((f) => `${f.version}: ${f.error}`).join('; ')}); remove the skill and import it again.`,
+        { details: { slug, failed: r.failed } },
+      );
   }
 
   /** Restores this replica's copy of the slug after a change the database did not take. */
   private async undo(slug: string, e: unknown): Promise<never> {
-    await this.apply(slug).catch((err) => logger.warn('skill store: could not restore a slug after a failed write', { slug, error: String(err) }));
+    await this.apply(slug, false).catch((err) => logger.warn('skill store: could not restore a slug after a failed write', { slug, error: String(err) }));
     throw isAppError(e) ? e : new AppError('internal', `Recording the change of ${slug} in the database failed: ${(e as Error).message}`, { cause: e });
   }
 
@@ -147,7 +157,7 @@ export class SharedSkillStore {
   async remove(slug: string): Promise<{ removedVersions: string[] }> {
     validateSlug(slug);
     return this.locked(slug, async () => {
-      await this.apply(slug);
+      await this.apply(slug, false);
       const rows = await readRows(this.deps.database.db, slug);
       const row = rows.slugs.get(slug);
       const recorded = (rows.versions.get(slug) ?? []).map((v) => v.version);
