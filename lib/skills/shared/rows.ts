@@ -79,10 +79,10 @@ async function touchSlug(tx: Tx, slug: string, set: Partial<typeof skillStoreSlu
 }
 
 /** A new version, made the active one. */
-export async function recordInstall(db: AppDb, v: VersionRow, pin?: { pinned: boolean; pinReason: string | null }): Promise<void> {
+export async function recordInstall(db: AppDb, v: VersionRow): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.insert(skillStoreVersions).values({ ...v, record: v.record as unknown as Record<string, unknown> });
-    await touchSlug(tx, v.slug, { active: v.version, removedAt: null, ...pin });
+    await touchSlug(tx, v.slug, { active: v.version, removedAt: null });
   });
 }
 

@@ -16,7 +16,6 @@ import { logger } from '../../core/logger';
 import { type ManagedStore, managedStore } from '../service/roots';
 import {
   activateVersion,
-  activeVersion,
   type ClawhubLockEntry,
   type InstalledVersion,
   type InstallVersionInput,
@@ -251,9 +250,10 @@ export class SharedSkillStore {
     await this.tail;
   }
 
-  /** The active version here (after bringing the store up to date). */
+  /** The active version the database records for every replica (null: not installed, or removed). */
   async active(slug: string): Promise<string | null> {
-    await this.fresh();
-    return activeVersion(this.store, slug);
+    validateSlug(slug);
+    const row = (await readRows(this.deps.database.db, slug)).slugs.get(slug);
+    return row && !row.removed ? row.active : null;
   }
 }
