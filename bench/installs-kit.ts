@@ -16,7 +16,7 @@ import type { JobRow } from '../lib/jobs/types';
 import { createConfig } from '../lib/sandbox/config/store';
 import { type Services, startServices, stopServices } from '../lib/services';
 import { managedStore } from '../lib/skills/service/roots';
-import { createStagingDir, installVersion } from '../lib/skills/store';
+import { createStagingDir } from '../lib/skills/store';
 import { freshPostgresDatabase } from '../test/helpers/db';
 import { installActor } from '../test/helpers/install-jobs';
 import { nowMs } from './common';
@@ -69,7 +69,7 @@ export async function startBenchKit(docker: Docker): Promise<BenchKit> {
         await fsp.mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
         await fsp.writeFile(path.join(dir, rel), text, { mode: /\.(sh|py)$/.test(rel) ? 0o755 : 0o644 });
       }
-      const v = await installVersion(st, { slug, stagedDir: dir, force: true });
+      const v = await services.skillStore.install({ slug, stagedDir: dir, force: true });
       return { key: slug, name: slug, version: v.version, contentHash: v.contentHash };
     },
     async waitJob(id) {

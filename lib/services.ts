@@ -59,6 +59,8 @@ import { closeScanPool, configureScanPool } from './skills/scanner';
 import { SkillCatalog } from './skills/service/catalog';
 import { registerSkillJobs } from './skills/service/jobs';
 import { managedStore } from './skills/service/roots';
+import { registerSharedStore, unregisterSharedStore } from './skills/shared/registry';
+import { SharedSkillStore } from './skills/shared/shared-store';
 import { recoverStore, sweepStaging } from './skills/store';
 import { SessionRegistry } from './terminal/registry';
 import { RelayVerifier } from './terminal/relay';
@@ -99,6 +101,8 @@ export interface Services {
   stopScheduler: () => void;
   /** The live skill catalog of this process (discovery, scanner verdicts, gating, search). */
   skills: SkillCatalog;
+  /** The managed skill store every replica shares (rows and blobs in the database; the data dir holds this replica's copy). */
+  skillStore: SharedSkillStore;
   /** What uses each sandbox config: the backends and the agents domain register their listers here. */
   sandboxUsage: SandboxUsage;
   /** How running sandboxes are reached: configs become backends here (clients reused per config version). */
@@ -217,19 +221,25 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   await sweepStaging(managedStore(config.dataDir).stagingDir)
     .then((removed) => removed.length && logger.warn('removed skill import leftovers', { paths: removed }))
     .catch((e) => logger.error('skill staging sweep failed', { error: String(e) }));
+  const skillStore = new SharedSkillStore({ database, dataDir: config.dataDir });
+  await skillStore.boot().catch((e) => logger.error('the skill store could not be brought from the database', { error: String(e) }));
+  registerSharedStore(skillStore);
   const hub = new JobEventHub(database);
   await hub.start();
   const version = appVersion();
   configureScanPool({ size: config.SKILLDOCK_SCAN_WORKERS, budgetMs: config.SKILLDOCK_SCAN_BUDGET_MS });
-  const skills = new SkillCatalog({ db: database.db, dataDir: config.dataDir, runtimeDir: config.runtimeDir });
+  const skills = new SkillCatalog({ db: database.db, dataDir: config.dataDir, runtimeDir: config.runtimeDir, beforeBuild: () => skillStore.fresh() });
   const changes = new ChangeFeed(database);
-  changes.on('skills', () => skills.invalidate());
+  changes.on('skills', () => {
+    skills.invalidate();
+    void skillStore.fresh().catch((e) => logger.warn('the skill store could not be brought from the database', { error: String(e) }));
+  });
   await changes.start();
   const packages = new PackageRuntime(config.runtimeDir);
   const jobKinds = new JobRegistry();
   registerBuiltinJobs(jobKinds, { engineStatus: () => dockerStatus(5000) });
   registerPackageJobs(jobKinds, { runtime: packages, secrets, hub, version });
-  registerSkillJobs(jobKinds, { dataDir: config.dataDir, catalog: skills });
+  registerSkillJobs(jobKinds, { dataDir: config.dataDir, catalog: skills, shared: skillStore });
   const hostRequests = new HostRequests(database);
   // One replica per engine holds the enforcement (a lease); the others forward to it through the database.
   const network = {
@@ -350,6 +360,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     changes,
     stopScheduler,
     skills,
+    skillStore,
     gateways,
     gatewayWatcher,
     stopSkillEvents,
@@ -365,6 +376,8 @@ export async function stopServices(s: Services): Promise<void> {
   // Before the engine clients and the database go: each shell's processes end and its end is audited.
   await s.terminals.closeAll();
   await s.skills.close();
+  unregisterSharedStore(s.skillStore);
+  await s.skillStore.close();
   await closeScanPool();
   await s.worker?.stop(s.config.SKILLDOCK_SHUTDOWN_GRACE_MS);
   // The rules stay in place (sandboxes stay confined); only this process's listeners stop, and the lease goes to a standby.

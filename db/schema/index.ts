@@ -9,4 +9,5 @@ export * from './jobs';
 export * from './packages';
 export * from './policy';
 export * from './sandboxes';
+export * from './skill-store';
 export * from './skills';

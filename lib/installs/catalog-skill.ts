@@ -5,6 +5,7 @@ import path from 'node:path';
 import { AppError } from '../core/errors';
 import { parseSkillMd } from '../skills/manifest';
 import { managedStore } from '../skills/service/roots';
+import { freshStoreDir } from '../skills/shared/registry';
 import { activeVersion, listVersions } from '../skills/store';
 import { validateSlug, versionDir } from '../skills/store/manifest';
 import type { CatalogSkill } from './store';
@@ -23,6 +24,7 @@ async function declaredName(dir: string, key: string): Promise<string> {
 export async function currentCatalogSkill(dataDir: string, key: string): Promise<CatalogSkill | null> {
   validateSlug(key);
   const store = managedStore(dataDir);
+  await freshStoreDir(store.storeDir);
   const version = await activeVersion(store, key);
   if (!version) return null;
   const record = (await listVersions(store, key)).find((v) => v.version === version && v.present);

@@ -21,7 +21,7 @@ import { LABEL_CONFIG } from '@/lib/sandbox/docker/create-spec';
 import { execInInstance, startInstance } from '@/lib/sandbox/instances/service';
 import { type Services, startServices, stopServices } from '@/lib/services';
 import { managedStore } from '@/lib/skills/service/roots';
-import { createStagingDir, installVersion } from '@/lib/skills/store';
+import { createStagingDir } from '@/lib/skills/store';
 import { type TestDatabase, testDatabaseUrl } from '@/test/helpers/db';
 import { describeDocker } from '@/test/helpers/docker';
 import type { CrashChildInput } from '@/test/helpers/install-crash-child';
@@ -69,11 +69,11 @@ describeDocker('SIGKILL of the server during each install stage', () => {
     );
   const snapshotsOnEngine = () => docker.listImages({ filters: { label: [`${SNAPSHOT_LABEL}=true`, `${CONFIG_LABEL}=${configId}`] } });
 
-  async function storeSkill(slug: string): Promise<void> {
+  async function storeSkill(s: Services, slug: string): Promise<void> {
     const st = managedStore(dataDir);
     const dir = await createStagingDir(st);
     for (const [rel, text] of Object.entries(echoSkill(slug))) await fsp.writeFile(path.join(dir, rel), text, { mode: rel.endsWith('.sh') ? 0o755 : 0o644 });
-    await installVersion(st, { slug, stagedDir: dir, force: true });
+    await s.skillStore.install({ slug, stagedDir: dir, force: true });
   }
 
   /** Runs the child until it pauses as the install leaves `stage`, then kills its process group. */
@@ -133,7 +133,7 @@ describeDocker('SIGKILL of the server during each install stage', () => {
       } as never);
       await db.update(sandboxConfigs).set({ enabled: true }).where(eq(sandboxConfigs.id, cfg.id));
       configId = cfg.id;
-      for (const slug of ['crash-base', ...CASES.map((c) => `crash-${c.stage}`)]) await storeSkill(slug);
+      for (const slug of ['crash-base', ...CASES.map((c) => `crash-${c.stage}`)]) await storeSkill(s, slug);
       // A first generation, so each crash has a serving image to keep (or to move away from).
       const started = await installSkill(serviceDeps(s), actor, configId, { skillKey: 'crash-base' });
       const job = await waitFor(async () => {

@@ -11,6 +11,7 @@ import { scanSkillFiles } from '../runtime/deps/scan';
 import type { ResolvedDep } from '../runtime/deps/types';
 import { contentHash, listSkillFiles, SkillFilesError } from '../skills/files';
 import { parseSkillMd } from '../skills/manifest';
+import { freshStoreDir } from '../skills/shared/registry';
 import { validateSlug, validateVersion, versionDir } from '../skills/store/manifest';
 import type { SkillStore } from '../skills/store/store-state';
 import type { SkillManifest } from '../skills/types';
@@ -33,7 +34,12 @@ export async function loadStoredSkill(store: SkillStore, slug: string, version: 
   validateSlug(slug);
   validateVersion(version);
   const dir = versionDir(path.resolve(store.storeDir), slug, version);
-  const st = await fsp.lstat(dir).catch(() => null);
+  let st = await fsp.lstat(dir).catch(() => null);
+  // a version imported through another replica that this one has not brought in yet
+  if (!st) {
+    await freshStoreDir(store.storeDir);
+    st = await fsp.lstat(dir).catch(() => null);
+  }
   if (!st?.isDirectory()) throw new AppError('not_found', `Version ${version} of ${slug} is not in the skill store; import it again.`);
   let listed: Awaited<ReturnType<typeof listSkillFiles>>;
   try {

@@ -17,7 +17,7 @@ import type { NetworkPolicyInput } from '@/lib/network/policy/schema';
 import { createConfig } from '@/lib/sandbox/config/store';
 import { execInInstance, startInstance } from '@/lib/sandbox/instances/service';
 import { managedStore } from '@/lib/skills/service/roots';
-import { createStagingDir, installVersion } from '@/lib/skills/store';
+import { createStagingDir } from '@/lib/skills/store';
 import type { E2bServer } from './e2b-server';
 import { ensureBusyboxImage } from './sandbox-images';
 import { startTestServices, type TestServices, waitFor } from './services';
@@ -103,7 +103,7 @@ export async function startInstallKit(): Promise<InstallKit> {
         await fsp.mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
         await fsp.writeFile(path.join(dir, rel), text, { mode: rel.endsWith('.sh') ? 0o755 : 0o644 });
       }
-      const v = await installVersion(st, { slug, stagedDir: dir, force: true });
+      const v = await ts.services.skillStore.install({ slug, stagedDir: dir, force: true });
       return { key: slug, name: slug, version: v.version, contentHash: v.contentHash };
     },
     async begin(configId, skill) {

@@ -83,12 +83,12 @@ export const skillOps = {
     enqueue(services.database, actor, skillImportJob, await namedImport(services.database.db, body), { trusted: true }),
   ),
   rollbackSkill: defineOperation(api.rollbackSkill, async ({ services, actor, body }) =>
-    rollbackSkill(services.skills, services.database.db, services.config.dataDir, actor, body),
+    rollbackSkill(services.skills, services.database.db, services.skillStore, actor, body),
   ),
   uninstallSkill: defineOperation(api.uninstallSkill, async ({ services, actor, body }) =>
-    uninstallSkill(services.skills, services.database.db, services.config.dataDir, actor, body),
+    uninstallSkill(services.skills, services.database.db, services.skillStore, actor, body),
   ),
-  diffSkill: defineOperation(api.diffSkill, async ({ services, query }) => diffSkillVersions(services.config.dataDir, query)),
+  diffSkill: defineOperation(api.diffSkill, async ({ services, query }) => diffSkillVersions(services.skillStore, query)),
   clawhubSearch: defineOperation(api.clawhubSearch, async ({ services, query }) => {
     const settings = await getSkillsSettings(services.database.db);
     return createClawhubClient({ baseUrl: settings.clawhubBaseUrl }).search(query.q, query.limit);

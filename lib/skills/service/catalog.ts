@@ -44,6 +44,11 @@ export interface CatalogDeps {
    * bound on serving a change another replica announced in a notice this one lost.
    */
   maxAgeMs?: number;
+  /**
+   * Runs before each full build: brings what the roots are built from up to date (the shared skill
+   * store), answering whether it changed anything, in which case every file is looked at again.
+   */
+  beforeBuild?: () => Promise<boolean>;
 }
 
 export const CATALOG_MAX_AGE_MS = 10_000;
@@ -181,6 +186,7 @@ export class SkillCatalog {
   private async buildAll(): Promise<BuiltCatalog> {
     const settings = await getSkillsSettings(this.deps.db);
     const roots = resolveRoots(settings, this.deps.dataDir, this.deps.home);
+    if (await this.syncBeforeBuild()) this.statAll = true;
     this.ensureWatcher(settings, roots);
     // While the watcher saw nothing since the last full build began, the files it covers are as that build left them.
     const watcher = this.watcher;
@@ -235,6 +241,16 @@ export class SkillCatalog {
       .then(() => this.search.sync(docs))
       .catch((e) => logger.warn('skill search index update failed', { error: String(e) }));
     return this.current;
+  }
+
+  private async syncBeforeBuild(): Promise<boolean> {
+    try {
+      return (await this.deps.beforeBuild?.()) ?? false;
+    } catch (e) {
+      // the build goes on from what this replica has; the next build tries again
+      logger.warn('the skill store could not be brought up to date before a catalog build', { error: String(e) });
+      return false;
+    }
   }
 
   private ensureWatcher(settings: SkillsSettings, roots: ResolvedRoot[]): void {

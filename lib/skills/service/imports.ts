@@ -18,7 +18,8 @@ import { getSkillsSettings } from '../../settings/store';
 import { copyId } from '../catalog';
 import { contentHash, listSkillFiles } from '../files';
 import { parseSkillMd } from '../manifest';
-import { extractSkillArchive, installVersion } from '../store';
+import type { SharedSkillStore } from '../shared/shared-store';
+import { extractSkillArchive } from '../store';
 import type { ScanResult } from '../types';
 import { scanSkillDir } from './build';
 import { acknowledgeScan } from './entries';
@@ -36,6 +37,8 @@ export interface ImportContext {
   progress: (percent: number, stage: string) => void;
   /** Where uploads' bytes are (default: the database's blob store). */
   blobs?: BlobStore;
+  /** The store every replica shares: the new version is recorded there. */
+  shared: SharedSkillStore;
 }
 
 export interface ImportResult {
@@ -113,7 +116,7 @@ export async function importSkill(ctx: ImportContext, input: ImportInput): Promi
       );
     }
     ctx.progress(80, 'installing');
-    const installed = await installVersion(store, {
+    const installed = await ctx.shared.install({
       slug,
       stagedDir: root,
       force: input.force,

@@ -5,6 +5,7 @@ import { logger } from '../../core/logger';
 import { jobActor } from '../../jobs/job-actor';
 import { defineJobKind, type JobHandler, type JobKind } from '../../jobs/kind';
 import type { JobRegistry } from '../../jobs/registry';
+import type { SharedSkillStore } from '../shared/shared-store';
 import type { SkillCatalog } from './catalog';
 import { type ImportResult, importSkill } from './imports';
 import { type ImportInput, importInput } from './schemas';
@@ -79,14 +80,21 @@ export const skillImportJob: JobKind<ImportInput, ImportResult, z.input<typeof i
   retryParams: ({ acknowledge: _ack, ...rest }) => rest,
 });
 
+export interface SkillJobDeps {
+  dataDir: string;
+  catalog: SkillCatalog;
+  shared: SharedSkillStore;
+}
+
 /** The import handler, given where the store lives and the catalog to refresh. */
-export function skillImportHandler(deps: { dataDir: string; catalog: SkillCatalog }): JobHandler<ImportInput, ImportResult> {
+export function skillImportHandler(deps: SkillJobDeps): JobHandler<ImportInput, ImportResult> {
   return async (ctx) => {
     try {
       return await importSkill(
         {
           db: ctx.database.db,
           dataDir: deps.dataDir,
+          shared: deps.shared,
           actor: jobActor(ctx.job),
           jobId: ctx.job.id,
           signal: ctx.signal,
@@ -104,6 +112,6 @@ export function skillImportHandler(deps: { dataDir: string; catalog: SkillCatalo
 }
 
 /** Registers the skill domain's kinds. */
-export function registerSkillJobs(registry: JobRegistry, deps: { dataDir: string; catalog: SkillCatalog }): void {
+export function registerSkillJobs(registry: JobRegistry, deps: SkillJobDeps): void {
   registry.register(skillImportJob, skillImportHandler(deps));
 }

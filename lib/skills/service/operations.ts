@@ -8,7 +8,8 @@ import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
 import { assertNoInstalls, markUpdatable } from '../../installs/skill-usage';
 import { readContainedFile } from '../contained-read';
-import { activateVersion, activeVersion, detectDrift, diffVersions, listVersions, readVersionFile, removeSkill } from '../store';
+import type { SharedSkillStore } from '../shared/shared-store';
+import { activeVersion, detectDrift, diffVersions, listVersions, readVersionFile } from '../store';
 import type { SkillCopy } from '../types';
 import type { CatalogSkill, SkillCatalog, SkillStatus } from './catalog';
 import { acknowledgeScan, getEntryView } from './entries';
@@ -139,11 +140,11 @@ export async function readSkillFile(catalog: SkillCatalog, dataDir: string, id: 
   return fileView(rel, await readContainedFile(copy.dir, f.path, MAX_VIEW));
 }
 
-export async function rollbackSkill(catalog: SkillCatalog, db: AppDb, dataDir: string, actor: Actor, input: { slug: string; version: string }) {
-  const store = managedStore(dataDir);
-  const before = await activeVersion(store, input.slug);
+export async function rollbackSkill(catalog: SkillCatalog, db: AppDb, shared: SharedSkillStore, actor: Actor, input: { slug: string; version: string }) {
+  const store = shared.store;
+  const before = await shared.active(input.slug);
   if (!before) throw new AppError('not_found', `${input.slug} is not a managed skill.`);
-  await activateVersion(store, input.slug, input.version);
+  await shared.activate(input.slug, input.version);
   // Sandbox installs of any other content become updatable to the version the catalog serves now.
   const now = (await listVersions(store, input.slug)).find((v) => v.version === input.version);
   if (now) await markUpdatable(db, input.slug, now.contentHash);
@@ -158,19 +159,19 @@ export async function rollbackSkill(catalog: SkillCatalog, db: AppDb, dataDir: s
   return { slug: input.slug, version: input.version, previous: before };
 }
 
-export async function uninstallSkill(catalog: SkillCatalog, db: AppDb, dataDir: string, actor: Actor, input: { slug: string }) {
-  const store = managedStore(dataDir);
-  const before = await activeVersion(store, input.slug);
+export async function uninstallSkill(catalog: SkillCatalog, db: AppDb, shared: SharedSkillStore, actor: Actor, input: { slug: string }) {
+  const before = await shared.active(input.slug);
   if (!before) throw new AppError('not_found', `${input.slug} is not a managed skill.`);
   await assertNoInstalls(db, input.slug);
-  await removeSkill(store, input.slug);
+  await shared.remove(input.slug);
   await recordAudit(db, actor, { action: 'skill.uninstall', targetType: 'skill', targetId: input.slug, before: { version: before } });
   await catalog.changed();
   return { slug: input.slug, removed: before };
 }
 
-export async function diffSkillVersions(dataDir: string, input: { slug: string; a: string; b: string }) {
-  return diffVersions(managedStore(dataDir), input.slug, input.a, input.b);
+export async function diffSkillVersions(shared: SharedSkillStore, input: { slug: string; a: string; b: string }) {
+  await shared.fresh();
+  return diffVersions(shared.store, input.slug, input.a, input.b);
 }
 
 export async function acknowledgeSkill(catalog: SkillCatalog, db: AppDb, actor: Actor, input: { id: string; reason: string }) {

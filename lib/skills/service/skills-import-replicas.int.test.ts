@@ -64,8 +64,10 @@ describe('uploads across replicas', () => {
     expect(job.state, job.error ?? '').toBe('succeeded');
     expect(job.title).toBe('Import skill.zip');
     expect(jobResult(job)).toMatchObject({ slug, version: 'v1' });
-    // B's data dir holds the version it installed; A's never saw the archive.
+    // B's data dir holds the version it installed; A's never saw the archive, and has the version from the database's store.
     expect(fs.existsSync(path.join(managedStore(b.config.dataDir).storeDir, slug))).toBe(true);
-    expect(fs.existsSync(path.join(managedStore(a.config.dataDir).storeDir, slug))).toBe(false);
+    expect(fs.existsSync(managedStore(a.config.dataDir).uploadsDir) ? fs.readdirSync(managedStore(a.config.dataDir).uploadsDir) : []).toEqual([]);
+    await a.skillStore.fresh();
+    expect(fs.readFileSync(path.join(managedStore(a.config.dataDir).managedRoot, slug, 'notes.md'), 'utf8')).toBe('x'.repeat(300_000));
   });
 });

@@ -14,6 +14,7 @@ import { AppError, hasCode } from '@/lib/core/errors';
 import type { BlobStore } from '../../cluster/blob-store';
 import { randomToken } from '../../core/ids';
 import { logger } from '../../core/logger';
+import { blobUsedByStore } from '../shared/rows';
 
 export const UPLOAD_TTL_MS = 60 * 60 * 1000;
 const ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -38,7 +39,7 @@ export interface UploadDeps {
   dir: string;
 }
 
-/** Removes uploads older than the TTL: their records, the bytes no other upload names, and this replica's cached copies. */
+/** Removes uploads older than the TTL: their records, the bytes no other upload or stored skill version names, and this replica's cached copies. */
 export async function sweepUploads(deps: UploadDeps, now = Date.now()): Promise<void> {
   const gone = await deps.db
     .delete(uploads)
@@ -46,7 +47,7 @@ export async function sweepUploads(deps: UploadDeps, now = Date.now()): Promise<
     .returning({ sha256: uploads.sha256 });
   for (const sha of new Set(gone.map((g) => g.sha256))) {
     const [other] = await deps.db.select({ id: uploads.id }).from(uploads).where(eq(uploads.sha256, sha)).limit(1);
-    if (!other) await deps.blobs.delete(sha);
+    if (!other && !(await blobUsedByStore(deps.db, sha))) await deps.blobs.delete(sha);
   }
   const names = await fsp.readdir(deps.dir).catch(() => [] as string[]);
   await Promise.all(
