@@ -47,6 +47,9 @@ export interface SessionRow {
   address: string | null;
 }
 
+/** How long a close asked of another replica waits for it to take effect (its holder may be dying). */
+const CLOSE_WAIT_MS = 5000;
+
 export class SessionRegistry {
   private unlisten: (() => Promise<void>) | null = null;
 
@@ -97,9 +100,17 @@ export class SessionRegistry {
     return rows.filter((r) => r.replica !== this.replicaId);
   }
 
-  /** Asks the holder to end a session it holds. */
-  async requestClose(replica: string, id: string, reason: CloseReason = 'closed'): Promise<void> {
+  /**
+   * Asks the holder to end a session it holds, then waits (bounded) until the holder has dropped its
+   * row, so a list read after an admin's close no longer shows it.
+   */
+  async requestClose(replica: string, id: string, reason: CloseReason = 'closed', waitMs = CLOSE_WAIT_MS): Promise<void> {
     await this.database.notify(CLOSE_CHANNEL, JSON.stringify({ replica, id, reason }));
+    for (const deadline = Date.now() + waitMs; Date.now() < deadline; ) {
+      const [row] = await this.database.db.select({ id: terminalSessions.id }).from(terminalSessions).where(eq(terminalSessions.id, id));
+      if (!row) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   /** Closes asked of this replica reach `onClose`. */
