@@ -97,6 +97,29 @@ describe('the policy of a config', () => {
     expect(got.json.policy.denyOut).toEqual(['10.0.0.0/8']);
   });
 
+  it('saves nothing when the host firewall refuses the rules: 500 network_apply_failed, the old policy and audit as they were', async () => {
+    const { json: c } = await call('createSandboxConfig', f.tokens.owner, { body: { ...docker(), network: { denyOut: ['10.0.0.0/8'] } } });
+    const audits = async () => (await f.s.database.db.select().from(auditLog).where(eq(auditLog.targetId, c.id))).length;
+    const auditsBefore = await audits();
+    const deps = f.s.sandboxes as { network?: unknown };
+    const real = deps.network;
+    // The firewall's own refusal, as `nft -f` reports one; everything else is the real service.
+    const refused = new Error('nft exited 1: Error: Could not process rule: No buffer space available');
+    deps.network = { ...(real as object), control: { table: 't', proxyPort: 1, dnsPort: 1, update: () => Promise.reject(refused) } };
+    try {
+      const r = await call('setConfigNetwork', f.tokens.admin, { params: { id: c.id }, body: { policy: { denyOut: ['10.0.0.0/8', '192.0.2.0/24'] } } });
+      expect(r.status).toBe(500);
+      expect(r.json.error.code).toBe('network_apply_failed');
+      expect(r.json.error.message).toContain('not saved');
+      expect(r.json.error.message).toContain('No buffer space available');
+    } finally {
+      deps.network = real;
+    }
+    const got = await call('getConfigNetwork', f.tokens.viewer, { params: { id: c.id } });
+    expect(got.json.policy.denyOut).toEqual(['10.0.0.0/8']);
+    expect(await audits()).toBe(auditsBefore);
+  });
+
   it('tests destinations against the saved policy without sending traffic, naming the rule', async () => {
     const { json: c } = await call('createSandboxConfig', f.tokens.owner, {
       body: { ...docker(), network: { denyEgressByDefault: true, allowOut: ['*.pypi.org', '10.20.0.0/16'] } },

@@ -64,9 +64,26 @@ export function preparePolicy(secrets: SecretBox, id: string, backend: Backend, 
   };
 }
 
-/** Replaces the policy of a config; the caller re-applies it to running sandboxes. */
-export async function savePolicy(db: AppDb, secrets: SecretBox, actor: Actor, row: Row, input: unknown): Promise<Row> {
+/**
+ * Replaces the policy of a config; the caller re-applies it to running sandboxes. `beforeSave` gets
+ * the row as it will be once the validated policy is in place, before anything is written: when it
+ * throws (the firewall refused the rules), nothing is saved.
+ */
+export async function savePolicy(
+  db: AppDb,
+  secrets: SecretBox,
+  actor: Actor,
+  row: Row,
+  input: unknown,
+  beforeSave?: (next: Row) => Promise<void>,
+): Promise<Row> {
   const prepared = preparePolicy(secrets, row.id, row.backend, input, policySecrets(secrets, row));
+  await beforeSave?.({
+    ...row,
+    networkPolicy: prepared.networkPolicy,
+    networkSecretsSealed: prepared.networkSecretsSealed,
+    networkSecretNames: prepared.networkSecretNames,
+  });
   return db.transaction(async (tx) => {
     const [after] = await tx
       .update(sandboxConfigs)

@@ -12,7 +12,7 @@ import { validatePolicy } from '../../network/policy/validate';
 import { maskedPolicy, savePolicy } from '../../network/store';
 import { loadRow } from '../../sandbox/config/store';
 import type { ConfigRow } from '../../sandbox/config/view';
-import { applyToRunning } from '../../sandbox/network/apply';
+import { applyToRunning, updateFirewall } from '../../sandbox/network/apply';
 import { enforcementOf } from '../../sandbox/network/enforcement';
 import type { Services } from '../../services';
 import { api } from '../contracts';
@@ -45,8 +45,14 @@ export const networkOps = {
   ),
   setConfigNetwork: defineOperation(api.setConfigNetwork, async ({ services, actor, params, body }) => {
     const row = await loadRow(services.database.db, params.id);
-    const after = await savePolicy(services.database.db, services.secrets, actor, row, body.policy);
-    const sandboxes = await applyToRunning(services.sandboxes, after);
+    // The firewall takes the rules first: when it refuses, nothing is saved and the old rules stay in
+    // force. Should the save then fail, the holder's periodic re-read of saved policies puts the old
+    // rules back within a lease lifetime.
+    let firewallUpdated = false;
+    const after = await savePolicy(services.database.db, services.secrets, actor, row, body.policy, async (next) => {
+      firewallUpdated = await updateFirewall(services.sandboxes, next);
+    });
+    const sandboxes = await applyToRunning(services.sandboxes, after, firewallUpdated);
     return { ...networkView(services, after), sandboxes };
   }),
   testConfigNetwork: defineOperation(api.testConfigNetwork, async ({ services, params, body }) => {

@@ -2,6 +2,7 @@
 // (one swap for the whole network), E2B through its live network route; Cube sandboxes are listed
 // as needing a recycle, since Cube applies rules only when a sandbox is created.
 
+import { AppError, isAppError } from '../../core/errors';
 import { describeError, logger } from '../../core/logger';
 import { storedPolicy } from '../../network/policy/open';
 import { policySecrets } from '../../network/store';
@@ -18,12 +19,27 @@ export interface SandboxReached {
 
 const LIVE = new Set(['running', 'creating', 'paused']);
 
-export async function applyToRunning(deps: InstanceDeps, row: ConfigRow): Promise<SandboxReached[]> {
+/**
+ * Docker's rules are per network: one swap of the host firewall reaches every sandbox on it, listed
+ * or not. Whether the config's network took the rules (false: no enforced network for it); a
+ * refusal is a network_apply_failed error, so a save can stop before it writes anything.
+ */
+export async function updateFirewall(deps: InstanceDeps, row: ConfigRow): Promise<boolean> {
+  const control = row.backend === 'docker' ? deps.network?.control : null;
+  if (!control) return false;
+  try {
+    return await control.update(row.id, storedPolicy(row));
+  } catch (e) {
+    if (isAppError(e)) throw e;
+    throw new AppError('network_apply_failed', `The host firewall refused these rules, so they were not saved: ${describeError(e)}`, { cause: e });
+  }
+}
+
+/** The saved policy reaches the running sandboxes; `firewallUpdated` is updateFirewall's answer for Docker. */
+export async function applyToRunning(deps: InstanceDeps, row: ConfigRow, firewallUpdated: boolean): Promise<SandboxReached[]> {
   const backend = backendFor(deps, row);
   const policy = storedPolicy(row);
-  // Docker's rules are per network: one swap reaches every sandbox on it, listed or not.
-  const control = row.backend === 'docker' ? deps.network?.control : null;
-  const updated = control ? await control.update(row.id, policy) : false;
+  const updated = row.backend === 'docker' && firewallUpdated;
   let listed: Awaited<ReturnType<typeof backend.list>>;
   try {
     listed = await backend.list({ [CONFIG_LABEL]: row.id });

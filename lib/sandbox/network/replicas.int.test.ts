@@ -23,7 +23,7 @@ import { dbKind } from '@/test/helpers/db';
 import { describeDocker, dockerHost } from '@/test/helpers/docker';
 import { ensureBusyboxImage } from '@/test/helpers/sandbox-images';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
-import { applyToRunning } from './apply';
+import { applyToRunning, updateFirewall } from './apply';
 import { networkCheckProbes } from './check-probe';
 import { enforcementHolder } from './enforcement';
 
@@ -117,7 +117,8 @@ describeDocker('two replicas sharing one engine’s network enforcement', () => 
       .update(sandboxConfigs)
       .set({ networkPolicy: tightened as unknown as Record<string, unknown>, updatedAt: new Date() })
       .where(eq(sandboxConfigs.id, configId));
-    const reached = await applyToRunning(other.sandboxes, await loadRow(other.database.db, configId));
+    const saved = await loadRow(other.database.db, configId);
+    const reached = await applyToRunning(other.sandboxes, saved, await updateFirewall(other.sandboxes, saved));
     expect(reached).toEqual([expect.objectContaining({ status: 'updated' })]);
     const key = holder.network.enforcer!.networks()[0]!.key;
     expect(setElements(await readTable(table), `d4_${key}`)).toContain('10.98.0.0/16');
