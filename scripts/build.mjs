@@ -1,5 +1,5 @@
 // Production build: the Next app, then server.ts bundled with esbuild (node_modules stay external).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,12 +8,35 @@ import { buildStamp } from './build-stamp.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
-const run = (cmd, args) => {
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' } });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-};
-
-run(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build']);
+// Next's build, its output passed through and watched: a "dynamic filesystem access" warning means
+// Turbopack traced the whole project into the server bundle, so the build fails on it (mark the path
+// with /*turbopackIgnore: true*/).
+const TRACED = 'Dynamic filesystem access';
+const traced = await new Promise((resolve) => {
+  const p = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  let count = 0;
+  let tail = '';
+  const watch = (out) => (chunk) => {
+    out.write(chunk);
+    const text = tail + chunk.toString();
+    count += text.split(TRACED).length - 1;
+    // A phrase split between two chunks is found in the next one (too short to be counted twice).
+    tail = text.slice(-(TRACED.length - 1));
+  };
+  p.stdout.on('data', watch(process.stdout));
+  p.stderr.on('data', watch(process.stderr));
+  p.on('close', (code) => {
+    if (code !== 0) process.exit(code ?? 1);
+    resolve(count);
+  });
+});
+if (traced > 0) {
+  process.stderr.write(`\nbuild: ${traced} "${TRACED}" warning(s) above; mark each path with /*turbopackIgnore: true*/.\n`);
+  process.exit(1);
+}
 const esbuild = await import('esbuild');
 await esbuild.build({
   entryPoints: ['server.ts'],

@@ -24,7 +24,7 @@ const MAX_OUTPUT = 16 * 1024 * 1024;
 /** The gateway's command as an absolute path: as given when it has a '/', else found on PATH. */
 export function resolveCli(cli: string | undefined): string | null {
   const name = cli ?? 'openclaw';
-  if (name.includes('/')) return path.isAbsolute(name) && fs.existsSync(name) ? name : null;
+  if (name.includes('/')) return path.isAbsolute(name) && fs.existsSync(/*turbopackIgnore: true*/ name) ? name : null;
   return which(name);
 }
 

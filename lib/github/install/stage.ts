@@ -194,7 +194,7 @@ export async function stageRelease(scratch: string, opts: StageOptions): Promise
   fs.mkdirSync(stage, { mode: 0o755 });
   const binaries: InstalledBinary[] = [];
   for (const b of chosen) {
-    const src = path.join(x, b.path);
+    const src = path.join(/*turbopackIgnore: true*/ x, b.path);
     const v = await validateBinary(src, b, opts.target);
     const dest = path.join(stage, b.installName);
     fs.copyFileSync(src, dest, fs.constants.COPYFILE_EXCL);

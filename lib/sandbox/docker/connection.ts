@@ -53,7 +53,7 @@ function readTls(dir: string | undefined): { ca: Buffer; cert: Buffer; key: Buff
       hint: 'point tlsCertPath at a directory with ca.pem, cert.pem and key.pem (what `docker context` or DOCKER_CERT_PATH uses)',
     });
   }
-  const missing = TLS_FILES.filter((f) => !fs.existsSync(path.join(dir, f)));
+  const missing = TLS_FILES.filter((f) => !fs.existsSync(path.join(/*turbopackIgnore: true*/ dir, f)));
   if (missing.length > 0) {
     throw new AppError('validation', `TLS files missing in ${dir}: ${missing.join(', ')}`, {
       issues: [{ path: 'tlsCertPath', message: `missing ${missing.join(', ')}` }],
@@ -61,7 +61,7 @@ function readTls(dir: string | undefined): { ca: Buffer; cert: Buffer; key: Buff
     });
   }
   try {
-    const [ca, cert, key] = TLS_FILES.map((f) => fs.readFileSync(path.join(dir, f))) as [Buffer, Buffer, Buffer];
+    const [ca, cert, key] = TLS_FILES.map((f) => fs.readFileSync(path.join(/*turbopackIgnore: true*/ dir, f))) as [Buffer, Buffer, Buffer];
     return { ca, cert, key };
   } catch (e) {
     throw new AppError('validation', `TLS files in ${dir} are not readable: ${(e as Error).message}`, {
