@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+const BODYLESS = new Set(['GET', 'HEAD']);
+
+/**
+ * A node request as a Web Request: the body streamed (not read ahead), and a signal that fires when
+ * the client goes away before the answer is complete, which streaming answers (SSE) stop on.
+ */
+export function toWebRequest(req: IncomingMessage, res: ServerResponse, method = req.method ?? 'GET'): Request {
+  const ac = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) ac.abort(new Error('The client closed the connection.'));
+  });
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  const host = req.headers.host ?? 'localhost';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: ac.signal };
+  if (!BODYLESS.has(method)) {
+    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.duplex = 'half';
+  }
+  return new Request(`http://${host}${req.url ?? '/'}`, init);
+}
+
+/**
+ * Sends a Web Response on a node response: status, headers (each set-cookie its own line), and the
+ * body chunk by chunk as the stream yields it, waiting for the socket to drain; if the client goes
+ * away the stream is cancelled, so its source stops.
+ */
+export async function sendWebResponse(res: ServerResponse, response: Response, head = false): Promise<void> {
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+  for (const [k, v] of response.headers) if (k !== 'set-cookie') res.setHeader(k, v);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader('set-cookie', cookies);
+  const body = response.body;
+  if (!body || head || response.status === 204 || response.status === 304) {
+    if (body) await body.cancel().catch(() => undefined);
+    res.end();
+    return;
+  }
+  const reader = body.getReader();
+  let gone = false;
+  const onClose = () => {
+    gone = true;
+    reader.cancel().catch(() => undefined);
+  };
+  res.once('close', onClose);
+  try {
+    // Headers go out now, not with the first chunk: a stream that is quiet at first (SSE) must not hold them back.
+    if (!response.headers.get('content-type')?.startsWith('application/json')) res.flushHeaders();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || gone) break;
+      if (!res.write(value)) await drained(res);
+    }
+    if (!gone) res.end();
+  } catch (e) {
+    // The stream failed after the status was sent: cut the connection so the client sees an incomplete answer.
+    if (!gone) res.destroy(e instanceof Error ? e : new Error(String(e)));
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
