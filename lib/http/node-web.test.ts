@@ -47,6 +47,17 @@ describe('node request → Web Request', () => {
     });
   });
 
+  it('takes the headers as the server left them, not as the client sent them', async () => {
+    let ip: string | null = null;
+    const base = await serve((req, res) => {
+      req.headers['x-skilldock-client-ip'] = '192.0.2.7';
+      ip = toWebRequest(req, res).headers.get('x-skilldock-client-ip');
+      res.end();
+    });
+    await rawResponse(base, { headers: { 'x-skilldock-client-ip': '203.0.113.9' } });
+    expect(ip).toBe('192.0.2.7');
+  });
+
   it('aborts the signal when the client goes away before the answer ends', async () => {
     let signal: AbortSignal | undefined;
     let aborted: () => void = () => {};

@@ -12,9 +12,13 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, method =
   res.once('close', () => {
     if (!res.writableFinished) ac.abort(new Error('The client closed the connection.'));
   });
+  // From the parsed headers, not rawHeaders: server.ts overwrites some (the client address) before routing.
   const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    if (typeof v === 'string') headers.append(k, v);
+    else for (const one of v) headers.append(k, one);
+  }
   const host = req.headers.host ?? 'localhost';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: ac.signal };
   if (!BODYLESS.has(method)) {
