@@ -47,6 +47,21 @@ describe('node request → Web Request', () => {
     });
   });
 
+  it('drains a body the route did not read, so the kept-alive connection serves the next request', async () => {
+    let n = 0;
+    const base = await serve((req, res) => {
+      n++;
+      toWebRequest(req, res);
+      void sendWebResponse(res, new Response('{"error":"too large"}', { status: 413, headers: { 'content-type': 'application/json' } }));
+    });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const big = Buffer.alloc(2 * 1024 * 1024, 1);
+    const first = await rawResponse(base, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, big);
+    const second = await rawResponse(base, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, big);
+    agent.destroy();
+    expect([first.status, second.status, n]).toEqual([413, 413, 2]);
+  });
+
   it('takes the headers as the server left them, not as the client sent them', async () => {
     let ip: string | null = null;
     const base = await serve((req, res) => {

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 
 const BODYLESS = new Set(['GET', 'HEAD']);
 
@@ -22,10 +21,57 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, method =
   const host = req.headers.host ?? 'localhost';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: ac.signal };
   if (!BODYLESS.has(method)) {
-    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.body = bodyOf(req, res);
     init.duplex = 'half';
   }
   return new Request(`http://${host}${req.url ?? '/'}`, init);
+}
+
+const CHUNK_QUEUE = 256 * 1024;
+
+/**
+ * The request body as a stream that touches the socket only once read. A body the route never read,
+ * or stopped reading (an answer before the upload ended: 413, 401), is drained once the answer is
+ * sent, as node:http does for a handler that ignores the body, so the connection stays usable.
+ */
+function bodyOf(req: IncomingMessage, res: ServerResponse): ReadableStream<Uint8Array> {
+  let ctl: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let done = false;
+  const finish = (e?: Error) => {
+    if (done) return;
+    done = true;
+    if (e) ctl?.error(e);
+    else ctl?.close();
+  };
+  const onData = (chunk: Buffer) => {
+    if (done || !ctl) return;
+    ctl.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if ((ctl.desiredSize ?? 0) <= 0) req.pause();
+  };
+  const detach = () => {
+    req.off('data', onData);
+    done = true;
+    if (!req.complete) req.resume();
+  };
+  res.once('finish', detach);
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(c) {
+        if (!ctl) {
+          ctl = c;
+          req.on('data', onData);
+          req.once('end', () => finish());
+          req.once('error', (e) => finish(e));
+          req.once('close', () => {
+            if (!req.complete) finish(new Error('The client closed the connection before the request body ended.'));
+          });
+        }
+        req.resume();
+      },
+      cancel: detach,
+    },
+    { highWaterMark: CHUNK_QUEUE, size: (c) => c.byteLength },
+  );
 }
 
 /**
