@@ -14,8 +14,12 @@ const METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PAT
 /**
  * Serves the REST contract routes straight from the operations, ahead of the page framework: the
  * same REST door (`route(op)`) the route files export, without Next's request pipeline.
- * `serve` answers and returns true for a path that is a contract route; anything else (pages, an
- * unknown path, a malformed parameter) returns false and is left to Next, which answers as before.
+ * `serve` answers and returns true for a path that is a contract route (a method the route lacks
+ * 405, OPTIONS 204 with Allow, HEAD as GET without the body, a parameter that is not valid
+ * percent-encoding 400, where Next answered 500); anything else (pages, an unknown path, a trailing
+ * slash) returns false and is left to Next, which answers as before. The app/api/v1 route files
+ * export the same `route(op)` for the integration tests that call handlers in-process; in the
+ * production server Next no longer reaches them.
  */
 export function apiRouter(operations: Iterable<Operation>) {
   const table = new RouteTable<Handler>();
