@@ -1,11 +1,13 @@
 import http from 'node:http';
 import os from 'node:os';
 import next from 'next';
+import { ops } from './lib/api/operations';
 import { readSetupToken, setupUrl } from './lib/auth/setup-token';
 import { userCount } from './lib/auth/users';
 import { scrubSecretEnv } from './lib/core/child-env';
 import { loadConfig } from './lib/core/config';
 import { logger } from './lib/core/logger';
+import { apiRouter } from './lib/http/api-router';
 import { CLIENT_IP_HEADER } from './lib/http/authenticate';
 import { clientIp, parseTrustedProxies } from './lib/http/client-ip';
 import { hostAllowed, hostPolicy, hostRefusal } from './lib/http/host-check';
@@ -35,6 +37,8 @@ async function main() {
   const sockets = new SocketRouter(getServices, (p) => dev && p.startsWith('/_next/'));
   sockets.register(jobsSocket);
   sockets.register(terminalSocket);
+  // The REST API is answered from its contracts without Next's request pipeline; pages and the rest go to Next.
+  const api = apiRouter(Object.values(ops));
 
   let handle: ReturnType<ReturnType<typeof next>['getRequestHandler']> | undefined;
   const server = http.createServer((req, res) => {
@@ -46,6 +50,7 @@ async function main() {
       res.writeHead(r.status, { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close' }).end(r.body);
       return;
     }
+    if (api.serve(req, res)) return;
     if (!handle) {
       res.writeHead(503, { 'retry-after': '2' }).end('Starting');
       return;

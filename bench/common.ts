@@ -29,7 +29,9 @@ export async function startServer(extraEnv: Record<string, string> = {}) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-bench-'));
   // BENCH_SERVER_JS: another build of the server (with SKILLDOCK_NEXT_DIST naming its Next folder).
-  const proc = spawn(process.execPath, [path.resolve(ROOT, process.env.BENCH_SERVER_JS ?? 'dist/server.js')], {
+  // BENCH_SERVER_NODE_ARGS: node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, path.resolve(ROOT, process.env.BENCH_SERVER_JS ?? 'dist/server.js')], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {

@@ -11,6 +11,7 @@ import { describeCheck, githubBench } from './github';
 import { describeInstalls, installsBench } from './installs';
 import { describeIsolation, isolationBench } from './isolation';
 import { describeFanout, fanoutSkilldock, fanoutTail } from './log-fanout';
+import { describeMachine, machineBench } from './machine';
 import { describeNetwork, networkBench } from './network';
 import { describeOutdated, npmOutdatedBench } from './npm-outdated';
 import { describeList, packagesList } from './packages-list';
@@ -25,7 +26,7 @@ import { describeTerminal, terminalBench } from './terminal';
 const LINES = Number(process.env.BENCH_LINES ?? 50_000);
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 20);
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {};
-// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,agents,policy,policy-corpus,sandboxes,installs,network,terminal,exec,isolation,gateways,replicas) runs only those sections; default: all.
+// BENCH_ONLY=packages (or a comma list of server,logs,api,packages,github,skills,agents,policy,policy-corpus,sandboxes,installs,network,terminal,exec,isolation,gateways,machine,replicas) runs only those sections; default: all.
 // `server` is `logs` (live log fan-out) plus `api` (API under load).
 const SECTIONS = [
   'server',
@@ -44,6 +45,7 @@ const SECTIONS = [
   'exec',
   'isolation',
   'gateways',
+  'machine',
   'replicas',
 ] as const;
 const only = (process.env.BENCH_ONLY ?? '')
@@ -54,8 +56,9 @@ for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw ne
 const runs = (s: (typeof SECTIONS)[number]) => !only.length || only.includes(s) || ((s === 'logs' || s === 'api') && only.includes('server'));
 const results: Record<string, unknown> = { at: new Date().toISOString() };
 
-if (runs('logs') || runs('api') || runs('agents')) {
-  ensureBuilt();
+if (runs('logs') || runs('api') || runs('agents') || runs('machine')) {
+  // BENCH_SERVER_JS names a server built elsewhere (e.g. main's, for a before/after).
+  if (!process.env.BENCH_SERVER_JS) ensureBuilt();
   console.log(`Database: ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'}`);
 }
 
@@ -321,6 +324,20 @@ if (runs('replicas')) {
     for (const line of describeReplicas(rb)) console.log(line);
     Object.assign(results, { replicas: rb });
   }
+}
+
+if (runs('machine')) {
+  const C = 50;
+  console.log(`\n== The machine-facing API against plain node:http answering the same bytes (${C} connections) ==`);
+  const m = await machineBench(
+    C,
+    Number(process.env.BENCH_SECONDS ?? 10),
+    Number(process.env.BENCH_AGENT_SKILLS ?? 1000),
+    Number(process.env.BENCH_AGENTS ?? 100),
+    env,
+  );
+  for (const l of describeMachine(m)) console.log(l);
+  Object.assign(results, { machine: m });
 }
 
 const out = path.join(ROOT, 'bench/results');

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Database, openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
+import { AgentProbeCache } from './agents/probe-cache';
 import { agentsOfConfig } from './agents/store';
 import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
 import { TokenCache } from './auth/token-cache';
@@ -12,7 +13,7 @@ import { setupFirstOwner, userCount } from './auth/users';
 import { DbBlobStore, startBlobCollector } from './cluster/blob-store';
 import { HostRequests } from './cluster/host-requests';
 import { installationId } from './cluster/installation';
-import { ChangeFeed } from './cluster/invalidation';
+import { ChangeFeed, onLocalPublish } from './cluster/invalidation';
 import { Replica } from './cluster/replica';
 import { SandboxLeaseStore } from './cluster/sandbox-lease';
 import { scrubSecretEnv } from './core/child-env';
@@ -97,6 +98,9 @@ export interface Services {
   installationId: string;
   /** Changes announced by any replica (publishChange): each cache of this process drops what they concern. */
   changes: ChangeFeed;
+  /** Host agents' probes for the gateway's poll, dropped by the `agents` changes of any replica. */
+  agentProbes: AgentProbeCache;
+  stopProbeHold: () => void;
   /** Stops the scheduled update checker (runs with the worker). */
   stopScheduler: () => void;
   /** The live skill catalog of this process (discovery, scanner verdicts, gating, search). */
@@ -234,6 +238,9 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     skills.invalidate();
     void skillStore.fresh().catch((e) => logger.warn('the skill store could not be brought from the database', { error: String(e) }));
   });
+  const agentProbes = new AgentProbeCache();
+  changes.on('agents', (id) => agentProbes.heard(id));
+  const stopProbeHold = onLocalPublish((topic, id) => topic === 'agents' && agentProbes.published(id));
   await changes.start();
   const packages = new PackageRuntime(config.runtimeDir);
   const jobKinds = new JobRegistry();
@@ -358,6 +365,8 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     replica,
     installationId: installation,
     changes,
+    agentProbes,
+    stopProbeHold,
     stopScheduler,
     skills,
     skillStore,
@@ -372,6 +381,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
 export async function stopServices(s: Services): Promise<void> {
   s.stopScheduler();
   s.stopSkillEvents();
+  s.stopProbeHold();
   await s.changes.stop();
   // Before the engine clients and the database go: each shell's processes end and its end is audited.
   await s.terminals.closeAll();

@@ -6,6 +6,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { agentDefaults, agents } from '@/db/schema';
+import { SharedReads } from '../core/shared-read';
 import { notFoundAgent } from './store';
 
 export interface AgentProbe {
@@ -55,7 +56,19 @@ const prepared = new WeakMap<AppDb, ReturnType<typeof statements>>();
  * digest of its sandbox target's rows comes with it when `sandbox` (the caller believes the agent is
  * bound to a config), or in a second statement when the agent turns out to be bound to one.
  */
-export async function probeAgent(db: AppDb, id: string, sandbox = true): Promise<AgentProbe> {
+export function probeAgent(db: AppDb, id: string, sandbox = true): Promise<AgentProbe> {
+  let shared = sharedProbes.get(db);
+  if (!shared) sharedProbes.set(db, (shared = new SharedReads((key) => readProbe(db, key.slice(2), key[0] === 's'))));
+  return shared.get(`${sandbox ? 's' : 'h'}:${id}`);
+}
+
+/**
+ * Gateways poll hard (one agent by many connections): concurrent probes of one agent share one
+ * statement, each still read after its caller arrived, so no write committed before a poll is missed.
+ */
+const sharedProbes = new WeakMap<AppDb, SharedReads<AgentProbe>>();
+
+async function readProbe(db: AppDb, id: string, sandbox: boolean): Promise<AgentProbe> {
   let p = prepared.get(db);
   if (!p) prepared.set(db, (p = statements(db)));
   if (sandbox) {
@@ -65,6 +78,6 @@ export async function probeAgent(db: AppDb, id: string, sandbox = true): Promise
   }
   const [hit] = await p.host.execute({ id });
   if (!hit) throw notFoundAgent(id);
-  if (hit.sandboxConfigId) return probeAgent(db, id, true);
+  if (hit.sandboxConfigId) return readProbe(db, id, true);
   return { ...hit, defaultsStamp: hit.defaultsStamp ?? '', targetDigest: null };
 }

@@ -16,6 +16,7 @@ import type { SkillFile } from '../skills/types';
 import type { AgentInputs, DefaultsInputs, Effective, SkillTrace } from './effective';
 import { EffectiveCache } from './effective-cache';
 import { probeAgent } from './probe';
+import type { AgentProbeCache } from './probe-cache';
 import { type AgentPolicyView, policyStep, SkillPolicyCache } from './skill-policy';
 import { type AgentRow, type DefaultsRecord, loadAgent, loadDefaults } from './store';
 import { type AgentTarget, targetLoader } from './target';
@@ -27,6 +28,8 @@ export interface AgentsDeps {
   snapshot: () => Promise<CatalogSnapshot>;
   gate: GateInConfigDeps;
   home: string | null;
+  /** Host agents' probes kept for a moment, dropped by every change of an agent or the defaults on any replica. */
+  probes?: AgentProbeCache;
   /** The agent's exec policy: explain traces then warn about documented commands it would refuse. */
   policy?: {
     engine: () => Promise<Parameters<SkillPolicyCache['check']>[0]>;
@@ -123,7 +126,8 @@ export async function effectiveContext(deps: AgentsDeps) {
 export async function effectiveOf(deps: AgentsDeps, id: string): Promise<Effective> {
   const memo = memoOf(deps);
   let kept = memo.inputs.get(id);
-  const [probe, snapshot] = await Promise.all([probeAgent(deps.db, id, !!kept?.sandboxConfigId), deps.snapshot()]);
+  const read = () => probeAgent(deps.db, id, !!kept?.sandboxConfigId);
+  const [probe, snapshot] = await Promise.all([deps.probes && !kept?.sandboxConfigId ? deps.probes.get(id, read) : read(), deps.snapshot()]);
   let configId = probe.sandboxConfigId;
   let digest = probe.targetDigest;
   if (!kept || kept.agentStamp !== probe.agentStamp || kept.defaultsStamp !== probe.defaultsStamp) {

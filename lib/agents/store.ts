@@ -8,6 +8,7 @@ import type { AppDb } from '@/db/client';
 import { agentDefaults, agents, riskProfiles, sandboxConfigs } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
 import type { Actor } from '../auth/actor';
+import { publishChange } from '../cluster/invalidation';
 import { AppError } from '../core/errors';
 import { PRESETS } from '../policy/types';
 import { normalizeList } from './allowlist';
@@ -142,6 +143,7 @@ export async function createAgent(deps: AgentStoreDeps, actor: Actor, input: Cre
       .onConflictDoNothing()
       .returning();
     if (!row) throw new AppError('exists', `An agent "${input.id}" already exists.`, { issues: [{ path: 'id', message: 'This id is taken.' }] });
+    await publishChange(tx, 'agents', row.id);
     await recordAudit(tx, actor, { action: 'agent.create', targetType: 'agent', targetId: row.id, after: auditForm(row) });
     return agentView(row, known);
   });
@@ -170,6 +172,7 @@ export async function writeAgent(tx: Tx, actor: Actor, row: AgentRow, revision: 
     .where(and(eq(agents.id, row.id), eq(agents.revision, revision)))
     .returning();
   if (!after) throw stale(`Agent "${row.id}"`, revision, (await loadAgent(tx, row.id)).revision);
+  await publishChange(tx, 'agents', row.id);
   await recordAudit(tx, actor, { action: 'agent.update', targetType: 'agent', targetId: row.id, before: auditForm(row), after: auditForm(after) });
   return after;
 }
@@ -189,6 +192,7 @@ export async function deleteAgent(deps: AgentStoreDeps, actor: Actor, id: string
   await deps.db.transaction(async (tx) => {
     const row = await loadAgent(tx, id);
     await tx.delete(agents).where(eq(agents.id, id));
+    await publishChange(tx, 'agents', id);
     await recordAudit(tx, actor, { action: 'agent.delete', targetType: 'agent', targetId: id, before: auditForm(row) });
   });
   return { deleted: true };
@@ -248,6 +252,7 @@ export async function putDefaults(deps: AgentStoreDeps, actor: Actor, input: Put
             .where(and(eq(agentDefaults.id, DEFAULTS_ID), eq(agentDefaults.revision, before.revision)))
             .returning();
     if (!row) throw stale('The agent defaults', input.revision, (await loadDefaults(tx)).revision);
+    await publishChange(tx, 'agents');
     const after = { skills: row.skills, budget: row.budget, revision: row.revision, updatedAt: row.updatedAt, updatedBy: row.updatedBy };
     await recordAudit(tx, actor, {
       action: 'agent.defaults.update',

@@ -5,7 +5,10 @@ import type { AppDb } from '@/db/client';
 export const USERS_CHANNEL = 'skilldock_users';
 
 type LocalListener = (channel: string, id: string) => void;
-const local = new Set<LocalListener>();
+// On globalThis: server.ts and Next's route bundles each load their own copy of this module, and a
+// change made through either must reach the caches the services (built by server.ts) hold.
+const local: Set<LocalListener> = ((globalThis as Record<symbol, unknown>)[Symbol.for('skilldock.localChanges')] ??=
+  new Set<LocalListener>()) as Set<LocalListener>;
 
 /**
  * Hears every change this process announces, as it is announced (inside the transaction, before

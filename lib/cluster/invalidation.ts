@@ -9,17 +9,24 @@ import { logger } from '../core/logger';
 export const CHANGES_CHANNEL = 'skilldock_changes';
 
 /**
- * What changed: each topic's listeners know which of their caches it concerns. Agents, exec
- * policies and settings are read from their rows on every use (the agents' memos check the rows'
- * stamps), so only the skill catalog needs a topic so far; a new cache adds its topic here.
+ * What changed: each topic's listeners know which of their caches it concerns. `skills`: the skill
+ * catalog. `agents`: an agent's row or the agent defaults (the id is the agent's; none for the
+ * defaults), which the gateway's poll keeps for a moment. Exec policies and settings are read from
+ * their rows on every use; a new cache adds its topic here.
  */
-export type ChangeTopic = 'skills';
-const TOPICS = new Set<string>(['skills'] satisfies ChangeTopic[]);
+export type ChangeTopic = 'skills' | 'agents';
+const TOPICS = new Set<string>(['skills', 'agents'] satisfies ChangeTopic[]);
 
 export type ChangeHandler = (id: string | null) => void;
 
-/** The feed of each database handle in this process, so a change is in force here once its call returns. */
-const feeds = new WeakMap<object, ChangeFeed>();
+/**
+ * The feed of each database handle in this process, so a change is in force here once its call
+ * returns; on globalThis, as server.ts and Next's route bundles each load their own copy of this module.
+ */
+const feeds: WeakMap<object, ChangeFeed> = ((globalThis as Record<symbol, unknown>)[Symbol.for('skilldock.changeFeeds')] ??= new WeakMap<
+  object,
+  ChangeFeed
+>()) as WeakMap<object, ChangeFeed>;
 
 /**
  * Tells every replica (this one at once, the others on commit) that `topic` changed, `id` naming
@@ -27,8 +34,23 @@ const feeds = new WeakMap<object, ChangeFeed>();
  * it only once it commits (this process then hears it from the database, not at once).
  */
 export async function publishChange(db: Pick<AppDb, 'execute'>, topic: ChangeTopic, id?: string): Promise<void> {
+  for (const f of localPublishers) f(topic, id ?? null);
   feeds.get(db)?.dispatch(topic, id ?? null);
   await db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${id ? `${topic}:${id}` : topic})`);
+}
+
+type LocalPublisher = (topic: ChangeTopic, id: string | null) => void;
+const localPublishers: Set<LocalPublisher> = ((globalThis as Record<symbol, unknown>)[Symbol.for('skilldock.localPublishers')] ??=
+  new Set<LocalPublisher>()) as Set<LocalPublisher>;
+
+/**
+ * Hears every change this process publishes as it is published, inside its transaction (before the
+ * commit): a cache drops what it concerns and keeps nothing of it until the committed notice
+ * arrives on its feed, so the change is in force here once the call that made it returns.
+ */
+export function onLocalPublish(f: LocalPublisher): () => void {
+  localPublishers.add(f);
+  return () => localPublishers.delete(f);
 }
 
 /** This process's listener on the change channel for one database; handlers subscribe by topic. */

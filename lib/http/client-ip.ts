@@ -51,8 +51,21 @@ function trusted(ip: string, ranges: Range[]): boolean {
  * The client's address: the socket's, or, behind trusted proxies, the right-most X-Forwarded-For
  * hop that is not one of them. Everything left of that hop was written by the client and is ignored.
  */
+/** Socket peers are few and ask many times (keep-alive, pollers): their canonical form is kept. */
+const peers = new Map<string, string>();
+
+function socketPeer(raw: string | undefined): string {
+  if (!raw) return 'unknown';
+  let ip = peers.get(raw);
+  if (ip === undefined) {
+    if (peers.size >= 1024) peers.clear();
+    peers.set(raw, (ip = normaliseIp(raw) ?? 'unknown'));
+  }
+  return ip;
+}
+
 export function clientIp(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, proxies: TrustedProxies): string {
-  const socket = normaliseIp(socketAddress) ?? 'unknown';
+  const socket = socketPeer(socketAddress);
   if (proxies.kind === 'none' || socket === 'unknown') return socket;
   const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '');
   const hops = header

@@ -57,7 +57,8 @@ export function route<C extends RouteContract>(op: Operation<C>) {
       const actor = await authorizeRequest(services, c, req, meta);
       const params = (await args.params) ?? {};
       assertAgentScope(actor, c, params);
-      const raw = { params, query: queryObject(new URL(req.url)), body: await readBody(c, req, services) };
+      const query = req.url.includes('?') ? queryObject(new URL(req.url)) : {};
+      const raw = { params, query, body: await readBody(c, req, services) };
       const out = await invoke(op as unknown as Operation, { services, actor, meta, raw, req });
       if ('response' in out) return out.response;
       const status = c.status ?? 200;

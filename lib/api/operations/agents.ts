@@ -22,6 +22,7 @@ export const agentsDeps = (s: Services): AgentsDeps => ({
   snapshot: () => s.skills.snapshot(),
   gate: s.sandboxes,
   home: os.homedir(),
+  probes: s.agentProbes,
   policy: { engine: policyEngine, agent: (id) => agentPolicy({ db: s.database.db, presets: presetDefs() }, id) },
 });
 
