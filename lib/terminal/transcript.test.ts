@@ -116,7 +116,7 @@ describe('transcriptRecorder', () => {
 
   it('writes who, where and when to the sidecar, and the end once the session ends', async () => {
     const rec = await record();
-    await new Promise((r) => setTimeout(r, 20));
+    await rec.started;
     expect(meta()).toMatchObject({ id: ID, user: 'ada@example.test', userId: 'user-1', sandboxId: 'cfg1~abc123', endedAt: null, reason: null });
     clock += 60_000;
     rec.end('revoked');

@@ -61,6 +61,8 @@ export function ensureTranscriptsDir(dir: string): void {
 /** Records one session; the terminal session calls it as its tap. */
 export class TranscriptRecorder implements SessionTap {
   readonly meta: TranscriptMeta;
+  /** Settles once the sidecar of the open session (who, where, since when) is written. */
+  readonly started: Promise<void>;
   /** Settles once the .cast file is closed and the sidecar holds the end. */
   readonly done: Promise<void>;
   private readonly stream: fs.WriteStream;
@@ -108,6 +110,7 @@ export class TranscriptRecorder implements SessionTap {
     };
     this.stream.write(`${JSON.stringify(header)}\n`);
     this.metaWrite = this.saveMeta();
+    this.started = this.metaWrite;
     const ended = new Promise<void>((resolve) => {
       this.finish = resolve;
     });
