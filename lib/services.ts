@@ -1,16 +1,14 @@
 import 'server-only';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { type Database, openDatabase } from '@/db/client';
+import { openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { AgentProbeCache } from './agents/probe-cache';
 import { agentsOfConfig } from './agents/store';
 import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
 import { TokenCache } from './auth/token-cache';
 import { UserCache } from './auth/user-cache';
-import { setupFirstOwner, userCount } from './auth/users';
-import { DbBlobStore, startBlobCollector } from './cluster/blob-store';
+import { userCount } from './auth/users';
+import { appVersion, bootstrapOwner, lockDirs, persistentSecret } from './boot-steps';
 import { HostRequests } from './cluster/host-requests';
 import { installationId } from './cluster/installation';
 import { ChangeFeed, onLocalPublish } from './cluster/invalidation';
@@ -18,9 +16,6 @@ import { Replica } from './cluster/replica';
 import { SandboxLeaseStore } from './cluster/sandbox-lease';
 import { scrubSecretEnv } from './core/child-env';
 import { type Config, loadConfig } from './core/config';
-import { lockDir } from './core/dir-lock';
-import { isAppError } from './core/errors';
-import { randomToken } from './core/ids';
 import { logger } from './core/logger';
 import { RateLimiter } from './core/rate-limit';
 import { dockerStatus } from './docker/client';
@@ -29,12 +24,9 @@ import { dockerGatewayAccess } from './gateways/docker-engine';
 import { registerGatewayJobs } from './gateways/jobs';
 import { RemoteOpenClawAccess } from './gateways/openclaw/remote-access';
 import { GatewaysService } from './gateways/service';
-import { type GatewayWatcher, startGatewayWatcher } from './gateways/watcher';
 import { recoverGithubInstalls } from './github/install/recovery';
 import { bundleStarter } from './installs/bundle-apply';
-import { startImageCollector } from './installs/image-gc';
 import { registerInstallJobs } from './installs/job';
-import { startInstallRecovery } from './installs/recovery';
 import { registerBuiltinJobs } from './jobs/builtin';
 import { onJobsFinished } from './jobs/effects';
 import { JobEventHub } from './jobs/hub';
@@ -44,18 +36,15 @@ import { JobWorker } from './jobs/worker';
 import { PackageRuntime } from './packages/context';
 import { PACKAGES_CHANGED } from './packages/job-kinds';
 import { registerPackageJobs } from './packages/jobs';
-import { startUpdateScheduler } from './packages/update-requests';
-import { startApprovalExpiry } from './policy/approvals';
-import { startRetentionSweeper } from './retention';
 import { registerSandboxJobs } from './sandbox/check/job';
 import { SandboxUsage } from './sandbox/config/in-use';
 import { SandboxActivity } from './sandbox/docker/activity';
-import { startSandboxSweeper } from './sandbox/docker/sweep-schedule';
-import { backendFor, type InstanceDeps, instanceLister } from './sandbox/instances/service';
+import { type InstanceDeps, instanceLister } from './sandbox/instances/service';
 import { networkCheckProbes } from './sandbox/network/check-probe';
-import { type NetworkEnforcement, startNetworkEnforcement } from './sandbox/network/enforcement';
+import { startNetworkEnforcement } from './sandbox/network/enforcement';
 import { startNetworkReconciler } from './sandbox/network/reconcile';
-import { parseKey, type SecretBox, secretBox } from './secrets/crypto';
+import { parseKey, secretBox } from './secrets/crypto';
+import type { Services } from './services-shape';
 import { closeScanPool, configureScanPool } from './skills/scanner';
 import { SkillCatalog } from './skills/service/catalog';
 import { registerSkillJobs } from './skills/service/jobs';
@@ -69,109 +58,14 @@ import { TerminalService } from './terminal/service';
 import { transcriptsDir } from './terminal/transcript';
 import { transcriptRecorder } from './terminal/transcript-recorders';
 import { startTranscriptSweeper } from './terminal/transcript-store';
+import { startWorkerTasks } from './worker-tasks';
 
-export interface Services {
-  config: Config;
-  database: Database;
-  hub: JobEventHub;
-  worker: JobWorker | null;
-  /** Every job kind this process runs, with its handler; the worker, the generic start route and retry look kinds up here. */
-  jobKinds: JobRegistry;
-  /** The runtime dir's package side: manager contexts, the cached runtime report, change listeners. */
-  packages: PackageRuntime;
-  authSecret: string;
-  /** The session user check of every request, in memory, dropped on change on any replica. */
-  users: UserCache;
-  /** API tokens resolved in the last moments, dropped on revocation or a user change on any replica. */
-  tokens: TokenCache;
-  /** Pages of the job list as JSON text, dropped by every job notice of any replica. */
-  jobList: JobListCache;
-  /** Counters of the operations' per-caller rate limits (see RouteContract.rateLimit). */
-  rateLimiter: RateLimiter;
-  /** Seals stored secrets (AES-256-GCM) with SKILLDOCK_SECRET_KEY or a key generated once into the data dir. */
-  secrets: SecretBox;
-  startedAt: Date;
-  version: string;
-  /** This process among the replicas sharing the database (id, heartbeat, internal address). */
-  replica: Replica;
-  /** One per database: labels everything this installation creates on a shared Docker engine. */
-  installationId: string;
-  /** Changes announced by any replica (publishChange): each cache of this process drops what they concern. */
-  changes: ChangeFeed;
-  /** Host agents' probes for the gateway's poll, dropped by the `agents` changes of any replica. */
-  agentProbes: AgentProbeCache;
-  stopProbeHold: () => void;
-  /** Stops the scheduled update checker (runs with the worker). */
-  stopScheduler: () => void;
-  /** The live skill catalog of this process (discovery, scanner verdicts, gating, search). */
-  skills: SkillCatalog;
-  /** The managed skill store every replica shares (rows and blobs in the database; the data dir holds this replica's copy). */
-  skillStore: SharedSkillStore;
-  /** What uses each sandbox config: the backends and the agents domain register their listers here. */
-  sandboxUsage: SandboxUsage;
-  /** How running sandboxes are reached: configs become backends here (clients reused per config version). */
-  sandboxes: InstanceDeps;
-  /** Skilldock's own egress enforcement for the local Docker engine (null enforcer: why in `problem`). */
-  network: NetworkEnforcement & { requests?: HostRequests };
-  /** Browser terminals into running sandboxes: tickets, open sessions, the access re-check. */
-  terminals: TerminalService;
-  /** Agent gateways (OpenClaw, folder clients): access, tests, drift, the sync target. */
-  gateways: GatewaysService;
-  /** Queues a sync when a gateway's desired state moved (runs with the worker). */
-  gatewayWatcher: GatewayWatcher | null;
-  stopSkillEvents: () => void;
-  /** Gives up this process's exclusive hold on the data dir (and the runtime dir), last in stopServices. */
-  releaseLocks: () => void;
-}
-
-/** Reads a secret from the data dir, creating it once (mode 0600) if absent. */
-export function persistentSecret(dataDir: string, name: string, bytes = 48): string {
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const file = path.join(dataDir, name);
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    const value = randomToken(bytes);
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, value + '\n', { mode: 0o600, flag: 'wx' });
-    try {
-      fs.linkSync(tmp, file); // fails if another process won the race; then theirs is used
-    } catch {
-      /* keep the existing one */
-    } finally {
-      fs.unlinkSync(tmp);
-    }
-    return fs.readFileSync(file, 'utf8').trim();
-  }
-}
-
-function appVersion(): string {
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
-}
+export type { Services };
 
 export interface StartOptions {
   config?: Config;
   /** Run the job worker in this process (default: config.SKILLDOCK_WORKER). */
   worker?: boolean;
-}
-
-/** The data dir, and the runtime dir when it lies elsewhere, for this process alone (or a `conflict` naming the holder). */
-function lockDirs(config: Config): () => void {
-  const locks = [lockDir(config.dataDir)];
-  const rel = path.relative(config.dataDir, config.runtimeDir);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) {
-    try {
-      locks.push(lockDir(config.runtimeDir, 'runtime dir'));
-    } catch (e) {
-      locks[0].release();
-      throw e;
-    }
-  }
-  return () => locks.forEach((l) => l.release());
 }
 
 /**
@@ -294,27 +188,8 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     ? new JobWorker(database, hub, jobKinds, { concurrency: config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: config.SKILLDOCK_JOB_LEASE_MS })
     : null;
   await worker?.start();
-  // After the worker's reaper ended the crashed jobs it could: their installs end failed, their
-  // half-made images and maintenance containers go. Runs again as later reaps end more of them.
-  const installRecovery = worker ? startInstallRecovery(sandboxes, hub) : null;
-  await installRecovery?.ready;
-  const stopUpdates = worker ? startUpdateScheduler(database) : () => undefined;
-  const stopRetention = worker
-    ? startRetentionSweeper(database, {
-        jobDays: config.SKILLDOCK_RETENTION_JOB_DAYS,
-        auditDays: config.SKILLDOCK_RETENTION_AUDIT_DAYS,
-        throttleWindowMs: config.SKILLDOCK_LOGIN_WINDOW_MS,
-      })
-    : () => undefined;
-  const stopSandboxSweep = worker ? startSandboxSweeper({ db: database.db, backendFor: (row) => backendFor(sandboxes, row) }) : () => undefined;
-  const stopImageGc = worker ? startImageCollector(sandboxes) : () => undefined;
-  const stopBlobGc = worker
-    ? startBlobCollector(new DbBlobStore(database.db), undefined, (e) => logger.warn('blob collection failed', { error: String(e) }))
-    : () => undefined;
-  const stopApprovalExpiry = worker ? startApprovalExpiry({ db: database.db }) : () => undefined;
-  const gatewayWatcher = worker
-    ? startGatewayWatcher(database, gateways, config.SKILLDOCK_GATEWAY_POLL_MS, (e) => logger.warn('gateway watcher', { error: String(e) }))
-    : null;
+  const workerTasks = worker ? await startWorkerTasks({ config, database, hub, sandboxes, gateways }) : null;
+  const gatewayWatcher = workerTasks?.gatewayWatcher ?? null;
   const terminals = new TerminalService({
     sandboxes,
     user: (id) => users.get(id),
@@ -329,16 +204,9 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     isOpen: (id) => terminals.manager.list().some((s) => s.id === id),
   });
   const stopScheduler = () => {
-    stopUpdates();
-    stopRetention();
-    stopSandboxSweep();
-    stopImageGc();
-    stopBlobGc();
-    stopApprovalExpiry();
-    installRecovery?.stop();
+    workerTasks?.stop();
     stopNetworkWatch();
     stopTranscriptSweep();
-    void gatewayWatcher?.stop();
   };
   const sandboxUsage = new SandboxUsage();
   sandboxUsage.addInstanceLister(instanceLister(sandboxes));
@@ -402,22 +270,6 @@ export async function stopServices(s: Services): Promise<void> {
   await s.replica.stop();
   await s.database.close();
   s.releaseLocks();
-}
-
-/**
- * Replicas booting together on an empty database: one creates the owner, the others see it.
- * setupFirstOwner serialises itself (a transaction lock and a recount), so a loser gets setup_done.
- * An outer lock on the same key here would wait for that transaction's connection forever.
- */
-async function bootstrapOwner(database: Database, config: Config): Promise<void> {
-  const { SKILLDOCK_ADMIN_EMAIL: email, SKILLDOCK_ADMIN_PASSWORD: password } = config;
-  if (!email || !password || (await userCount(database.db)) > 0) return;
-  try {
-    await setupFirstOwner(database.db, { email: email.toLowerCase(), name: 'Owner', password });
-    logger.info('created the first owner from SKILLDOCK_ADMIN_EMAIL', { email });
-  } catch (e) {
-    if (!isAppError(e) || e.code !== 'setup_done') throw e;
-  }
 }
 
 const KEY = Symbol.for('skilldock.services');
