@@ -18,6 +18,8 @@ export interface GatingInput {
   found: Record<string, string | null>;
   targetEnv: Record<string, string | undefined>;
   platform: Os;
+  /** path → exists, from GatingTarget.exists(collectFiles(...)); absent: the target cannot check files (they count as missing). */
+  files?: Record<string, boolean>;
 }
 
 /** Config paths that count as true when nobody set them (OpenClaw's defaults). */
@@ -28,6 +30,13 @@ export function collectBins(manifests: Iterable<Pick<SkillManifest, 'requires'>>
   const bins = new Set<string>();
   for (const m of manifests) for (const b of [...m.requires.bins, ...m.requires.anyBins]) bins.add(b);
   return [...bins].sort();
+}
+
+/** Every file the manifests require (PulseBot's `requires.configs`), deduplicated and sorted: check them in one exists() call. */
+export function collectFiles(manifests: Iterable<Pick<SkillManifest, 'requires'>>): string[] {
+  const files = new Set<string>();
+  for (const m of manifests) for (const f of m.requires.files ?? []) files.add(f);
+  return [...files].sort();
 }
 
 export function getDotted(obj: unknown, dotted: string): unknown {
@@ -101,6 +110,7 @@ export function evaluateGating(input: GatingInput): GatingResult {
   if (m.always) {
     step('always', true, 'always: true — requirements (bins, anyBins, env, config) are not checked');
     for (const s of ['bins', 'anyBins', 'env', 'config'] as const) skip(s, 'skipped: always is true');
+    if (m.requires.files?.length) skip('files', 'skipped: always is true');
   } else {
     skip('always', 'always is not set');
     evaluateRequirements(input, missing, step);
@@ -169,4 +179,24 @@ function evaluateRequirements(input: GatingInput, missing: GatingResult['missing
   if (config.length === 0) step('config', true, 'no config required');
   else if (configFails.length === 0) step('config', true, `truthy: ${list(config)}`);
   else step('config', false, list(configFails), configFails);
+
+  // 9. files: PulseBot's requires.configs, files that must exist on the target (only traced when required)
+  const files = m.requires.files ?? [];
+  if (files.length === 0) return;
+  missing.files = input.files ? files.filter((f) => !input.files?.[f]) : [...files];
+  if (!input.files)
+    step(
+      'files',
+      false,
+      `cannot check files on this target: ${list(files)}`,
+      files.map((f) => `config file ${f} not checked`),
+    );
+  else if (missing.files.length === 0) step('files', true, `exist: ${list(files)}`);
+  else
+    step(
+      'files',
+      false,
+      `missing ${list(missing.files)}`,
+      missing.files.map((f) => `missing config file ${f}`),
+    );
 }

@@ -59,7 +59,9 @@ export class SkillCatalog {
   private built: BuiltCatalog | null = null;
   private lastInput: BuildInput | null = null;
   private roots: ResolvedRoot[] = [];
-  private readonly copies: CopyCache;
+  private copies: CopyCache;
+  /** The metadataKeys setting the kept copies were parsed with: another order parses every SKILL.md again. */
+  private parsedWith = '';
   private readonly keyOwners = new Map<string, string>();
   /** The search index brought to the latest snapshot; queries wait for it. */
   private searchSynced: Promise<void> = Promise.resolve();
@@ -191,6 +193,14 @@ export class SkillCatalog {
     const mark = watcher?.mark() ?? null;
     this.statAll = false;
     this.watchMark = null;
+    const parsedWith = settings.metadataKeys.join(',');
+    if (parsedWith !== this.parsedWith) {
+      if (this.parsedWith) {
+        this.copies = new CopyCache({ racyMs: this.deps.racyMs });
+        this.built = null;
+      }
+      this.parsedWith = parsedWith;
+    }
     const [entries, acks] = await Promise.all([loadEntryConfigs(this.deps.db), loadAcks(this.deps.db), this.loadStoredScans()]);
     const input: BuildInput = {
       roots,
@@ -200,6 +210,7 @@ export class SkillCatalog {
         maxSkillFileBytes: settings.maxSkillFileBytes,
         groupDepth: 1,
       },
+      metadataKeys: settings.metadataKeys,
       allowBundled: settings.allowBundled ?? undefined,
       config: settings.config,
       entries,
