@@ -14,7 +14,7 @@ import { getSkillsSettings } from '../../settings/store';
 import { CopyCache, type SkillRootsWatcher, type WatchMark, watchSkillRoots } from '../catalog';
 import { createHostTarget } from '../gating';
 import { createSkillSearch } from '../search';
-import type { GatingTarget, RootWarning, ScanResult } from '../types';
+import type { GatingTarget, MetadataKey, RootWarning, ScanResult } from '../types';
 import { type BuildInput, type BuiltCatalog, buildCatalog, type CatalogSkill, searchDocs, updateCatalog } from './build';
 import { loadAcks, loadEntryConfigs } from './entries';
 import { type ResolvedRoot, resolveRoots } from './roots';
@@ -29,6 +29,8 @@ export interface CatalogSnapshot {
   warnings: RootWarning[];
   skills: CatalogSkill[];
   target: { id: string; label: string; platform: string };
+  /** The metadata blocks SKILL.md was read with (the skills setting): other readers of a SKILL.md use the same. */
+  metadataKeys?: readonly MetadataKey[];
 }
 
 export interface CatalogDeps {
@@ -239,6 +241,7 @@ export class SkillCatalog {
       warnings: built.warnings,
       skills: built.skills,
       target: { id: this.target.id, label: this.target.label, platform: this.target.platform },
+      metadataKeys: this.lastInput?.metadataKeys,
     };
     const docs = searchDocs(built.skills);
     // One sync after the other, each from the snapshot it was made for.
