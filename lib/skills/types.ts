@@ -182,7 +182,7 @@ export interface GatingTarget {
   which(names: string[]): Promise<Record<string, string | null>>;
   /** The target's environment (names only matter for gating). */
   env: Record<string, string | undefined>;
-  /** Which of `paths` (absolute or "~/…", PulseBot's `requires.configs`) exist on this target; absent: files are not checked there. */
+  /** Which of `paths` (absolute or "~/…", PulseBot's `requires.configs`) exist on this target; absent: files are not checked there (the step is skipped). */
   exists?(paths: string[]): Promise<Record<string, boolean>>;
 }
 

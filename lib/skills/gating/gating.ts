@@ -18,7 +18,7 @@ export interface GatingInput {
   found: Record<string, string | null>;
   targetEnv: Record<string, string | undefined>;
   platform: Os;
-  /** path → exists, from GatingTarget.exists(collectFiles(...)); absent: the target cannot check files (they count as missing). */
+  /** path → exists, from GatingTarget.exists(collectFiles(...)); absent: the target cannot check files (the step is skipped, saying so). */
   files?: Record<string, boolean>;
 }
 
@@ -113,7 +113,7 @@ export function evaluateGating(input: GatingInput): GatingResult {
     if (m.requires.files?.length) skip('files', 'skipped: always is true');
   } else {
     skip('always', 'always is not set');
-    evaluateRequirements(input, missing, step);
+    evaluateRequirements(input, missing, step, skip);
   }
 
   const eligible = trace.every((t) => t.pass);
@@ -121,8 +121,9 @@ export function evaluateGating(input: GatingInput): GatingResult {
 }
 
 type StepFn = (s: GateStep['step'], pass: boolean, detail: string, reason?: string | string[]) => void;
+type SkipFn = (s: GateStep['step'], detail: string) => void;
 
-function evaluateRequirements(input: GatingInput, missing: GatingResult['missing'], step: StepFn): void {
+function evaluateRequirements(input: GatingInput, missing: GatingResult['missing'], step: StepFn, skip: SkipFn): void {
   const { manifest: m, entry } = input;
   const where = (b: string) => `${b} (${input.found[b]})`;
 
@@ -183,15 +184,15 @@ function evaluateRequirements(input: GatingInput, missing: GatingResult['missing
   // 9. files: PulseBot's requires.configs, files that must exist on the target (only traced when required)
   const files = m.requires.files ?? [];
   if (files.length === 0) return;
-  missing.files = input.files ? files.filter((f) => !input.files?.[f]) : [...files];
-  if (!input.files)
-    step(
-      'files',
-      false,
-      `cannot check files on this target: ${list(files)}`,
-      files.map((f) => `config file ${f} not checked`),
-    );
-  else if (missing.files.length === 0) step('files', true, `exist: ${list(files)}`);
+  // A target that cannot look (a sandbox image: such files are written at run time) does not block:
+  // a requirement it could never see met would keep the skill out for good. The trace says so.
+  if (!input.files) {
+    missing.files = [];
+    skip('files', `not checked on this target (it cannot look for files): ${list(files)}`);
+    return;
+  }
+  missing.files = files.filter((f) => !input.files?.[f]);
+  if (missing.files.length === 0) step('files', true, `exist: ${list(files)}`);
   else
     step(
       'files',
