@@ -8,6 +8,8 @@
 // pages with every write control disabled. On an agent's Exec policy tab a custom profile is picked
 // and one deny group and high-risk blocking are turned off for the agent alone; the effective rules
 // (from the API and on the page) follow, its recent execs are listed, and a viewer cannot write.
+// A user-only skill (disable-model-invocation) shows as a command, not in the prompt; the Nodmix preset
+// of the metadata blocks is saved from Settings → Skills.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -302,4 +304,46 @@ it("sets an agent's risk profile and overrides on its Exec policy tab; the effec
   expect(await editor.getByLabel('Block high-risk commands').isDisabled()).toBe(true);
   expect(await page.getByTestId('save-agent-policy').isDisabled()).toBe(true);
   await execs.locator('tr[data-decision="deny"]').waitFor();
+}, 300_000);
+
+it('shows user-invocable skills as commands on the agent page; Settings → Skills sets the metadata blocks a gateway flavour reads', async () => {
+  const { page, context } = browser;
+  await context.clearCookies();
+  await signIn(page, server.base, 'admin@example.com', PASSWORD);
+  const root = path.join(tmp, 'ws', 'skills');
+  const write = (n: string, extra: string) => {
+    fs.mkdirSync(path.join(root, n), { recursive: true });
+    fs.writeFileSync(path.join(root, n, 'SKILL.md'), `---\nname: ${n}\ndescription: "The ${n} skill."\n${extra}\n---\n\n# ${n}\n`);
+  };
+  write('e2e-deploy', 'disable-model-invocation: true\ncommand-dispatch: tool\ncommand-tool: deploy_tool');
+  write('e2e-quiet', 'user-invocable: false');
+  expect((await admin.req('POST', '/api/v1/skills/refresh')).status).toBe(200);
+  expect((await admin.req('POST', '/api/v1/agents', { id: 'e2e-cmd', name: 'Commands', skills: ['alpha', 'e2e-deploy', 'e2e-quiet'] })).status).toBe(201);
+  const g = (await admin.req('GET', '/api/v1/agents/e2e-cmd/skills')).json as { skills: { name: string }[]; commands: { name: string }[] };
+  expect(g.skills.map((s) => s.name)).toEqual(['alpha', 'e2e-quiet']);
+  expect(g.commands.map((c) => c.name)).toEqual(['alpha', 'e2e-deploy']);
+
+  await page.goto(`${server.base}/agents/e2e-cmd?tab=effective`);
+  const commands = page.getByTestId('commands-table');
+  await commands.getByTestId('command-e2e-deploy').waitFor();
+  expect(await commands.getByTestId('command-e2e-deploy').textContent()).toContain('user only');
+  expect(await commands.getByTestId('command-e2e-deploy').textContent()).toContain('tool deploy_tool');
+  expect(await commands.getByTestId('command-alpha').textContent()).toContain('in the prompt too');
+  expect(await commands.getByTestId('command-e2e-quiet').count()).toBe(0);
+  await page.getByRole('tab', { name: /Not visible/ }).click();
+  await page.getByTestId('command-badge-e2e-deploy').waitFor();
+
+  await page.goto(`${server.base}/settings#skills`);
+  const form = page.getByTestId('skills-settings-form');
+  const keys = form.getByLabel('Metadata blocks read');
+  await keys.fill('openclaw, openclaw');
+  await form.getByText('name each metadata block once').waitFor();
+  expect(await form.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+  await form.getByTestId('sk-metadata-flavour-nodmix').click();
+  expect(await keys.inputValue()).toBe('nodmix, clawdbot');
+  await form.getByText('Unsaved: metadata blocks').waitFor();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Skills settings saved').waitFor();
+  expect((await admin.req('GET', '/api/v1/settings/skills')).json.metadataKeys).toEqual(['nodmix', 'clawdbot']);
+  expect((await admin.req('PUT', '/api/v1/settings/skills', { metadataKeys: ['openclaw', 'nodmix', 'clawdbot', 'clawdis', 'moltbot'] })).status).toBe(200);
 }, 300_000);

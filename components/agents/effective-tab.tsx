@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui
 import { Input } from '../ui/input';
 import { ErrorNote, RetryableError, Skeleton } from '../ui/misc';
 import { TabCount, Tabs, TabsList, TabsTrigger } from '../ui/tabs';
+import { CommandsCard } from './commands-card';
 import { useAgentSkills, useExplain } from './queries';
 import { TraceSteps, traceVerdict, traceWarning } from './trace-view';
 import { costText, type SkillTraceView } from './view';
@@ -108,7 +109,8 @@ export function EffectiveTab({ agentId }: { agentId: string }) {
     excluded: traces.filter((t) => t.excluded),
   };
   const list = groups[filter].filter((t) => !q || t.name.includes(q.toLowerCase()));
-  const byName = new Map((skills.data?.skills ?? []).map((s) => [s.name, s]));
+  const commands = new Map((skills.data?.commands ?? []).map((c) => [c.name, c]));
+  const byName = new Map([...(skills.data?.commands ?? []), ...(skills.data?.skills ?? [])].map((s) => [s.name, s]));
   const e = explain.data;
   return (
     <div className="grid gap-4">
@@ -167,7 +169,20 @@ export function EffectiveTab({ agentId }: { agentId: string }) {
                     trace={t}
                     open={open === t.name}
                     onToggle={() => setOpen(open === t.name ? null : t.name)}
-                    extra={s ? <code className="min-w-0 truncate text-xs text-muted-foreground">{s.location}</code> : null}
+                    extra={
+                      <>
+                        {commands.has(t.name) ? (
+                          <Badge
+                            variant="secondary"
+                            data-testid={`command-badge-${t.name}`}
+                            title={commands.get(t.name)!.modelInvocable ? 'also a slash command' : 'a slash command only: not in the prompt'}
+                          >
+                            command
+                          </Badge>
+                        ) : null}
+                        {s ? <code className="min-w-0 truncate text-xs text-muted-foreground">{s.location}</code> : null}
+                      </>
+                    }
                   />
                 );
               })}
@@ -180,6 +195,7 @@ export function EffectiveTab({ agentId }: { agentId: string }) {
           ) : null}
         </CardContent>
       </Card>
+      <CommandsCard data={skills.data} />
       <WhyLookup agentId={agentId} />
     </div>
   );

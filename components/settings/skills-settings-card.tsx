@@ -4,11 +4,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { toast } from 'sonner';
 import { updateSkillsSettingsAction } from '@/app/(console)/settings/actions';
-import type { SkillsSettings } from '@/lib/settings/skills-settings';
+import { METADATA_FLAVOURS, type SkillsSettings } from '@/lib/settings/skills-settings';
 import { api } from '../api';
 import { listUrl, skillListKey, skillsSettingsKey } from '../skills/queries';
 import { fromForm, LABELS, type SettingsKey, type SkillsSettingsForm, toForm } from '../skills/settings-form';
 import type { SkillList } from '../skills/view';
+import { Button } from '../ui/button';
 import { CheckField, Field, Input } from '../ui/input';
 import { Textarea } from '../ui/textarea';
 import { useOperation } from '../use-operation';
@@ -223,6 +224,32 @@ export function SkillsSettingsCard() {
               />
             </Section>
             <Section title="Gateway config">
+              <div className="grid content-start gap-2 md:col-span-2">
+                <Field
+                  label="Metadata blocks read"
+                  htmlFor="sk-metadata-keys"
+                  error={errors.metadataKeys}
+                  hint={`SKILL.md metadata blocks whose requirements and installers are read, in order; the first present wins. Known: ${METADATA_FLAVOURS.all.keys.join(', ')}.`}
+                >
+                  {text('metadataKeys', 'sk-metadata-keys', { className: 'font-mono' })}
+                </Field>
+                <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+                  <span>As a gateway flavour reads them:</span>
+                  {Object.entries(METADATA_FLAVOURS).map(([id, f]) => (
+                    <Button
+                      key={id}
+                      type="button"
+                      size="sm"
+                      variant="outline"
+                      data-testid={`sk-metadata-flavour-${id}`}
+                      title={f.keys.join(', ')}
+                      onClick={() => set('metadataKeys', f.keys.join(', '))}
+                    >
+                      {f.label}
+                    </Button>
+                  ))}
+                </div>
+              </div>
               <div className="md:col-span-2">
                 <Field
                   label="Config (JSON)"

@@ -21,6 +21,8 @@ export interface SkillsSettingsForm {
   urlPrivateHosts: string;
   gitAllowLocal: boolean;
   clawhubBaseUrl: string;
+  /** Metadata block names in order, comma or newline separated. */
+  metadataKeys: string;
   config: string;
 }
 
@@ -40,6 +42,7 @@ export const LABELS: Record<SettingsKey, string> = {
   urlPrivateHosts: 'private hosts',
   gitAllowLocal: 'local git',
   clawhubBaseUrl: 'ClawHub URL',
+  metadataKeys: 'metadata blocks',
   config: 'gateway config',
 };
 
@@ -68,6 +71,7 @@ export const toForm = (s: SkillsSettings): SkillsSettingsForm => ({
   urlPrivateHosts: s.urlPrivateHosts.join('\n'),
   gitAllowLocal: s.gitAllowLocal,
   clawhubBaseUrl: s.clawhubBaseUrl,
+  metadataKeys: s.metadataKeys.join(', '),
   config: JSON.stringify(s.config, null, 2),
 });
 
@@ -96,6 +100,7 @@ export function fromForm(f: SkillsSettingsForm, stored: SkillsSettings): { error
     urlPrivateHosts: lines(f.urlPrivateHosts),
     gitAllowLocal: f.gitAllowLocal,
     clawhubBaseUrl: f.clawhubBaseUrl.trim(),
+    metadataKeys: lines(f.metadataKeys),
     config: errors.config ? stored.config : config,
   };
   const parsed = skillsSettingsSchema.safeParse(raw);

@@ -11,6 +11,8 @@ interface SkillOpts {
   description?: string;
   eligible?: boolean;
   userOnly?: boolean;
+  /** Default true (the manifest default): the skill is also a slash command. */
+  userInvocable?: boolean;
 }
 
 function skill(name: string, o: SkillOpts = {}): CatalogSkill {
@@ -18,6 +20,8 @@ function skill(name: string, o: SkillOpts = {}): CatalogSkill {
     name,
     description: o.description ?? `The ${name} skill <&>.`,
     disableModelInvocation: !!o.userOnly,
+    userInvocable: o.userInvocable ?? true,
+    commandArgMode: 'raw',
     requires: { env: [], bins: [], anyBins: [], config: [] },
     skillKey: name,
   };
@@ -80,6 +84,7 @@ const plain = (e: Effective) => ({
   target: e.target,
   budget: e.budget,
   skills: e.skills,
+  commands: e.commands,
   prompt: e.prompt,
   traces: e.traces,
   copies: [...e.copies].map(([k, v]) => [k, v.skill, v.served]),
@@ -191,6 +196,7 @@ describe('EffectiveCache', () => {
                 description: kind < 0.7 ? `Edited ${round} "${name}" & more` : undefined,
                 eligible: r() > 0.15,
                 userOnly: r() < 0.1,
+                userInvocable: r() > 0.2,
               });
         skills = next ? [...rest, next].sort((a, b) => (a.name < b.name ? -1 : 1)) : rest;
       } else if (op < 0.7) {

@@ -161,11 +161,11 @@ export class EffectiveCache {
       const e = s ? evalOf(s) : null;
       const at = indexOf(candidates, name);
       const had = at < candidates.length && candidates[at].out.name === name;
-      if (!had && !e?.passes) continue;
-      if (had && e?.passes && candidates[at] === e) continue;
+      if (!had && !e?.listed) continue;
+      if (had && e?.listed && candidates[at] === e) continue;
       if (!changed) candidates = [...candidates];
       changed = true;
-      if (had && e?.passes) candidates[at] = e;
+      if (had && e?.listed) candidates[at] = e;
       else if (had) candidates.splice(at, 1);
       else candidates.splice(at, 0, e!);
     }

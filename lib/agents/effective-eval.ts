@@ -32,14 +32,34 @@ export interface EffectiveSkill {
   env: string[];
 }
 
+/**
+ * A skill a user may run as a slash command (`user-invocable`, the default), with how the gateway
+ * dispatches it. A skill with `disable-model-invocation: true` is served here alone: out of the
+ * prompt catalog, still runnable by a user.
+ */
+export interface SkillCommand extends EffectiveSkill {
+  /** False for `disable-model-invocation: true`: the prompt catalog leaves it out. */
+  modelInvocable: boolean;
+  userInvocable: true;
+  /** "tool": the command bypasses the model and calls `commandTool` directly. */
+  commandDispatch: 'tool' | null;
+  commandTool: string | null;
+  /** How the argument text reaches the tool ("raw": as typed). */
+  commandArgMode: 'raw';
+}
+
 export interface SkillEval {
   skill: CatalogSkill;
   copies: { source: string; root: string; dir: string; won: boolean }[];
   /** The steps before `allowed` (found … installed) and after it (enabled, model-invocable). */
   before: TraceStep[];
   after: TraceStep[];
-  /** Every step of both passes: the skill is effective for an agent whose list allows it. */
+  /** Every step of both passes: the skill is effective (in the prompt catalog) for an agent whose list allows it. */
   passes: boolean;
+  /** Every step but model-invocable passes and users may invoke it: its command, else null. */
+  command: SkillCommand | null;
+  /** In the answer at all: in the catalog (passes) or as a command. */
+  listed: boolean;
   out: EffectiveSkill;
   block: PromptBlock;
   /** The content an agent is served: the catalog's copy, or the version a sandbox serves. */
@@ -126,26 +146,52 @@ export function evaluateSkill(s: CatalogSkill, target: AgentTarget): SkillEval {
     ts.eligible,
     ts.installed,
   ];
-  const after = [
-    ts.enabled,
-    step(
-      'model-invocable',
-      !m.disableModelInvocation,
-      m.disableModelInvocation ? 'disable-model-invocation is true: only a user can invoke it' : 'the model may invoke it',
-    ),
-  ];
+  const userOnly = m.userInvocable
+    ? `disable-model-invocation is true: kept out of the prompt, served as the user command /${s.name}`
+    : 'disable-model-invocation is true and user-invocable is false: neither the model nor a user can invoke it';
+  const after = [ts.enabled, step('model-invocable', !m.disableModelInvocation, m.disableModelInvocation ? userOnly : 'the model may invoke it')];
   const install = target.kind === 'sandbox' ? servedInstall(target, s) : null;
   const out: EffectiveSkill = { name: s.name, description: agentDescription(m.description).text, location: ts.location, skillDir: ts.skillDir, env: envOf(m) };
   const hash = install ? `${install.served.contentHash}@${install.served.version}` : s.copy.contentHash;
+  // What the answer says of the skill, its command fields included (a change of them is a new version).
   const digest = createHash('sha256')
-    .update(JSON.stringify([out.name, out.description, out.location, out.skillDir, out.env, hash]))
+    .update(
+      JSON.stringify([
+        out.name,
+        out.description,
+        out.location,
+        out.skillDir,
+        out.env,
+        hash,
+        m.userInvocable,
+        m.disableModelInvocation,
+        m.commandDispatch ?? null,
+        m.commandTool ?? null,
+        m.commandArgMode,
+      ]),
+    )
     .digest('base64');
+  const reachable = before.every((x) => x.pass) && ts.enabled.pass;
+  const command: SkillCommand | null =
+    reachable && m.userInvocable
+      ? {
+          ...out,
+          modelInvocable: !m.disableModelInvocation,
+          userInvocable: true,
+          commandDispatch: m.commandDispatch ?? null,
+          commandTool: m.commandTool ?? null,
+          commandArgMode: m.commandArgMode,
+        }
+      : null;
+  const passes = reachable && !m.disableModelInvocation;
   return {
     skill: s,
     copies,
     before,
     after,
-    passes: before.every((x) => x.pass) && after.every((x) => x.pass),
+    passes,
+    command,
+    listed: passes || command !== null,
     out,
     block: promptBlock(out, target.home),
     hash,

@@ -8,11 +8,11 @@
 import { createHash } from 'node:crypto';
 import type { CatalogSkill, CatalogSnapshot } from '../skills/service/catalog';
 import { type Allowlist, decide, effectiveAllowlist } from './allowlist';
-import { type EffectiveSkill, evaluateSkill, type SkillEval, step, type TraceStep, type TraceStepName } from './effective-eval';
+import { type EffectiveSkill, evaluateSkill, type SkillCommand, type SkillEval, step, type TraceStep, type TraceStepName } from './effective-eval';
 import { DEFAULT_BUDGET, type PromptBudget, type RenderedCatalog, renderBlocks } from './prompt';
 import type { AgentTarget } from './target';
 
-export type { EffectiveSkill, TraceStep, TraceStepName } from './effective-eval';
+export type { EffectiveSkill, SkillCommand, TraceStep, TraceStepName } from './effective-eval';
 
 export interface SkillTrace {
   name: string;
@@ -47,11 +47,14 @@ export interface Effective {
   version: string;
   target: { kind: 'host' | 'sandbox'; configId: string | null; label: string };
   budget: PromptBudget;
+  /** The skills in the prompt catalog. */
   skills: EffectiveSkill[];
+  /** The user-invocable skills (slash commands), in name order; not cut by the prompt budget. */
+  commands: SkillCommand[];
   prompt: RenderedCatalog;
   /** Every catalog skill in catalog order (built on first read). */
   traces: SkillTrace[];
-  /** The effective skills by name, with the version a sandbox serves (null on the host): the gateway reads their files. */
+  /** The effective skills and commands by name, with the version a sandbox serves (null on the host): the gateway reads their files. */
   copies: ReadonlyMap<string, ServedSkill>;
 }
 
@@ -83,18 +86,18 @@ export const allows = (list: Allowlist, name: string): boolean => !list.denied.h
 
 export const byEvalName = (a: SkillEval, b: SkillEval): number => (a.out.name < b.out.name ? -1 : a.out.name > b.out.name ? 1 : 0);
 
-/** The skills the list allows that pass every step, in name order: what the prompt is cut from. */
+/** The skills the list allows that are in the answer (in the prompt catalog, or commands), in name order. */
 export function candidatesOf(skills: readonly CatalogSkill[], list: Allowlist, evalOf: (s: CatalogSkill) => SkillEval): SkillEval[] {
   const out: SkillEval[] = [];
   for (const s of skills) {
     if (!allows(list, s.name)) continue;
     const e = evalOf(s);
-    if (e.passes) out.push(e);
+    if (e.listed) out.push(e);
   }
   return out.sort(byEvalName);
 }
 
-function versionOf(plan: AgentPlan, prompt: RenderedCatalog, served: readonly SkillEval[], total: number): string {
+function versionOf(plan: AgentPlan, prompt: RenderedCatalog, served: readonly SkillEval[], total: number, commands: readonly SkillEval[]): string {
   const { list, agent } = plan;
   const rule = list.rule.kind === 'agent' || list.rule.kind === 'defaults' ? { kind: list.rule.kind, list: [...list.rule.list].sort() } : list.rule;
   const head = {
@@ -110,6 +113,8 @@ function versionOf(plan: AgentPlan, prompt: RenderedCatalog, served: readonly Sk
   };
   const h = createHash('sha256').update(JSON.stringify(head));
   for (const e of served) h.update(`\n${e.digest}`);
+  // The commands follow the catalog in the hash: the answer (and its ETag) moves when either does.
+  for (const e of commands) h.update(`\nc${e.digest}`);
   return h.digest('hex');
 }
 
@@ -139,20 +144,23 @@ export function assemble(
   candidates: readonly SkillEval[],
   evalOf: (s: CatalogSkill) => SkillEval,
 ): Effective {
+  const model = candidates.filter((c) => c.passes);
   const prompt = renderBlocks(
-    candidates.map((c) => c.block),
+    model.map((c) => c.block),
     plan.budget,
   );
-  const served = candidates.slice(0, prompt.included.length);
+  const served = model.slice(0, prompt.included.length);
+  const commands = candidates.filter((c) => c.command);
   return withTraces(
     {
       agentId: plan.agent.id,
-      version: versionOf(plan, prompt, served, candidates.length),
+      version: versionOf(plan, prompt, served, model.length, commands),
       target: plan.target,
       budget: plan.budget,
       skills: served.map((c) => c.out),
+      commands: commands.map((c) => c.command!),
       prompt,
-      copies: new Map(served.map((c) => [c.skill.name, { skill: c.skill, served: c.served }])),
+      copies: new Map([...served, ...commands].map((c) => [c.skill.name, { skill: c.skill, served: c.served }])),
     },
     () => tracesOf(skills, plan, evalOf, prompt),
   );
@@ -167,6 +175,7 @@ export function withTraces(e: Omit<Effective, 'traces'>, build: () => SkillTrace
     target: e.target,
     budget: e.budget,
     skills: e.skills,
+    commands: e.commands,
     prompt: e.prompt,
     copies: e.copies,
     get traces() {

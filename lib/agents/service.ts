@@ -156,6 +156,7 @@ export function gatewayView(e: Effective) {
     version: e.version,
     target: e.target,
     skills: e.skills,
+    commands: e.commands,
     prompt: { text: p.text, chars: p.chars, tokens: p.tokens, form: p.form, truncated: p.truncated, included: p.included, cut: p.cut },
   };
 }
@@ -192,7 +193,8 @@ async function servedSkill(deps: AgentsDeps, e: Effective, name: string): Promis
 export async function gatewaySkill(deps: AgentsDeps, id: string, name: string) {
   const e = await effectiveOf(deps, id);
   const s = await servedSkill(deps, e, name);
-  const out = e.skills.find((x) => x.name === name)!;
+  // Served skills are in the catalog or commands (servedSkill answered 404 for any other name).
+  const out = e.skills.find((x) => x.name === name) ?? e.commands.find((x) => x.name === name)!;
   const text = (await readContainedFile(s.dir, 'SKILL.md', MAX_FILE)).toString('utf8');
   return {
     agentId: e.agentId,
@@ -227,7 +229,7 @@ export async function gatewayFile(deps: AgentsDeps, id: string, name: string, re
 async function withPolicySteps(deps: AgentsDeps, policy: NonNullable<AgentsDeps['policy']>, e: Effective, traces: SkillTrace[]): Promise<SkillTrace[]> {
   const [view, engine, snapshot] = await Promise.all([policy.agent(e.agentId), policy.engine(), deps.snapshot()]);
   const byName = new Map(snapshot.skills.map((s) => [s.name, s]));
-  const dirs = new Map(e.skills.map((s) => [s.name, s.skillDir]));
+  const dirs = new Map([...e.skills, ...e.commands].map((s) => [s.name, s.skillDir]));
   return traces.map((t) => {
     const s = byName.get(t.name);
     if (t.excluded || !s) return t;

@@ -84,7 +84,7 @@ async function servedManifests(deps: TargetDeps, snapshot: CatalogSnapshot, inst
     try {
       const dir = versionDir(storeDir, validateSlug(s.skillKey), validateVersion(served.version));
       const text = (await readContainedFile(dir, 'SKILL.md', 1024 * 1024)).toString('utf8');
-      out.set(s.skillKey, parseSkillMd(text, { dirName: s.name }).manifest);
+      out.set(s.skillKey, parseSkillMd(text, { dirName: s.name, metadataKeys: snapshot.metadataKeys }).manifest);
     } catch {
       // The stored version is gone (removed by hand): the catalog's manifest stands in.
     }

@@ -38,19 +38,30 @@ export const defaultsOut = z.object({
 
 const targetOut = z.object({ kind: z.enum(['host', 'sandbox']), configId: z.string().nullable(), label: z.string() });
 
+const effectiveSkillOut = z.object({
+  name: z.string(),
+  description: z.string(),
+  location: z.string().describe("SKILL.md's path on the agent's target"),
+  skillDir: z.string(),
+  env: names.describe('Env names the skill needs'),
+});
+
 export const gatewaySkillsOut = z.object({
   agentId: z.string(),
   version: z.string().describe('Also the ETag; send it as If-None-Match to get 304 while nothing changed'),
   target: targetOut,
-  skills: z.array(
-    z.object({
-      name: z.string(),
-      description: z.string(),
-      location: z.string().describe("SKILL.md's path on the agent's target"),
-      skillDir: z.string(),
-      env: names.describe('Env names the skill needs'),
-    }),
-  ),
+  skills: z.array(effectiveSkillOut).describe("The skills in the model's prompt catalog"),
+  commands: z
+    .array(
+      effectiveSkillOut.extend({
+        modelInvocable: z.boolean().describe('false: disable-model-invocation is true; the skill is not in the prompt catalog, only a user runs it'),
+        userInvocable: z.literal(true),
+        commandDispatch: z.literal('tool').nullable().describe('"tool": the slash command bypasses the model and calls commandTool'),
+        commandTool: z.string().nullable().describe('The tool a tool-dispatched command calls'),
+        commandArgMode: z.literal('raw').describe('The argument text reaches the tool as typed'),
+      }),
+    )
+    .describe('The user-invocable skills (slash commands), whether or not the model may also invoke them; a user-invocable: false skill is never here'),
   prompt: z.object({
     text: z.string().describe('The <available_skills> catalog exactly as the prompt carries it'),
     chars: z.number().int().describe('The length of text'),

@@ -15,11 +15,21 @@ const SCHEMA_FILES = [
   'lib/sandbox/env/rules.ts',
   'lib/terminal/schema.ts',
   'lib/settings/terminal-settings.ts',
+  'lib/settings/skills-settings.ts',
   'lib/settings/patch.ts',
   'lib/gateways/schema.ts',
   'lib/api/gateway-schemas.ts',
 ];
-const ALLOWED = new Set(['zod', '@/db/schema/job-states', '../auth/permissions', './schemas', './image-ref', '../../network/policy/schema', './patch']);
+const ALLOWED = new Set([
+  'zod',
+  '@/db/schema/job-states',
+  '../auth/permissions',
+  './schemas',
+  './image-ref',
+  '../../network/policy/schema',
+  './patch',
+  '../settings/skills-settings',
+]);
 /** The network policy code runs in the browser too (validation as you type): zod, ipaddr.js and its own folder only. */
 const POLICY_DIR = 'lib/network/policy';
 const POLICY_FILES = fs

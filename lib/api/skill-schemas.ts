@@ -3,6 +3,7 @@
  * Schema-only: the browser imports these for its types.
  */
 import { z } from 'zod';
+import { METADATA_BLOCKS } from '../settings/skills-settings';
 
 export const SOURCE_KINDS = ['workspace', 'project', 'personal', 'managed', 'bundled', 'extra'] as const;
 export const SKILL_STATUSES = ['ready', 'needs-setup', 'disabled', 'invalid', 'blocked'] as const;
@@ -25,6 +26,7 @@ const missingOut = z.object({
   env: z.array(z.string()),
   config: z.array(z.string()),
   os: z.array(os),
+  files: z.array(z.string()).optional().describe("Required config files (PulseBot's requires.configs) that do not exist"),
 });
 
 export const skillSummaryOut = z.object({
@@ -117,11 +119,17 @@ export const manifestOut = z.looseObject({
   commandArgMode: z.literal('raw'),
   homepage: z.string().optional(),
   metadata: z.record(z.string(), z.unknown()).describe('The whole metadata map of SKILL.md as parsed'),
-  metadataKey: z.enum(['openclaw', 'clawdbot', 'clawdis', 'moltbot']).optional(),
+  metadataKey: z.enum(METADATA_BLOCKS).optional().describe('The metadata block the gates were read from'),
   always: z.boolean(),
   emoji: z.string().optional(),
   os: z.array(os),
-  requires: z.object({ bins: z.array(z.string()), anyBins: z.array(z.string()), env: z.array(z.string()), config: z.array(z.string()) }),
+  requires: z.object({
+    bins: z.array(z.string()),
+    anyBins: z.array(z.string()),
+    env: z.array(z.string()),
+    config: z.array(z.string()),
+    files: z.array(z.string()).optional().describe("Config files that must exist (PulseBot's requires.configs)"),
+  }),
   primaryEnv: z.string().optional(),
   skillKey: z.string(),
   install: z.array(installSpecOut),

@@ -23,6 +23,24 @@ const httpUrl = z
     }
   }, 'an http(s) URL such as https://clawhub.ai');
 
+/** The metadata blocks a SKILL.md may carry its gates in (lib/skills/types MetadataKey), in the default order. */
+export const METADATA_BLOCKS = ['openclaw', 'nodmix', 'clawdbot', 'clawdis', 'moltbot'] as const;
+export type MetadataBlock = (typeof METADATA_BLOCKS)[number];
+
+/** Each gateway flavour's own order of the blocks it reads (the first present wins). */
+export const METADATA_FLAVOURS: Record<'all' | 'openclaw' | 'nodmix' | 'pulsebot', { label: string; keys: MetadataBlock[] }> = {
+  all: { label: 'Every flavour (default)', keys: [...METADATA_BLOCKS] },
+  openclaw: { label: 'OpenClaw', keys: ['openclaw', 'clawdbot'] },
+  nodmix: { label: 'Nodmix', keys: ['nodmix', 'clawdbot'] },
+  pulsebot: { label: 'PulseBot', keys: ['openclaw', 'clawdbot', 'clawdis', 'moltbot'] },
+};
+
+export const metadataKeysSchema = z
+  .array(z.enum(METADATA_BLOCKS))
+  .min(1, 'read at least one metadata block')
+  .max(METADATA_BLOCKS.length)
+  .refine((keys) => new Set(keys).size === keys.length, 'name each metadata block once');
+
 /** Skill roots, limits and import policy. Empty paths mean the default under the data dir. */
 export const skillsSettingsSchema = z.strictObject({
   workspaceDir: absPath.default('').describe('Workspace folder: its skills/ (precedence 1) and .agents/skills (2); default <data dir>/workspace'),
@@ -53,6 +71,11 @@ export const skillsSettingsSchema = z.strictObject({
   urlPrivateHosts: z.array(host).max(20).default([]).describe('Hosts an admin allows even though they resolve to loopback or private addresses'),
   gitAllowLocal: z.boolean().default(false).describe('Allow git imports from local paths and file:// URLs'),
   clawhubBaseUrl: httpUrl.default('https://clawhub.ai').describe('ClawHub registry base URL'),
+  metadataKeys: metadataKeysSchema
+    .default([...METADATA_BLOCKS])
+    .describe(
+      'The SKILL.md metadata blocks whose gates and installers are read, in order (the first present wins). OpenClaw reads openclaw, clawdbot; Nodmix nodmix, clawdbot; PulseBot openclaw, clawdbot, clawdis, moltbot',
+    ),
   config: z
     .record(z.string(), z.unknown())
     .default({})

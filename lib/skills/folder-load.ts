@@ -11,7 +11,7 @@ import { contentHash, type FolderListing, type ListFilesOptions, listFolder, Ski
 import { listSkillFilesSync } from './files-sync';
 import { parseSkillMd } from './manifest';
 import { declaredOf, type ScanInputFile, scanSkill } from './scanner/scan';
-import type { ParsedSkill, ScanResult, SkillFile } from './types';
+import type { MetadataKey, ParsedSkill, ScanResult, SkillFile } from './types';
 
 export const SKILL_MD = 'SKILL.md';
 /** Files over 1 MiB are not read whole for the scan: the scanner gets their first bytes (binary detection, a text file's start). */
@@ -23,6 +23,8 @@ export interface FolderLoadOptions {
   maxSkillFileBytes: number;
   /** The folder's name (the manifest's fallback name). */
   dirName: string;
+  /** The metadata blocks read, in order (the skills setting `metadataKeys`); default: all, in the default order. */
+  metadataKeys?: readonly MetadataKey[];
   /** Scan the files unless the content hash is one of these (a loader in this thread leaves the scan to its caller). */
   scan?: boolean;
 }
@@ -108,8 +110,8 @@ function listedSkillMd(listing: FolderListing | null, maxBytes: number): { text:
   return listed && listed.length <= maxBytes ? { text: listed.toString('utf8'), sizeBytes: listed.length } : null;
 }
 
-function finish(listing: FolderListing | null, filesError: FolderLoad['filesError'], md: { text: string; sizeBytes: number }, dirName: string) {
-  const parsed = parseSkillMd(md.text, { dirName, file: SKILL_MD, sizeBytes: md.sizeBytes });
+function finish(listing: FolderListing | null, filesError: FolderLoad['filesError'], md: { text: string; sizeBytes: number }, opts: FolderLoadOptions) {
+  const parsed = parseSkillMd(md.text, { dirName: opts.dirName, file: SKILL_MD, sizeBytes: md.sizeBytes, metadataKeys: opts.metadataKeys });
   return { listing, filesError, skillMdBytes: md.sizeBytes, parsed, contentHash: contentHash(listing?.files ?? []) };
 }
 
@@ -126,7 +128,7 @@ export function loadSkillFolderSync(dir: string, opts: FolderLoadOptions, scanne
     filesError = errorOf(e);
   }
   const md = listedSkillMd(listing, opts.maxSkillFileBytes) ?? readSkillMdSync(path.join(dir, SKILL_MD), opts.maxSkillFileBytes);
-  const load: FolderLoad = finish(listing, filesError, md, opts.dirName);
+  const load: FolderLoad = finish(listing, filesError, md, opts);
   if (listing && opts.scan && !scanned.has(load.contentHash)) {
     try {
       load.scan = scanSkill(scanInputSync(dir, listing.files, new Map(listing.contents)), declaredOf(load.parsed.manifest));
@@ -148,7 +150,7 @@ export async function loadSkillFolder(dir: string, opts: FolderLoadOptions): Pro
     filesError = errorOf(e);
   }
   const md = listedSkillMd(listing, opts.maxSkillFileBytes) ?? (await readSkillMd(path.join(dir, SKILL_MD), opts.maxSkillFileBytes));
-  return finish(listing, filesError, md, opts.dirName);
+  return finish(listing, filesError, md, opts);
 }
 
 /**

@@ -45,9 +45,15 @@ export interface SkillRequires {
   env: string[];
   /** Dotted config paths that must be truthy. */
   config: string[];
+  /**
+   * Files that must exist (PulseBot's `requires.configs`), absolute or under the target's home ("~/");
+   * absent when the skill names none.
+   */
+  files?: string[];
 }
 
-export type MetadataKey = 'openclaw' | 'clawdbot' | 'clawdis' | 'moltbot';
+/** The metadata blocks Skilldock knows: OpenClaw's, Nodmix's and their legacy names. */
+export type MetadataKey = 'openclaw' | 'nodmix' | 'clawdbot' | 'clawdis' | 'moltbot';
 
 /** Everything SKILL.md declares, defaults applied. Present even for invalid skills (best effort). */
 export interface SkillManifest {
@@ -65,7 +71,7 @@ export interface SkillManifest {
   homepage?: string;
   /** The whole `metadata` map as parsed (JSON-safe). */
   metadata: Record<string, unknown>;
-  /** Which metadata block was used (first present of openclaw, clawdbot, clawdis, moltbot). */
+  /** Which metadata block was used (the first present of the configured order, by default openclaw, nodmix, clawdbot, clawdis, moltbot). */
   metadataKey?: MetadataKey;
   always: boolean;
   emoji?: string;
@@ -176,6 +182,8 @@ export interface GatingTarget {
   which(names: string[]): Promise<Record<string, string | null>>;
   /** The target's environment (names only matter for gating). */
   env: Record<string, string | undefined>;
+  /** Which of `paths` (absolute or "~/…", PulseBot's `requires.configs`) exist on this target; absent: files are not checked there (the step is skipped). */
+  exists?(paths: string[]): Promise<Record<string, boolean>>;
 }
 
 export interface SkillEntryConfig {
@@ -187,7 +195,7 @@ export interface SkillEntryConfig {
 }
 
 export interface GateStep {
-  step: 'enabled' | 'allowBundled' | 'os' | 'always' | 'bins' | 'anyBins' | 'env' | 'config';
+  step: 'enabled' | 'allowBundled' | 'os' | 'always' | 'bins' | 'anyBins' | 'env' | 'config' | 'files';
   pass: boolean;
   skipped?: boolean;
   detail: string;
@@ -197,7 +205,8 @@ export interface GatingResult {
   eligible: boolean;
   disabled: boolean;
   blockedByAllowlist: boolean;
-  missing: { bins: string[]; anyBins: string[]; env: string[]; config: string[]; os: Os[] };
+  /** `files` only when the skill requires files (PulseBot's `requires.configs`). */
+  missing: { bins: string[]; anyBins: string[]; env: string[]; config: string[]; os: Os[]; files?: string[] };
   /** Human-readable reasons, e.g. "missing bin rg", "missing env GEMINI_API_KEY". */
   reasons: string[];
   trace: GateStep[];

@@ -21,6 +21,7 @@ const STEP_LABEL: Record<string, string> = {
   anyBins: 'At least one of the programs on PATH',
   env: 'Required environment variables',
   config: 'Required gateway config',
+  files: 'Required config files',
 };
 
 /** The gating trace as a checklist: each rule in order, passed, failed or skipped, with what it saw. */
@@ -116,7 +117,8 @@ function MissingBins({ skill: s }: { skill: SkillDetailView }) {
 /** Why the skill is (not) eligible, and one-step fixes: install a program, set a variable, point at the config. */
 export function RequirementsTab({ skill: s }: { skill: SkillDetailView }) {
   const missing = s.gating.missing;
-  const nothingMissing = !missing.bins.length && !missing.anyBins.length && !missing.env.length && !missing.config.length && !missing.os.length;
+  const nothingMissing =
+    !missing.bins.length && !missing.anyBins.length && !missing.env.length && !missing.config.length && !missing.os.length && !missing.files?.length;
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-2">
       <Card>
@@ -159,6 +161,19 @@ export function RequirementsTab({ skill: s }: { skill: SkillDetailView }) {
                 {missing.config.map((c) => (
                   <code key={c} className="mx-0.5 rounded bg-muted px-1 font-mono text-xs text-foreground">
                     {c}
+                  </code>
+                ))}
+              </p>
+            </div>
+          ) : null}
+          {missing.files?.length ? (
+            <div className="grid gap-1 text-sm" data-testid="missing-files">
+              <h3 className="font-medium">Missing config files</h3>
+              <p className="text-muted-foreground">
+                These files must exist where the skill runs (&quot;~&quot; is the home folder):{' '}
+                {missing.files.map((f) => (
+                  <code key={f} className="mx-0.5 rounded bg-muted px-1 font-mono text-xs text-foreground">
+                    {f}
                   </code>
                 ))}
               </p>

@@ -68,7 +68,7 @@ describe('evaluateGating: the order', () => {
       expect(r.eligible).toBe(false);
       expect(r.reasons).toEqual([reason]);
       expect(r.trace.filter((t) => !t.pass)).toHaveLength(1);
-      if (missingKey) expect(r.missing[missingKey].length).toBeGreaterThan(0);
+      if (missingKey) expect((r.missing[missingKey] ?? []).length).toBeGreaterThan(0);
     });
   }
 

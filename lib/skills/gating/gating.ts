@@ -18,6 +18,8 @@ export interface GatingInput {
   found: Record<string, string | null>;
   targetEnv: Record<string, string | undefined>;
   platform: Os;
+  /** path → exists, from GatingTarget.exists(collectFiles(...)); absent: the target cannot check files (the step is skipped, saying so). */
+  files?: Record<string, boolean>;
 }
 
 /** Config paths that count as true when nobody set them (OpenClaw's defaults). */
@@ -28,6 +30,13 @@ export function collectBins(manifests: Iterable<Pick<SkillManifest, 'requires'>>
   const bins = new Set<string>();
   for (const m of manifests) for (const b of [...m.requires.bins, ...m.requires.anyBins]) bins.add(b);
   return [...bins].sort();
+}
+
+/** Every file the manifests require (PulseBot's `requires.configs`), deduplicated and sorted: check them in one exists() call. */
+export function collectFiles(manifests: Iterable<Pick<SkillManifest, 'requires'>>): string[] {
+  const files = new Set<string>();
+  for (const m of manifests) for (const f of m.requires.files ?? []) files.add(f);
+  return [...files].sort();
 }
 
 export function getDotted(obj: unknown, dotted: string): unknown {
@@ -101,9 +110,10 @@ export function evaluateGating(input: GatingInput): GatingResult {
   if (m.always) {
     step('always', true, 'always: true — requirements (bins, anyBins, env, config) are not checked');
     for (const s of ['bins', 'anyBins', 'env', 'config'] as const) skip(s, 'skipped: always is true');
+    if (m.requires.files?.length) skip('files', 'skipped: always is true');
   } else {
     skip('always', 'always is not set');
-    evaluateRequirements(input, missing, step);
+    evaluateRequirements(input, missing, step, skip);
   }
 
   const eligible = trace.every((t) => t.pass);
@@ -111,8 +121,9 @@ export function evaluateGating(input: GatingInput): GatingResult {
 }
 
 type StepFn = (s: GateStep['step'], pass: boolean, detail: string, reason?: string | string[]) => void;
+type SkipFn = (s: GateStep['step'], detail: string) => void;
 
-function evaluateRequirements(input: GatingInput, missing: GatingResult['missing'], step: StepFn): void {
+function evaluateRequirements(input: GatingInput, missing: GatingResult['missing'], step: StepFn, skip: SkipFn): void {
   const { manifest: m, entry } = input;
   const where = (b: string) => `${b} (${input.found[b]})`;
 
@@ -169,4 +180,24 @@ function evaluateRequirements(input: GatingInput, missing: GatingResult['missing
   if (config.length === 0) step('config', true, 'no config required');
   else if (configFails.length === 0) step('config', true, `truthy: ${list(config)}`);
   else step('config', false, list(configFails), configFails);
+
+  // 9. files: PulseBot's requires.configs, files that must exist on the target (only traced when required)
+  const files = m.requires.files ?? [];
+  if (files.length === 0) return;
+  // A target that cannot look (a sandbox image: such files are written at run time) does not block:
+  // a requirement it could never see met would keep the skill out for good. The trace says so.
+  if (!input.files) {
+    missing.files = [];
+    skip('files', `not checked on this target (it cannot look for files): ${list(files)}`);
+    return;
+  }
+  missing.files = files.filter((f) => !input.files?.[f]);
+  if (missing.files.length === 0) step('files', true, `exist: ${list(files)}`);
+  else
+    step(
+      'files',
+      false,
+      `missing ${list(missing.files)}`,
+      missing.files.map((f) => `missing config file ${f}`),
+    );
 }

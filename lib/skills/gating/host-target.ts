@@ -6,6 +6,8 @@
  * caller invalidates on every package install/uninstall, and misses also expire after
  * `missTtlMs` so a binary installed by hand is found without a restart.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { cleanPath } from '../../core/child-env';
 import { joinPathList, splitPathList, which } from '../../core/which';
@@ -25,6 +27,15 @@ export interface HostTargetOptions {
   missTtlMs?: number;
   id?: string;
   label?: string;
+  /** The home "~/" means in required files (default: HOME of `env`, else the server's). */
+  home?: string;
+}
+
+/** A required file's absolute path: "~" is `home`; null for anything neither absolute nor under "~/". */
+export function resolveRequiredFile(file: string, home: string): string | null {
+  if (file === '~') return home;
+  if (file.startsWith('~/')) return path.join(home, file.slice(2));
+  return path.isAbsolute(file) ? path.normalize(file) : null;
 }
 
 export interface HostTarget extends GatingTarget {
@@ -66,6 +77,21 @@ export function createHostTarget(opts: HostTargetOptions = {}): HostTarget {
     searchDirs,
     invalidate() {
       cache.clear();
+    },
+    // Not cached: a config file appears when someone writes it, with no install to invalidate on.
+    async exists(paths: string[]): Promise<Record<string, boolean>> {
+      const home = opts.home ?? env.HOME ?? os.homedir();
+      const out: Record<string, boolean> = {};
+      for (const p of paths) {
+        const abs = resolveRequiredFile(p, home);
+        out[p] =
+          !!abs &&
+          (await fs.promises.access(abs).then(
+            () => true,
+            () => false,
+          ));
+      }
+      return out;
     },
     async which(names: string[]): Promise<Record<string, string | null>> {
       const pathList = joinPathList(searchDirs());

@@ -1,4 +1,4 @@
-import type { ParsedSkill, SkillManifest } from '../types';
+import type { MetadataKey, ParsedSkill, SkillManifest } from '../types';
 import { defaultMetadata, readMetadata } from './metadata';
 import { Reporter } from './report';
 import { readSkillSource } from './source';
@@ -21,6 +21,8 @@ export interface ParseSkillMdOptions {
   file?: string;
   /** The file's size on disk; computed from `text` (UTF-8) when absent. */
   sizeBytes?: number;
+  /** The metadata blocks read, in order (the skills setting `metadataKeys`); default METADATA_KEYS. */
+  metadataKeys?: readonly MetadataKey[];
 }
 
 /**
@@ -55,7 +57,7 @@ function build(text: string, opts: ParseSkillMdOptions, r: Reporter): SkillManif
   const source = readSkillSource(text, r);
   if (!source.data) return assemble(defaultTopLevel(opts.dirName), defaultMetadata(), source.body, source.bodyLine);
   const top = readTopLevel(r, source.data, opts.dirName);
-  const meta = readMetadata(r, source.data.metadata);
+  const meta = readMetadata(r, source.data.metadata, opts.metadataKeys);
   return assemble(top, meta, source.body, source.bodyLine);
 }
 

@@ -60,7 +60,7 @@ describe('metadata forms', () => {
 });
 
 describe('block aliases', () => {
-  it.each(['clawdbot', 'clawdis', 'moltbot'] as const)('accepts metadata.%s', (key) => {
+  it.each(['nodmix', 'clawdbot', 'clawdis', 'moltbot'] as const)('accepts metadata.%s', (key) => {
     const p = parse(`metadata:\n  ${key}:\n    emoji: "x"\n    requires: {bins: [jq]}\n`);
     expect(p.diagnostics).toEqual([]);
     expect(p.manifest).toMatchObject({ metadataKey: key, emoji: 'x', requires: { bins: ['jq'] } });
@@ -82,19 +82,63 @@ describe('block aliases', () => {
     expect(q.diagnostics.map((d) => d.code)).toEqual(['metadata.multiple-blocks']);
   });
 
+  it('a Nodmix skill is read exactly like its OpenClaw twin', () => {
+    const block =
+      '{"requires": {"bins": ["uv"], "anyBins": ["jq", "yq"], "env": ["GEMINI_API_KEY"], "config": ["browser.enabled"]}, "primaryEnv": "GEMINI_API_KEY", "os": ["linux"], "emoji": "x", "install": [{"kind": "uv", "package": "uv-tool", "bins": ["uv"]}]}';
+    const claw = parse(`metadata: {"openclaw": ${block}}\n`);
+    const nod = parse(`metadata: {"nodmix": ${block}}\n`);
+    expect(nod.diagnostics).toEqual([]);
+    expect(nod.manifest.metadataKey).toBe('nodmix');
+    const { metadata: _a, metadataKey: _b, ...clawFields } = claw.manifest;
+    const { metadata: _c, metadataKey: _d, ...nodFields } = nod.manifest;
+    expect(nodFields).toEqual(clawFields);
+    expect(nodFields.requires.bins).toEqual(['uv']);
+  });
+
+  it('the metadataKeys order decides which block is read; blocks left out are not read', () => {
+    const fm = 'metadata:\n  openclaw: {emoji: o}\n  nodmix: {emoji: n}\n';
+    expect(parseSkillMd(md(fm), { metadataKeys: ['nodmix', 'clawdbot'] }).manifest).toMatchObject({ metadataKey: 'nodmix', emoji: 'n' });
+    expect(parseSkillMd(md(fm), { metadataKeys: ['openclaw', 'nodmix'] }).manifest).toMatchObject({ metadataKey: 'openclaw', emoji: 'o' });
+    const onlyClaw = parseSkillMd(md('metadata:\n  nodmix: {requires: {bins: [uv]}}\n'), { metadataKeys: ['openclaw', 'clawdbot'] });
+    expect(onlyClaw.manifest.metadataKey).toBeUndefined();
+    expect(onlyClaw.manifest.requires.bins).toEqual([]);
+    expect(onlyClaw.diagnostics).toEqual([]);
+  });
+
   it('a block that is not a map is an error', () => {
     expect(codes('metadata:\n  openclaw: "yes"\n')).toEqual(['error:key.type@5']);
   });
 });
 
 describe('block fields', () => {
-  it('accepts anyOf for anyBins and configs for config; both forms at once merge with a warning', () => {
-    const p = parse('metadata:\n  openclaw:\n    requires:\n      anyOf: [a, b]\n      configs: [x.y]\n');
+  it('accepts anyOf for anyBins; both forms at once merge with a warning', () => {
+    const p = parse('metadata:\n  openclaw:\n    requires:\n      anyOf: [a, b]\n      config: [x.y]\n');
     expect(p.diagnostics).toEqual([]);
     expect(p.manifest.requires).toEqual({ bins: [], anyBins: ['a', 'b'], env: [], config: ['x.y'] });
     const both = parse('metadata:\n  openclaw:\n    requires:\n      anyBins: [a]\n      anyOf: [b, a]\n');
     expect(both.manifest.requires.anyBins).toEqual(['a', 'b']);
     expect(both.diagnostics.map((d) => `${d.code}@${d.line}`)).toEqual(['requires.duplicate-alias@8']);
+  });
+
+  it("reads PulseBot's requires.configs as files that must exist, never as dotted config paths", () => {
+    const p = parse(
+      'metadata:\n  openclaw:\n    requires:\n      config: [browser.enabled]\n      configs:\n        - ~/.myapp/config.yaml\n        - /etc/app.conf\n',
+    );
+    expect(p.diagnostics).toEqual([]);
+    expect(p.manifest.requires).toEqual({ bins: [], anyBins: [], env: [], config: ['browser.enabled'], files: ['~/.myapp/config.yaml', '/etc/app.conf'] });
+    // The blocks only PulseBot reads mean the same.
+    expect(parse('metadata:\n  moltbot:\n    requires: {configs: ["~/.x"]}\n').manifest.requires.files).toEqual(['~/.x']);
+    // A relative path or a dotted key is not a file PulseBot can find: an error, left out.
+    const bad = parse('metadata:\n  openclaw:\n    requires:\n      configs: [x.y, "rel/file"]\n');
+    expect(bad.diagnostics.map((d) => `${d.severity}:${d.code}@${d.line}`)).toEqual(['error:requires.configs-invalid@7', 'error:requires.configs-invalid@7']);
+    expect(bad.manifest.requires.files).toBeUndefined();
+    expect(bad.manifest.requires.config).toEqual([]);
+  });
+
+  it('a nodmix block has no configs key (Nodmix documents only the dotted config): warned and ignored', () => {
+    const p = parse('metadata:\n  nodmix:\n    requires: {config: [a.b], configs: ["~/.x"]}\n');
+    expect(p.diagnostics.map((d) => `${d.severity}:${d.code}@${d.line}`)).toEqual(['warning:metadata.key-unknown@6']);
+    expect(p.manifest.requires).toEqual({ bins: [], anyBins: [], env: [], config: ['a.b'] });
   });
 
   it('validates bin and env names, reporting the item line and leaving it out', () => {

@@ -4,11 +4,24 @@ import { at, ENV_NAME_RE, isBinName, OS_VALUES, readHomepage, readOs } from './f
 import { readInstallSpecs } from './install';
 import { describeValue, isPlainObject, type KeyPath, type Reporter, readBool, readString, readStringList, showPath, warnUnknownKeys } from './report';
 
-/** Block names in precedence order. */
-export const METADATA_KEYS: readonly MetadataKey[] = ['openclaw', 'clawdbot', 'clawdis', 'moltbot'];
+/**
+ * Every block name Skilldock reads, in its default precedence order (the first present wins). Which of
+ * them are read, in which order, is the skills setting `metadataKeys` (a gateway flavour's own order).
+ */
+export const METADATA_KEYS: readonly MetadataKey[] = ['openclaw', 'nodmix', 'clawdbot', 'clawdis', 'moltbot'];
 const CONFIG_PATH_RE = /^[^\s.]+(?:\.[^\s.]+)*$/;
+/** "~", "~/…" or an absolute path; no control characters. */
+const CONFIG_FILE_RE = /^(?:~|~\/[^\u0000-\u001f\u007f]*|\/[^\u0000-\u001f\u007f]*)$/;
 const BLOCK_KEYS = ['always', 'emoji', 'homepage', 'os', 'requires', 'primaryEnv', 'skillKey', 'install'] as const;
-const REQUIRES_KEYS = ['bins', 'anyBins', 'anyOf', 'env', 'config', 'configs'] as const;
+/**
+ * `requires.configs` is PulseBot's key and means config files that must exist; OpenClaw reads only
+ * `config` (dotted config paths) and Nodmix, an OpenClaw distribution, documents only `config` too.
+ * The block decides: in the blocks PulseBot reads (openclaw, clawdbot, clawdis, moltbot) `configs`
+ * are files, as PulseBot defines them; a `nodmix` block is never PulseBot's, so there it is an
+ * unknown key (warned and ignored), never a second spelling of the dotted `config`.
+ */
+const PULSEBOT_BLOCKS: ReadonlySet<MetadataKey> = new Set(['openclaw', 'clawdbot', 'clawdis', 'moltbot']);
+const REQUIRES_KEYS = ['bins', 'anyBins', 'anyOf', 'env', 'config'] as const;
 
 export type MetadataFields = Pick<SkillManifest, 'metadata' | 'metadataKey' | 'always' | 'emoji' | 'os' | 'requires' | 'primaryEnv' | 'install'> & {
   homepage?: string;
@@ -19,23 +32,22 @@ export function defaultMetadata(): MetadataFields {
   return { metadata: {}, always: false, os: [], requires: { bins: [], anyBins: [], env: [], config: [] }, install: [] };
 }
 
-/** Reads `metadata` (a map, or a JSON/JSON5 object string) and its openclaw block. */
-export function readMetadata(r: Reporter, value: unknown): MetadataFields {
+/**
+ * Reads `metadata` (a map, or a JSON/JSON5 object string) and the first present of its blocks in
+ * `keys` order (default METADATA_KEYS); blocks not in `keys` are not read.
+ */
+export function readMetadata(r: Reporter, value: unknown, keys: readonly MetadataKey[] = METADATA_KEYS): MetadataFields {
   const out = defaultMetadata();
   const metadata = readMetadataMap(r, value);
   if (!metadata) return out;
   out.metadata = metadata;
 
-  const present = METADATA_KEYS.filter((k) => metadata[k] !== undefined && metadata[k] !== null);
+  const present = keys.filter((k) => metadata[k] !== undefined && metadata[k] !== null);
   if (present.length === 0) return out;
   const key = present[0];
   if (present.length > 1) {
     const names = present.map((k) => `"${k}"`).join(' and ');
-    r.warn(
-      'metadata.multiple-blocks',
-      ['metadata', present[1]],
-      `metadata has ${names} blocks; only "${key}" is used (order: ${METADATA_KEYS.join(', ')}). Keep one`,
-    );
+    r.warn('metadata.multiple-blocks', ['metadata', present[1]], `metadata has ${names} blocks; only "${key}" is used (order: ${keys.join(', ')}). Keep one`);
   }
   const path: KeyPath = ['metadata', key];
   const block = metadata[key];
@@ -60,7 +72,7 @@ export function readMetadata(r: Reporter, value: unknown): MetadataFields {
     );
   }
   out.os = os ?? [];
-  out.requires = readRequires(r, block.requires, [...path, 'requires']);
+  out.requires = readRequires(r, block.requires, [...path, 'requires'], PULSEBOT_BLOCKS.has(key));
   const primaryEnv = readString(r, block.primaryEnv, [...path, 'primaryEnv']);
   if (primaryEnv && !ENV_NAME_RE.test(primaryEnv)) {
     const why = 'is not an environment variable name (letters, digits, "_"; not starting with a digit)';
@@ -94,14 +106,14 @@ function readMetadataMap(r: Reporter, value: unknown): Record<string, unknown> |
   return null;
 }
 
-function readRequires(r: Reporter, value: unknown, path: KeyPath): SkillRequires {
+function readRequires(r: Reporter, value: unknown, path: KeyPath, pulseBot: boolean): SkillRequires {
   const requires: SkillRequires = { bins: [], anyBins: [], env: [], config: [] };
   if (value === undefined || value === null) return requires;
   if (!isPlainObject(value)) {
     r.error('key.type', path, `"${showPath(path)}" must be a mapping (bins, anyBins, env, config), but it is ${describeValue(value)}; it is ignored`);
     return requires;
   }
-  warnUnknownKeys(r, value, path, REQUIRES_KEYS, 'metadata.key-unknown');
+  warnUnknownKeys(r, value, path, pulseBot ? [...REQUIRES_KEYS, 'configs'] : REQUIRES_KEYS, 'metadata.key-unknown');
   const list = (key: string, check: (s: string) => boolean, code: string, what: string) => {
     const p = [...path, key];
     return readStringList(r, value[key], p).filter((s) => {
@@ -131,12 +143,20 @@ function readRequires(r: Reporter, value: unknown, path: KeyPath): SkillRequires
     'requires.env-invalid',
     'an environment variable name (letters, digits, "_"; not starting with a digit)',
   );
-  requires.config = merge(
+  requires.config = list(
     'config',
-    'configs',
     (s) => CONFIG_PATH_RE.test(s) && s.length <= 256,
     'requires.config-invalid',
     'a dotted config path such as "browser.enabled"',
   );
+  if (pulseBot && value.configs !== undefined) {
+    const files = list(
+      'configs',
+      (s) => CONFIG_FILE_RE.test(s) && s.length <= 1024,
+      'requires.configs-invalid',
+      'a config file path, absolute or under the home folder (e.g. "~/.myapp/config.yaml")',
+    );
+    if (files.length) requires.files = [...new Set(files)];
+  }
   return requires;
 }

@@ -8,11 +8,22 @@
  */
 import path from 'node:path';
 import { type CopyCache, discoverSkills, type InventoryEntry, reloadCopy, SKILL_FILE } from '../catalog';
-import { scanInput } from '../folder-load';
-import { collectBins, evaluateGating } from '../gating';
+import { type FolderLoadOptions, scanInput } from '../folder-load';
+import { collectBins, collectFiles, evaluateGating } from '../gating';
 import { declaredOf, knowScans, loadSkillFolderInPool, scanSkillFiles } from '../scanner';
 import type { SearchDoc } from '../search';
-import type { GatingResult, GatingTarget, RootWarning, ScanResult, SkillCopy, SkillEntryConfig, SkillFile, SkillManifest, SkillRoot } from '../types';
+import type {
+  GatingResult,
+  GatingTarget,
+  MetadataKey,
+  RootWarning,
+  ScanResult,
+  SkillCopy,
+  SkillEntryConfig,
+  SkillFile,
+  SkillManifest,
+  SkillRoot,
+} from '../types';
 import type { ScanAck } from './entries';
 import { contextOf, envSnapshot, type GateContext, inventoryFrom, sameEverything, sameGlobals, sameReads } from './gate-memo';
 import { keyOwners, withoutKey } from './key-owners';
@@ -37,6 +48,8 @@ export interface CatalogSkill {
 export interface BuildInput {
   roots: SkillRoot[];
   discover: { allowSymlinkTargets: string[]; maxCandidatesPerRoot: number; maxSkillFileBytes: number; groupDepth: number };
+  /** The metadata blocks SKILL.md is read with, in order (the skills setting); default: all, in the default order. */
+  metadataKeys?: readonly MetadataKey[];
   allowBundled?: string[];
   config: Record<string, unknown>;
   entries: ReadonlyMap<string, SkillEntryConfig>;
@@ -114,7 +127,9 @@ function discoverOptions(input: BuildInput) {
   return {
     ...input.discover,
     cache: input.cache,
-    load: loadSkillFolderInPool,
+    load: input.metadataKeys
+      ? (dir: string, o: FolderLoadOptions) => loadSkillFolderInPool(dir, { ...o, metadataKeys: input.metadataKeys })
+      : loadSkillFolderInPool,
     inspect: async (copy: SkillCopy, contents: ReadonlyMap<string, Buffer>, scan?: ScanResult) => {
       if (!input.scans.has(copy.contentHash))
         input.scans.set(copy.contentHash, scan ?? (await scanSkillDir(copy.dir, copy.files, copy.parsed.manifest, contents)));
@@ -208,7 +223,7 @@ async function assemble(
     const winners = inventory.map((e) => e.winner.parsed.manifest);
     // Every winner's bins, not only those of changed skills: a bin found or lost changes the skills that need it.
     const found = await input.target.which(collectBins(winners));
-    now = contextOf(input, found, envSnapshot(winners, input.target.env), copies, inventory);
+    now = contextOf(input, found, envSnapshot(winners, input.target.env), copies, inventory, await filesOf(input, winners));
     const current = now;
     const keep = before && sameGlobals(before, current) ? before : null;
     const reads = !keep ? null : sameEverything(keep, current) ? 'all' : keep;
@@ -217,7 +232,7 @@ async function assemble(
   const skills: CatalogSkill[] = [];
   for (const e of inventory) {
     const old = previous.get(e.name);
-    skills.push(same(e, old) ? old : await gate(e, input, now.found, owners.get(e.winner.parsed.manifest.skillKey) ?? null));
+    skills.push(same(e, old) ? old : await gate(e, input, now, owners.get(e.winner.parsed.manifest.skillKey) ?? null));
   }
   return { skills, gate: now };
 }
@@ -233,15 +248,24 @@ async function updatedContext(
   const manifests = changed.map((e) => e.winner.parsed.manifest);
   const found = manifests.length ? await input.target.which(collectBins(manifests)) : {};
   for (const [bin, at] of Object.entries(found)) if (Object.hasOwn(before.found, bin) && before.found[bin] !== at) return null;
+  const files = await filesOf(input, manifests);
+  for (const [f, ok] of Object.entries(files ?? {})) if (before.files && Object.hasOwn(before.files, f) && before.files[f] !== ok) return null;
   const env = new Map(before.env);
   for (const [name, value] of envSnapshot(manifests, input.target.env)) {
     if (env.has(name) && env.get(name) !== value) return null;
     env.set(name, value);
   }
-  return { ...before, found: { ...before.found, ...found }, env, copies, inventory };
+  return { ...before, found: { ...before.found, ...found }, files: files && { ...before.files, ...files }, env, copies, inventory };
 }
 
-async function gate(e: InventoryEntry, input: BuildInput, found: Record<string, string | null>, keyOwner: string | null): Promise<CatalogSkill> {
+/** Whether each required file exists on the target; null when the target cannot check files. */
+async function filesOf(input: BuildInput, manifests: SkillManifest[]): Promise<Record<string, boolean> | null> {
+  if (!input.target.exists) return null;
+  const files = collectFiles(manifests);
+  return files.length ? input.target.exists(files) : {};
+}
+
+async function gate(e: InventoryEntry, input: BuildInput, ctx: GateContext, keyOwner: string | null): Promise<CatalogSkill> {
   const copy = e.winner;
   const m = copy.parsed.manifest;
   let result = input.scans.get(copy.contentHash);
@@ -254,7 +278,8 @@ async function gate(e: InventoryEntry, input: BuildInput, found: Record<string, 
     entry: ownsKey ? input.entries.get(m.skillKey) : undefined,
     allowBundled: input.allowBundled,
     config: input.config,
-    found,
+    found: ctx.found,
+    files: ctx.files ?? undefined,
     targetEnv: input.target.env,
     platform: input.target.platform,
   });

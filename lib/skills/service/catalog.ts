@@ -14,7 +14,7 @@ import { getSkillsSettings } from '../../settings/store';
 import { CopyCache, type SkillRootsWatcher, type WatchMark, watchSkillRoots } from '../catalog';
 import { createHostTarget } from '../gating';
 import { createSkillSearch } from '../search';
-import type { GatingTarget, RootWarning, ScanResult } from '../types';
+import type { GatingTarget, MetadataKey, RootWarning, ScanResult } from '../types';
 import { type BuildInput, type BuiltCatalog, buildCatalog, type CatalogSkill, searchDocs, updateCatalog } from './build';
 import { loadAcks, loadEntryConfigs } from './entries';
 import { type ResolvedRoot, resolveRoots } from './roots';
@@ -29,6 +29,8 @@ export interface CatalogSnapshot {
   warnings: RootWarning[];
   skills: CatalogSkill[];
   target: { id: string; label: string; platform: string };
+  /** The metadata blocks SKILL.md was read with (the skills setting): other readers of a SKILL.md use the same. */
+  metadataKeys?: readonly MetadataKey[];
 }
 
 export interface CatalogDeps {
@@ -64,7 +66,9 @@ export class SkillCatalog {
   private built: BuiltCatalog | null = null;
   private lastInput: BuildInput | null = null;
   private roots: ResolvedRoot[] = [];
-  private readonly copies: CopyCache;
+  private copies: CopyCache;
+  /** The metadataKeys setting the kept copies were parsed with: another order parses every SKILL.md again. */
+  private parsedWith = '';
   private readonly keyOwners = new Map<string, string>();
   /** The search index brought to the latest snapshot; queries wait for it. */
   private searchSynced: Promise<void> = Promise.resolve();
@@ -197,6 +201,14 @@ export class SkillCatalog {
     const mark = watcher?.mark() ?? null;
     this.statAll = false;
     this.watchMark = null;
+    const parsedWith = settings.metadataKeys.join(',');
+    if (parsedWith !== this.parsedWith) {
+      if (this.parsedWith) {
+        this.copies = new CopyCache({ racyMs: this.deps.racyMs });
+        this.built = null;
+      }
+      this.parsedWith = parsedWith;
+    }
     const [entries, acks] = await Promise.all([loadEntryConfigs(this.deps.db), loadAcks(this.deps.db), this.loadStoredScans()]);
     const input: BuildInput = {
       roots,
@@ -206,6 +218,7 @@ export class SkillCatalog {
         maxSkillFileBytes: settings.maxSkillFileBytes,
         groupDepth: 1,
       },
+      metadataKeys: settings.metadataKeys,
       allowBundled: settings.allowBundled ?? undefined,
       config: settings.config,
       entries,
@@ -234,6 +247,7 @@ export class SkillCatalog {
       warnings: built.warnings,
       skills: built.skills,
       target: { id: this.target.id, label: this.target.label, platform: this.target.platform },
+      metadataKeys: this.lastInput?.metadataKeys,
     };
     const docs = searchDocs(built.skills);
     // One sync after the other, each from the snapshot it was made for.

@@ -15,6 +15,8 @@ export interface GateContext {
   entries: ReadonlyMap<string, SkillEntryConfig>;
   acks: ReadonlyMap<string, ScanAck>;
   found: Record<string, string | null>;
+  /** The required files (PulseBot's `requires.configs`) as the target found them; null: the target cannot check files. */
+  files: Record<string, boolean> | null;
   env: ReadonlyMap<string, string | undefined>;
   /** The copies the inventory was made from, and the inventory. */
   copies: readonly SkillCopy[];
@@ -44,8 +46,10 @@ export function contextOf(
   env: Map<string, string | undefined>,
   copies: readonly SkillCopy[],
   inventory: InventoryEntry[],
+  files: Record<string, boolean> | null = null,
 ): GateContext {
   return {
+    files,
     target: `${input.target.id}\0${input.target.platform}`,
     configKey: JSON.stringify(input.config),
     allowBundledKey: input.allowBundled ? JSON.stringify(input.allowBundled) : '',
@@ -83,6 +87,7 @@ function sameMap<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, eq: (x
 export function sameEverything(before: GateContext, now: GateContext): boolean {
   const bins = Object.keys(now.found);
   if (bins.length !== Object.keys(before.found).length || bins.some((b) => before.found[b] !== now.found[b])) return false;
+  if (!sameFiles(before.files, now.files)) return false;
   return (
     sameMap(before.env, now.env, (x, y) => x === y) &&
     sameMap(before.entries, now.entries, sameEntry) &&
@@ -98,7 +103,14 @@ export function sameReads(before: GateContext, now: GateContext, copy: SkillCopy
   for (const b of m.requires.bins) if (before.found[b] !== now.found[b]) return false;
   for (const b of m.requires.anyBins) if (before.found[b] !== now.found[b]) return false;
   for (const n of envNames(m)) if (before.env.get(n) !== now.env.get(n)) return false;
+  for (const f of m.requires.files ?? []) if (before.files?.[f] !== now.files?.[f]) return false;
   return true;
+}
+
+function sameFiles(a: Record<string, boolean> | null, b: Record<string, boolean> | null): boolean {
+  if (!a || !b) return a === b;
+  const keys = Object.keys(b);
+  return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
 }
 
 /**

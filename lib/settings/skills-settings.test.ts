@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { METADATA_BLOCKS, METADATA_FLAVOURS, SKILLS_SETTINGS_DEFAULTS, skillsSettingsPatch, skillsSettingsSchema } from './skills-settings';
+
+describe('the metadataKeys skills setting', () => {
+  it('defaults to every known block, OpenClaw first and Nodmix next', () => {
+    expect(SKILLS_SETTINGS_DEFAULTS.metadataKeys).toEqual(['openclaw', 'nodmix', 'clawdbot', 'clawdis', 'moltbot']);
+    expect(skillsSettingsSchema.parse({}).metadataKeys).toEqual([...METADATA_BLOCKS]);
+  });
+
+  it('the same schema refuses an unknown, a repeated or no block (both doors parse with it)', () => {
+    for (const bad of [['openclaw', 'hermes'], ['nodmix', 'nodmix'], []]) {
+      expect(skillsSettingsPatch.safeParse({ metadataKeys: bad }).success, JSON.stringify(bad)).toBe(false);
+    }
+    expect(skillsSettingsPatch.parse({ metadataKeys: ['nodmix', 'clawdbot'] })).toEqual({ metadataKeys: ['nodmix', 'clawdbot'] });
+    // A patch without it leaves it alone (no default applied inside the patch).
+    expect(skillsSettingsPatch.parse({ watch: false })).toEqual({ watch: false });
+  });
+
+  it('each flavour preset is a valid value', () => {
+    for (const [id, f] of Object.entries(METADATA_FLAVOURS)) expect(skillsSettingsPatch.safeParse({ metadataKeys: f.keys }).success, id).toBe(true);
+    expect(METADATA_FLAVOURS.nodmix.keys[0]).toBe('nodmix');
+    expect(METADATA_FLAVOURS.pulsebot.keys).toEqual(['openclaw', 'clawdbot', 'clawdis', 'moltbot']);
+  });
+});
