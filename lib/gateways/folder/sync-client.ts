@@ -1,5 +1,5 @@
-// The agent gateway routes as the folder sync reads them: the effective skills list (ETag), one
-// skill's file list, one file's bytes. Failures become a SyncFailure with the exit code the command
+// The agent gateway routes as the folder sync reads them: the effective skills list (ETag), bundles
+// of skills with their files' bytes, one skill's file list, one file's bytes. Failures become a SyncFailure with the exit code the command
 // ends with and a sentence a person can act on.
 import { trimEndChar } from '../../core/text';
 
@@ -32,6 +32,19 @@ export interface RemoteFile {
   size: number;
   sha256: string;
   mode?: number;
+}
+
+export interface BundleSkill {
+  name: string;
+  contentHash: string;
+  files: (RemoteFile & { contentBase64: string | null })[];
+}
+
+export interface Bundle {
+  version: string;
+  skills: BundleSkill[];
+  /** Names no longer among the agent's skills. */
+  missing: string[];
 }
 
 export interface GatewayClientOptions {
@@ -87,6 +100,12 @@ export class GatewayClient {
     const res = await this.request(`/skills/${encodeURIComponent(skill)}`);
     const body = (await res.json()) as { files: RemoteFile[] };
     return body.files;
+  }
+
+  /** Several skills with their files' bytes (a file past the server's limits comes without them). */
+  async bundle(names: string[]): Promise<Bundle> {
+    const res = await this.request(`/skill-files?names=${encodeURIComponent(names.join(','))}`);
+    return (await res.json()) as Bundle;
   }
 
   async file(skill: string, path: string): Promise<Buffer> {

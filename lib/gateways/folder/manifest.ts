@@ -1,0 +1,118 @@
+// What the folder sync remembers of the folders it wrote, to tell without reading a file whether
+// anyone touched them since: the stat identity (inode, size, mtime and ctime in nanoseconds, mode)
+// of every entry. Any write, chmod, rename, replacement or added file changes a ctime, an inode or
+// the set of entries, and ctime cannot be set back by hand, so an equal signature means the bytes
+// are the ones written — unless the later change fell in the same clock tick as the recorded one:
+// an identity whose ctime is that close to the moment it is recorded is "fresh" and not trusted (the
+// caller compares the bytes instead next time, as git does with racily clean index entries).
+// Read with synchronous lstat: a thousand folders take milliseconds.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { MARKER_FILE } from '../access';
+import { LEFTOVER_RE, MAX_FILES } from './paths';
+
+/** A ctime this close to now may share its clock tick with a change still to come. */
+const FRESH_MS = 50;
+/** On a filesystem with whole-second timestamps (no nanoseconds anywhere), two seconds and a bit. */
+const FRESH_COARSE_MS = 2100;
+
+/** Whether a ctime (ns) recorded at `now` (ms) is too recent to be trusted later. */
+export function isFresh(ctimeNs: bigint, now: number): boolean {
+  const coarse = ctimeNs % 1_000_000_000n === 0n;
+  return Number(ctimeNs / 1_000_000n) >= now - (coarse ? FRESH_COARSE_MS : FRESH_MS);
+}
+
+const fresh = (st: fs.BigIntStats, now: number) => isFresh(st.ctimeNs, now);
+
+export interface Identity {
+  id: string;
+  /** Too recent to be trusted later (see above). */
+  fresh: boolean;
+}
+
+const ident = (st: fs.BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.mode}`;
+
+function lstat(p: string): fs.BigIntStats | null {
+  try {
+    return fs.lstatSync(p, { bigint: true });
+  } catch {
+    return null;
+  }
+}
+
+/** The identity of `root/<name>` and of its marker file ('' when it has none); null when it is not a real folder. */
+export function markerStamp(root: string, name: string): Identity | null {
+  const now = Date.now();
+  const dir = lstat(path.join(root, name));
+  if (!dir?.isDirectory()) return null;
+  const m = lstat(path.join(root, name, MARKER_FILE));
+  return { id: `${dir.ino}|${m ? ident(m) : ''}`, fresh: !!m && fresh(m, now) };
+}
+
+/** A digest of the stat identity of every entry under `root/<name>`; null when it cannot be walked or is too large. */
+export function folderSignature(root: string, name: string): Identity | null {
+  const now = Date.now();
+  const top = path.join(root, name);
+  const h = createHash('sha256');
+  let count = 0;
+  let anyFresh = false;
+  const walk = (rel: string): boolean => {
+    const entries = fs.readdirSync(path.join(top, rel)).sort();
+    for (const e of entries) {
+      const p = rel ? `${rel}/${e}` : e;
+      const st = fs.lstatSync(path.join(top, p), { bigint: true });
+      if (++count > MAX_FILES + 1) return false;
+      h.update(`${p}\0${ident(st)}\n`);
+      anyFresh ||= fresh(st, now);
+      if (st.isDirectory() && !walk(p)) return false;
+    }
+    return true;
+  };
+  try {
+    const st = fs.lstatSync(top, { bigint: true });
+    if (!st.isDirectory()) return null;
+    return walk('') ? { id: h.digest('hex'), fresh: anyFresh } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `root` holds exactly the folders recorded, untouched at the marker level: every recorded
+ * skill folder with the same marker stamp, every other folder or symlink one recorded as not ours
+ * with the same marker stamp (so a marker dropped into it is noticed). One readdir and two lstats a
+ * folder. Answers false, or the names recorded without a stamp (too fresh): the caller reads their markers.
+ */
+export function sameFolders(root: string, skills: Record<string, { stamp: string | null }>, others: Record<string, string>): string[] | false {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(root, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  let seen = 0;
+  const unstamped: string[] = [];
+  for (const e of entries) {
+    if (LEFTOVER_RE.test(e.name) || !(e.isDirectory() || e.isSymbolicLink())) continue;
+    const kept = skills[e.name];
+    if (kept) {
+      if (!e.isDirectory()) return false;
+      if (kept.stamp === null) unstamped.push(e.name);
+      else if (markerStamp(root, e.name)?.id !== kept.stamp) return false;
+      seen++;
+    } else if (others[e.name] === undefined || (e.isDirectory() && (markerStamp(root, e.name)?.id ?? '') !== others[e.name])) return false;
+  }
+  return seen === Object.keys(skills).length ? unstamped : false;
+}
+
+/** The stamps of the folders of `root` that are not ours (symlinks: ''), for sameFolders. */
+export function otherStamps(root: string, names: Iterable<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of names) {
+    const st = markerStamp(root, n);
+    // A fresh one never matches, so the next pass reads that folder's marker.
+    out[n] = st?.fresh ? '(fresh)' : (st?.id ?? '');
+  }
+  return out;
+}
