@@ -17,13 +17,13 @@ const FRESH_MS = 50;
 /** On a filesystem with whole-second timestamps (no nanoseconds anywhere), two seconds and a bit. */
 const FRESH_COARSE_MS = 2100;
 
-/** Whether a ctime (ns) recorded at `now` (ms) is too recent to be trusted later. */
-export function isFresh(ctimeNs: bigint, now: number): boolean {
-  const coarse = ctimeNs % 1_000_000_000n === 0n;
-  return Number(ctimeNs / 1_000_000n) >= now - (coarse ? FRESH_COARSE_MS : FRESH_MS);
+/** Whether a ctime (ms, with its fraction) recorded at `now` (ms) is too recent to be trusted later. */
+export function isFresh(ctimeMs: number, now: number): boolean {
+  const coarse = ctimeMs % 1000 === 0;
+  return ctimeMs >= now - (coarse ? FRESH_COARSE_MS : FRESH_MS);
 }
 
-const fresh = (st: fs.BigIntStats, now: number) => isFresh(st.ctimeNs, now);
+const fresh = (st: fs.Stats, now: number) => isFresh(st.ctimeMs, now);
 
 export interface Identity {
   id: string;
@@ -31,23 +31,23 @@ export interface Identity {
   fresh: boolean;
 }
 
-const ident = (st: fs.BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.mode}`;
+// Times as milliseconds with their fraction: a double keeps them to a fraction of a microsecond.
+const ident = (st: fs.Stats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.mode}`;
 
-function lstat(p: string): fs.BigIntStats | null {
-  try {
-    return fs.lstatSync(p, { bigint: true });
-  } catch {
-    return null;
-  }
+function lstat(p: string): fs.Stats | null {
+  return fs.lstatSync(p, { throwIfNoEntry: false }) ?? null;
 }
 
-/** The identity of `root/<name>` and of its marker file ('' when it has none); null when it is not a real folder. */
-export function markerStamp(root: string, name: string): Identity | null {
+/**
+ * The identity of the marker file of `root/<name>` ('' when it has none); null when `root/<name>` is
+ * not a real folder. `checked`: the caller already saw it is a folder (a readdir entry). A folder
+ * replaced by another holds another marker file: a copy is a new inode, a moved one a new ctime.
+ */
+export function markerStamp(root: string, name: string, checked = false): Identity | null {
   const now = Date.now();
-  const dir = lstat(path.join(root, name));
-  if (!dir?.isDirectory()) return null;
+  if (!checked && !lstat(path.join(root, name))?.isDirectory()) return null;
   const m = lstat(path.join(root, name, MARKER_FILE));
-  return { id: `${dir.ino}|${m ? ident(m) : ''}`, fresh: !!m && fresh(m, now) };
+  return { id: m ? ident(m) : '', fresh: !!m && fresh(m, now) };
 }
 
 /** A digest of the stat identity of every entry under `root/<name>`; null when it cannot be walked or is too large. */
@@ -61,7 +61,7 @@ export function folderSignature(root: string, name: string): Identity | null {
     const entries = fs.readdirSync(path.join(top, rel)).sort();
     for (const e of entries) {
       const p = rel ? `${rel}/${e}` : e;
-      const st = fs.lstatSync(path.join(top, p), { bigint: true });
+      const st = fs.lstatSync(path.join(top, p));
       if (++count > MAX_FILES + 1) return false;
       h.update(`${p}\0${ident(st)}\n`);
       anyFresh ||= fresh(st, now);
@@ -70,8 +70,7 @@ export function folderSignature(root: string, name: string): Identity | null {
     return true;
   };
   try {
-    const st = fs.lstatSync(top, { bigint: true });
-    if (!st.isDirectory()) return null;
+    if (!fs.lstatSync(top).isDirectory()) return null;
     return walk('') ? { id: h.digest('hex'), fresh: anyFresh } : null;
   } catch {
     return null;
@@ -99,9 +98,9 @@ export function sameFolders(root: string, skills: Record<string, { stamp: string
     if (kept) {
       if (!e.isDirectory()) return false;
       if (kept.stamp === null) unstamped.push(e.name);
-      else if (markerStamp(root, e.name)?.id !== kept.stamp) return false;
+      else if (markerStamp(root, e.name, true)?.id !== kept.stamp) return false;
       seen++;
-    } else if (others[e.name] === undefined || (e.isDirectory() && (markerStamp(root, e.name)?.id ?? '') !== others[e.name])) return false;
+    } else if (others[e.name] === undefined || (e.isDirectory() && (markerStamp(root, e.name, true)?.id ?? '') !== others[e.name])) return false;
   }
   return seen === Object.keys(skills).length ? unstamped : false;
 }

@@ -30,7 +30,7 @@ import { FILE_PARALLEL, makeDurable, mapLimit } from './stage';
 import { type BundleSkill, EXIT, type GatewayClient, type RemoteSkill, SyncFailure } from './sync-client';
 
 export const STATE_FILE = '.skilldock-sync.json';
-const STATE_FORMAT = 2;
+const STATE_FORMAT = 3;
 /** Skills per bundle request, and bundle requests at a time. */
 const BUNDLE_SKILLS = 25;
 const BUNDLE_PARALLEL = 4;
@@ -118,17 +118,19 @@ export interface PassOptions {
 /** One sync pass of `root` against the agent's effective skills. */
 export async function syncPass(client: GatewayClient, root: string, opts: PassOptions = {}): Promise<PassResult> {
   const dry = !!opts.dryRun;
+  // A check compares everything; a sync trusts what its last pass recorded while the version holds.
+  const state = dry ? null : await readState(root, client);
+  // Asked first, so the server answers while the folder is looked at.
+  const asked = client.skills(state?.etag ?? null);
+  asked.catch(() => undefined);
+  let unstamped: string[] | false = false;
   if (!dry) {
     await fsp.mkdir(root, { recursive: true });
     await recoverLeftovers(root);
+    if (state) unstamped = sameFolders(root, state.skills, state.others);
   }
-  // A check compares everything; a sync trusts what its last pass recorded while the version holds.
-  const state = dry ? null : await readState(root, client);
-  const list = await client.skills(state?.etag ?? null);
-  if (!list && state) {
-    const unstamped = sameFolders(root, state.skills, state.others);
-    if (unstamped && (await markersHold(root, state, unstamped))) return { version: state.version, unchanged: true, changes: [] };
-  }
+  const list = await asked;
+  if (!list && state && unstamped && (await markersHold(root, state, unstamped))) return { version: state.version, unchanged: true, changes: [] };
   const current = list ?? (await client.skills(null));
   if (!current) throw new SyncFailure('The server answered 304 to a request without If-None-Match.', EXIT.failed);
   const { ours, foreign } = await listManagedFolders(root);
