@@ -47,31 +47,40 @@ export function markerStamp(root: string, name: string, checked = false): Identi
   const now = Date.now();
   if (!checked && !lstat(path.join(root, name))?.isDirectory()) return null;
   const m = lstat(path.join(root, name, MARKER_FILE));
-  return { id: m ? ident(m) : '', fresh: !!m && fresh(m, now) };
+  return m ? stampOf(m, now) : { id: '', fresh: false };
 }
 
-/** A digest of the stat identity of every entry under `root/<name>`; null when it cannot be walked or is too large. */
+/** The stamp of a marker file from its stats, as recorded at `now`. */
+export const stampOf = (st: fs.Stats, now: number): Identity => ({ id: ident(st), fresh: fresh(st, now) });
+
+/** The signature of a folder from the stats of its entries (relative paths), as recorded at `now`. */
+export function signatureOf(entries: readonly { rel: string; st: fs.Stats }[], now: number): Identity {
+  const h = createHash('sha256');
+  let anyFresh = false;
+  for (const e of [...entries].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))) {
+    h.update(`${e.rel}\0${ident(e.st)}\n`);
+    anyFresh ||= fresh(e.st, now);
+  }
+  return { id: h.digest('hex'), fresh: anyFresh };
+}
+
+/** The signature of what `root/<name>` holds now; null when it cannot be walked or is too large. */
 export function folderSignature(root: string, name: string): Identity | null {
   const now = Date.now();
   const top = path.join(root, name);
-  const h = createHash('sha256');
-  let count = 0;
-  let anyFresh = false;
+  const entries: { rel: string; st: fs.Stats }[] = [];
   const walk = (rel: string): boolean => {
-    const entries = fs.readdirSync(path.join(top, rel)).sort();
-    for (const e of entries) {
+    for (const e of fs.readdirSync(path.join(top, rel))) {
       const p = rel ? `${rel}/${e}` : e;
       const st = fs.lstatSync(path.join(top, p));
-      if (++count > MAX_FILES + 1) return false;
-      h.update(`${p}\0${ident(st)}\n`);
-      anyFresh ||= fresh(st, now);
+      if (entries.push({ rel: p, st }) > MAX_FILES + 1) return false;
       if (st.isDirectory() && !walk(p)) return false;
     }
     return true;
   };
   try {
     if (!fs.lstatSync(top).isDirectory()) return null;
-    return walk('') ? { id: h.digest('hex'), fresh: anyFresh } : null;
+    return walk('') ? signatureOf(entries, now) : null;
   } catch {
     return null;
   }

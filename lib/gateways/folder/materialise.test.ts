@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hasCode } from '@/lib/core/errors';
 import { MARKER_FILE, type SkillFolder } from '../access';
+import { folderSignature, signatureOf } from './manifest';
 import {
   commitStaged,
   folderDigest,
@@ -191,6 +192,18 @@ describe('stageSkillFolder, makeDurable and commitStaged (a pass of many folders
     fs.mkdirSync(path.join(root, 'theirs'));
     await rejectsWith(stageSkillFolder(root, folder('theirs', { 'SKILL.md': 'x' })), 'conflict');
     expect(fs.readdirSync(path.join(root, 'theirs'))).toEqual([]);
+  });
+
+  it('records the stats it wrote, so the signature taken in staging is the one the folder has once in place', async () => {
+    const f = folder('signed', { 'SKILL.md': 's', 'a/b/c.txt': 'c', 'a/d.txt': 'd', 'run.sh': '#!/bin/sh\n' }, ['run.sh']);
+    const s = (await stageSkillFolder(root, f)) as StagedFolder;
+    expect(s.entries.map((e) => e.rel).sort()).toEqual(['.skilldock.json', 'SKILL.md', 'a', 'a/b', 'a/b/c.txt', 'a/d.txt', 'run.sh']);
+    await makeDurable(root, [s]);
+    await commitStaged(root, s);
+    const now = Date.now();
+    expect(signatureOf(s.entries, now).id).toBe(folderSignature(root, 'signed')?.id);
+    fs.writeFileSync(path.join(root, 'signed/a/d.txt'), 'D');
+    expect(signatureOf(s.entries, now).id).not.toBe(folderSignature(root, 'signed')?.id);
   });
 
   it('flushes a few files one by one (a missing one fails the barrier) and many with one filesystem flush', async () => {

@@ -26,6 +26,8 @@ export interface StagedFiles {
   /** Every file and folder written, the staging folder itself included. */
   files: string[];
   dirs: string[];
+  /** The stats of every entry under the staging folder as written (relative paths), for the folder's signature. */
+  entries: { rel: string; st: fs.Stats }[];
 }
 
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
@@ -46,11 +48,12 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
 const UMASK = process.umask();
 const needsChmod = (mode: number) => (mode & UMASK) !== 0;
 
-async function writeNew(file: string, data: Uint8Array, mode: number): Promise<void> {
+async function writeNew(file: string, data: Uint8Array, mode: number): Promise<fs.Stats> {
   const fh = await fsp.open(file, WRITE_FLAGS, mode);
   try {
     await fh.writeFile(data);
     if (needsChmod(mode)) await fh.chmod(mode);
+    return await fh.stat();
   } finally {
     await fh.close();
   }
@@ -64,22 +67,23 @@ export async function writeStaging(
   afterFile?: (index: number) => Promise<void> | void,
 ): Promise<StagedFiles> {
   await fsp.mkdir(dir, { mode: 0o755 });
-  const dirs = new Set<string>([dir]);
-  const parents = [...new Set(folder.files.map((f) => path.dirname(path.join(dir, f.path))))].filter((p) => !dirs.has(p));
-  for (const p of parents.sort()) {
-    if (dirs.has(p)) continue;
-    await fsp.mkdir(p, { recursive: true, mode: 0o755 });
-    for (let d = p; d.length > dir.length; d = path.dirname(d)) dirs.add(d);
+  const subdirs = new Set<string>();
+  for (const f of folder.files) {
+    const parts = f.path.split('/');
+    for (let i = 1; i < parts.length; i++) subdirs.add(parts.slice(0, i).join('/'));
   }
-  const files = folder.files.map((f) => path.join(dir, f.path));
+  // Shallowest first, each made once.
+  const made = [...subdirs].sort((a, b) => a.split('/').length - b.split('/').length);
+  for (const d of made) await fsp.mkdir(path.join(dir, d), { mode: 0o755 });
+  const entries: StagedFiles['entries'] = new Array(folder.files.length);
   await mapLimit(folder.files, FILE_PARALLEL, async (f, i) => {
-    await writeNew(files[i] as string, f.data, normalMode(f.mode));
+    entries[i] = { rel: f.path, st: await writeNew(path.join(dir, f.path), f.data, normalMode(f.mode)) };
     await afterFile?.(i);
   });
-  const markerFile = path.join(dir, MARKER_FILE);
-  await writeNew(markerFile, Buffer.from(marker), 0o644);
-  files.push(markerFile);
-  return { files, dirs: [...dirs] };
+  entries.push({ rel: MARKER_FILE, st: await writeNew(path.join(dir, MARKER_FILE), Buffer.from(marker), 0o644) });
+  // A folder's times move while entries are added to it: taken once every file is in.
+  entries.push(...(await Promise.all(made.map(async (d) => ({ rel: d, st: await fsp.lstat(path.join(dir, d)) })))));
+  return { files: entries.filter((e) => !made.includes(e.rel)).map((e) => path.join(dir, e.rel)), dirs: [dir, ...made.map((d) => path.join(dir, d))], entries };
 }
 
 async function fsyncPath(p: string, isDir: boolean): Promise<void> {

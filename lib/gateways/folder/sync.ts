@@ -11,8 +11,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir, readJsonFile, writeJsonAtomic } from '../../core/atomic-fs';
 import { isAppError } from '../../core/errors';
-import type { SkillFolder } from '../access';
-import { folderSignature, markerStamp, otherStamps, sameFolders } from './manifest';
+import { MARKER_FILE, type SkillFolder } from '../access';
+import { folderSignature, markerStamp, otherStamps, sameFolders, signatureOf, stampOf } from './manifest';
 import {
   commitStaged,
   discardStaged,
@@ -93,6 +93,13 @@ function keptOf(root: string, name: string, digest: string, contentHash: string 
   const stamp = markerStamp(root, name);
   const sig = folderSignature(root, name);
   if (!stamp || !sig) return null;
+  return { digest, contentHash, stamp: stamp.fresh ? null : stamp.id, sig: sig.fresh ? null : sig.id };
+}
+
+function keptFromStaged(s: StagedFolder, digest: string, contentHash: string, visible: number): KeptSkill {
+  const marker = s.entries.find((e) => e.rel === MARKER_FILE) as StagedFolder['entries'][number];
+  const stamp = stampOf(marker.st, visible);
+  const sig = signatureOf(s.entries, visible);
   return { digest, contentHash, stamp: stamp.fresh ? null : stamp.id, sig: sig.fresh ? null : sig.id };
 }
 
@@ -221,15 +228,16 @@ export async function syncPass(client: GatewayClient, root: string, opts: PassOp
       );
       await mapLimit(staged, FILE_PARALLEL, async (x) => {
         try {
+          // Signed from the stats taken as it was written: nobody but this pass could touch it before it is visible.
+          const visible = Date.now();
           const old = await commitStaged(root, x.s);
           if (old) trash.push(old);
           changes.push(x.change);
+          skills[x.s.name] = keptFromStaged(x.s, x.digest, x.contentHash, visible);
         } catch (e) {
           blocked(x.s.name, e);
         }
       });
-      // Signed once every folder is in place: the later a folder's signature, the fewer are too fresh to trust.
-      for (const x of staged) if (changes.includes(x.change)) keep(x.s.name, x.digest, x.contentHash);
     }
     for (const name of ours.keys()) {
       if (wanted.has(name)) continue;
