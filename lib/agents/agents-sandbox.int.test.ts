@@ -74,6 +74,7 @@ describeDocker('an agent on a sandbox config', () => {
         location: '/opt/skilldock/skills/sbx-echo/SKILL.md',
         skillDir: '/opt/skilldock/skills/sbx-echo',
         env: [],
+        contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     ]);
     expect(ready.body.prompt.text).toContain('<location>/opt/skilldock/skills/sbx-echo/SKILL.md</location>');

@@ -91,4 +91,13 @@ export const allowlistBatchInput = z.strictObject({
 
 export const gatewaySkillParams = z.strictObject({ id: agentId, name: z.string().min(1).max(MAX_SKILL_NAME) });
 export const gatewayFileQuery = z.strictObject({ path: z.string().min(1).max(1024) });
+/** At most this many skills per bundle request. */
+export const MAX_BUNDLE_SKILLS = 100;
+export const gatewayBundleQuery = z.strictObject({
+  names: z
+    .string()
+    .min(1)
+    .max(MAX_BUNDLE_SKILLS * (MAX_SKILL_NAME + 1))
+    .describe(`Skill names separated by ",", at most ${MAX_BUNDLE_SKILLS}`),
+});
 export const explainQuery = z.strictObject({ skill: z.string().min(1).max(MAX_SKILL_NAME).optional() });

@@ -40,7 +40,7 @@ export interface AgentsDeps {
 /** Exec-policy checks of skills, kept across explains (by skill content and profile rules). */
 export const skillPolicyCache = new SkillPolicyCache();
 
-const MAX_FILE = 2 * 1024 * 1024;
+export const MAX_FILE = 2 * 1024 * 1024;
 
 export const agentInputs = (r: Pick<AgentRow, 'id' | 'skills' | 'denySkills' | 'budget'>): AgentInputs => ({
   id: r.id,
@@ -149,14 +149,21 @@ export async function effectiveOf(deps: AgentsDeps, id: string): Promise<Effecti
   return memo.effective.effective(snapshot, kept.defaults, kept.agent, target);
 }
 
+/** The content hash of the files an agent is served for a skill: the catalog copy's, or the stored version's a sandbox still serves. */
+export function servedHash(e: Effective, name: string): string | undefined {
+  const s = e.copies.get(name);
+  if (!s) return undefined;
+  return s.served && s.served.contentHash !== s.skill.copy.contentHash ? s.served.contentHash : s.skill.copy.contentHash;
+}
+
 export function gatewayView(e: Effective) {
   const p = e.prompt;
   return {
     agentId: e.agentId,
     version: e.version,
     target: e.target,
-    skills: e.skills,
-    commands: e.commands,
+    skills: e.skills.map((s) => ({ ...s, contentHash: servedHash(e, s.name) })),
+    commands: e.commands.map((s) => ({ ...s, contentHash: servedHash(e, s.name) })),
     prompt: { text: p.text, chars: p.chars, tokens: p.tokens, form: p.form, truncated: p.truncated, included: p.included, cut: p.cut },
   };
 }
@@ -181,7 +188,7 @@ export function matchesEtag(header: string | null, version: string): boolean {
 }
 
 /** The folder and files of what the agent gets: the catalog's copy, or the stored version a sandbox still serves. */
-async function servedSkill(deps: AgentsDeps, e: Effective, name: string): Promise<{ dir: string; files: SkillFile[] }> {
+export async function servedSkill(deps: AgentsDeps, e: Effective, name: string): Promise<{ dir: string; files: SkillFile[] }> {
   const s = e.copies.get(name);
   if (!s) throw new AppError('not_found', `No skill "${name}" is available to agent "${e.agentId}".`);
   const { skill, served } = s;

@@ -44,6 +44,7 @@ const effectiveSkillOut = z.object({
   location: z.string().describe("SKILL.md's path on the agent's target"),
   skillDir: z.string(),
   env: names.describe('Env names the skill needs'),
+  contentHash: z.string().optional().describe("The served files' content hash: unchanged, the skill's files are unchanged"),
 });
 
 export const gatewaySkillsOut = z.object({
@@ -88,6 +89,27 @@ export const gatewaySkillOut = z.object({
       mode: z.number().int().describe('Permission bits (an executable script keeps its x bit)'),
     }),
   ),
+});
+
+export const gatewayBundleOut = z.object({
+  agentId: z.string(),
+  version: z.string(),
+  skills: z.array(
+    z.object({
+      name: z.string(),
+      contentHash: z.string().describe('sha256 over the sorted "path:sha256" lines of the files served'),
+      files: z.array(
+        z.object({
+          path: z.string(),
+          size: z.number(),
+          sha256: z.string(),
+          mode: z.number().int(),
+          contentBase64: z.string().nullable().describe('null past the size limits: read that file through the file route'),
+        }),
+      ),
+    }),
+  ),
+  missing: z.array(z.string()).describe("Names asked for that are not among the agent's skills (now)"),
 });
 
 export const gatewayFileOut = z.object({

@@ -12,7 +12,8 @@ import { isInside } from './catalog/containment';
 
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
-export async function readContainedFile(root: string, rel: string, maxBytes: number): Promise<Buffer> {
+/** `realRoot`: the realpath of `root` when the caller already has it (reading many files of one folder). */
+export async function readContainedFile(root: string, rel: string, maxBytes: number, realRoot?: string): Promise<Buffer> {
   const segs = rel.split('/');
   if (!rel || rel.includes('\0') || path.isAbsolute(rel) || segs.some((s) => s === '' || s === '.' || s === '..')) {
     throw new AppError('validation', `${rel} is not a relative path inside the skill.`, { details: { path: rel } });
@@ -35,9 +36,9 @@ export async function readContainedFile(root: string, rel: string, maxBytes: num
         details: { path: rel, size: st.size, max: maxBytes },
       });
     // A parent folder may have been swapped for a link: the opened file must be the one the realpath names, inside the root.
-    const [realRoot, realFile] = await Promise.all([fsp.realpath(root), fsp.realpath(abs).catch(() => null)]);
+    const [realDir, realFile] = await Promise.all([realRoot ?? fsp.realpath(root), fsp.realpath(abs).catch(() => null)]);
     const named = realFile ? await fsp.stat(realFile).catch(() => null) : null;
-    if (!realFile || !named || named.dev !== st.dev || named.ino !== st.ino || !isInside(realRoot, realFile)) {
+    if (!realFile || !named || named.dev !== st.dev || named.ino !== st.ino || !isInside(realDir, realFile)) {
       throw new AppError('not_allowed', `${rel} resolves outside the skill folder.`, { details: { path: rel } });
     }
     const chunks: Buffer[] = [];

@@ -3,6 +3,7 @@
 // Event streams can be dropped (their sockets destroyed) or refused, to test resume and fallback.
 import http from 'node:http';
 import type { Socket } from 'node:net';
+import { GET as bundleRoute } from '@/app/api/v1/agents/[id]/skill-files/route';
 import { GET as fileRoute } from '@/app/api/v1/agents/[id]/skills/[name]/files/route';
 import { GET as skillRoute } from '@/app/api/v1/agents/[id]/skills/[name]/route';
 import { GET as skillsRoute } from '@/app/api/v1/agents/[id]/skills/route';
@@ -15,7 +16,9 @@ const eventsRoute = route(agentEventOps.agentEvents) as Handler;
 export interface GatewayHttp {
   url: string;
   /** Requests per route kind since start. */
-  counts: Record<'skills' | 'skill' | 'file' | 'events', number>;
+  counts: Record<'skills' | 'skill' | 'file' | 'bundle' | 'events', number>;
+  /** The names each bundle request asked for, in order. */
+  bundles: string[][];
   /** Last-Event-ID headers the event route received, in order. */
   lastEventIds: (string | null)[];
   /** Open event streams now. */
@@ -28,9 +31,10 @@ export interface GatewayHttp {
 }
 
 function match(pathname: string): { handler: Handler; params: Record<string, string>; kind: keyof GatewayHttp['counts'] } | null {
-  const m = /^\/api\/v1\/agents\/([^/]+)\/(skills|events)(?:\/([^/]+)(\/files)?)?$/.exec(pathname);
+  const m = /^\/api\/v1\/agents\/([^/]+)\/(skills|events|skill-files)(?:\/([^/]+)(\/files)?)?$/.exec(pathname);
   if (!m) return null;
   const id = decodeURIComponent(m[1] as string);
+  if (m[2] === 'skill-files') return m[3] ? null : { handler: bundleRoute as Handler, params: { id }, kind: 'bundle' };
   if (m[2] === 'events') return m[3] ? null : { handler: eventsRoute, params: { id }, kind: 'events' };
   if (!m[3]) return { handler: skillsRoute as Handler, params: { id }, kind: 'skills' };
   const name = decodeURIComponent(m[3]);
@@ -40,14 +44,15 @@ function match(pathname: string): { handler: Handler; params: Record<string, str
 export async function startGatewayHttp(): Promise<GatewayHttp> {
   const streams = new Set<Socket>();
   const sockets = new Set<Socket>();
-  const counts = { skills: 0, skill: 0, file: 0, events: 0 };
+  const counts = { skills: 0, skill: 0, file: 0, bundle: 0, events: 0 };
   const lastEventIds: (string | null)[] = [];
-  const gw = { refuseEvents: false } as GatewayHttp;
+  const gw = { refuseEvents: false, bundles: [] as string[][] } as GatewayHttp;
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const hit = req.method === 'GET' ? match(url.pathname) : null;
     if (!hit) return res.writeHead(404).end();
     counts[hit.kind]++;
+    if (hit.kind === 'bundle') gw.bundles.push((url.searchParams.get('names') ?? '').split(','));
     if (hit.kind === 'events') {
       lastEventIds.push((req.headers['last-event-id'] as string | undefined) ?? null);
       if (gw.refuseEvents)

@@ -1,6 +1,7 @@
 import 'server-only';
 import os from 'node:os';
 import { previewAllowlists, saveAllowlists } from '../../agents/batch';
+import { gatewayBundle } from '../../agents/gateway-bundle';
 import { type AgentsDeps, effectiveOf, etagOf, explainAgent, gatewayFile, gatewayJson, gatewaySkill, gatewayView, matchesEtag } from '../../agents/service';
 import { type AgentStoreDeps, createAgent, deleteAgent, getAgent, getDefaults, listAgents, patchAgent, putDefaults } from '../../agents/store';
 import { agentSummaries, allowlistMatrix, budgetPlan, skillAgents } from '../../agents/views';
@@ -52,6 +53,9 @@ export const agentOps = {
   agentSkill: defineOperation(api.agentSkill, async ({ services, params }) => gatewaySkill(agentsDeps(services), params.id, params.name)),
   agentSkillFile: defineOperation(api.agentSkillFile, async ({ services, params, query }) =>
     gatewayFile(agentsDeps(services), params.id, params.name, query.path),
+  ),
+  agentSkillBundle: defineOperation(api.agentSkillBundle, async ({ services, params, query }) =>
+    gatewayBundle(agentsDeps(services), params.id, query.names.split(',')),
   ),
   explainAgent: defineOperation(api.explainAgent, async ({ services, params, query }) => explainAgent(agentsDeps(services), params.id, query.skill)),
   agentSummaries: defineOperation(api.agentSummaries, async ({ services }) => agentSummaries(agentsDeps(services))),

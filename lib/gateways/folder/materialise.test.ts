@@ -4,7 +4,19 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hasCode } from '@/lib/core/errors';
 import { MARKER_FILE, type SkillFolder } from '../access';
-import { folderDigest, listManagedFolders, putSkillFolder, readMarker, recoverLeftovers, removeSkillFolder } from './materialise';
+import { folderSignature, signatureOf } from './manifest';
+import {
+  commitStaged,
+  folderDigest,
+  listManagedFolders,
+  putSkillFolder,
+  readMarker,
+  recoverLeftovers,
+  removeSkillFolder,
+  type StagedFolder,
+  stageSkillFolder,
+} from './materialise';
+import { makeDurable } from './stage';
 
 let root: string;
 beforeEach(() => {
@@ -150,5 +162,60 @@ describe('recoverLeftovers', () => {
     expect(read('a-b', 'SKILL.md')).toBe('old');
     expect((await readMarker(root, 'a-b'))?.digest).toBe(old.digest);
     expect(read('d', 'SKILL.md')).toBe('new');
+  });
+});
+
+describe('stageSkillFolder, makeDurable and commitStaged (a pass of many folders)', () => {
+  it('stages out of sight, swaps in on commit, and answers null for the same digest or a conflict for a foreign folder', async () => {
+    const v1 = folder('one', { 'SKILL.md': 'v1', 'scripts/run.sh': '#!/bin/sh\n' }, ['scripts/run.sh']);
+    const two = folder('two', { 'SKILL.md': 'two' });
+    const staged = [await stageSkillFolder(root, v1), await stageSkillFolder(root, two)];
+    expect(staged.every((s) => s !== null)).toBe(true);
+    // Nothing is in place before the commit: only the hidden staging copies.
+    expect(fs.readdirSync(root).every((e) => e.startsWith('.skilldock-staging-'))).toBe(true);
+    await makeDurable(root, staged as StagedFolder[]);
+    for (const s of staged) expect(await commitStaged(root, s as StagedFolder)).toBeNull();
+    expect(fs.readdirSync(root).sort()).toEqual(['one', 'two']);
+    expect(read('one', 'SKILL.md')).toBe('v1');
+    expect(fs.statSync(path.join(root, 'one/scripts/run.sh')).mode & 0o777).toBe(0o755);
+    expect((await readMarker(root, 'two'))?.digest).toBe(two.digest);
+
+    expect(await stageSkillFolder(root, v1)).toBeNull();
+    const v2 = folder('one', { 'SKILL.md': 'v2' });
+    const s2 = (await stageSkillFolder(root, v2)) as StagedFolder;
+    expect(read('one', 'SKILL.md')).toBe('v1');
+    await makeDurable(root, [s2]);
+    const old = await commitStaged(root, s2);
+    expect(old && fs.existsSync(old)).toBe(true);
+    expect(read('one', 'SKILL.md')).toBe('v2');
+
+    fs.mkdirSync(path.join(root, 'theirs'));
+    await rejectsWith(stageSkillFolder(root, folder('theirs', { 'SKILL.md': 'x' })), 'conflict');
+    expect(fs.readdirSync(path.join(root, 'theirs'))).toEqual([]);
+  });
+
+  it('records the stats it wrote, so the signature taken in staging is the one the folder has once in place', async () => {
+    const f = folder('signed', { 'SKILL.md': 's', 'a/b/c.txt': 'c', 'a/d.txt': 'd', 'run.sh': '#!/bin/sh\n' }, ['run.sh']);
+    const s = (await stageSkillFolder(root, f)) as StagedFolder;
+    expect(s.entries.map((e) => e.rel).sort()).toEqual(['.skilldock.json', 'SKILL.md', 'a', 'a/b', 'a/b/c.txt', 'a/d.txt', 'run.sh']);
+    await makeDurable(root, [s]);
+    await commitStaged(root, s);
+    const now = Date.now();
+    expect(signatureOf(s.entries, now).id).toBe(folderSignature(root, 'signed')?.id);
+    fs.writeFileSync(path.join(root, 'signed/a/d.txt'), 'D');
+    expect(signatureOf(s.entries, now).id).not.toBe(folderSignature(root, 'signed')?.id);
+  });
+
+  it('flushes a few files one by one (a missing one fails the barrier) and many with one filesystem flush', async () => {
+    const few = (await stageSkillFolder(root, folder('few', { 'SKILL.md': 'a', 'b.txt': 'b' }))) as StagedFolder;
+    await makeDurable(root, [few]);
+    fs.rmSync(path.join(few.staging, 'b.txt'));
+    await expect(makeDurable(root, [few])).rejects.toMatchObject({ code: 'ENOENT' });
+    const files = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`f/${i}.txt`, String(i)]));
+    const many = (await stageSkillFolder(root, folder('many', { 'SKILL.md': 'm', ...files }))) as StagedFolder;
+    expect(many.files.length).toBe(82);
+    await makeDurable(root, [many]);
+    await commitStaged(root, many);
+    expect(read('many', 'f/79.txt')).toBe('79');
   });
 });

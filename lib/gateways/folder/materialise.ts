@@ -1,6 +1,7 @@
 /**
  * Skill folders on the local filesystem, each put in place whole: the new folder is written into a
- * hidden staging folder inside `root` (same filesystem), fsynced, then swapped in with two renames —
+ * hidden staging folder inside `root` (same filesystem), made durable (stage.ts: one barrier for all
+ * the folders of a pass), then swapped in with two renames —
  * the old folder to `.skilldock-old-<name>-<rand>`, the staging folder to `<name>` — and the old one
  * removed. Node has no renameat2(RENAME_EXCHANGE), so between the two renames `<name>` is briefly
  * absent; a reader sees the old folder, no folder, or the new folder, never a mix of files.
@@ -14,7 +15,8 @@ import path from 'node:path';
 import { fsyncDir, lstatOrNull } from '../../core/atomic-fs';
 import { AppError } from '../../core/errors';
 import { type FolderMarker, MARKER_FILE, type SkillFolder } from '../access';
-import { checkFolder, checkFolderName, folderDigest, LEFTOVER_RE, MAX_FILES, normalMode, OLD_PREFIX, STAGING_PREFIX, TRASH_PREFIX } from './paths';
+import { checkFolder, checkFolderName, folderDigest, LEFTOVER_RE, MAX_FILES, OLD_PREFIX, STAGING_PREFIX, TRASH_PREFIX } from './paths';
+import { makeDurable, type StagedFiles, writeStaging } from './stage';
 
 export { checkFilePath, checkFolderName, folderDigest } from './paths';
 
@@ -38,7 +40,6 @@ export interface PutOptions {
   hooks?: PutHooks;
 }
 
-const WRITE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
 const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0);
 const MAX_MARKER_BYTES = 64 * 1024;
 
@@ -69,35 +70,74 @@ export async function readMarker(root: string, name: string): Promise<MarkerFile
   }
 }
 
-async function writeFileDurable(file: string, data: Uint8Array, mode: number): Promise<void> {
-  const fh = await fsp.open(file, WRITE_FLAGS, mode);
+/** A folder written into its staging copy, not yet swapped in. */
+export interface StagedFolder extends StagedFiles {
+  name: string;
+  staging: string;
+  /** `root/<name>` existed (with our marker) when it was staged. */
+  replaces: boolean;
+}
+
+/**
+ * Writes `folder` into a fresh staging copy inside `root` (not yet durable, not yet in place); null
+ * when the marker at `root/<name>` already names the same digest (unless `force`); a `conflict` when
+ * `root/<name>` exists without a Skilldock marker.
+ */
+export async function stageSkillFolder(root: string, folder: SkillFolder, opts: PutOptions = {}): Promise<StagedFolder | null> {
+  checkFolder(folder);
+  const st = await lstatOrNull(path.join(root, folder.name));
+  if (st) {
+    const marker = await readMarker(root, folder.name);
+    if (!marker) throw foreignFolder(root, folder.name);
+    if (marker.digest === folder.digest && !opts.force) return null;
+  }
+  const staging = path.join(root, `${STAGING_PREFIX}${folder.name}-${rand()}`);
+  const marker: MarkerFile = { name: folder.name, digest: folder.digest, writer: MARKER_WRITER, writtenAt: new Date().toISOString() };
   try {
-    await fh.writeFile(data);
-    await fh.chmod(mode);
-    await fh.sync();
-  } finally {
-    await fh.close();
+    const written = await writeStaging(staging, folder, `${JSON.stringify(marker, null, 2)}\n`, opts.hooks?.afterFile);
+    return { name: folder.name, staging, replaces: !!st, ...written };
+  } catch (e) {
+    await fsp.rm(staging, { recursive: true, force: true });
+    throw e;
   }
 }
 
-/** Writes the folder's files and marker under `dir` (fresh), fsyncing every file and folder. */
-async function writeStaging(dir: string, folder: SkillFolder, hooks: PutHooks | undefined): Promise<void> {
-  await fsp.mkdir(dir, { mode: 0o755 });
-  const dirs = new Set<string>([dir]);
-  for (const [i, f] of folder.files.entries()) {
-    const file = path.join(dir, f.path);
-    const parent = path.dirname(file);
-    if (!dirs.has(parent)) {
-      await fsp.mkdir(parent, { recursive: true, mode: 0o755 });
-      for (let d = parent; d.length > dir.length; d = path.dirname(d)) dirs.add(d);
+/**
+ * Swaps a durable staged folder in (two renames when it replaces one). Answers the old folder's
+ * temporary path, to delete once the caller has fsynced `root`. The staging copy is gone after.
+ */
+export async function commitStaged(root: string, s: StagedFolder, hooks?: PutHooks): Promise<string | null> {
+  const dest = path.join(root, s.name);
+  try {
+    if (s.replaces) {
+      const old = path.join(root, `${OLD_PREFIX}${s.name}-${rand()}`);
+      await fsp.rename(dest, old);
+      await hooks?.afterOldMoved?.();
+      try {
+        await fsp.rename(s.staging, dest);
+      } catch (e) {
+        await fsp.rename(old, dest).catch(() => undefined);
+        throw e;
+      }
+      return old;
     }
-    await writeFileDurable(file, f.data, normalMode(f.mode));
-    await hooks?.afterFile?.(i);
+    try {
+      await fsp.rename(s.staging, dest);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // Someone created a folder there since it was checked.
+      if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') throw foreignFolder(root, s.name);
+      throw e;
+    }
+    return null;
+  } finally {
+    await discardStaged(s);
   }
-  const marker: MarkerFile = { name: folder.name, digest: folder.digest, writer: MARKER_WRITER, writtenAt: new Date().toISOString() };
-  await writeFileDurable(path.join(dir, MARKER_FILE), Buffer.from(`${JSON.stringify(marker, null, 2)}\n`), 0o644);
-  // Deepest first, so each folder's entries are durable before its parent's.
-  for (const d of [...dirs].sort((a, b) => b.length - a.length)) await fsyncDir(d);
+}
+
+/** Deletes a staged copy that will not be swapped in (nothing when it was). */
+export async function discardStaged(s: StagedFolder): Promise<void> {
+  await fsp.rm(s.staging, { recursive: true, force: true });
 }
 
 /**
@@ -105,57 +145,39 @@ async function writeStaging(dir: string, folder: SkillFolder, hooks: PutHooks | 
  * names the same digest (unless `force`); a `conflict` when `root/<name>` exists without a Skilldock marker.
  */
 export async function putSkillFolder(root: string, folder: SkillFolder, opts: PutOptions = {}): Promise<'written' | 'unchanged'> {
-  checkFolder(folder);
-  const { hooks } = opts;
-  const dest = path.join(root, folder.name);
-  const st = await lstatOrNull(dest);
-  if (st) {
-    const marker = await readMarker(root, folder.name);
-    if (!marker) throw foreignFolder(root, folder.name);
-    if (marker.digest === folder.digest && !opts.force) return 'unchanged';
-  }
-  const staging = path.join(root, `${STAGING_PREFIX}${folder.name}-${rand()}`);
+  const staged = await stageSkillFolder(root, folder, opts);
+  if (!staged) return 'unchanged';
   try {
-    await writeStaging(staging, folder, hooks);
-    await hooks?.afterStaged?.();
-    if (st) {
-      const old = path.join(root, `${OLD_PREFIX}${folder.name}-${rand()}`);
-      await fsp.rename(dest, old);
-      await hooks?.afterOldMoved?.();
-      try {
-        await fsp.rename(staging, dest);
-      } catch (e) {
-        await fsp.rename(old, dest).catch(() => undefined);
-        throw e;
-      }
-      await fsyncDir(root);
-      await fsp.rm(old, { recursive: true, force: true });
-    } else {
-      try {
-        await fsp.rename(staging, dest);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        // Someone created a folder there since it was checked.
-        if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') throw foreignFolder(root, folder.name);
-        throw e;
-      }
-      await fsyncDir(root);
-    }
+    await opts.hooks?.afterStaged?.();
+    await makeDurable(root, [staged]);
+    const old = await commitStaged(root, staged, opts.hooks);
+    await fsyncDir(root);
+    if (old) await fsp.rm(old, { recursive: true, force: true });
   } finally {
-    await fsp.rm(staging, { recursive: true, force: true });
+    await discardStaged(staged);
   }
   return 'written';
 }
 
-/** Removes `root/<name>` when Skilldock wrote it; 'absent' when it is not there; `conflict` when it is not ours. */
-export async function removeSkillFolder(root: string, name: string): Promise<'removed' | 'absent'> {
+/**
+ * Renames `root/<name>` away when Skilldock wrote it, answering the trash path to delete once the
+ * caller has fsynced `root`; null when it is not there; `conflict` when it is not ours.
+ */
+export async function trashSkillFolder(root: string, name: string): Promise<string | null> {
   checkFolderName(name);
   const dest = path.join(root, name);
-  if (!(await lstatOrNull(dest))) return 'absent';
+  if (!(await lstatOrNull(dest))) return null;
   if (!(await readMarker(root, name))) throw foreignFolder(root, name);
   // Renamed away first, so the folder disappears whole; recovery deletes a trash leftover, never restores it.
   const trash = path.join(root, `${TRASH_PREFIX}${name}-${rand()}`);
   await fsp.rename(dest, trash);
+  return trash;
+}
+
+/** Removes `root/<name>` when Skilldock wrote it; 'absent' when it is not there; `conflict` when it is not ours. */
+export async function removeSkillFolder(root: string, name: string): Promise<'removed' | 'absent'> {
+  const trash = await trashSkillFolder(root, name);
+  if (!trash) return 'absent';
   await fsyncDir(root);
   await fsp.rm(trash, { recursive: true, force: true });
   return 'removed';

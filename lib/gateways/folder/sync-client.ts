@@ -1,5 +1,5 @@
-// The agent gateway routes as the folder sync reads them: the effective skills list (ETag), one
-// skill's file list, one file's bytes. Failures become a SyncFailure with the exit code the command
+// The agent gateway routes as the folder sync reads them: the effective skills list (ETag), bundles
+// of skills with their files' bytes, one skill's file list, one file's bytes. Failures become a SyncFailure with the exit code the command
 // ends with and a sentence a person can act on.
 import { trimEndChar } from '../../core/text';
 
@@ -32,6 +32,19 @@ export interface RemoteFile {
   size: number;
   sha256: string;
   mode?: number;
+}
+
+export interface BundleSkill {
+  name: string;
+  contentHash: string;
+  files: (RemoteFile & { contentBase64: string | null })[];
+}
+
+export interface Bundle {
+  version: string;
+  skills: BundleSkill[];
+  /** Names no longer among the agent's skills. */
+  missing: string[];
 }
 
 export interface GatewayClientOptions {
@@ -75,11 +88,16 @@ export class GatewayClient {
   async skills(etag: string | null): Promise<(SkillsList & { etag: string | null }) | null> {
     const res = await this.request('/skills', { headers: etag ? { 'if-none-match': etag } : {}, okStatuses: [304] });
     if (res.status === 304) return null;
-    const body = (await res.json()) as { version: string; skills: { name: string; contentHash?: string }[] };
+    type Listed = { name: string; contentHash?: string };
+    const body = (await res.json()) as { version: string; skills: Listed[]; commands?: Listed[] };
+    // The folder holds every skill the agent may use: those in the prompt and the user-only commands
+    // (their SKILL.md tells the client they are not for the model).
+    const all = new Map<string, Listed>();
+    for (const s of [...body.skills, ...(body.commands ?? [])]) if (!all.has(s.name)) all.set(s.name, s);
     return {
       version: body.version,
       etag: res.headers.get('etag'),
-      skills: body.skills.map((s) => ({ name: s.name, ...(typeof s.contentHash === 'string' ? { contentHash: s.contentHash } : {}) })),
+      skills: [...all.values()].map((s) => ({ name: s.name, ...(typeof s.contentHash === 'string' ? { contentHash: s.contentHash } : {}) })),
     };
   }
 
@@ -87,6 +105,12 @@ export class GatewayClient {
     const res = await this.request(`/skills/${encodeURIComponent(skill)}`);
     const body = (await res.json()) as { files: RemoteFile[] };
     return body.files;
+  }
+
+  /** Several skills with their files' bytes (a file past the server's limits comes without them). */
+  async bundle(names: string[]): Promise<Bundle> {
+    const res = await this.request(`/skill-files?names=${encodeURIComponent(names.join(','))}`);
+    return (await res.json()) as Bundle;
   }
 
   async file(skill: string, path: string): Promise<Buffer> {

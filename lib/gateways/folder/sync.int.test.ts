@@ -88,10 +88,10 @@ describe('skilldock sync --once and --check', () => {
     const check = await run(base(dir).concat('--check'));
     expect([check.code, check.stdout]).toEqual([0, '']);
     // A second --once reads the list with its ETag (304) and nothing else.
-    const files = gw.counts.file;
+    const [files, bundles] = [gw.counts.file, gw.counts.bundle];
     const again = await run(base(dir).concat('--once'));
     expect(again.code).toBe(0);
-    expect(gw.counts.file).toBe(files);
+    expect([gw.counts.file, gw.counts.bundle]).toEqual([files, bundles]);
   });
 
   it('--check exits 1 and lists drift; a foreign folder is never touched and blocks only its own name', async () => {
@@ -204,5 +204,110 @@ describe('skilldock sync (following)', () => {
     const code = await new Promise((r) => child.on('exit', r));
     children.delete(child);
     expect(code).toBe(0);
+  });
+});
+
+describe('skilldock sync reads bundles, and trusts only folders nobody touched', () => {
+  const statePath = (dir: string) => path.join(dir, '.skilldock-sync.json');
+  const state = (dir: string) => JSON.parse(read(statePath(dir)));
+  const settle = () => new Promise((r) => setTimeout(r, 120)); // past the window in which a ctime counts as fresh
+  const bundledSince = (n: number) => gw.bundles.slice(n).flat().sort();
+
+  it('the bundle route answers bytes and missing names, bounds the names, and keeps the token to its agent', async () => {
+    const get = (agent: string, names: string, tok = token) =>
+      fetch(`${gw.url}/api/v1/agents/${agent}/skill-files?names=${encodeURIComponent(names)}`, { headers: { authorization: `Bearer ${tok}` } });
+    await setSkills(['alpha', 'beta']);
+    const r = await get('mirror', 'alpha,nope');
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { skills: { name: string; contentHash: string; files: { path: string; contentBase64: string }[] }[]; missing: string[] };
+    expect(body.missing).toEqual(['nope']);
+    expect(body.skills.map((s) => s.name)).toEqual(['alpha']);
+    const note = body.skills[0]?.files.find((f) => f.path === 'docs/deep/note.txt');
+    expect(Buffer.from(note?.contentBase64 ?? '', 'base64').toString()).toBe('alpha note');
+    const listed = (await t.api.skills('mirror')).body.skills.find((s: { name: string }) => s.name === 'alpha');
+    expect(listed.contentHash).toBe(body.skills[0]?.contentHash);
+    expect((await get('mirror', Array.from({ length: 101 }, (_, i) => `s${i}`).join(','))).status).toBe(400);
+    expect((await get('nobody', 'alpha')).status).toBe(403);
+  });
+
+  it('a change elsewhere reads nothing for an untouched skill, and restores one whose files were edited by hand', async () => {
+    await setSkills(['alpha', 'beta']);
+    const dir = freshDir('manifest');
+    const [files, skill, b0] = [gw.counts.file, gw.counts.skill, gw.bundles.length];
+    expect((await run(base(dir).concat('--once'))).code).toBe(0);
+    expect(bundledSince(b0)).toEqual(['alpha', 'beta']);
+    expect([gw.counts.file, gw.counts.skill]).toEqual([files, skill]);
+
+    // A version change that leaves alpha and beta as they were: only gamma is read.
+    await settle();
+    await setSkills(['alpha', 'beta', 'gamma']);
+    const b1 = gw.bundles.length;
+    expect((await run(base(dir).concat('--once'))).code).toBe(0);
+    expect(bundledSince(b1)).toEqual(['gamma']);
+    expect(typeof state(dir).skills.alpha.sig).toBe('string');
+
+    // The same size, so only the stat identity tells: alpha is read again and restored.
+    const original = read(dir, 'alpha/SKILL.md');
+    fs.writeFileSync(path.join(dir, 'alpha/SKILL.md'), original.replace(/alpha/g, 'ALPHA'));
+    await settle();
+    await setSkills(['alpha', 'beta', 'gamma', 'delta']);
+    const b2 = gw.bundles.length;
+    const r = await run(base(dir).concat('--once'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('updated alpha: its files were changed by hand; restored');
+    expect(bundledSince(b2)).toEqual(['alpha', 'delta']);
+    expect(read(dir, 'alpha/SKILL.md')).toBe(original);
+    expect(inStep(dir, ['alpha', 'beta', 'delta', 'gamma'])).toBe(true);
+  });
+
+  it('a folder recorded too fresh to trust is compared by its bytes: untouched it is kept, edited it is restored', async () => {
+    await setSkills(['alpha', 'beta']);
+    const dir = freshDir('fresh');
+    expect((await run(base(dir).concat('--once'))).code).toBe(0);
+    const s = state(dir);
+    s.skills.alpha.sig = null;
+    s.skills.beta.sig = null;
+    fs.writeFileSync(statePath(dir), JSON.stringify(s));
+    fs.appendFileSync(path.join(dir, 'beta/data.bin'), 'x');
+    await setSkills(['alpha', 'beta', 'gamma']);
+    const b0 = gw.bundles.length;
+    const r = await run(base(dir).concat('--once'));
+    expect(r.code).toBe(0);
+    expect(bundledSince(b0)).toEqual(['beta', 'gamma']);
+    expect(r.stdout).toContain('updated beta: its files were changed by hand; restored');
+    expect(r.stdout).not.toContain('alpha');
+    expect(fs.readFileSync(path.join(dir, 'beta/data.bin'))).toEqual(Buffer.from('\u0000\u0001binary'));
+  });
+
+  it('with the version unchanged, a marker edited by hand is noticed without reading any file, and the folder rewritten', async () => {
+    await setSkills(['alpha', 'beta']);
+    const dir = freshDir('marker');
+    expect((await run(base(dir).concat('--once'))).code).toBe(0);
+    await settle();
+    const b0 = gw.bundles.length;
+    const quiet = await run(base(dir).concat('--once'));
+    expect(quiet.code).toBe(0);
+    expect(gw.bundles.length).toBe(b0);
+    const markerFile = path.join(dir, 'beta', MARKER_FILE);
+    const marker = JSON.parse(read(markerFile));
+    fs.writeFileSync(markerFile, JSON.stringify({ ...marker, digest: '0'.repeat(64) }));
+    const r = await run(base(dir).concat('--once'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('updated beta');
+    expect(bundledSince(b0)).toEqual(['beta']);
+    expect(JSON.parse(read(markerFile)).digest).toBe(marker.digest);
+  });
+
+  it('materialises user-only commands beside the prompt skills; a user-invocable: false skill only when the model may use it', async () => {
+    t.write('slash', 'A user-only command.', { extra: 'disable-model-invocation: true' });
+    t.write('hidden', 'Neither for the model nor a command.', { extra: 'disable-model-invocation: true\nuser-invocable: false' });
+    await t.refresh();
+    await setSkills(['alpha', 'slash', 'hidden']);
+    const dir = freshDir('commands');
+    const r = await run(base(dir).concat('--once'));
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(inStep(dir, ['alpha', 'slash'])).toBe(true);
+    expect(read(dir, 'slash/SKILL.md')).toContain('disable-model-invocation: true');
+    await setSkills(['alpha', 'beta']);
   });
 });

@@ -1,29 +1,59 @@
 // One pass of the folder sync: the agent's effective skills from the server, each materialised as a
-// folder of `root` (skipped when its marker already names the same digest), folders Skilldock wrote
-// for skills the agent no longer has removed, and folders it did not write never touched. A file
-// whose bytes are already on disk (same path and sha256 in the folder it wrote) is not fetched.
-// A state file remembers the version and digests of the last pass, so a pass that finds the version
-// unchanged (304) and every marker in place reads nothing else.
-import { createHash } from 'node:crypto';
+// folder of `root`, folders Skilldock wrote for skills the agent no longer has removed, and folders
+// it did not write never touched. The skills to write are read in bundles (many skills and their
+// bytes per request), staged in parallel, made durable with one barrier, then swapped in one by one.
+// A state file remembers the version, each skill's content hash and folder digest, and the stat
+// signature (manifest.ts) of every folder written, so:
+// - a pass that finds the version unchanged (304) checks one readdir and a marker stat per folder;
+// - a pass after a change skips a skill whose content hash is unchanged and whose folder's signature
+//   still matches, and reads and compares only the others (a file edited by hand is restored).
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { readJsonFile, writeJsonAtomic } from '../../core/atomic-fs';
+import { fsyncDir, readJsonFile, writeJsonAtomic } from '../../core/atomic-fs';
 import { isAppError } from '../../core/errors';
-import type { SkillFolder } from '../access';
-import { folderDigest, folderDigestOnDisk, listManagedFolders, putSkillFolder, recoverLeftovers, removeSkillFolder } from './materialise';
+import { MARKER_FILE, type SkillFolder } from '../access';
+import { folderSignature, markerStamp, otherStamps, sameFolders, signatureOf, stampOf } from './manifest';
+import {
+  commitStaged,
+  discardStaged,
+  folderDigest,
+  folderDigestOnDisk,
+  listManagedFolders,
+  readMarker,
+  recoverLeftovers,
+  type StagedFolder,
+  stageSkillFolder,
+  trashSkillFolder,
+} from './materialise';
 import { normalMode } from './paths';
-import { EXIT, type GatewayClient, type RemoteSkill, SyncFailure } from './sync-client';
+import { FILE_PARALLEL, makeDurable, mapLimit } from './stage';
+import { type BundleSkill, EXIT, type GatewayClient, type RemoteSkill, SyncFailure } from './sync-client';
 
 export const STATE_FILE = '.skilldock-sync.json';
-const CONCURRENCY = 8;
+const STATE_FORMAT = 3;
+/** Skills per bundle request, and bundle requests at a time. */
+const BUNDLE_SKILLS = 25;
+const BUNDLE_PARALLEL = 4;
+/** Skills of one bundle compared and staged at a time. */
+const SKILLS_PARALLEL = 8;
+
+interface KeptSkill {
+  digest: string;
+  contentHash: string | null;
+  /** markerStamp and folderSignature of the folder as written; null when too fresh to trust (compared by content instead). */
+  stamp: string | null;
+  sig: string | null;
+}
 
 interface SyncState {
+  format: typeof STATE_FORMAT;
   url: string;
   agentId: string;
   version: string;
   etag: string | null;
-  /** name → the folder digest written, and the server's content hash it came from (when reported). */
-  skills: Record<string, { digest: string; contentHash: string | null }>;
+  skills: Record<string, KeptSkill>;
+  /** Folders and symlinks of the root that are not ours, with their marker stamp. */
+  others: Record<string, string>;
 }
 
 export interface Change {
@@ -39,43 +69,52 @@ export interface PassResult {
   changes: Change[];
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-
 async function readState(root: string, client: GatewayClient): Promise<SyncState | null> {
   try {
     const s = (await readJsonFile(path.join(root, STATE_FILE))) as SyncState | null;
-    return s && s.url === client.base && s.agentId === client.agentId && typeof s.version === 'string' ? s : null;
+    return s?.format === STATE_FORMAT && s.url === client.base && s.agentId === client.agentId && typeof s.version === 'string' ? s : null;
   } catch {
     return null;
   }
 }
 
-/** The bytes a skill folder should hold: files already on disk with the listed sha256 are reused. */
-async function buildFolder(client: GatewayClient, root: string, name: string, owned: boolean): Promise<SkillFolder> {
-  const listed = await client.files(name);
-  const files = await mapLimit(listed, CONCURRENCY, async (f) => {
-    let data: Buffer | null = null;
-    if (owned) {
-      data = await fsp.readFile(path.join(root, name, f.path)).catch(() => null);
-      if (data && sha256(data) !== f.sha256) data = null;
-    }
-    data ??= await client.file(name, f.path);
-    return { path: f.path, mode: normalMode(f.mode ?? 0o644), data };
-  });
-  return { name, digest: folderDigest(files), files };
+/** The bytes a skill folder should hold, from a bundle (a file sent without its bytes is read alone). */
+async function folderOf(client: GatewayClient, b: BundleSkill): Promise<SkillFolder> {
+  const files = await mapLimit(b.files, FILE_PARALLEL, async (f) => ({
+    path: f.path,
+    mode: normalMode(f.mode ?? 0o644),
+    data: f.contentBase64 !== null ? Buffer.from(f.contentBase64, 'base64') : await client.file(b.name, f.path),
+  }));
+  return { name: b.name, digest: folderDigest(files), files };
+}
+
+/** The state entry of a folder now in place; null when it cannot be signed (it is compared in full next time). */
+function keptOf(root: string, name: string, digest: string, contentHash: string | null): KeptSkill | null {
+  const stamp = markerStamp(root, name);
+  const sig = folderSignature(root, name);
+  if (!stamp || !sig) return null;
+  return { digest, contentHash, stamp: stamp.fresh ? null : stamp.id, sig: sig.fresh ? null : sig.id };
+}
+
+function keptFromStaged(s: StagedFolder, digest: string, contentHash: string, visible: number): KeptSkill {
+  const marker = s.entries.find((e) => e.rel === MARKER_FILE) as StagedFolder['entries'][number];
+  const stamp = stampOf(marker.st, visible);
+  const sig = signatureOf(s.entries, visible);
+  return { digest, contentHash, stamp: stamp.fresh ? null : stamp.id, sig: sig.fresh ? null : sig.id };
+}
+
+/** The folders recorded without a marker stamp still hold our marker with the recorded digest; their stamps are taken again. */
+async function markersHold(root: string, state: SyncState, names: string[]): Promise<boolean> {
+  if (!names.length) return true;
+  for (const n of names) if ((await readMarker(root, n))?.digest !== state.skills[n]?.digest) return false;
+  let restamped = false;
+  for (const n of names) {
+    const st = markerStamp(root, n);
+    const kept = state.skills[n] as KeptSkill;
+    if (st && !st.fresh) [kept.stamp, restamped] = [st.id, true];
+  }
+  if (restamped) await writeJsonAtomic(path.join(root, STATE_FILE), state);
+  return true;
 }
 
 export interface PassOptions {
@@ -85,74 +124,140 @@ export interface PassOptions {
 
 /** One sync pass of `root` against the agent's effective skills. */
 export async function syncPass(client: GatewayClient, root: string, opts: PassOptions = {}): Promise<PassResult> {
-  if (!opts.dryRun) {
+  const dry = !!opts.dryRun;
+  // A check compares everything; a sync trusts what its last pass recorded while the version holds.
+  const state = dry ? null : await readState(root, client);
+  // Asked first, so the server answers while the folder is looked at.
+  const asked = client.skills(state?.etag ?? null);
+  asked.catch(() => undefined);
+  let unstamped: string[] | false = false;
+  if (!dry) {
     await fsp.mkdir(root, { recursive: true });
     await recoverLeftovers(root);
+    if (state) unstamped = sameFolders(root, state.skills, state.others);
   }
-  // A check compares everything; a sync trusts what its last pass recorded while the version holds.
-  const state = opts.dryRun ? null : await readState(root, client);
-  const { ours, foreign } = await listManagedFolders(root);
-  const list = await client.skills(state?.etag ?? null);
-  if (!list && state && inPlace(state, ours)) return { version: state.version, unchanged: true, changes: [] };
+  const list = await asked;
+  if (!list && state && unstamped && (await markersHold(root, state, unstamped))) return { version: state.version, unchanged: true, changes: [] };
   const current = list ?? (await client.skills(null));
   if (!current) throw new SyncFailure('The server answered 304 to a request without If-None-Match.', EXIT.failed);
+  const { ours, foreign } = await listManagedFolders(root);
 
   const changes: Change[] = [];
   const wanted = new Map<string, RemoteSkill>(current.skills.map((s) => [s.name, s]));
-  const nextState: SyncState = { url: client.base, agentId: client.agentId, version: current.version, etag: current.etag, skills: {} };
-  await mapLimit([...wanted.values()], CONCURRENCY, async (skill) => {
+  const skills: Record<string, KeptSkill> = {};
+  let unsigned = false;
+  const keep = (name: string, digest: string, contentHash: string | null) => {
+    const k = keptOf(root, name, digest, contentHash);
+    if (k) skills[name] = k;
+    else unsigned = true;
+  };
+  const toRead: string[] = [];
+  for (const skill of wanted.values()) {
     const { name } = skill;
     if (foreign.has(name)) {
       changes.push({ kind: 'blocked', name, detail: `${path.join(root, name)} was not written by Skilldock; it is left alone` });
-      return;
+      continue;
     }
-    const marker = ours.get(name);
     const kept = state?.skills[name];
+    const marker = ours.get(name);
+    // The same bytes on the server, and on disk by signature (or, recorded too fresh, by content).
     if (marker && kept && skill.contentHash && kept.contentHash === skill.contentHash && kept.digest === marker.digest) {
-      nextState.skills[name] = kept;
-      return;
-    }
-    try {
-      const folder = await buildFolder(client, root, name, !!marker);
-      nextState.skills[name] = { digest: folder.digest, contentHash: skill.contentHash ?? null };
-      let byHand = false;
-      if (marker?.digest === folder.digest) {
-        if ((await folderDigestOnDisk(root, name)) === folder.digest) return;
-        byHand = true;
+      if (kept.sig !== null && kept.stamp !== null && folderSignature(root, name)?.id === kept.sig) {
+        skills[name] = kept;
+        continue;
       }
-      if (!opts.dryRun) await putSkillFolder(root, folder, { force: byHand });
-      changes.push({
-        kind: marker ? 'updated' : 'added',
-        name,
-        ...(byHand ? { detail: opts.dryRun ? 'its files differ from what Skilldock wrote' : 'its files were changed by hand; restored' } : {}),
+      if (kept.sig === null && (await folderDigestOnDisk(root, name)) === kept.digest) {
+        keep(name, kept.digest, kept.contentHash);
+        continue;
+      }
+    }
+    toRead.push(name);
+  }
+
+  const blocked = (name: string, e: unknown) => {
+    if (e instanceof SyncFailure && e.exitCode === EXIT.notFound) {
+      // The skill left the agent's list while it was read: the next pass sees the new version.
+      changes.push({ kind: 'blocked', name, detail: 'it changed on the server while it was read; it is read again on the next pass' });
+    } else if (isAppError(e)) changes.push({ kind: 'blocked', name, detail: e.message });
+    else throw e;
+  };
+  const staged: { s: StagedFolder; digest: string; contentHash: string; change: Change }[] = [];
+  const trash: string[] = [];
+  try {
+    const batches: string[][] = [];
+    for (let i = 0; i < toRead.length; i += BUNDLE_SKILLS) batches.push(toRead.slice(i, i + BUNDLE_SKILLS));
+    await mapLimit(batches, BUNDLE_PARALLEL, async (names) => {
+      let bundle: Awaited<ReturnType<GatewayClient['bundle']>>;
+      try {
+        bundle = await client.bundle(names);
+      } catch (e) {
+        for (const n of names) blocked(n, e);
+        return;
+      }
+      for (const n of bundle.missing) blocked(n, new SyncFailure('gone', EXIT.notFound));
+      await mapLimit(bundle.skills, SKILLS_PARALLEL, async (b) => {
+        const { name } = b;
+        try {
+          const folder = await folderOf(client, b);
+          const marker = ours.get(name);
+          let byHand = false;
+          if (marker?.digest === folder.digest) {
+            if ((await folderDigestOnDisk(root, name)) === folder.digest) {
+              if (!dry) keep(name, folder.digest, b.contentHash);
+              return;
+            }
+            byHand = true;
+          }
+          const change: Change = {
+            kind: marker ? 'updated' : 'added',
+            name,
+            ...(byHand ? { detail: dry ? 'its files differ from what Skilldock wrote' : 'its files were changed by hand; restored' } : {}),
+          };
+          const s = dry ? null : await stageSkillFolder(root, folder, { force: byHand });
+          if (s) staged.push({ s, digest: folder.digest, contentHash: b.contentHash, change });
+          else changes.push(change);
+        } catch (e) {
+          blocked(name, e);
+        }
       });
-    } catch (e) {
-      if (e instanceof SyncFailure && e.exitCode === EXIT.notFound) {
-        // The skill left the agent's list while it was read: the next pass sees the new version.
-        changes.push({ kind: 'blocked', name, detail: 'it changed on the server while it was read; it is read again on the next pass' });
-        return;
-      }
-      if (isAppError(e)) {
-        changes.push({ kind: 'blocked', name, detail: e.message });
-        return;
-      }
-      throw e;
+    });
+    if (!dry) {
+      await makeDurable(
+        root,
+        staged.map((x) => x.s),
+      );
+      await mapLimit(staged, FILE_PARALLEL, async (x) => {
+        try {
+          // Signed from the stats taken as it was written: nobody but this pass could touch it before it is visible.
+          const visible = Date.now();
+          const old = await commitStaged(root, x.s);
+          if (old) trash.push(old);
+          changes.push(x.change);
+          skills[x.s.name] = keptFromStaged(x.s, x.digest, x.contentHash, visible);
+        } catch (e) {
+          blocked(x.s.name, e);
+        }
+      });
     }
-  });
-  for (const name of ours.keys()) {
-    if (wanted.has(name)) continue;
-    if (!opts.dryRun) await removeSkillFolder(root, name);
-    changes.push({ kind: 'removed', name });
+    for (const name of ours.keys()) {
+      if (wanted.has(name)) continue;
+      if (!dry) {
+        const t = await trashSkillFolder(root, name);
+        if (t) trash.push(t);
+      }
+      changes.push({ kind: 'removed', name });
+    }
+    if (trash.length) await fsyncDir(root);
+  } finally {
+    await mapLimit(staged, FILE_PARALLEL, (x) => discardStaged(x.s));
+    await mapLimit(trash, FILE_PARALLEL, (t) => fsp.rm(t, { recursive: true, force: true }));
   }
   changes.sort((a, b) => a.name.localeCompare(b.name));
-  if (!opts.dryRun && !changes.some((c) => c.kind === 'blocked')) await writeJsonAtomic(path.join(root, STATE_FILE), nextState);
-  else if (!opts.dryRun) await fsp.rm(path.join(root, STATE_FILE), { force: true });
+  if (dry) return { version: current.version, unchanged: false, changes };
+  if (!unsigned && !changes.some((c) => c.kind === 'blocked')) {
+    const others = otherStamps(root, foreign);
+    const next: SyncState = { format: STATE_FORMAT, url: client.base, agentId: client.agentId, version: current.version, etag: current.etag, skills, others };
+    await writeJsonAtomic(path.join(root, STATE_FILE), next);
+  } else await fsp.rm(path.join(root, STATE_FILE), { force: true });
   return { version: current.version, unchanged: false, changes };
-}
-
-/** Every skill of the last pass still has its folder with the same marker digest, and no folder of ours is extra. */
-function inPlace(state: SyncState, ours: Map<string, { digest: string }>): boolean {
-  const names = Object.keys(state.skills);
-  if (names.length !== ours.size) return false;
-  return names.every((n) => ours.get(n)?.digest === state.skills[n]?.digest);
 }
