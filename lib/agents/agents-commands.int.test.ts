@@ -44,6 +44,7 @@ describe('user-invocable skills in GET /api/v1/agents/{id}/skills', () => {
       commandDispatch: 'tool',
       commandTool: 'deploy_tool',
       commandArgMode: 'raw',
+      contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(r.body.commands[0]).toMatchObject({ name: 'chat', modelInvocable: true, commandDispatch: null, commandTool: null });
   });
