@@ -38,28 +38,35 @@ const toResult = (p: string, r: autocannon.Result, ok: number): LoadResult & { t
   non2xx: r.requests.total - (r.statusCodeStats?.[String(ok) as `${number}`]?.count ?? 0),
 });
 
+/**
+ * `nSkills` generated skills in a workspace root under `dir`, `nAgents` agents over them
+ * (agent-000 inherits the unrestricted defaults), and an agents.read API token for the gateway.
+ */
+export async function seedGatewayAgents(base: string, dir: string, nSkills: number, nAgents: number): Promise<string> {
+  generateSkills(path.join(dir, 'ws', 'skills'), nSkills);
+  const cookie = await login(base);
+  const write = async (method: string, p: string, body: unknown, expect: number) => {
+    const r = await fetch(`${base}${p}`, {
+      method,
+      headers: { cookie, origin: base, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (r.status !== expect) throw new Error(`${method} ${p} answered ${r.status}: ${await r.text()}`);
+    return r.json() as Promise<Record<string, unknown>>;
+  };
+  await write('PUT', '/api/v1/settings/skills', { workspaceDir: path.join(dir, 'ws') }, 200);
+  await write('POST', '/api/v1/skills/refresh', {}, 200);
+  const names = Array.from({ length: nSkills }, (_, i) => `bench-skill-${String(i + 1).padStart(5, '0')}`);
+  for (const a of benchAgents(names, nAgents)) await write('POST', '/api/v1/agents', { id: a.id, name: a.id, skills: a.skills, denySkills: a.denySkills }, 201);
+  const { token } = (await write('POST', '/api/v1/tokens', { name: 'gateway', permissions: ['agents.read'], expiresInDays: 1 }, 201)) as { token: string };
+  return token;
+}
+
 export async function agentsGateway(connections: number, seconds: number, nSkills: number, nAgents: number, env: Record<string, string> = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skilldock-bench-gw-'));
   const server = await startServer({ SKILLDOCK_WORKER: 'false', ...env });
   try {
-    const root = path.join(dir, 'ws', 'skills');
-    generateSkills(root, nSkills);
-    const cookie = await login(server.base);
-    const write = async (method: string, p: string, body: unknown, expect: number) => {
-      const r = await fetch(`${server.base}${p}`, {
-        method,
-        headers: { cookie, origin: server.base, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (r.status !== expect) throw new Error(`${method} ${p} answered ${r.status}: ${await r.text()}`);
-      return r.json() as Promise<Record<string, unknown>>;
-    };
-    await write('PUT', '/api/v1/settings/skills', { workspaceDir: path.join(dir, 'ws') }, 200);
-    await write('POST', '/api/v1/skills/refresh', {}, 200);
-    const names = Array.from({ length: nSkills }, (_, i) => `bench-skill-${String(i + 1).padStart(5, '0')}`);
-    for (const a of benchAgents(names, nAgents))
-      await write('POST', '/api/v1/agents', { id: a.id, name: a.id, skills: a.skills, denySkills: a.denySkills }, 201);
-    const { token } = (await write('POST', '/api/v1/tokens', { name: 'gateway', permissions: ['agents.read'], expiresInDays: 1 }, 201)) as { token: string };
+    const token = await seedGatewayAgents(server.base, dir, nSkills, nAgents);
     const url = `${server.base}/api/v1/agents/agent-000/skills`;
     const auth = { authorization: `Bearer ${token}` };
     const first = await fetch(url, { headers: auth });

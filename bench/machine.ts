@@ -10,10 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { benchAgents } from './agents-compute';
-import { login, ROOT, startServer } from './common';
+import { seedGatewayAgents } from './agents-gateway';
+import { ROOT, startServer } from './common';
 import type { ChildSpec, Recorded } from './machine-child';
-import { generateSkills } from './skills';
 
 export interface Rate {
   requestsPerSecond: number;
@@ -118,23 +117,7 @@ export async function machineBench(
   const server = await startServer({ SKILLDOCK_WORKER: 'false', SKILLDOCK_STREAMS_PER_USER: String(Math.max(connections * 2, 16)), ...env });
   let plain: Awaited<ReturnType<typeof plainChild>> | undefined;
   try {
-    generateSkills(path.join(dir, 'ws', 'skills'), nSkills);
-    const cookie = await login(server.base);
-    const write = async (method: string, p: string, body: unknown, expect: number) => {
-      const r = await fetch(`${server.base}${p}`, {
-        method,
-        headers: { cookie, origin: server.base, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (r.status !== expect) throw new Error(`${method} ${p} answered ${r.status}: ${await r.text()}`);
-      return r.json() as Promise<Record<string, unknown>>;
-    };
-    await write('PUT', '/api/v1/settings/skills', { workspaceDir: path.join(dir, 'ws') }, 200);
-    await write('POST', '/api/v1/skills/refresh', {}, 200);
-    const names = Array.from({ length: nSkills }, (_, i) => `bench-skill-${String(i + 1).padStart(5, '0')}`);
-    for (const a of benchAgents(names, nAgents))
-      await write('POST', '/api/v1/agents', { id: a.id, name: a.id, skills: a.skills, denySkills: a.denySkills }, 201);
-    const { token } = (await write('POST', '/api/v1/tokens', { name: 'gateway', permissions: ['agents.read'], expiresInDays: 1 }, 201)) as { token: string };
+    const token = await seedGatewayAgents(server.base, dir, nSkills, nAgents);
     const auth = { authorization: `Bearer ${token}` };
     const pollUrl = `${server.base}/api/v1/agents/agent-000/skills`;
     const first = await fetch(pollUrl, { headers: auth });

@@ -6,10 +6,10 @@
  * swapped folder still holds whole files. Against a crash of the process alone no flush is needed:
  * nothing is renamed into place before its staging copy is complete.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { runProcess } from '../../core/process';
 import { MARKER_FILE, type SkillFolder } from '../access';
 import { normalMode } from './paths';
 
@@ -101,9 +101,11 @@ async function fsyncPath(p: string, isDir: boolean): Promise<void> {
 /** syncfs(2) of the filesystem holding `dir`, through coreutils `sync -f`; false when that is not available. */
 function syncfs(dir: string): Promise<boolean> {
   if (process.platform !== 'linux') return Promise.resolve(false);
-  return new Promise((resolve) => {
-    execFile('sync', ['-f', dir], { timeout: SYNCFS_LIMIT_MS, killSignal: 'SIGKILL' }, (err) => resolve(!err));
-  });
+  // The project's runner: an argument array, the allowlisted environment, the process group stopped on timeout.
+  return runProcess('sync', ['-f', dir], { timeoutMs: SYNCFS_LIMIT_MS, maxOutputBytes: 4096 }).then(
+    (r) => r.code === 0,
+    () => false,
+  );
 }
 
 /** Makes every staged file and folder durable (one barrier for the whole pass). */
