@@ -1,6 +1,7 @@
 // Several of an agent's skills with their files' bytes in one answer: a folder sync of a thousand
 // skills reads a few bundles instead of a request per skill and per file.
 import fsp from 'node:fs/promises';
+import { mapLimit } from '../core/concurrency';
 import { AppError } from '../core/errors';
 import { readContainedFile } from '../skills/contained-read';
 import { MAX_BUNDLE_SKILLS } from './schema';
@@ -44,13 +45,8 @@ export async function gatewayBundle(deps: AgentsDeps, id: string, names: string[
       return { dir: s.dir, real: s.real, out, take };
     }),
   );
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const { dir, real, out, take } = jobs[next++] as (typeof jobs)[number];
-      if (take) out.contentBase64 = (await readContainedFile(dir, out.path, MAX_FILE, real)).toString('base64');
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_PARALLEL, jobs.length) }, worker));
+  await mapLimit(jobs, READ_PARALLEL, async ({ dir, real, out, take }) => {
+    if (take) out.contentBase64 = (await readContainedFile(dir, out.path, MAX_FILE, real)).toString('base64');
+  });
   return { agentId: e.agentId, version: e.version, skills, missing: wanted.filter((n) => !e.copies.has(n)) };
 }

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { mapLimit } from '../../core/concurrency';
 import { runProcess } from '../../core/process';
 import { MARKER_FILE, type SkillFolder } from '../access';
 import { normalMode } from './paths';
@@ -28,19 +29,6 @@ export interface StagedFiles {
   dirs: string[];
   /** The stats of every entry under the staging folder as written (relative paths), for the folder's signature. */
   entries: { rel: string; st: fs.Stats }[];
-}
-
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 // The mode bits the umask strips, read once as the module loads (reading it sets it for a moment);

@@ -10,6 +10,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir, readJsonFile, writeJsonAtomic } from '../../core/atomic-fs';
+import { mapLimit } from '../../core/concurrency';
 import { isAppError } from '../../core/errors';
 import { MARKER_FILE, type SkillFolder } from '../access';
 import { folderSignature, markerStamp, otherStamps, sameFolders, signatureOf, stampOf } from './manifest';
@@ -26,7 +27,7 @@ import {
   trashSkillFolder,
 } from './materialise';
 import { normalMode } from './paths';
-import { FILE_PARALLEL, makeDurable, mapLimit } from './stage';
+import { FILE_PARALLEL, makeDurable } from './stage';
 import { type BundleSkill, EXIT, type GatewayClient, type RemoteSkill, SyncFailure } from './sync-client';
 
 export const STATE_FILE = '.skilldock-sync.json';

@@ -6,7 +6,7 @@
 import type { BigIntStats, Dirent, Stats } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { mapLimit } from './concurrency';
+import { mapLimit } from '../../core/concurrency';
 
 export const SKILL_FILE = 'SKILL.md';
 const PROBE_CONCURRENCY = 16;

@@ -6,10 +6,10 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { mapLimit } from '../../core/concurrency';
 import type { FolderLoader } from '../folder-load';
 import type { RootWarning, SkillCopy, SkillRoot } from '../types';
 import { type Candidate, findCandidates, SKILL_FILE } from './candidates';
-import { mapLimit } from './concurrency';
 import { checkContainment, describeEscape, resolveAllowedTargets } from './containment';
 import type { CopyCache } from './copy-cache';
 import { type InspectCopy, loadCopy } from './load-copy';

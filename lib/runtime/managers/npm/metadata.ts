@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { mapLimit } from '../../../core/concurrency';
 import { AppError } from '../../../core/errors';
 import type { InstalledPackage, ManagerContext } from '../../types';
 
@@ -45,20 +46,6 @@ export function npmRegistryUrl(ctx: ManagerContext): string {
     });
   }
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
-}
-
-/** Runs `fn` over `items` with at most `limit` calls in flight; results keep the input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
 }
 
 async function readDirNames(dir: string): Promise<string[]> {

@@ -1,8 +1,9 @@
+import { mapLimit } from '../../../core/concurrency';
 import { AppError, isAppError } from '../../../core/errors';
 import { runtimeLayout } from '../../dir';
 import type { ManagerContext, OutdatedPackage } from '../../types';
 import { compareSemver, isSemverPrerelease } from '../../versions';
-import { listNodeModules, mapLimit, npmRegistryUrl, validateNpmName } from './metadata';
+import { listNodeModules, npmRegistryUrl, validateNpmName } from './metadata';
 
 interface CacheEntry {
   etag: string;

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { mapLimit } from '../../../core/concurrency';
 import { normalizePipName } from '../../spec';
 
 export interface PipMetadataHeaders {
@@ -63,20 +64,6 @@ export async function readPipMetadataHeaders(file: string): Promise<PipMetadataH
   } finally {
     await fh.close();
   }
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 export interface PipDistribution {

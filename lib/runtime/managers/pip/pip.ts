@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { satisfies as pep440Satisfies, valid as pep440Valid } from '@renovatebot/pep440';
+import { mapLimit } from '../../../core/concurrency';
 import { AppError, isAppError } from '../../../core/errors';
 import { ensureRuntimeDir, runtimeLayout } from '../../dir';
 import { normalizePipName } from '../../spec';
@@ -19,7 +20,7 @@ import {
   pipVersion,
   runPip,
 } from './cmd';
-import { findPipDistInfos, listPipDistributions, mapLimit, type PipDistribution, readPipMetadataHeaders, splitPipDistInfoName } from './metadata';
+import { findPipDistInfos, listPipDistributions, type PipDistribution, readPipMetadataHeaders, splitPipDistInfoName } from './metadata';
 import { pipAvailableVersions } from './package-index';
 import { pipRecordPaths, planPipRemoval, removePipFiles } from './record';
 import { mergePipStage } from './stage';
