@@ -155,7 +155,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     workspaceRoots: () => config.workspaceRoots,
     backendCache: new Map(),
     network,
-    prepareStart: bundleStarter({ db: database.db, dataDir: config.dataDir }),
+    prepareStart: bundleStarter({ db: database.db, dataDir: config.dataDir, secrets }),
     installationId: installation,
     activity: new SandboxActivity(new SandboxLeaseStore(database.db, replica.id)),
     lock: (key, fn) => database.withLock(key, fn),

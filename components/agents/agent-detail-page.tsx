@@ -12,6 +12,7 @@ import { buttonVariants } from '../ui/button';
 import { EmptyState, RetryableError, Skeleton } from '../ui/misc';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs';
 import { AgentEditor } from './agent-editor';
+import { AgentEnvCard } from './agent-env-card';
 import { AgentPolicyCard } from './agent-policy-card';
 import { BudgetTab } from './budget-tab';
 import { EffectiveTab } from './effective-tab';
@@ -98,7 +99,10 @@ export function AgentDetailPage({ id }: { id: string }) {
         </TabsList>
         <TabsContent value="settings">
           {a && explain.data ? (
-            <AgentEditor agent={a} known={known} fallbackBudget={explain.data.budget} onReload={async () => (await agent.refetch()).data} />
+            <div className="grid gap-4">
+              <AgentEditor agent={a} known={known} fallbackBudget={explain.data.budget} onReload={async () => (await agent.refetch()).data} />
+              <AgentEnvCard agentId={a.id} configId={a.sandboxConfigId} />
+            </div>
           ) : (
             <Skeleton className="h-96 w-full" />
           )}

@@ -39,6 +39,8 @@ export const execApprovals = pgTable(
     /** The rest of the request the approval binds: what a use must repeat unchanged. */
     stdinSha256: text('stdin_sha256'),
     cwd: text('cwd'),
+    /** The skill the exec names (its variables go into the run); null: none. */
+    skill: text('skill'),
     timeoutMs: integer('timeout_ms'),
     /** The content of every script the command runs ({path, sha256}); null when not known. */
     scripts: jsonb('scripts').$type<{ path: string; sha256: string }[] | null>(),

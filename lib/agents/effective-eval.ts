@@ -119,7 +119,13 @@ function sandboxSteps(s: CatalogSkill, t: SandboxTarget): TargetSteps {
   else if (!gate) eligible = step('eligible', false, t.gatingNote?.message ?? `not gated in ${where}`);
   else {
     const bad = failing(gate.trace);
-    eligible = step('eligible', !bad.length, bad.length ? `not eligible in ${where}: ${bad.join('; ')}` : `eligible in ${where}`);
+    // Where each variable it needs comes from, as gating found it there.
+    const env = gate.trace.find((x) => x.step === 'env' && x.pass && x.detail.startsWith('present: '));
+    eligible = step(
+      'eligible',
+      !bad.length,
+      bad.length ? `not eligible in ${where}: ${bad.join('; ')}` : `eligible in ${where}${env ? `; env ${env.detail}` : ''}`,
+    );
   }
   const installed = install
     ? step(

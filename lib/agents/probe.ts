@@ -16,6 +16,11 @@ export interface AgentProbe {
   defaultsStamp: string;
   /** The digest of the rows the agent's sandbox target is loaded from; null on the host. */
   targetDigest: string | null;
+  /**
+   * The names of the agent's own variables that reach its execs in its config, as JSON
+   * `[level, skillKey, name][]` (gating counts them); null when it has none or runs on the host.
+   */
+  agentEnv?: string | null;
 }
 
 const configId = sql`${agents.sandboxConfigId}`;
@@ -32,6 +37,10 @@ const targetDigest = sql<string | null>`case when ${configId} is null then null 
   '|', (select json_build_array(st.value, st.updated_at)::text from settings st where st.key = 'skills')
 )) end`;
 
+const agentEnv = sql<string | null>`(select json_agg(json_build_array(e.level, e.skill_key, e.name) order by e.level, e.skill_key, e.name)::text
+  from sandbox_env_vars e where e.user_id = 'agent:' || ${agents.id}
+    and ((e.level = 'personal_sandbox' and e.config_id = ${configId}) or e.level = 'personal_skill'))`;
+
 const agentStamp = sql<string>`concat_ws(':', ${agents.revision}, ${agents.createdAt}, ${agents.updatedAt})`;
 const defaultsStamp = sql<string>`concat_ws(':', ${agentDefaults.revision}, ${agentDefaults.updatedAt})`;
 
@@ -42,7 +51,7 @@ function statements(db: AppDb) {
   return {
     host: db.select(base).from(agents).leftJoin(agentDefaults, joined).where(byId).prepare('agent_probe'),
     sandbox: db
-      .select({ ...base, targetDigest })
+      .select({ ...base, targetDigest, agentEnv })
       .from(agents)
       .leftJoin(agentDefaults, joined)
       .where(byId)

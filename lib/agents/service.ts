@@ -6,13 +6,14 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
-import type { GateInConfigDeps } from '../installs/image-gating';
+import type { AgentEnvNames, GateInConfigDeps } from '../installs/image-gating';
 import { readContainedFile } from '../skills/contained-read';
 import { listSkillFiles } from '../skills/files';
 import type { CatalogSnapshot } from '../skills/service/catalog';
 import { managedStore } from '../skills/service/roots';
 import { validateSlug, validateVersion, versionDir } from '../skills/store/manifest';
 import type { SkillFile } from '../skills/types';
+import { agentEnvFromProbe, agentEnvKey, loadAgentEnvNames } from './agent-env';
 import type { AgentInputs, DefaultsInputs, Effective, SkillTrace } from './effective';
 import { EffectiveCache } from './effective-cache';
 import { probeAgent } from './probe';
@@ -87,18 +88,26 @@ export const effectiveCacheOf = (deps: AgentsDeps): EffectiveCache => memoOf(dep
 const targetDeps = (deps: AgentsDeps) => ({ db: deps.db, gate: deps.gate, home: deps.home, dataDir: deps.dataDir });
 
 /** The agent's target: the host, or its sandbox config's target, kept while the rows it comes from hold and the snapshot is the same. */
-async function targetOf(deps: AgentsDeps, snapshot: CatalogSnapshot, configId: string | null, digest: string | null): Promise<AgentTarget> {
+async function targetOf(
+  deps: AgentsDeps,
+  snapshot: CatalogSnapshot,
+  configId: string | null,
+  digest: string | null,
+  agentEnv: AgentEnvNames | null = null,
+): Promise<AgentTarget> {
   const memo = memoOf(deps);
   if (!configId) return memo.effective.canonicalTarget({ kind: 'host', label: snapshot.target.label, home: deps.home });
   const key = `${snapshot.version}|${snapshot.builtAt.getTime()}|${digest}`;
-  const kept = memo.sandboxes.get(configId);
+  // Agents with their own variables gate differently in the same config: each such set is a target of its own.
+  const slot = `${configId}|${agentEnvKey(agentEnv)}`;
+  const kept = memo.sandboxes.get(slot);
   if (kept && kept.key === key && Date.now() - kept.at < SANDBOX_TARGET_TTL_MS) return kept.target;
-  const target = targetLoader(targetDeps(deps), snapshot)(configId).then((t) => memo.effective.canonicalTarget(t));
-  memo.sandboxes.delete(configId);
-  memo.sandboxes.set(configId, { key, at: Date.now(), target });
+  const target = targetLoader(targetDeps(deps), snapshot)(configId, agentEnv).then((t) => memo.effective.canonicalTarget(t));
+  memo.sandboxes.delete(slot);
+  memo.sandboxes.set(slot, { key, at: Date.now(), target });
   if (memo.sandboxes.size > MAX_SANDBOXES) memo.sandboxes.delete(memo.sandboxes.keys().next().value as string);
   target.catch(() => {
-    if (memo.sandboxes.get(configId)?.target === target) memo.sandboxes.delete(configId);
+    if (memo.sandboxes.get(slot)?.target === target) memo.sandboxes.delete(slot);
   });
   return target;
 }
@@ -108,12 +117,17 @@ export async function effectiveContext(deps: AgentsDeps) {
   const [snapshot, defaults] = await Promise.all([deps.snapshot(), loadDefaults(deps.db)]);
   const memo = memoOf(deps);
   const load = targetLoader(targetDeps(deps), snapshot);
-  const target = async (id: string | null) => (id ? memo.effective.canonicalTarget(await load(id)) : targetOf(deps, snapshot, null, null));
+  const target = async (id: string | null, agentEnv: AgentEnvNames | null) =>
+    id ? memo.effective.canonicalTarget(await load(id, agentEnv)) : targetOf(deps, snapshot, null, null);
+  // Read at the first agent bound to a config, once for every agent of the computation.
+  let ownEnv: ReturnType<typeof loadAgentEnvNames> | null = null;
   return {
     snapshot,
     defaults,
     async of(row: Pick<AgentRow, 'id' | 'skills' | 'denySkills' | 'budget' | 'sandboxConfigId'>, d: DefaultsInputs = defaultsInputs(defaults)) {
-      return memo.effective.effective(snapshot, d, agentInputs(row), await target(row.sandboxConfigId));
+      if (row.sandboxConfigId && !ownEnv) ownEnv = loadAgentEnvNames(deps.db);
+      const env = row.sandboxConfigId && ownEnv ? (await ownEnv)(row.id, row.sandboxConfigId) : null;
+      return memo.effective.effective(snapshot, d, agentInputs(row), await target(row.sandboxConfigId, env));
     },
   };
 }
@@ -145,7 +159,7 @@ export async function effectiveOf(deps: AgentsDeps, id: string): Promise<Effecti
     if (memo.inputs.size > MAX_INPUTS) memo.inputs.delete(memo.inputs.keys().next().value as string);
     if (row.sandboxConfigId !== configId) [configId, digest] = [row.sandboxConfigId, null];
   }
-  const target = await targetOf(deps, snapshot, configId, digest);
+  const target = await targetOf(deps, snapshot, configId, digest, configId ? agentEnvFromProbe(id, probe.agentEnv) : null);
   return memo.effective.effective(snapshot, kept.defaults, kept.agent, target);
 }
 
@@ -154,6 +168,14 @@ export function servedHash(e: Effective, name: string): string | undefined {
   const s = e.copies.get(name);
   if (!s) return undefined;
   return s.served && s.served.contentHash !== s.skill.copy.contentHash ? s.served.contentHash : s.skill.copy.contentHash;
+}
+
+/** The agent's skills and commands once each, as an exec names them: folder, key and declared env names. */
+export function agentSkillRefs(e: Effective): { name: string; dir: string; key: string; env: string[] }[] {
+  const refs = new Map<string, { name: string; dir: string; key: string; env: string[] }>();
+  for (const s of [...e.skills, ...e.commands])
+    if (!refs.has(s.name)) refs.set(s.name, { name: s.name, dir: s.skillDir, key: e.copies.get(s.name)?.skill.skillKey ?? s.name, env: s.env });
+  return [...refs.values()];
 }
 
 export function gatewayView(e: Effective) {

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { sandboxConfigs } from '@/db/schema';
 import type { ServedVersion } from '@/db/schema/installs';
-import { type GateInConfigDeps, gateSkillsInConfig } from '../installs/image-gating';
+import { type AgentEnvNames, type GateInConfigDeps, gateSkillsInConfig } from '../installs/image-gating';
 import { SKILLS_ROOT } from '../installs/snapshot-names';
 import { servedVersion } from '../installs/states';
 import { type InstallRecord, listInstalls } from '../installs/store';
@@ -18,6 +18,7 @@ import type { CatalogSkill, CatalogSnapshot } from '../skills/service/catalog';
 import { managedStore } from '../skills/service/roots';
 import { validateSlug, validateVersion, versionDir } from '../skills/store/manifest';
 import type { GateStep, SkillManifest } from '../skills/types';
+import { agentEnvKey } from './agent-env';
 
 export interface HostTarget {
   kind: 'host';
@@ -92,7 +93,7 @@ async function servedManifests(deps: TargetDeps, snapshot: CatalogSnapshot, inst
   return out;
 }
 
-async function loadSandbox(deps: TargetDeps, configId: string, snapshot: CatalogSnapshot): Promise<SandboxTarget> {
+async function loadSandbox(deps: TargetDeps, configId: string, snapshot: CatalogSnapshot, agentEnv: AgentEnvNames | null): Promise<SandboxTarget> {
   const [row] = await deps.db
     .select({ id: sandboxConfigs.id, name: sandboxConfigs.name, backend: sandboxConfigs.backend })
     .from(sandboxConfigs)
@@ -127,6 +128,7 @@ async function loadSandbox(deps: TargetDeps, configId: string, snapshot: Catalog
       deps.gate,
       configId,
       served.map((s) => manifests.get(s.skillKey) ?? s.copy.parsed.manifest),
+      agentEnv,
     );
     return { ...withInstalls, gating: new Map(g.skills.map((s) => [s.name, { eligible: s.eligible, trace: s.gating.trace }])), gatingNote: null };
   } catch (e) {
@@ -135,16 +137,20 @@ async function loadSandbox(deps: TargetDeps, configId: string, snapshot: Catalog
   }
 }
 
-/** Targets of one computation: each config loaded once, the host shared. */
-export function targetLoader(deps: TargetDeps, snapshot: CatalogSnapshot): (configId: string | null) => Promise<AgentTarget> {
+/**
+ * Targets of one computation: each config loaded once (once more per agent whose own variables
+ * change what gating finds there), the host shared.
+ */
+export function targetLoader(deps: TargetDeps, snapshot: CatalogSnapshot): (configId: string | null, agentEnv?: AgentEnvNames | null) => Promise<AgentTarget> {
   const host: HostTarget = { kind: 'host', label: snapshot.target.label, home: deps.home };
   const sandboxes = new Map<string, Promise<SandboxTarget>>();
-  return (configId) => {
+  return (configId, agentEnv = null) => {
     if (!configId) return Promise.resolve(host);
-    let t = sandboxes.get(configId);
+    const key = `${configId}|${agentEnvKey(agentEnv)}`;
+    let t = sandboxes.get(key);
     if (!t) {
-      t = loadSandbox(deps, configId, snapshot);
-      sandboxes.set(configId, t);
+      t = loadSandbox(deps, configId, snapshot, agentEnv);
+      sandboxes.set(key, t);
     }
     return t;
   };

@@ -109,6 +109,15 @@ export const execInput = z.strictObject({
     .regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'A session id is 1–128 letters, digits, "_", ".", ":" or "-".')
     .optional()
     .describe('Files written by one exec of a session are judged as scripts on the next (write-then-run)'),
+  skill: z
+    .string()
+    .min(1)
+    .max(128)
+    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'A skill name cannot hold control characters.' })
+    .optional()
+    .describe(
+      "The skill this command runs for (a name from the agent's skills or commands): the exec then gets that skill's variables — config < workspace skill < the agent's sandbox variables < the agent's skill variables",
+    ),
   approvalId: z
     .string()
     .min(1)
@@ -216,6 +225,7 @@ export const approvalOut = z.object({
   usedAt: time.nullable().describe('When the approved command ran (an approval runs once)'),
   stdinSha256: z.string().nullable().describe('sha256 (hex) of the stdin the request carries; null: no stdin'),
   cwd: z.string().nullable().describe('The working directory it runs in; null: the sandbox default'),
+  skill: z.string().nullable().describe('The skill the exec runs for (its variables go into the run); null: none'),
   timeoutMs: z.number().int().nullable().describe('The timeout it runs with'),
   scripts: z
     .array(z.object({ path: z.string(), sha256: z.string() }))

@@ -6,8 +6,10 @@ import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
 import { logger } from '../core/logger';
 import type { StartPreparer } from '../sandbox/instances/start-prep';
+import type { SecretBox } from '../secrets/crypto';
 import { activeImage } from './images';
 import { SANDBOX_RUNTIME_ENV } from './plan';
+import { skillStepEnv } from './skill-step-env';
 import { installSkillInto } from './skill-steps';
 import { BUNDLE_LABEL } from './snapshot-names';
 import { backendTarget } from './target';
@@ -16,7 +18,7 @@ import { backendTarget } from './target';
 const START_BUDGET_MS = 20 * 60_000;
 const TAIL_LINES = 12;
 
-export function bundleStarter(deps: { db: AppDb; dataDir: string }): StartPreparer {
+export function bundleStarter(deps: { db: AppDb; dataDir: string; secrets: SecretBox }): StartPreparer {
   return async (row) => {
     if (row.backend === 'docker') return null;
     const active = await activeImage(deps.db, row.id);
@@ -30,7 +32,7 @@ export function bundleStarter(deps: { db: AppDb; dataDir: string }): StartPrepar
         const signal = AbortSignal.timeout(START_BUDGET_MS);
         for (const s of skills) {
           const tail: string[] = [];
-          const f = await installSkillInto(t, deps, s, {
+          const f = await installSkillInto(t, { ...deps, stepEnv: skillStepEnv(deps, row.id) }, s, {
             signal,
             log: (line) => {
               tail.push(line);

@@ -13,6 +13,7 @@ import { backendForConfig, sandboxSpecFor } from '../sandbox/factory';
 import type { InstanceDeps } from '../sandbox/instances/service';
 import { inspectSnapshot, LAYER_REBUILD_AT } from './image-health';
 import { activateImage, markImageDeleted, planImage, type SandboxImage } from './images';
+import { skillStepEnv } from './skill-step-env';
 import { installSkillInto, keepSkillFolder, restoreSkillFolder, type SkillFailure, type SkillRef } from './skill-steps';
 import { bundleWorkbench, dockerWorkbench, type Workbench } from './workbench';
 
@@ -150,7 +151,7 @@ export async function buildGeneration(deps: BuildDeps, ctx: JobContext<unknown>,
     for (const s of carry) {
       const f = await installSkillInto(
         t,
-        { db, dataDir: deps.dataDir },
+        { db, dataDir: deps.dataDir, stepEnv: skillStepEnv(deps, row.id) },
         s,
         skillHooks(`${s.skillKey} ${s.version} (reinstall)`, async () => {}),
       );
@@ -176,7 +177,7 @@ export async function buildGeneration(deps: BuildDeps, ctx: JobContext<unknown>,
       try {
         f = await installSkillInto(
           t,
-          { db, dataDir: deps.dataDir },
+          { db, dataDir: deps.dataDir, stepEnv: skillStepEnv(deps, row.id) },
           i,
           skillHooks(`${i.skillKey} ${i.version}`, (s, p) => hooks.stage?.(i, s, p) ?? Promise.resolve()),
         );

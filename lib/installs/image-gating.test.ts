@@ -94,7 +94,7 @@ describe('imageGatingTarget', () => {
     expect(sandboxReasons(r, 'media-box', m.primaryEnv)).toEqual([
       'missing bin ffprobe in sandbox media-box',
       'needs one of: ffprobe, ffmpeg in sandbox media-box',
-      "missing env MISSING_KEY in sandbox media-box — set it in the config's env (primaryEnv) or in the skill's sandbox env defaults",
+      "missing env MISSING_KEY in sandbox media-box — set it in the config's env (primaryEnv), in the skill's workspace variables or in the agent's variables",
     ]);
   });
 

@@ -1,7 +1,8 @@
 // Skill gating inside a sandbox config's image: the catalog's own evaluateGating, with a target
-// whose bins come from one probe of the image (image-probe.ts) and whose env is what a sandbox of
-// the config would have (the image's ENV, the config's env vars, the skill's workspace defaults).
-// Personal env vars are left out: they differ per user.
+// whose bins come from one probe of the image (image-probe.ts) and whose env is what an exec for the
+// skill gets there (the image's ENV, the config's env vars, the skill's workspace variables and, for
+// one agent, that agent's own variables), each name traced to where it comes from. A person's
+// variables are left out: they differ per user.
 import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
 import type { DockerConfig } from '../sandbox/config/schema';
@@ -21,6 +22,13 @@ export { type ImageProbe, ImageProbeCache, PROBE_LABEL, probeImage } from './ima
 
 /** Stands in for a value: gating reads names only, and no value leaves the env stores for it. */
 const PRESENT = '(set)';
+
+/** An agent's own variable names that reach its execs in this config: for the config, and per skill key. */
+export interface AgentEnvNames {
+  agentId: string;
+  sandbox: readonly string[];
+  perSkill: ReadonlyMap<string, readonly string[]>;
+}
 
 export interface ImageTargetOptions {
   /** Shown in reasons: the config's name. */
@@ -54,7 +62,7 @@ export function sandboxReasons(result: GatingResult, configName: string, primary
     if (result.missing.anyBins.length && r === anyBins) return `${anyBins} ${where}`;
     const env = result.missing.env.find((n) => r.startsWith(`missing env ${n} — `));
     if (env)
-      return `missing env ${env} ${where} — set it in the config's env${env === primaryEnv ? ' (primaryEnv)' : ''} or in the skill's sandbox env defaults`;
+      return `missing env ${env} ${where} — set it in the config's env${env === primaryEnv ? ' (primaryEnv)' : ''}, in the skill's workspace variables or in the agent's variables`;
     return r;
   });
 }
@@ -97,7 +105,40 @@ async function sandboxEnv(db: AppDb, configId: string): Promise<{ config: string
  * probe answers every skill (the union of their bins); a bin that is not a plain program name is
  * never probed and counts as missing.
  */
-export async function gateSkillsInConfig(deps: GateInConfigDeps, configId: string, manifests: readonly SkillManifest[]): Promise<ConfigGating> {
+/**
+ * The env names an exec for the skill gets, each with where its value comes from; a later level
+ * overrides an earlier one, as the resolver does.
+ */
+function skillEnvFrom(
+  m: SkillManifest,
+  imageEnv: readonly string[],
+  env: { config: string[]; perSkill: Map<string, string[]> },
+  agent: AgentEnvNames | null,
+): { env: Record<string, string>; from: Record<string, string> } {
+  const from: Record<string, string> = {};
+  const add = (names: readonly string[] | undefined, label: string) => {
+    for (const n of names ?? []) from[n] = label;
+  };
+  add(imageEnv, "the image's ENV");
+  add(env.config, "the config's variables");
+  add(env.perSkill.get(m.skillKey), "the skill's workspace variables, given to execs that name the skill");
+  if (agent) {
+    add(agent.sandbox, `agent ${agent.agentId}'s variables`);
+    const declared = new Set(envNamesOf(m));
+    add(
+      agent.perSkill.get(m.skillKey)?.filter((n) => declared.has(n)),
+      `agent ${agent.agentId}'s variables for this skill, given to execs that name the skill`,
+    );
+  }
+  return { env: Object.fromEntries(Object.keys(from).map((n) => [n, PRESENT])), from };
+}
+
+export async function gateSkillsInConfig(
+  deps: GateInConfigDeps,
+  configId: string,
+  manifests: readonly SkillManifest[],
+  agent: AgentEnvNames | null = null,
+): Promise<ConfigGating> {
   const row = await loadRow(deps.db, configId);
   if (row.backend !== 'docker') throw new AppError('sandbox_unsupported', `Gating in the image of a ${row.backend} config is not supported yet.`);
   const config = row.config as DockerConfig;
@@ -128,10 +169,11 @@ export async function gateSkillsInConfig(deps: GateInConfigDeps, configId: strin
     // The host's apiKey and env values are not a sandbox's: only enabled and config carry over.
     const entry: SkillEntryConfig = {
       ...(host?.enabled === undefined ? {} : { enabled: host.enabled }),
-      envNames: env.perSkill.get(m.skillKey) ?? [],
+      envNames: [],
       hasApiKey: false,
       config: host?.config ?? {},
     };
+    const delivered = skillEnvFrom(m, probe.env, env, agent);
     const gating = evaluateGating({
       manifest: m,
       source: 'managed',
@@ -139,7 +181,8 @@ export async function gateSkillsInConfig(deps: GateInConfigDeps, configId: strin
       allowBundled: settings.allowBundled ?? undefined,
       config: settings.config,
       found,
-      targetEnv: target.env,
+      targetEnv: delivered.env,
+      targetEnvFrom: delivered.from,
       platform: target.platform,
     });
     return { name: m.name, skillKey: m.skillKey, eligible: gating.eligible, reasons: sandboxReasons(gating, row.name, m.primaryEnv), gating };

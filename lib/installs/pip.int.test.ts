@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { enqueue, readJobLogs } from '@/lib/jobs/queue';
 import type { JobRow } from '@/lib/jobs/types';
+import { setEnv } from '@/lib/sandbox/env/store';
 import { updateRuntimeSettings } from '@/lib/settings/store';
 import { describeDocker } from '@/test/helpers/docker';
 import { installActor as actor, type InstallKit, startInstallKit } from '@/test/helpers/install-jobs';
@@ -126,6 +127,27 @@ describeDocker('skill install with a pip dependency from a served index', () => 
     ]);
     expect(refused.exitCode).not.toBe(0);
     expect(refused.stdout).toContain('is not a trusted or secure host');
+  }, 240_000);
+
+  it("gives the install steps the config's variables: a private index named only there is where pip installs from", async () => {
+    const url = index!.url;
+    await updateRuntimeSettings(db(), actor, { pipIndexUrl: '' });
+    try {
+      const configId = await kit.newConfig('pip-vars', { image: pipImage, network: { denyEgressByDefault: true, allowOut: [index!.subnet] } });
+      const { secrets } = kit.ts.services;
+      await setEnv(db(), secrets, actor, { level: 'config', configId }, 'PIP_INDEX_URL', url);
+      await setEnv(db(), secrets, actor, { level: 'config', configId }, 'PIP_TRUSTED_HOST', index!.ip);
+      const { job, lines } = await install(configId);
+      expect(job.state, JSON.stringify(job.error)).toBe('succeeded');
+      // No index on the command line: pip found it in the step's environment.
+      expect(lines).toContain('$ /opt/skilldock/python/bin/python3 -m pip install --no-input --disable-pip-version-check -- debugpy');
+      expect(lines.some((l) => l.includes(`Successfully installed debugpy-${wheel.version}`))).toBe(true);
+      // Given to the step's process only: the snapshot's sandboxes do not carry it in their image.
+      const inspect = await kit.docker.getImage((await store.activeImage(db(), configId))!.plannedRef).inspect();
+      expect((inspect.Config.Env ?? []).some((e) => e.startsWith('PIP_INDEX_URL='))).toBe(false);
+    } finally {
+      await updateRuntimeSettings(db(), actor, { pipIndexUrl: url });
+    }
   }, 240_000);
 
   it('fails at the plan when the image has no pip, naming pip, with no image built and no container left', async () => {

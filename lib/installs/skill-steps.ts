@@ -9,6 +9,7 @@ import { managedStore } from '../skills/service/roots';
 import type { StepStream } from './docker-build';
 import { type InstallPlan, type InstallStep, planInstall, type TargetTools } from './plan';
 import { loadStoredSkill, type StoredSkill } from './skill-source';
+import type { StepEnv } from './skill-step-env';
 import { isSkillDirName, SKILLS_ROOT } from './snapshot-names';
 import { type InstallTarget, targetScript } from './target';
 import { verificationFailure } from './verify';
@@ -99,7 +100,7 @@ export const restoreSkillFolder = (t: InstallTarget, name: string) => targetScri
 
 export async function installSkillInto(
   t: InstallTarget,
-  deps: { db: AppDb; dataDir: string },
+  deps: { db: AppDb; dataDir: string; stepEnv?: StepEnv },
   ref: SkillRef,
   hooks: SkillStepHooks,
 ): Promise<SkillFailure | null> {
@@ -140,6 +141,9 @@ export async function installSkillInto(
   }
   if (plan.hostDirs.length) return failure('unsupported_install', 'Package indexes from host folders (find-links) are not copied into sandboxes yet.');
 
+  const m = skill.manifest;
+  const vars = deps.stepEnv ? await deps.stepEnv(ref.skillKey, m.primaryEnv ? [...m.requires.env, m.primaryEnv] : m.requires.env) : {};
+  const hasVars = Object.keys(vars).length > 0;
   for (const step of plan.steps) {
     if (step.stage !== stage) await enter(step.stage);
     if (hooks.signal.aborted) aborted(hooks.signal);
@@ -155,7 +159,8 @@ export async function installSkillInto(
       hooks.log(line, s);
       if (out[s].length < KEEP_CHARS) out[s] += `${line}\n`;
     };
-    const run = t.runStep(step, onLine);
+    // A step's own env (the venv's PATH, say) wins over a variable of the same name.
+    const run = t.runStep(hasVars ? { ...step, env: { ...vars, ...step.env } } : step, onLine);
     hooks.running(run);
     const result = await run.done.finally(() => hooks.running(null));
     if (result.stopped || hooks.signal.aborted) aborted(hooks.signal);

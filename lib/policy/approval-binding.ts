@@ -15,6 +15,8 @@ export interface ApprovalBinding {
   /** sha256 of stdin (hex); null when there is none. */
   stdinSha256: string | null;
   cwd: string | null;
+  /** The skill whose variables the run gets; null: none. */
+  skill?: string | null;
   timeoutMs: number;
   /** The content digests of the scripts the command runs; null when not known. */
   scripts?: ScriptDigest[] | null;
@@ -34,6 +36,7 @@ export function bindingChanges(row: ApprovalRow, command: string, b: ApprovalBin
   if (!b) return changed;
   if ((row.stdinSha256 ?? null) !== b.stdinSha256) changed.push('stdin');
   if ((row.cwd ?? null) !== b.cwd) changed.push('cwd');
+  if ((row.skill ?? null) !== (b.skill ?? null)) changed.push('skill');
   if (row.timeoutMs !== null && row.timeoutMs !== b.timeoutMs) changed.push('timeoutMs');
   // Scripts bind when they were known at approval: then the same files with the same content.
   if (row.scripts && JSON.stringify(sortedScripts(row.scripts)) !== JSON.stringify(sortedScripts(b.scripts ?? []))) changed.push('scripts');
@@ -44,6 +47,7 @@ export const CHANGE_HINTS: Record<string, string> = {
   command: 'Send the approved command unchanged.',
   stdin: 'Send the same stdin as the approved request (its sha256 is on the request).',
   cwd: 'Run in the working directory that was approved.',
+  skill: 'Name the skill that was approved (or none, if none was).',
   timeoutMs: 'Use the timeout that was approved.',
   scripts: 'A script the command runs changed since it was approved; ask for a new approval.',
 };

@@ -55,6 +55,7 @@ export function approvalView(r: ApprovalRow) {
     usedAt: r.usedAt?.toISOString() ?? null,
     stdinSha256: r.stdinSha256,
     cwd: r.cwd,
+    skill: r.skill,
     timeoutMs: r.timeoutMs,
     scripts: r.scripts ?? null,
   };
@@ -95,6 +96,7 @@ export async function requestApproval(
         expiresAt: new Date(now.getTime() + input.timeoutSeconds * 1000),
         stdinSha256: b?.stdinSha256 ?? null,
         cwd: b?.cwd ?? null,
+        skill: b?.skill ?? null,
         timeoutMs: b?.timeoutMs ?? null,
         scripts: sortedScripts(b?.scripts),
       })
@@ -110,6 +112,7 @@ export async function requestApproval(
         expiresAt: row.expiresAt.toISOString(),
         stdinSha256: row.stdinSha256,
         cwd: row.cwd,
+        skill: row.skill,
         timeoutMs: row.timeoutMs,
         scripts: row.scripts,
       },

@@ -1,13 +1,14 @@
 // Running an allowed command in the agent's own sandbox of its config: a running sandbox labelled
 // for that agent (the one used last, else the newest, else a new one started for it) — never one
-// of another agent or a person. The env is the config's variables plus the skill folder variables
-// (no person's variables: the token that calls is not the agent), given to this exec only; the
-// output is capped per stream; every exec's written files are listed by Skilldock's own means (and
-// scanned when the profile says so).
+// of another agent or a person. The env is the config's variables, the agent's own variables and, for
+// an exec that names its skill, that skill's variables (never a person's), plus the skill folder
+// variables, given to this exec only; the output is capped per stream; every exec's written files
+// are listed by Skilldock's own means (and scanned when the profile says so).
 
 import type { Actor } from '../auth/actor';
 import { AppError, hasCode } from '../core/errors';
 import type { SandboxBackend } from '../sandbox/backend';
+import { agentEnvOwner } from '../sandbox/env/resolve';
 import { loadEnvFor } from '../sandbox/env/store';
 import { runningOrStart } from '../sandbox/instances/claim';
 import { agentPrincipal } from '../sandbox/instances/principal';
@@ -24,6 +25,8 @@ export interface SandboxDeps {
 export interface AgentSandbox {
   agentId: string;
   configId: string;
+  /** The skill the command runs for, with the env names it declares (the agent's skill variables are limited to those). */
+  skill?: { key: string; declaredEnv: readonly string[] } | null;
 }
 
 export interface RunRequest {
@@ -171,7 +174,11 @@ export async function runInSandbox(deps: SandboxDeps, actor: Actor, target: Agen
 async function runOnce(deps: SandboxDeps, actor: Actor, target: AgentSandbox, req: RunRequest): Promise<RunResult> {
   const [inst, { env }, extra] = await Promise.all([
     instanceFor(deps, actor, target),
-    loadEnvFor(deps.instances.db, deps.instances.secrets, { user: null, sandboxConfig: { id: target.configId } }),
+    loadEnvFor(deps.instances.db, deps.instances.secrets, {
+      principal: { id: agentEnvOwner(target.agentId) },
+      sandboxConfig: { id: target.configId },
+      skill: target.skill ?? null,
+    }),
     req.env,
   ]);
   const run = async (): Promise<RunResult> => {

@@ -22,15 +22,25 @@ import type { Evaluation, EvaluationContext } from './types';
 
 export interface ExecDeps extends PolicyDeps, SandboxDeps {
   settings: () => Promise<PolicySettings>;
-  /** The skills the agent may use, with their folders in its sandbox. */
-  skillDirs: (agentId: string) => Promise<{ name: string; dir: string }[]>;
+  /** The skills the agent may use (its prompt skills and its commands), with their folders in its sandbox. */
+  agentSkills: (agentId: string) => Promise<AgentSkillRef[]>;
   /** How often a waiting exec re-reads its approval row (decisions of other processes). */
   approvalPollMs?: number;
+}
+
+/** One of an agent's skills as an exec needs it: its folder, its key and the env names it declares. */
+export interface AgentSkillRef {
+  name: string;
+  dir: string;
+  key: string;
+  env: readonly string[];
 }
 
 export interface ExecRequestInput {
   command: string;
   cwd?: string;
+  /** The skill the command runs for: its variables go into the run. */
+  skill?: string;
   timeoutMs?: number;
   stdin?: string;
   sessionId?: string;
@@ -78,7 +88,7 @@ function installsOnly(e: Evaluation): boolean {
 /** `SKILLDOCK_SKILL_DIR_<NAME>`: the name upper-cased, every other character `_`. */
 export const skillEnvName = (name: string) => `SKILLDOCK_SKILL_DIR_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 
-export function skillEnv(skills: readonly { name: string; dir: string }[]): Record<string, string> {
+export function skillEnv(skills: readonly Pick<AgentSkillRef, 'name' | 'dir'>[]): Record<string, string> {
   const env: Record<string, string> = { SKILLDOCK_SKILLS_DIR: SKILLS_ROOT };
   for (const s of skills) env[skillEnvName(s.name)] = s.dir;
   return env;
@@ -146,7 +156,15 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
     throw new AppError('validation', `timeoutMs is at most ${settings.maxTimeoutMs} ms (the exec settings' longest timeout).`, {
       issues: [{ path: 'timeoutMs', message: `at most ${settings.maxTimeoutMs}` }],
     });
-  const sandbox: AgentSandbox = { agentId, configId: policy.sandboxConfigId };
+  // The skill is checked before anything is judged or logged: a name outside the agent's skills is bad input.
+  const skills = input.skill ? await deps.agentSkills(agentId) : null;
+  const skill = input.skill ? (skills?.find((s) => s.name === input.skill) ?? null) : null;
+  if (input.skill && !skill)
+    throw new AppError('validation', `Agent "${agentId}" has no skill "${input.skill}": an exec names one of the agent's skills or commands.`, {
+      hint: "Name a skill from the agent's skills answer (GET /api/v1/agents/{id}/skills), or leave `skill` out.",
+      issues: [{ path: 'skill', message: "not one of the agent's skills" }],
+    });
+  const sandbox: AgentSandbox = { agentId, configId: policy.sandboxConfigId, skill: skill ? { key: skill.key, declaredEnv: skill.env } : null };
   const ctx: EvaluationContext = {
     ...(input.cwd ? { cwd: input.cwd } : {}),
     ...(await sessionContext(deps.db, agentId)),
@@ -179,6 +197,7 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
     const binding: ApprovalBinding = {
       stdinSha256: stdinDigest(input.stdin),
       cwd: input.cwd ?? null,
+      skill: input.skill ?? null,
       timeoutMs,
       scripts: await scriptDigests(deps, sandbox, input.cwd ?? policy.rules.workspaceRoot, e.segments),
     };
@@ -205,10 +224,7 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
     timeoutMs,
     outputCap: settings.outputCapBytes,
     maxConcurrent: settings.maxConcurrentPerAgent,
-    env: deps
-      .skillDirs(agentId)
-      .catch(() => [])
-      .then(skillEnv),
+    env: (skills ? Promise.resolve(skills) : deps.agentSkills(agentId)).catch(() => []).then(skillEnv),
     track: { root: policy.rules.workspaceRoot, scan: policy.rules.writeThenRun === 'scan', installOnly: installsOnly(e) },
   }).catch(async (err: unknown) => {
     // Allowed but not run (no sandbox could be started, the engine failed): logged, then reported.

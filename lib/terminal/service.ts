@@ -223,7 +223,7 @@ export class TerminalService {
       const [settings, { row }] = await Promise.all([this.settings(), resolve(this.deps.sandboxes, p.instanceId)]);
       // Personal variables only in the user's own sandbox; a shared one gets the config's alone.
       const user = p.shared ? null : { id: p.actor.userId! };
-      const { env } = await loadEnvFor(this.deps.sandboxes.db, this.deps.sandboxes.secrets, { user, sandboxConfig: { id: row.id } });
+      const { env } = await loadEnvFor(this.deps.sandboxes.db, this.deps.sandboxes.secrets, { principal: user, sandboxConfig: { id: row.id } });
       const sessionId = randomUUID();
       const where = { sandboxId: p.instanceId, cols: p.cols ?? DEFAULT_COLS, rows: p.rows ?? DEFAULT_ROWS };
       const tap = (await this.deps.transcript?.({ sessionId, actor: p.actor, ...where }, settings)) ?? null;

@@ -1,5 +1,6 @@
 // Calling the agents and gateway routes the way a client does: a bearer token, JSON bodies, path
 // params, and the response headers (the gateway's ETag) kept.
+import { DELETE as envDelete, GET as envGet, PUT as envPut } from '@/app/api/v1/agents/[id]/env/route';
 import { GET as explainRoute } from '@/app/api/v1/agents/[id]/explain/route';
 import { DELETE as agentDelete, GET as agentGet, PATCH as agentPatch } from '@/app/api/v1/agents/[id]/route';
 import { GET as fileRoute } from '@/app/api/v1/agents/[id]/skills/[name]/files/route';
@@ -64,6 +65,9 @@ export function agentsClient(token: string) {
     skill: (id: string, name: string) => send(skillRoute, 'GET', `/api/v1/agents/${enc(id)}/skills/${enc(name)}`, { params: { id, name } }),
     file: (id: string, name: string, path: string) =>
       send(fileRoute, 'GET', `/api/v1/agents/${enc(id)}/skills/${enc(name)}/files?path=${enc(path)}`, { params: { id, name } }),
+    env: (id: string) => send(envGet, 'GET', `/api/v1/agents/${enc(id)}/env`, { params: { id } }),
+    setEnv: (id: string, body: unknown) => send(envPut, 'PUT', `/api/v1/agents/${enc(id)}/env`, { params: { id }, body }),
+    unsetEnv: (id: string, body: unknown) => send(envDelete, 'DELETE', `/api/v1/agents/${enc(id)}/env`, { params: { id }, body }),
     explain: (id: string, skill?: string) =>
       send(explainRoute, 'GET', `/api/v1/agents/${enc(id)}/explain${skill ? `?skill=${enc(skill)}` : ''}`, { params: { id } }),
   };

@@ -8,3 +8,5 @@ export const deleteAgentAction = action(ops.deleteAgent);
 export const putAgentDefaultsAction = action(ops.putAgentDefaults);
 export const previewAllowlistsAction = action(ops.previewAllowlists);
 export const saveAllowlistsAction = action(ops.saveAllowlists);
+export const setAgentEnvAction = action(ops.setAgentEnv);
+export const unsetAgentEnvAction = action(ops.unsetAgentEnv);

@@ -12,6 +12,7 @@ import {
 } from '../../agents/schema';
 import { budgetPlanQuery, skillAgentsQuery } from '../../agents/view-schemas';
 import { defineContract } from '../../http/contract';
+import { envListOut, envVarOut, personalEnvInput, personalEnvUnset } from '../../sandbox/env/rules';
 import {
   agentListOut,
   agentOut,
@@ -204,5 +205,36 @@ export const agentsApi = {
     params: agentIdParams,
     query: budgetPlanQuery,
     response: budgetPlanOut,
+  }),
+  listAgentEnv: defineContract({
+    method: 'GET',
+    path: '/api/v1/agents/{id}/env',
+    tag,
+    summary: "The agent's own variables (for its sandbox config, and per skill): names and when they were set, never values",
+    permission: 'agents.read',
+    params: agentIdParams,
+    response: envListOut,
+  }),
+  setAgentEnv: defineContract({
+    method: 'PUT',
+    path: '/api/v1/agents/{id}/env',
+    tag,
+    summary:
+      "Set one of the agent's own variables (sealed): `personal_sandbox` goes into the agent's execs in that config, `personal_skill` into execs that name the skill (only names the skill declares)",
+    description: "Resolution for an exec that names a skill: config < workspace skill < the agent's sandbox variables < the agent's skill variables.",
+    permission: 'agents.write',
+    params: agentIdParams,
+    body: personalEnvInput,
+    response: envVarOut,
+  }),
+  unsetAgentEnv: defineContract({
+    method: 'DELETE',
+    path: '/api/v1/agents/{id}/env',
+    tag,
+    summary: "Remove one of the agent's own variables (404 when it is not set); a lower level then applies again",
+    permission: 'agents.write',
+    params: agentIdParams,
+    body: personalEnvUnset,
+    response: z.object({ removed: z.literal(true) }),
   }),
 } as const;

@@ -9,6 +9,9 @@ import { checkOutput, outputChecked } from '../../http/invoke';
 import { defineOperation } from '../../http/operation';
 import { policyEngine, presetDefs } from '../../policy/runtime';
 import { agentPolicy } from '../../policy/store';
+import { loadRow } from '../../sandbox/config/store';
+import { agentEnvOwner } from '../../sandbox/env/resolve';
+import { listEnv, setEnv, unsetEnv } from '../../sandbox/env/store';
 import type { Services } from '../../services';
 import { api } from '../contracts';
 
@@ -26,6 +29,12 @@ export const agentsDeps = (s: Services): AgentsDeps => ({
   probes: s.agentProbes,
   policy: { engine: policyEngine, agent: (id) => agentPolicy({ db: s.database.db, presets: presetDefs() }, id) },
 });
+
+type AgentEnvScope = { level: 'personal_sandbox'; configId: string } | { level: 'personal_skill'; skillKey: string };
+const agentEnvScope = (agentId: string, b: AgentEnvScope) =>
+  b.level === 'personal_sandbox'
+    ? { level: b.level, userId: agentEnvOwner(agentId), configId: b.configId }
+    : { level: b.level, userId: agentEnvOwner(agentId), skillKey: b.skillKey };
 
 /** Agents, the defaults, batch allowlist edits, and the gateway's reads. */
 export const agentOps = {
@@ -61,5 +70,20 @@ export const agentOps = {
   agentSummaries: defineOperation(api.agentSummaries, async ({ services }) => agentSummaries(agentsDeps(services))),
   allowlistMatrix: defineOperation(api.allowlistMatrix, async ({ services }) => allowlistMatrix(agentsDeps(services))),
   skillAgents: defineOperation(api.skillAgents, async ({ services, query }) => skillAgents(agentsDeps(services), query.name)),
+  listAgentEnv: defineOperation(api.listAgentEnv, async ({ services, params }) => {
+    const db = services.database.db;
+    await getAgent(agentStoreDeps(services), params.id);
+    const userId = agentEnvOwner(params.id);
+    return { items: [...(await listEnv(db, { level: 'personal_sandbox', userId })), ...(await listEnv(db, { level: 'personal_skill', userId }))] };
+  }),
+  setAgentEnv: defineOperation(api.setAgentEnv, async ({ services, actor, params, body }) => {
+    const db = services.database.db;
+    await getAgent(agentStoreDeps(services), params.id);
+    if (body.level === 'personal_sandbox') await loadRow(db, body.configId);
+    return setEnv(db, services.secrets, actor, agentEnvScope(params.id, body), body.name, body.value);
+  }),
+  unsetAgentEnv: defineOperation(api.unsetAgentEnv, async ({ services, actor, params, body }) =>
+    unsetEnv(services.database.db, actor, agentEnvScope(params.id, body), body.name),
+  ),
   agentBudget: defineOperation(api.agentBudget, async ({ services, params, query }) => budgetPlan(agentsDeps(services), params.id, query)),
 };

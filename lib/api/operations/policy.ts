@@ -1,5 +1,5 @@
 import 'server-only';
-import { effectiveOf, gatewayView } from '../../agents/service';
+import { agentSkillRefs, effectiveOf } from '../../agents/service';
 import { canReadCommands, requireAgentPrincipal, requirePermission } from '../../auth/actor';
 import { checkOutput } from '../../http/invoke';
 import { defineOperation } from '../../http/operation';
@@ -20,7 +20,7 @@ export const policyDeps = (s: Services): ExecDeps => ({
   engine: policyEngine,
   instances: s.sandboxes,
   settings: () => getPolicySettings(s.database.db),
-  skillDirs: async (id) => gatewayView(await effectiveOf(agentsDeps(s), id)).skills.map((k) => ({ name: k.name, dir: k.skillDir })),
+  agentSkills: async (id) => agentSkillRefs(await effectiveOf(agentsDeps(s), id)),
 });
 
 /** Risk profiles, the tester and replay, approvals, the exec log and the gateway's exec. */

@@ -57,7 +57,7 @@ export function sandboxCheckHandler(deps: SandboxCheckDeps): JobHandler<SandboxC
   return async (ctx) => {
     const row = await loadRow(deps.db, ctx.params.configId);
     const actor = jobActor(ctx.job);
-    const { env } = await loadEnvFor(deps.db, deps.secrets, { user: null, sandboxConfig: { id: row.id } });
+    const { env } = await loadEnvFor(deps.db, deps.secrets, { principal: null, sandboxConfig: { id: row.id } });
     const expected =
       row.backend === 'docker' ? { memoryMb: (row.config as DockerConfig).memoryLimitMb, pids: (row.config as DockerConfig).pidsLimit } : undefined;
     ctx.log(`Full check of "${row.name}" (${row.backend})`);

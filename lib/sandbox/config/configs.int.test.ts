@@ -150,7 +150,7 @@ describe('identity freeze, in-use protection, lock, clone', () => {
     expect(clone.json).toMatchObject({ backend: 'e2b', enabled: false, envCount: 1, config: { apiKey: '***', domain: 'sandbox.test' } });
     const [row] = await db().select().from(sandboxConfigs).where(eq(sandboxConfigs.id, clone.json.id));
     expect(openSecrets(f.s.secrets, row).apiKey).toBe('e2b_live_secret_value');
-    const env = await loadEnvFor(db(), f.s.secrets, { user: null, sandboxConfig: { id: clone.json.id } });
+    const env = await loadEnvFor(db(), f.s.secrets, { principal: null, sandboxConfig: { id: clone.json.id } });
     expect(env).toEqual({ env: { REGION: 'eu-1' }, sources: { REGION: 'config' } });
     // The stored key goes with the clone but not to a new endpoint: moving it takes the key typed again.
     const kept = await call('updateSandboxConfig', owner, { params: { id: clone.json.id }, body: { config: { apiUrl: 'http://127.0.0.1:4300' } } });
@@ -176,7 +176,7 @@ describe('env vars', () => {
     expect(list.json.items).toEqual([expect.objectContaining({ name: 'TOKEN_X', configured: true })]);
     expect(JSON.stringify(list.json)).not.toContain('workspace-value');
     expect(JSON.stringify(await db().select().from(sandboxEnvVars))).not.toContain('my-value');
-    const req = { user: { id: f.ownerId }, sandboxConfig: { id: c.id } };
+    const req = { principal: { id: f.ownerId }, sandboxConfig: { id: c.id } };
     expect(await loadEnvFor(db(), f.s.secrets, req)).toEqual({ env: { TOKEN_X: 'my-value' }, sources: { TOKEN_X: 'personal_sandbox' } });
     expect((await call('unsetMyEnv', owner, { body: { level: 'personal_sandbox', configId: c.id, name: 'TOKEN_X' } })).status).toBe(200);
     expect(await loadEnvFor(db(), f.s.secrets, req)).toEqual({ env: { TOKEN_X: 'workspace-value' }, sources: { TOKEN_X: 'config' } });

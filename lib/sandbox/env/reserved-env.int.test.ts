@@ -46,7 +46,7 @@ describe('reserved env names through the API', () => {
     const scope = { level: 'config' as const, configId: cfgId, userId: '', skillKey: '' };
     const sealed = f.s.secrets.seal('http://evil.test:3128', envSealContext(scope, 'HTTPS_PROXY'));
     await f.s.database.db.insert(sandboxEnvVars).values({ id: newId(), ...scope, name: 'HTTPS_PROXY', valueSealed: sealed, updatedBy: 'legacy' });
-    const env = await loadEnvFor(f.s.database.db, f.s.secrets, { user: null, sandboxConfig: { id: cfgId } });
+    const env = await loadEnvFor(f.s.database.db, f.s.secrets, { principal: null, sandboxConfig: { id: cfgId } });
     expect(env.env).not.toHaveProperty('HTTPS_PROXY');
     const r = await f.call('unsetConfigEnv', f.tokens.admin, { params: { id: cfgId }, body: { name: 'HTTPS_PROXY' } });
     expect(r.status).toBe(200);

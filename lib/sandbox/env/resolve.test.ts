@@ -92,7 +92,7 @@ describe('envFor: config < workspace skill < personal sandbox < personal skill',
   ];
   for (const c of cases) {
     it(c.what, () => {
-      const r = envFor({ user: c.user ? { id: c.user } : null, sandboxConfig: { id: CFG }, skill: c.skill }, c.entries ?? ENTRIES);
+      const r = envFor({ principal: c.user ? { id: c.user } : null, sandboxConfig: { id: CFG }, skill: c.skill }, c.entries ?? ENTRIES);
       expect(r.env).toEqual(c.env);
       expect(r.sources).toEqual(c.sources);
     });

@@ -10,8 +10,15 @@ export interface EnvEntry {
   value: string;
 }
 
+/**
+ * Whose personal variables the personal levels hold: a person by their user id, an agent by
+ * `agent:<id>` (user ids never contain a colon, so the two cannot meet).
+ */
+export const agentEnvOwner = (agentId: string) => `agent:${agentId}`;
+
 export interface EnvRequest {
-  user: { id: string } | null;
+  /** The person or agent the exec runs for (its env owner id); null: no personal variables. */
+  principal: { id: string } | null;
   sandboxConfig: { id: string };
   /** The skill being run, with the env names it declares; personal skill vars are limited to those. */
   skill?: { key: string; declaredEnv?: readonly string[] } | null;
@@ -33,12 +40,12 @@ function applies(e: EnvEntry, req: EnvRequest): boolean {
     case 'workspace_skill':
       return !!req.skill && e.skillKey === req.skill.key;
     case 'personal_sandbox':
-      return !!req.user && e.userId === req.user.id && e.configId === req.sandboxConfig.id;
+      return !!req.principal && e.userId === req.principal.id && e.configId === req.sandboxConfig.id;
     case 'personal_skill':
       return (
-        !!req.user &&
+        !!req.principal &&
         !!req.skill &&
-        e.userId === req.user.id &&
+        e.userId === req.principal.id &&
         e.skillKey === req.skill.key &&
         (req.skill.declaredEnv === undefined || req.skill.declaredEnv.includes(e.name))
       );

@@ -32,6 +32,9 @@ const scopeWhere = (s: EnvScope) => {
   );
 };
 
+/** Whose var it is in the audit log: the level, the owner of a personal one, then the config or skill. */
+const auditTarget = (c: ReturnType<typeof cols>, name: string) => [c.level, c.userId, c.configId || c.skillKey, name].filter(Boolean).join(':');
+
 type Row = typeof sandboxEnvVars.$inferSelect;
 const view = (r: Row): EnvVarView => ({
   level: r.level,
@@ -98,7 +101,7 @@ export async function setEnv(db: AppDb, secrets: SecretBox, actor: Actor, scope:
     await recordAudit(tx, actor, {
       action: 'sandbox.env.set',
       targetType: 'sandbox_env',
-      targetId: `${c.level}:${c.configId || c.skillKey}:${name}`,
+      targetId: auditTarget(c, name),
       before: existing.length ? { ...c, name, value: '***' } : null,
       after: { ...c, name, value: '***' },
     });
@@ -118,7 +121,7 @@ export async function unsetEnv(db: AppDb, actor: Actor, scope: EnvScope, name: s
     await recordAudit(tx, actor, {
       action: 'sandbox.env.unset',
       targetType: 'sandbox_env',
-      targetId: `${c.level}:${c.configId || c.skillKey}:${name}`,
+      targetId: auditTarget(c, name),
       before: { ...c, name, value: '***' },
     });
     return { removed: true as const };

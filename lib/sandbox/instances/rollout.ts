@@ -86,7 +86,7 @@ export async function replaceSandbox(
   opts: { beforeRemove?: () => Promise<unknown> } = {},
 ): Promise<SandboxInfo> {
   const spec = await currentSandboxSpec(deps.db, r.row, deps.secrets);
-  const { env } = await loadEnvFor(deps.db, deps.secrets, { user: null, sandboxConfig: { id: r.row.id } });
+  const { env } = await loadEnvFor(deps.db, deps.secrets, { principal: null, sandboxConfig: { id: r.row.id } });
   let fresh: SandboxInfo;
   try {
     fresh = await createPrepared(r.backend, r.row, { ...spec, env, labels: { ...labels, [RECYCLED_FROM_LABEL]: r.sandbox.id } }, deps.prepareStart);

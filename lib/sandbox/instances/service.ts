@@ -275,7 +275,7 @@ export async function execInInstance(deps: InstanceDeps, actor: Actor, id: strin
   const ranIn = instanceId(row.id, sandbox.id);
   // Personal variables go only into the caller's own sandbox.
   const user = access.own && actor.userId ? { id: actor.userId } : null;
-  const { env } = await loadEnvFor(deps.db, deps.secrets, { user, sandboxConfig: { id: row.id } });
+  const { env } = await loadEnvFor(deps.db, deps.secrets, { principal: user, sandboxConfig: { id: row.id } });
   const out = await backend.exec(sandbox.id, {
     argv: input.argv,
     env,

@@ -17,6 +17,8 @@ export interface GatingInput {
   /** bin → resolved path (null = missing), from GatingTarget.which(collectBins(...)). */
   found: Record<string, string | null>;
   targetEnv: Record<string, string | undefined>;
+  /** Where each target env name comes from, said in the trace; absent: "set in the environment". */
+  targetEnvFrom?: Record<string, string>;
   platform: Os;
   /** path → exists, from GatingTarget.exists(collectFiles(...)); absent: the target cannot check files (the step is skipped, saying so). */
   files?: Record<string, boolean>;
@@ -153,7 +155,10 @@ function evaluateRequirements(input: GatingInput, missing: GatingResult['missing
   const envDetails: string[] = [];
   for (const name of env) {
     const via = hasEnv(name, input);
-    if (via) envDetails.push(`${name} (${via === 'target' ? 'set in the environment' : via === 'entry' ? 'configured env' : 'configured apiKey'})`);
+    if (via)
+      envDetails.push(
+        `${name} (${via === 'target' ? (input.targetEnvFrom?.[name] ?? 'set in the environment') : via === 'entry' ? 'configured env' : 'configured apiKey'})`,
+      );
     else missing.env.push(name);
   }
   if (env.length === 0) step('env', true, 'no env required');

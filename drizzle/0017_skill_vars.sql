@@ -1,0 +1,1 @@
+ALTER TABLE "exec_approvals" ADD COLUMN "skill" text;
