@@ -1,8 +1,10 @@
 'use client';
 
 import type { InstallOut } from '@/lib/installs/schema';
+import { useSandboxConfigs } from '../sandboxes/queries';
 import { useSkillList } from '../skills/queries';
 import { ver } from './format';
+import { InstallEffects } from './install-effects';
 import { announceStarted, PickDialog, plural } from './pick-dialog';
 import { isBusy, useBulkInstall } from './queries';
 
@@ -21,6 +23,7 @@ export function BulkInstallDialog({
   onClose: () => void;
 }) {
   const list = useSkillList(CATALOG);
+  const config = useSandboxConfigs().data?.items.find((c) => c.id === configId);
   const op = useBulkInstall();
   const have = new Map(installs.map((i) => [i.skillKey, i]));
   const items = list.data?.skills.map((s) => {
@@ -46,6 +49,7 @@ export function BulkInstallDialog({
       pending={op.isPending}
       error={op.error}
       onClose={onClose}
+      aside={(keys) => (keys.length && config ? <InstallEffects configs={[config]} /> : null)}
       onSubmit={(skillKeys, notes) =>
         op.mutate(
           { id: configId, skillKeys, notes },

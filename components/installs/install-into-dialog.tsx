@@ -3,6 +3,7 @@
 import type { InstallOut } from '@/lib/installs/schema';
 import { useSandboxConfigs } from '../sandboxes/queries';
 import { ver } from './format';
+import { InstallEffects } from './install-effects';
 import { announceStarted, PickDialog, plural } from './pick-dialog';
 import { isBusy, useInstallIntoConfigs } from './queries';
 
@@ -43,6 +44,7 @@ export function InstallIntoDialog({
       pending={op.isPending}
       error={op.error}
       onClose={onClose}
+      aside={(ids) => <InstallEffects configs={(configs.data?.items ?? []).filter((c) => ids.includes(c.id))} />}
       onSubmit={(configIds, notes) =>
         op.mutate(
           { skillKey, configIds, notes },

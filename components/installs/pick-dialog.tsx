@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
@@ -49,6 +49,7 @@ export function PickDialog({
   error,
   onSubmit,
   onClose,
+  aside,
 }: {
   title: string;
   description: string;
@@ -65,6 +66,8 @@ export function PickDialog({
   error: unknown;
   onSubmit: (values: string[], notes: string) => void;
   onClose: () => void;
+  /** Said under the list about what is picked (what the job will do to it). */
+  aside?: (values: string[]) => ReactNode;
 }) {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [filter, setFilter] = useState('');
@@ -112,6 +115,7 @@ export function PickDialog({
             ))
           )}
         </fieldset>
+        {aside?.([...chosen])}
         <NotesField id={notesId} value={notes} onChange={setNotes} />
         {error ? <ErrorNote error={error} /> : null}
         <div className="flex justify-end gap-2">

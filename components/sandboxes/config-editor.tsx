@@ -2,9 +2,10 @@
 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import { type NetworkPolicy, OPEN_POLICY } from '@/lib/network/policy/types';
 import {
   type CreateConfigInput,
   createConfigInput,
@@ -24,9 +25,12 @@ import { Dialog } from '../ui/dialog';
 import { Field, Input, Select } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { ConnectionTestSlot } from './check-slot';
+import { DraftEnvEditor, type DraftVar } from './draft-env-editor';
 import { CONNECT_FIELDS, ConfigFields, connectFields, type EditorValues, RUNTIME_FIELDS } from './editor-fields';
 import { EnvEditor } from './env-editor';
+import { draftCheck } from './network/entries';
 import { NetworkPanel } from './network/network-dialog';
+import { NetworkRulesFields } from './network/rules-fields';
 import { type ConfigCardView, useCreateConfig, useUpdateConfig } from './queries';
 
 const STEPS = ['Connect', 'Runtime', 'Env', 'Network'] as const;
@@ -47,7 +51,10 @@ function initial(config: ConfigCardView | null): Values {
   return { name: config.name, description: config.description, backend: config.backend, config: c };
 }
 
-/** The step editor (Connect → Runtime → Env), validated as you type by the same schema the server uses. */
+/**
+ * The step editor (Connect → Runtime → Env → Network), validated as you type by the same schema the
+ * server uses. A new config's env and network rules are drafts sent with Create.
+ */
 export function ConfigEditor({
   open,
   onOpenChange,
@@ -62,6 +69,8 @@ export function ConfigEditor({
   const [saved, setSaved] = useState<ConfigCardView | null>(null);
   const [step, setStep] = useState(0);
   const [error, setError] = useState<unknown>(null);
+  const [envDraft, setEnvDraft] = useState<DraftVar[]>([]);
+  const [netDraft, setNetDraft] = useState<NetworkPolicy>(OPEN_POLICY);
   const current = saved ?? config;
   const form = useForm<Values>({ resolver: zodResolver(createConfigInput as never) as never, mode: 'onChange', defaultValues: initial(current) });
   const backend = form.watch('backend');
@@ -82,6 +91,8 @@ export function ConfigEditor({
       setStep(0);
       setError(null);
       setSaved(null);
+      setEnvDraft([]);
+      setNetDraft(OPEN_POLICY);
     }
     onOpenChange(o);
   }
@@ -92,22 +103,42 @@ export function ConfigEditor({
     if (ok) setStep(step + 1);
   }
 
-  const onSave = form.handleSubmit(async (values) => {
-    setError(null);
-    const v = values as unknown as CreateConfigInput;
-    const cfg: Record<string, unknown> = { ...v.config };
-    for (const f of SECRET_FIELDS[v.backend]) if (cfg[f] === '' && secretsConfigured.includes(f)) cfg[f] = SECRET_MASK;
-    try {
-      const out = current
-        ? await update.mutateAsync({ id: current.id, patch: { name: v.name, description: v.description, backend: v.backend, config: cfg } })
-        : await create.mutateAsync({ ...v, config: cfg } as CreateConfigInput);
-      toast.success(current ? `Saved ${out.name}` : `Created ${out.name}`, { description: 'It stays disabled until a full check passes.' });
-      setSaved({ ...out, instances: current?.instances ?? 0 });
-      setStep(2);
-    } catch (e) {
-      if (!applyIssues(e, form.setError as never)) setError(e);
-    }
-  });
+  const netCheck = useMemo(() => draftCheck(backend, netDraft), [backend, netDraft]);
+  const netChanged = JSON.stringify(netDraft) !== JSON.stringify(OPEN_POLICY);
+
+  const onSave = form.handleSubmit(
+    async (values) => {
+      setError(null);
+      const v = values as unknown as CreateConfigInput;
+      if (!current && netChanged && netCheck.issues.length) {
+        setStep(3);
+        return;
+      }
+      const cfg: Record<string, unknown> = { ...v.config };
+      for (const f of SECRET_FIELDS[v.backend]) if (cfg[f] === '' && secretsConfigured.includes(f)) cfg[f] = SECRET_MASK;
+      try {
+        const out = current
+          ? await update.mutateAsync({ id: current.id, patch: { name: v.name, description: v.description, backend: v.backend, config: cfg } })
+          : await create.mutateAsync({
+              ...v,
+              config: cfg,
+              ...(envDraft.length ? { env: envDraft } : {}),
+              ...(netChanged ? { network: netDraft } : {}),
+            } as CreateConfigInput);
+        toast.success(current ? `Saved ${out.name}` : `Created ${out.name}`, { description: 'It stays disabled until a full check passes.' });
+        setSaved({ ...out, instances: current?.instances ?? 0 });
+        setStep(2);
+      } catch (e) {
+        if (!applyIssues(e, form.setError as never)) setError(e);
+      }
+    },
+    (errs) => {
+      // Create from a later step with a field to fix: back to the step that holds it.
+      const connect = new Set<string>(['name', 'description', 'backend', ...CONNECT_FIELDS[backend].map((f) => f.key)]);
+      const keys = [...Object.keys(errs), ...Object.keys((errs as { config?: object }).config ?? {})];
+      setStep(keys.some((k) => connect.has(k)) ? 0 : 1);
+    },
+  );
 
   const errors = form.formState.errors;
   return (
@@ -184,14 +215,26 @@ export function ConfigEditor({
           current ? (
             <EnvEditor configId={current.id} canWrite={canWrite} />
           ) : (
-            <p className="text-sm text-muted-foreground">Save the config first; its env vars are set here right after.</p>
+            <DraftEnvEditor vars={envDraft} onChange={setEnvDraft} disabled={!canWrite} />
           )
         ) : null}
         {step === 3 ? (
           current ? (
             <NetworkPanel config={current} canWrite={canWrite} />
           ) : (
-            <p className="text-sm text-muted-foreground">Save the config first; its network rules are set here right after.</p>
+            <div className="grid gap-3" data-testid="draft-network">
+              <NetworkRulesFields
+                backend={backend}
+                draft={netDraft}
+                issues={netCheck.issues}
+                warnings={netCheck.warnings}
+                disabled={!canWrite}
+                onChange={(patch) => setNetDraft((d) => ({ ...d, ...patch }))}
+              />
+              <p className="text-xs text-muted-foreground">
+                Saved with the config when you create it; the tester and the enforcement status show once it exists.
+              </p>
+            </div>
           )
         ) : null}
         <ErrorNote error={error} />
@@ -200,7 +243,7 @@ export function ConfigEditor({
             {step === 0 ? 'Cancel' : 'Back'}
           </Button>
           <div className="flex gap-2">
-            {step < 2 || (step === 2 && current) ? (
+            {step < 3 ? (
               <Button type="button" variant="outline" onClick={next}>
                 Next
               </Button>

@@ -1,23 +1,18 @@
 'use client';
 
-import { TriangleAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
-import { deniesAll } from '@/lib/network/policy/entry';
 import type { NetworkPolicy, PolicyIssue } from '@/lib/network/policy/types';
 import { ApiError } from '../../api';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
-import { Label } from '../../ui/input';
 import { ErrorNote, RetryableError, Skeleton, Tip } from '../../ui/misc';
-import { Switch } from '../../ui/switch';
 import { useCan } from '../../viewer';
 import type { ConfigCardView } from '../queries';
-import { CubeRulesEditor, E2bHostRulesEditor } from './backend-rules';
-import { EnforcementNote, FixedRanges, InstallSources } from './enforcement';
-import { draftCheck, isDomain } from './entries';
-import { EntryListEditor } from './entry-list';
+import { EnforcementNote, FixedRanges } from './enforcement';
+import { draftCheck } from './entries';
 import { asPolicy, type NetworkSaved, type NetworkView, useConfigNetwork, useSetConfigNetwork } from './queries';
+import { NetworkRulesFields } from './rules-fields';
 import { SaveResult } from './save-result';
 import { NetworkTester } from './tester';
 
@@ -80,7 +75,6 @@ function NetworkEditor({
   const { issues: local, warnings } = useMemo(() => draftCheck(backend, draft), [backend, draft]);
   const issues = local.length ? local : serverIssues;
   const unsaved = JSON.stringify(draft) !== JSON.stringify(saved);
-  const domainWithoutDenyAll = !draft.denyEgressByDefault && !deniesAll(draft.denyOut) && draft.allowOut.some(isDomain);
 
   function change(patch: Partial<NetworkPolicy>) {
     setDraft((d) => ({ ...d, ...patch }));
@@ -112,83 +106,15 @@ function NetworkEditor({
     <div className="@container">
       <div className="grid grid-cols-1 gap-4 @3xl:grid-cols-[minmax(0,1fr)_20rem]" data-slot="network-editor" data-config={config.name}>
         <div className="grid min-w-0 content-start gap-4">
-          <fieldset disabled={disabled} className="grid min-w-0 gap-4">
-            <div className="flex items-start gap-3 rounded-md border px-3 py-2">
-              <Switch
-                id="net-deny-default"
-                checked={draft.denyEgressByDefault}
-                onCheckedChange={(v) => change({ denyEgressByDefault: v })}
-                aria-describedby="net-deny-default-hint"
-              />
-              <div className="grid gap-1">
-                <Label htmlFor="net-deny-default">Deny by default</Label>
-                <p id="net-deny-default-hint" className="text-xs text-muted-foreground">
-                  {draft.denyEgressByDefault
-                    ? 'Only destinations an allow entry names are reachable.'
-                    : 'Everything not on the deny list or always blocked is reachable.'}
-                </p>
-              </div>
-            </div>
-            {issues.length ? (
-              <div role="alert" className="grid gap-1 rounded-md border border-warning bg-warning/15 px-3 py-2 text-sm" data-slot="network-issues">
-                <p className="flex items-center gap-2 font-medium">
-                  <TriangleAlert aria-hidden className="size-4" />{' '}
-                  {issues.length === 1 ? 'One rule to fix before saving' : `${issues.length} rules to fix before saving`}
-                </p>
-                <ul className="grid gap-0.5">
-                  {issues.map((i) => (
-                    <li key={`${i.path}:${i.message}`}>{i.message}</li>
-                  ))}
-                </ul>
-                {domainWithoutDenyAll ? (
-                  <div>
-                    <Button type="button" size="sm" variant="outline" onClick={() => change({ denyEgressByDefault: true })}>
-                      Turn on deny by default
-                    </Button>
-                  </div>
-                ) : null}
-              </div>
-            ) : null}
-            {warnings.length && !issues.length ? (
-              <ul className="grid gap-0.5 rounded-md border px-3 py-2 text-xs text-muted-foreground" aria-label="Warnings" data-slot="network-warnings">
-                {warnings.map((w) => (
-                  <li key={w}>{w}</li>
-                ))}
-              </ul>
-            ) : null}
-            <EntryListEditor
-              list="allowOut"
-              label="Allow"
-              hint="An IP, a CIDR or a domain (*.example.com = its subdomains only); Enter adds it."
-              placeholder="pypi.org, 10.0.0.0/8, 2001:db8::/32"
-              backend={backend}
-              draft={draft}
-              issues={issues}
-              disabled={disabled}
-              onChange={(allowOut) => change({ allowOut })}
-            />
-            <EntryListEditor
-              list="denyOut"
-              label="Deny"
-              hint="An IP or a CIDR; Enter adds it."
-              placeholder="203.0.113.0/24"
-              backend={backend}
-              draft={draft}
-              issues={issues}
-              disabled={disabled}
-              onChange={(denyOut) => change({ denyOut })}
-            />
-            {draft.denyEgressByDefault ? (
-              <InstallSources
-                sources={view.installSources}
-                allowOut={draft.allowOut}
-                disabled={disabled}
-                onAllow={(entries) => change({ allowOut: [...draft.allowOut, ...entries] })}
-              />
-            ) : null}
-            {backend === 'cube' ? <CubeRulesEditor rules={draft.cubeRules} issues={issues} onChange={(cubeRules) => change({ cubeRules })} /> : null}
-            {backend === 'e2b' ? <E2bHostRulesEditor rules={draft.e2bHostRules} issues={issues} onChange={(e2bHostRules) => change({ e2bHostRules })} /> : null}
-          </fieldset>
+          <NetworkRulesFields
+            backend={backend}
+            draft={draft}
+            issues={issues}
+            warnings={warnings}
+            disabled={disabled}
+            installSources={view.installSources}
+            onChange={change}
+          />
           <ErrorNote error={error} />
           {reached ? <SaveResult sandboxes={reached} /> : null}
           <div className="flex flex-wrap items-center justify-end gap-2">

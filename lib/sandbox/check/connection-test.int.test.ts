@@ -44,6 +44,19 @@ describeDocker('test connection', () => {
     expect(await containers()).toBe(before);
   });
 
+  it('tests the engine before an image is entered: the image probe is skipped, saying why', async () => {
+    for (const config of [{ host }, { host, image: '' }]) {
+      const r = await run({ backend: 'docker', config });
+      expect(statuses(r)).toEqual([
+        ['client', 'pass'],
+        ['endpoint', 'pass'],
+        ['credentials', 'pass'],
+        ['image', 'skipped'],
+      ]);
+      expect(r.probes[3].reason).toBe('no image entered yet: enter one (Runtime) to check that the engine has it');
+    }
+  });
+
   it('names the failing probe: a missing image, an engine that does not answer', async () => {
     const missing = await run({ backend: 'docker', config: { image: 'skilldock-test/absent:1', host } });
     expect(statuses(missing).at(-1)).toEqual(['image', 'fail']);

@@ -36,6 +36,9 @@ export interface ConnectionTestDeps extends BackendFactoryDeps {
   validate: ValidateContext;
 }
 
+/** Stands in for an image not entered yet: valid for the schema, never asked of the engine. */
+const NO_IMAGE = 'skilldock-no-image-yet';
+
 /** The id the throwaway backend is built under (its secrets are sealed to it and never stored). */
 const TEST_ID = 'connection-test';
 
@@ -77,7 +80,9 @@ async function secretsFor(
 
 /** Validates the values like a save would (4xx otherwise), then runs the probes that create nothing. */
 export async function testConnection(deps: ConnectionTestDeps, input: ConnectionTestInput): Promise<{ probes: ProbeResult[] }> {
-  const config = parseConfig(input.backend, input.config);
+  // The image is entered after the connection: without one the engine is still tested, the image probe skipped.
+  const imageless = input.backend === 'docker' && (input.config.image === undefined || input.config.image === '');
+  const config = parseConfig(input.backend, imageless ? { ...input.config, image: NO_IMAGE } : input.config);
   const { plain, secret } = splitSecrets(input.backend, config);
   const secrets = await secretsFor(deps, input, config, secret);
   await validateOnServer(input.backend, { ...config, ...secrets } as AnyConfig, deps.validate);
@@ -87,7 +92,13 @@ export async function testConnection(deps: ConnectionTestDeps, input: Connection
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new Error(`no answer within the config's HTTP timeout (${timeoutMs / 1000} s)`)), timeoutMs);
   try {
-    const r = await runFullCheck({ backend: () => backendForConfig(row, deps), spec: sandboxSpecFor(row), connectionOnly: true, signal: deadline.signal });
+    const r = await runFullCheck({
+      backend: () => backendForConfig(row, deps),
+      spec: sandboxSpecFor(row),
+      connectionOnly: true,
+      ...(imageless ? { skipImage: 'no image entered yet: enter one (Runtime) to check that the engine has it' } : {}),
+      signal: deadline.signal,
+    });
     return { probes: r.probes };
   } finally {
     clearTimeout(timer);

@@ -39,6 +39,8 @@ export interface FullCheckInput {
   onProbe?: (probe: ProbeResult, index: number, total: number) => void;
   /** Stop after the probes that create nothing (client, endpoint, credentials, image): "Test connection". */
   connectionOnly?: boolean;
+  /** Why the image probe is skipped (a connection test before an image was entered). */
+  skipImage?: string;
   log?: (line: string, stream?: 'info' | 'stderr') => void;
   signal?: AbortSignal;
 }
@@ -139,6 +141,7 @@ export async function runFullCheck(input: FullCheckInput): Promise<FullCheckRepo
     return { value: true, result: { detail: { sandboxes: list.length } } };
   });
   await probe('image', async () => {
+    if (input.skipImage) return { value: true, skipped: input.skipImage };
     const ok = await backend!.imageExists(input.spec.image, input.signal);
     if (!ok) throw new Error(`image or template "${input.spec.image}" is not present (Skilldock never pulls: build or load it first)`);
     return { value: true };

@@ -141,6 +141,41 @@ describe('identity freeze, in-use protection, lock, clone', () => {
     expect(r.json.lockedUntil).toBeNull();
   });
 
+  it('creates a config with its env and network rules in one step, values sealed; bad env leaves nothing', async () => {
+    const body = {
+      ...e2b(),
+      name: unique('with-env'),
+      env: [
+        { name: 'REGION', value: 'eu-2' },
+        { name: 'API_TOKEN', value: 'tok-secret-1' },
+      ],
+    };
+    const network = { denyEgressByDefault: true, allowOut: ['10.20.0.0/16'], denyOut: [], cubeRules: [], e2bHostRules: [] };
+    const made = await call('createSandboxConfig', owner, { body: { ...body, network } });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    expect(made.json.envCount).toBe(2);
+    const env = await loadEnvFor(db(), f.s.secrets, { principal: null, sandboxConfig: { id: made.json.id } });
+    expect(env.env).toEqual({ REGION: 'eu-2', API_TOKEN: 'tok-secret-1' });
+    const net = await call('getConfigNetwork', owner, { params: { id: made.json.id } });
+    expect(net.json.policy).toMatchObject({ denyEgressByDefault: true, allowOut: ['10.20.0.0/16'] });
+    const [audit] = await db().select().from(auditLog).where(eq(auditLog.targetId, made.json.id));
+    expect((audit.after as { env?: unknown }).env).toEqual({ REGION: '***', API_TOKEN: '***' });
+    expect(JSON.stringify(await db().select().from(auditLog))).not.toContain('tok-secret-1');
+
+    for (const bad of [
+      [{ name: 'LD_PRELOAD', value: 'x' }],
+      [
+        { name: 'A', value: '1' },
+        { name: 'A', value: '2' },
+      ],
+    ]) {
+      const name = unique('bad-env');
+      const refused = await call('createSandboxConfig', owner, { body: { ...e2b(), name, env: bad } });
+      expect(refused.status).toBe(400);
+      expect((await db().select().from(sandboxConfigs).where(eq(sandboxConfigs.name, name))).length).toBe(0);
+    }
+  });
+
   it('clone copies fields, secrets and config env under a new name, and the clone can change identity', async () => {
     const { json: c } = await call('createSandboxConfig', owner, { body: e2b() });
     expect((await call('setConfigEnv', owner, { params: { id: c.id }, body: { name: 'REGION', value: 'eu-1' } })).status).toBe(200);

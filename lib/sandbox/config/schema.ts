@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { networkPolicySchema } from '../../network/policy/schema';
+import { MAX_ENV_PER_SCOPE, setConfigEnvInput } from '../env/rules';
 import { imageRefProblem } from './image-ref';
 
 export const SANDBOX_BACKENDS = ['docker', 'e2b', 'cube'] as const;
@@ -159,15 +160,21 @@ const name = z
 const description = z.string().trim().max(500, 'At most 500 characters.');
 
 const network = networkPolicySchema.optional().describe('The network policy (default: outbound open); change it later with PUT …/network');
+const env = z
+  .array(setConfigEnvInput)
+  .max(MAX_ENV_PER_SCOPE, `At most ${MAX_ENV_PER_SCOPE} variables per config.`)
+  .refine((vars) => new Set(vars.map((v) => v.name)).size === vars.length, { message: 'Each variable is named once.' })
+  .optional()
+  .describe('Config-level variables set with the config, sealed (change them later with PUT …/env)');
 
 const backendField = z.enum(SANDBOX_BACKENDS, { error: 'The backend is docker, e2b or cube.' });
 
 export const createConfigInput = z.discriminatedUnion(
   'backend',
   [
-    z.strictObject({ name, description: description.default(''), backend: z.literal('docker'), config: dockerConfig, network }),
-    z.strictObject({ name, description: description.default(''), backend: z.literal('e2b'), config: e2bConfig, network }),
-    z.strictObject({ name, description: description.default(''), backend: z.literal('cube'), config: cubeConfig, network }),
+    z.strictObject({ name, description: description.default(''), backend: z.literal('docker'), config: dockerConfig, network, env }),
+    z.strictObject({ name, description: description.default(''), backend: z.literal('e2b'), config: e2bConfig, network, env }),
+    z.strictObject({ name, description: description.default(''), backend: z.literal('cube'), config: cubeConfig, network, env }),
   ],
   { error: 'The backend is docker, e2b or cube.' },
 );

@@ -8,7 +8,7 @@ import { newId } from '../../core/ids';
 import { storedPolicy } from '../../network/policy/open';
 import { clonePolicyColumns, policySecrets, preparePolicy } from '../../network/store';
 import type { SecretBox } from '../../secrets/crypto';
-import { envSealContext } from '../env/store';
+import { configEnvRows, envSealContext } from '../env/store';
 import { CONFIG_LABEL, type ConfigUsage, isUsed, type SandboxUsage } from './in-use';
 import { assertUnlocked, lockConfig, unlockConfig } from './lock';
 import {
@@ -106,6 +106,7 @@ export async function createConfig(deps: ConfigDeps, actor: Actor, input: Create
   await assertNameFree(deps.db, input.name);
   const id = newId();
   const network = input.network ? preparePolicy(deps.secrets, id, input.backend, input.network, {}, 'network') : null;
+  const envRows = configEnvRows(deps.secrets, actor, id, input.env ?? []);
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(sandboxConfigs)
@@ -123,8 +124,14 @@ export async function createConfig(deps: ConfigDeps, actor: Actor, input: Create
         updatedBy: actor.label,
       })
       .returning();
-    await recordAudit(tx, actor, { action: 'sandbox.config.create', targetType: 'sandbox_config', targetId: id, after: auditForm(row) });
-    return configView(row, 0);
+    if (envRows.length) await tx.insert(sandboxEnvVars).values(envRows);
+    await recordAudit(tx, actor, {
+      action: 'sandbox.config.create',
+      targetType: 'sandbox_config',
+      targetId: id,
+      after: { ...auditForm(row), ...(envRows.length ? { env: Object.fromEntries(envRows.map((r) => [r.name, '***'])) } : {}) },
+    });
+    return configView(row, envRows.length);
   });
 }
 

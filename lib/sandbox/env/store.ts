@@ -55,6 +55,22 @@ function checkVar(name: string, value: string): void {
     throw new AppError('payload_too_large', `A value is at most ${MAX_ENV_VALUE_BYTES / 1024} KiB.`, { issues: [{ path: 'value', message: 'too large' }] });
 }
 
+/** The rows of a new config's variables, checked and sealed (its creation inserts them with the config). */
+export function configEnvRows(secrets: SecretBox, actor: Actor, configId: string, vars: readonly { name: string; value: string }[]) {
+  if (vars.length > MAX_ENV_PER_SCOPE)
+    throw new AppError('validation', `At most ${MAX_ENV_PER_SCOPE} variables per level and scope.`, {
+      issues: [{ path: 'env', message: 'too many variables' }],
+    });
+  const seen = new Set<string>();
+  return vars.map((v, i) => {
+    checkVar(v.name, v.value);
+    if (seen.has(v.name)) throw new AppError('validation', `${v.name} is named twice.`, { issues: [{ path: `env.${i}.name`, message: 'named twice' }] });
+    seen.add(v.name);
+    const scope: EnvScope = { level: 'config', configId };
+    return { id: newId(), ...cols(scope), name: v.name, valueSealed: secrets.seal(v.value, envSealContext(scope, v.name)), updatedBy: actor.label };
+  });
+}
+
 export async function listEnv(db: AppDb, scope: Partial<EnvScope> & { level?: EnvLevel }): Promise<EnvVarView[]> {
   const where = [];
   if (scope.level) where.push(eq(sandboxEnvVars.level, scope.level));
