@@ -2,6 +2,7 @@
 // tar stream, a remote's file API): only regular files, names normalised and kept inside the
 // output folder, and the caps applied as entries arrive. Nothing a sandbox writes decides a limit.
 import path from 'node:path/posix';
+import { trimEndChar } from '../../core/text';
 import type { ArtifactLimits } from './limits';
 
 export type SkipReason = 'symlink' | 'hardlink' | 'device' | 'other' | 'bad_name' | 'duplicate' | 'too_deep' | 'too_large' | 'byte_cap' | 'file_cap';
@@ -16,10 +17,7 @@ export function normaliseName(raw: string): string | null {
     const c = raw.charCodeAt(i);
     if (c < 0x20 || c === 0x7f) return null;
   }
-  const n = path
-    .normalize(raw)
-    .replace(/^(\.\/)+/, '')
-    .replace(/\/+$/, '');
+  const n = trimEndChar(path.normalize(raw), '/');
   if (!n || n === '.' || n === '..' || n.startsWith('/') || n.startsWith('../')) return null;
   if (n.length > MAX_NAME || n.split('/').some((s) => s.length > MAX_SEGMENT)) return null;
   return n;

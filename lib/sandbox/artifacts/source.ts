@@ -5,6 +5,7 @@ import path from 'node:path/posix';
 import type { Readable } from 'node:stream';
 import { Parser, type ReadEntry } from 'tar';
 import { AppError } from '../../core/errors';
+import { trimEndChar } from '../../core/text';
 import type { SandboxBackend } from '../backend';
 import { normaliseName } from './intake';
 
@@ -80,7 +81,7 @@ export async function* tarEntries(archive: Readable, root: string, signal: Abort
     for (;;) {
       const e = queue.shift();
       if (e) {
-        const raw = e.path.replace(/\/+$/, '');
+        const raw = trimEndChar(e.path, '/');
         let rel: string | null = null;
         if (raw === root) {
           // The folder itself: a symlink standing in for it is reported; the folder is not an entry.
