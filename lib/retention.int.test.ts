@@ -59,7 +59,7 @@ describe('retention sweep', () => {
 
     const result = await sweepRetention(database, { jobDays: 90, auditDays: 365, throttleWindowMs: 15 * 60_000 });
 
-    expect(result).toEqual({ jobs: 2, audit: 1, throttles: 1 });
+    expect(result).toEqual({ jobs: 2, audit: 1, throttles: 1, artifacts: 0, artifactBlobs: 0 });
     const left = await db
       .select({ id: jobs.id })
       .from(jobs)

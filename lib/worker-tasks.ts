@@ -14,6 +14,7 @@ import type { JobEventHub } from './jobs/hub';
 import { startUpdateScheduler } from './packages/update-requests';
 import { startApprovalExpiry } from './policy/approvals';
 import { startRetentionSweeper } from './retention';
+import { collectBeforeSweep } from './sandbox/artifacts/sweep-hook';
 import { startSandboxSweeper } from './sandbox/docker/sweep-schedule';
 import { backendFor, type InstanceDeps } from './sandbox/instances/service';
 
@@ -41,7 +42,11 @@ export async function startWorkerTasks(d: {
       auditDays: config.SKILLDOCK_RETENTION_AUDIT_DAYS,
       throttleWindowMs: config.SKILLDOCK_LOGIN_WINDOW_MS,
     }),
-    startSandboxSweeper({ db: database.db, backendFor: (row) => backendFor(sandboxes, row) }),
+    startSandboxSweeper({
+      db: database.db,
+      backendFor: (row) => backendFor(sandboxes, row),
+      beforeRemove: (configId, sandboxId) => collectBeforeSweep(sandboxes, configId, sandboxId),
+    }),
     startImageCollector(sandboxes),
     startBlobCollector(new DbBlobStore(database.db), undefined, (e) => logger.warn('blob collection failed', { error: String(e) })),
     startApprovalExpiry({ db: database.db }),

@@ -1,12 +1,13 @@
 'use client';
 
-import { Copy, Network, Pencil, Trash2 } from 'lucide-react';
+import { Copy, FileArchive, Network, Pencil, Trash2 } from 'lucide-react';
+import Link from 'next/link';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import type { ApiError } from '../api';
 import { ConfigSkillsSection } from '../installs/config-skills-section';
 import { Badge } from '../ui/badge';
-import { Button } from '../ui/button';
+import { Button, buttonVariants } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Confirm, Dialog } from '../ui/dialog';
 import { Field, Input } from '../ui/input';
@@ -79,6 +80,13 @@ export function ConfigCard({ config, canWrite, why, onEdit }: { config: ConfigCa
           <Button size="sm" variant="outline" onClick={() => setNetwork(true)} aria-label={`Network rules of ${config.name}`}>
             <Network aria-hidden /> Network
           </Button>
+          <Link
+            className={buttonVariants({ variant: 'outline', size: 'sm' })}
+            href={`/sandboxes/artifacts?config=${encodeURIComponent(config.id)}`}
+            aria-label={`Collected artifacts of ${config.name}`}
+          >
+            <FileArchive aria-hidden /> Artifacts
+          </Link>
           <Tip content={why}>
             <Button
               size="sm"

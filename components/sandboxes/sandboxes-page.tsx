@@ -1,6 +1,6 @@
 'use client';
 
-import { Box, Boxes, Plus } from 'lucide-react';
+import { Box, Boxes, FileArchive, Plus } from 'lucide-react';
 import Link from 'next/link';
 import { useState } from 'react';
 import { PageHeader } from '../shell/shell';
@@ -32,6 +32,9 @@ export function SandboxesPage() {
           <div className="flex flex-wrap gap-2">
             <Link className={buttonVariants({ variant: 'outline' })} href="/sandboxes/instances">
               <Box aria-hidden /> Instances
+            </Link>
+            <Link className={buttonVariants({ variant: 'outline' })} href="/sandboxes/artifacts">
+              <FileArchive aria-hidden /> Artifacts
             </Link>
             {newButton}
           </div>

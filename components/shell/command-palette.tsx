@@ -52,6 +52,7 @@ export function CommandPalette() {
     { href: '/skills?status=blocked', label: 'Blocked skills', show: viewer.permissions.includes('skills.read') },
     { href: '/settings#skills', label: 'Skills settings', show: viewer.permissions.includes('skills.read') },
     { href: '/settings#terminal', label: 'Terminal settings', show: viewer.permissions.includes('sandboxes.read') },
+    { href: '/sandboxes/artifacts', label: 'Collected sandbox artifacts', show: viewer.permissions.includes('sandboxes.read') },
     { href: '/policy/tester', label: 'Exec policy tester', show: viewer.permissions.includes('policy.read') },
     { href: '/policy/approvals', label: 'Exec approvals', show: viewer.permissions.includes('policy.read') },
     { href: '/policy/exec-log', label: 'Agent exec log', show: viewer.permissions.includes('policy.read') },

@@ -19,6 +19,7 @@ const SCHEMA_FILES = [
   'lib/settings/patch.ts',
   'lib/gateways/schema.ts',
   'lib/api/gateway-schemas.ts',
+  'lib/sandbox/artifacts/schema.ts',
 ];
 const ALLOWED = new Set([
   'zod',

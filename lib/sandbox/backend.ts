@@ -105,6 +105,11 @@ export interface SandboxBackend {
   /** Streams one file's bytes; refuses more than `maxBytes`. */
   readFile(id: string, path: string, maxBytes: number): Promise<Readable>;
   listFiles(id: string, dir: string): Promise<FileEntry[]>;
+  /**
+   * A folder as a tar stream made by the engine from outside the sandbox (its top entry is named
+   * after the folder); null when the folder does not exist. Absent where the backend has no archive API.
+   */
+  readArchive?(id: string, dir: string, signal?: AbortSignal): Promise<{ stream: Readable; root: string } | null>;
   /** Removes the sandbox and what it owns (volumes); absent is not an error. */
   remove(id: string, signal?: AbortSignal): Promise<void>;
   /** Replaces the egress policy of a running sandbox; `unsupported` where the backend cannot (recycle it). */

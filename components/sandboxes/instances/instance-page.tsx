@@ -13,6 +13,7 @@ import { Card, CardContent } from '../../ui/card';
 import { RetryableError, Skeleton, Tip } from '../../ui/misc';
 import { RelativeTime } from '../../ui/time';
 import { useCan, useViewer } from '../../viewer';
+import { SessionArtifacts } from '../artifacts/session-artifacts';
 import { BACKEND_LABEL } from '../config-card';
 import { ArtifactsBrowser } from './artifacts';
 import { InstanceActions, instanceHref } from './instance-actions';
@@ -128,6 +129,7 @@ export function InstancePage({ id }: { id: string }) {
             sharedWith={shared}
           />
           <ArtifactsBrowser id={i.id} />
+          <SessionArtifacts instanceId={i.id} />
           <RunCommand id={i.id} sharedWith={shared} />
         </div>
       )}

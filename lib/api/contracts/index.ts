@@ -8,6 +8,7 @@ import { jobsApi } from './jobs';
 import { networkApi } from './network';
 import { packagesApi } from './packages';
 import { policyApi } from './policy';
+import { sandboxArtifactsApi } from './sandbox-artifacts';
 import { sandboxInstancesApi } from './sandbox-instances';
 import { sandboxConfigsApi } from './sandboxes';
 import { skillsApi } from './skills';
@@ -22,6 +23,7 @@ export const api = {
   ...skillsApi,
   ...sandboxConfigsApi,
   ...sandboxInstancesApi,
+  ...sandboxArtifactsApi,
   ...networkApi,
   ...terminalsApi,
   ...installsApi,

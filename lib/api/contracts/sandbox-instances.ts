@@ -76,7 +76,7 @@ export const sandboxInstancesApi = {
     method: 'DELETE',
     path: '/api/v1/sandboxes/{id}',
     tag,
-    summary: 'Stop and remove a sandbox with what it owns (its files are lost)',
+    summary: 'Stop and remove a sandbox with what it owns (its files are lost; /workspace/output is collected first, see Sandbox artifacts)',
     permission: 'sandboxes.run',
     params: instanceIdParams,
     response: z.object({ removed: z.literal(true) }),
@@ -99,7 +99,7 @@ export const sandboxInstancesApi = {
     tag,
     summary: 'Replace a sandbox with a fresh one from its config’s current image (its /workspace, processes and terminals are lost)',
     description:
-      'The replacement starts first; if it cannot start, the old sandbox is left as it was. Sandbox ids come from the backend, so the replacement has a new id (`instance.id`).',
+      'The replacement starts first; if it cannot start, the old sandbox is left as it was. Sandbox ids come from the backend, so the replacement has a new id (`instance.id`). The old sandbox’s /workspace/output is collected before it is removed (GET /api/v1/sandboxes/{id}/artifacts with either id).',
     permission: 'sandboxes.run',
     params: instanceIdParams,
     response: recycleOut,

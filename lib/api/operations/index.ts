@@ -10,6 +10,7 @@ import { jobOps } from './jobs';
 import { networkOps } from './network';
 import { packageOps } from './packages';
 import { policyOps } from './policy';
+import { sandboxArtifactOps } from './sandbox-artifacts';
 import { sandboxInstanceOps } from './sandbox-instances';
 import { sandboxConfigOps } from './sandboxes';
 import { settingsOps, skillOps } from './skills';
@@ -25,6 +26,7 @@ export const ops = {
   ...settingsOps,
   ...sandboxConfigOps,
   ...sandboxInstanceOps,
+  ...sandboxArtifactOps,
   ...networkOps,
   ...terminalOps,
   ...installOps,

@@ -22,7 +22,7 @@ import {
   WORKSPACE,
 } from './create-spec';
 import { runExec } from './exec';
-import { getFile, listDir, putFile, putTar } from './files';
+import { getFile, getFolderArchive, listDir, putFile, putTar } from './files';
 import { type SweepOptions, type SweepResult, sweepIdle } from './sweep';
 import { buildTar } from './tar';
 import { openTty, type TtyOptions, type TtySession } from './tty';
@@ -306,6 +306,12 @@ export class DockerBackend implements SandboxBackend {
   listFiles(id: string, dir: string): Promise<FileEntry[]> {
     checkId(id);
     return this.activity.withLease(id, () => listDir(this.conn, id, dir, (p) => p === KIT_MOUNT), 'file');
+  }
+
+  /** No lease: the idle sweep reads a sandbox's output just before it removes it. */
+  readArchive(id: string, dir: string, signal?: AbortSignal): Promise<{ stream: Readable; root: string } | null> {
+    checkId(id);
+    return getFolderArchive(this.conn, id, dir, signal);
   }
 
   async remove(id: string, signal?: AbortSignal): Promise<void> {

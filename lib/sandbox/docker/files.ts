@@ -134,6 +134,25 @@ export async function getFile(conn: DockerConnection, id: string, p: string, max
   return out;
 }
 
+/** The folder as the engine archives it (a tar stream, read by the caller with its own entry policy); null when it does not exist. */
+export async function getFolderArchive(
+  conn: DockerConnection,
+  id: string,
+  dir: string,
+  signal?: AbortSignal,
+): Promise<{ stream: Readable; root: string } | null> {
+  const target = sandboxPath(dir, 'dir');
+  if (target === '/') throw new AppError('validation', 'Name a folder below /.', { issues: [{ path: 'dir', message: 'a folder below /' }] });
+  if (!(await statPath(conn, id, target))) return null;
+  try {
+    const stream = (await conn.stream.getContainer(id).getArchive({ path: target, abortSignal: signal })) as unknown as Readable;
+    return { stream, root: path.basename(target) };
+  } catch (e) {
+    if ((e as { statusCode?: number }).statusCode === 404) return null;
+    throw toAppError(e, conn.endpoint, `read ${target}`);
+  }
+}
+
 function typeOf(rawModeHex: string): FileEntry['type'] {
   const kind = Number.parseInt(rawModeHex, 16) & 0o170000;
   if (kind === 0o100000) return 'file';

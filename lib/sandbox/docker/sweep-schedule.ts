@@ -8,6 +8,7 @@ import { recordAudit } from '../../audit/audit';
 import { systemActor } from '../../auth/actor';
 import { logger } from '../../core/logger';
 import type { SandboxBackend } from '../backend';
+import { CONFIG_LABEL } from '../config/in-use';
 import type { DockerConfig } from '../config/schema';
 import type { ConfigRow } from '../config/view';
 import type { DockerBackend } from './backend';
@@ -18,6 +19,8 @@ export interface SweepScheduleDeps {
   db: AppDb;
   /** The (cached) backend of a Docker config row. */
   backendFor: (row: ConfigRow) => SandboxBackend;
+  /** Runs before an idle container of a config is removed (its output is collected); never blocks the removal. */
+  beforeRemove?: (configId: string, sandboxId: string) => Promise<void>;
   /** Injected clock (ms since the epoch). */
   now?: () => number;
   /** Injected timer; returns its stop function. */
@@ -69,7 +72,14 @@ export async function sweepDockerEngines(deps: SweepScheduleDeps, lastSwept = ne
       // Duck-typed: a production build can hold two copies of the class, so instanceof is unreliable.
       const backend = deps.backendFor(row) as Partial<Pick<DockerBackend, 'sweep'>>;
       if (typeof backend.sweep !== 'function') continue;
-      const r = await backend.sweep({ now, adoptConfigIds });
+      const before = deps.beforeRemove;
+      const beforeRemove = before
+        ? async (c: { id: string; labels: Record<string, string> }) => {
+            const configId = c.labels[CONFIG_LABEL];
+            if (configId) await before(configId, c.id);
+          }
+        : undefined;
+      const r = await backend.sweep({ now, adoptConfigIds, beforeRemove });
       out.push({ engine, configId: row.id, ...r });
       if (r.removed.length) {
         logger.info('sandbox sweep removed idle containers', { engine, removed: r.removed, kept: r.kept, leased: r.leased });

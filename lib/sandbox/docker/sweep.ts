@@ -4,6 +4,7 @@
 // are looked at: another installation's on the same engine are never touched. A container made
 // before containers carried the installation label is this installation's only when its config
 // label names one of this database's configs (config ids are random, so no other database has it).
+import { logger } from '../../core/logger';
 import { localActivity, type SandboxActivity } from './activity';
 import type { DockerConnection } from './connection';
 import { LABEL_CONFIG, LABEL_IDLE_TTL, LABEL_INSTALLATION, LABEL_MANAGED } from './create-spec';
@@ -16,6 +17,8 @@ export interface SweepOptions {
   /** This database's config ids: an unlabelled (older) container of one of these is this installation's. */
   adoptConfigIds?: string[];
   signal?: AbortSignal;
+  /** Runs just before a container is removed (its output is collected); a throw is logged, the removal goes on. */
+  beforeRemove?: (c: { id: string; labels: Record<string, string> }) => Promise<void>;
 }
 
 export interface SweepResult {
@@ -63,6 +66,16 @@ export async function sweepIdle(conn: DockerConnection, opts: SweepOptions = {},
     if (await activity.isLeased(c.Id, c.Names)) {
       result.leased += 1;
       continue;
+    }
+    if (opts.beforeRemove) {
+      await opts
+        .beforeRemove({ id: c.Id, labels: c.Labels ?? {} })
+        .catch((e) => logger.warn('before an idle sandbox’s removal', { sandbox: c.Id, error: String(e) }));
+      // The collection took a while: a use that began meanwhile keeps the sandbox.
+      if (await activity.isLeased(c.Id, c.Names)) {
+        result.leased += 1;
+        continue;
+      }
     }
     try {
       await conn.api.getContainer(c.Id).remove({ force: true, v: true });

@@ -10,6 +10,7 @@ import { BUNDLE_LABEL, isMaintenanceLabels, NO_BUNDLE } from '@/lib/installs/sna
 import { AppError, isAppError } from '../../core/errors';
 import { describeError, logger } from '../../core/logger';
 import type { SecretBox } from '../../secrets/crypto';
+import { type CollectContext, type CollectDeps, collectOutput } from '../artifacts/collect';
 import type { SandboxBackend, SandboxInfo } from '../backend';
 import { CONFIG_LABEL } from '../config/in-use';
 import type { SkillRollout } from '../config/schema';
@@ -78,12 +79,13 @@ export function recycleOnce(key: string, fn: () => Promise<SandboxInfo>): Promis
 /**
  * Starts the replacement with `labels` (config-level env only: a personal env of whoever caused the
  * recycle is not baked into a sandbox someone else started; execs and terminals get theirs per call).
+ * The old sandbox's output is collected after its terminals end and before it is removed.
  */
 export async function replaceSandbox(
-  deps: { db: AppDb; secrets: SecretBox; prepareStart?: StartPreparer },
+  deps: CollectDeps & { db: AppDb; secrets: SecretBox; prepareStart?: StartPreparer },
   r: Resolved,
   labels: Record<string, string>,
-  opts: { beforeRemove?: () => Promise<unknown> } = {},
+  opts: { beforeRemove?: () => Promise<unknown>; collect: Omit<CollectContext, 'replacedBy'> },
 ): Promise<SandboxInfo> {
   const spec = await currentSandboxSpec(deps.db, r.row, deps.secrets);
   const { env } = await loadEnvFor(deps.db, deps.secrets, { principal: null, sandboxConfig: { id: r.row.id } });
@@ -99,6 +101,7 @@ export async function replaceSandbox(
   }
   try {
     await opts.beforeRemove?.();
+    await collectOutput(deps, r, { ...opts.collect, replacedBy: `${r.row.id}~${fresh.id}` });
     await r.backend.remove(r.sandbox.id);
   } catch (e) {
     // The replacement serves; the old one stays listed as stale and can be removed by hand.

@@ -10,6 +10,7 @@ import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
 import { AppError, hasCode } from '../../core/errors';
 import type { SecretBox } from '../../secrets/crypto';
+import { type CollectDeps, collectOutput } from '../artifacts/collect';
 import type { ExecResult, FileEntry, SandboxBackend, SandboxInfo } from '../backend';
 import { CONFIG_LABEL } from '../config/in-use';
 import { loadRow } from '../config/store';
@@ -35,7 +36,7 @@ import { createPrepared, type StartPreparer } from './start-prep';
 export const STARTED_BY_LABEL = 'skilldock.started-by';
 const ID_RE = /^([A-Za-z0-9_-]{1,64})~([A-Za-z0-9][A-Za-z0-9_.-]{0,127})$/;
 
-export interface InstanceDeps extends BackendFactoryDeps {
+export interface InstanceDeps extends BackendFactoryDeps, CollectDeps {
   db: AppDb;
   secrets: SecretBox;
   /** One backend per config row version, so clients (and their sockets) are reused. */
@@ -184,7 +185,9 @@ export async function getInstance(deps: InstanceDeps, id: string): Promise<Insta
 }
 
 export async function removeInstance(deps: InstanceDeps, actor: Actor, id: string): Promise<{ removed: true }> {
-  const { row, backend, sandbox } = await resolve(deps, id);
+  const r = await resolve(deps, id);
+  const { row, backend, sandbox } = r;
+  await collectOutput(deps, r, { trigger: 'remove', actor });
   await backend.remove(sandbox.id);
   await recordAudit(deps.db, actor, {
     action: 'sandbox.instance.remove',
@@ -225,7 +228,10 @@ async function recycleResolved(deps: InstanceDeps, actor: Actor, r: Resolved, re
       // A replacement belongs to whoever the sandbox it replaces belonged to.
       [PRINCIPAL_LABEL]: principalOf(r.sandbox.labels) ?? personPrincipal(actor),
     };
-    const s = await replaceSandbox(deps, r, labels, { beforeRemove: () => hooks.beforeRemove?.(from) ?? Promise.resolve() });
+    const s = await replaceSandbox(deps, r, labels, {
+      beforeRemove: () => hooks.beforeRemove?.(from) ?? Promise.resolve(),
+      collect: { trigger: reason === 'manual' ? 'recycle' : 'next_turn', actor },
+    });
     const after = await standingOf(deps.db, r.row, s);
     await recordAudit(deps.db, actor, {
       action: 'sandbox.instance.recycle',

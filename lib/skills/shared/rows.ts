@@ -1,7 +1,7 @@
 /** The database's side of the shared skill store: reading a slug's rows and recording each change in one transaction. */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
-import { skillStoreSlugs, skillStoreVersions, uploads } from '@/db/schema';
+import { sandboxArtifactFiles, skillStoreSlugs, skillStoreVersions, uploads } from '@/db/schema';
 import type { BlobStore } from '../../cluster/blob-store';
 import { publishChange } from '../../cluster/invalidation';
 import type { VersionRecord } from '../store';
@@ -103,10 +103,10 @@ export async function recordRemoval(db: AppDb, slug: string): Promise<string[]> 
   });
 }
 
-/** Deletes the blobs that no stored version and no upload names any more. */
+/** Deletes the blobs that no stored version, no upload and no collected sandbox artifact names any more (bytes are shared by content). */
 export async function deleteUnusedBlobs(db: AppDb, blobs: BlobStore, shas: readonly string[]): Promise<string[]> {
   if (!shas.length) return [];
-  const [versionRefs, uploadRefs] = await Promise.all([
+  const [versionRefs, uploadRefs, artifactRefs] = await Promise.all([
     db
       .select({ sha: skillStoreVersions.blobSha256 })
       .from(skillStoreVersions)
@@ -115,17 +115,23 @@ export async function deleteUnusedBlobs(db: AppDb, blobs: BlobStore, shas: reado
       .select({ sha: uploads.sha256 })
       .from(uploads)
       .where(inArray(uploads.sha256, [...shas])),
+    db
+      .select({ sha: sandboxArtifactFiles.sha256 })
+      .from(sandboxArtifactFiles)
+      .where(inArray(sandboxArtifactFiles.sha256, [...shas])),
   ]);
-  const used = new Set([...versionRefs, ...uploadRefs].map((r) => r.sha));
+  const used = new Set([...versionRefs, ...uploadRefs, ...artifactRefs].map((r) => r.sha));
   const unused = shas.filter((s) => !used.has(s));
   for (const sha of unused) await blobs.delete(sha);
   return unused;
 }
 
-/** Whether a stored version names this blob (the upload sweep must not delete it). */
+/** Whether a stored version or a collected sandbox artifact names this blob (the upload sweep must not delete it). */
 export async function blobUsedByStore(db: AppDb, sha256: string): Promise<boolean> {
   const [row] = await db.select({ slug: skillStoreVersions.slug }).from(skillStoreVersions).where(eq(skillStoreVersions.blobSha256, sha256)).limit(1);
-  return !!row;
+  if (row) return true;
+  const [art] = await db.select({ id: sandboxArtifactFiles.id }).from(sandboxArtifactFiles).where(eq(sandboxArtifactFiles.sha256, sha256)).limit(1);
+  return !!art;
 }
 
 /** A slug of a store that predates the shared one, recorded whole: its versions and which is active. */
