@@ -4,6 +4,9 @@
 // (sealed: the API shows '***') and the skill becomes Ready. A changed v2 replaces it, the Versions
 // tab diffs v1 ↔ v2, and a confirmed rollback makes v1 active again with v1's files. An archive
 // hiding a base64-wrapped `curl … | bash` is blocked with its remote-pipe-shell finding, installing nothing.
+// An archive holding a real ELF renamed .md fails naming the file and the setting; with archive uploads
+// switched off in Settings → Skills the import dialog's upload tab is disabled, saying why.
+import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { zipSkill } from '../test/helpers/skills-archives';
@@ -182,4 +185,43 @@ it('imports a skill, sets its key, replaces it with v2, diffs and rolls back; bl
   expect(list.skills.map((s) => s.name)).toEqual([NAME]);
   await page.getByRole('row', { name: NAME, exact: true }).waitFor();
   expect(await page.getByRole('row', { name: EVIL, exact: true }).count()).toBe(0);
+});
+
+it('refuses an archive holding a binary, naming it; switched-off uploads disable the dialog’s upload tab with the reason', async () => {
+  const page = browser.page;
+  // A real ELF renamed .md: refused by its content, the file and the setting named, nothing installed.
+  const BIN = 'e2e-binary';
+  const elf = fs.readFileSync('/bin/true');
+  const refused = await importArchive(page, 'e2e-binary.zip', zipSkill(BIN, { 'SKILL.md': skillMd(BIN, 'Ships a binary.', '# Bin\n'), 'docs/tool.md': elf }));
+  await refused.dialog.locator('[data-testid="import-run"][data-state="failed"]').waitFor({ timeout: 120_000 });
+  const error = refused.dialog.locator('[data-testid="import-error"][data-code="file_type_not_allowed"]');
+  await error.waitFor();
+  expect(await error.textContent()).toContain('docs/tool.md (an ELF executable or library)');
+  expect(await error.textContent()).toContain('Allow binary files');
+  await refused.dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+  expect((await getJson(page, '/api/v1/skills')).text).not.toContain(BIN);
+
+  // Switch archive uploads off in Settings → Skills.
+  await page.goto(`${server.base}/settings#skills`);
+  const form = page.getByTestId('skills-settings-form');
+  await form.getByLabel('Allow uploaded archives').uncheck();
+  await form.getByText('Unsaved: archive uploads').waitFor();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Skills settings saved').waitFor();
+  expect(JSON.parse((await getJson(page, '/api/v1/settings/skills')).text).allowUploadedArchives).toBe(false);
+
+  // The import dialog opens on Git; its Upload tab is disabled and says why.
+  await page.goto(`${server.base}/skills`);
+  await page.getByTestId('import-skill').click();
+  const dialog = page.getByRole('dialog', { name: 'Import skill' });
+  await dialog.getByTestId('uploads-off-note').waitFor();
+  expect(await dialog.getByTestId('uploads-off-note').textContent()).toContain('Allow uploaded archives');
+  expect(await dialog.getByTestId('import-tab-upload').isDisabled()).toBe(true);
+  expect(await dialog.getByTestId('import-tab-git').getAttribute('data-state')).toBe('active');
+  expect(await dialog.getByTestId('skill-upload-input').count()).toBe(0);
+  const upload = await page.evaluate(async () => {
+    const r = await fetch('/api/v1/skills/uploads', { method: 'POST', body: new Uint8Array([1, 2, 3]) });
+    return { status: r.status, body: await r.json() };
+  });
+  expect(upload).toMatchObject({ status: 403, body: { error: { code: 'not_allowed' } } });
 });

@@ -16,6 +16,7 @@ import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { SettingsSaveBar, saveBlockedReason } from './save-bar';
 import { SettingsFormCard, SettingsFormNotes } from './settings-card';
+import { ImportPolicyFields } from './skills-import-policy-fields';
 import { useSettingsDraft } from './use-settings-draft';
 
 const ALL = { status: 'all', q: '', source: '' };
@@ -222,6 +223,9 @@ export function SkillsSettingsCard() {
                 checked={form.gitAllowLocal}
                 onChange={(e) => set('gitAllowLocal', e.target.checked)}
               />
+            </Section>
+            <Section title="Import policy">
+              <ImportPolicyFields form={form} set={set} errors={errors} />
             </Section>
             <Section title="Gateway config">
               <div className="grid content-start gap-2 md:col-span-2">

@@ -17,6 +17,11 @@ export interface SkillsSettingsForm {
   allowAllBundled: boolean;
   allowBundled: string;
   uploadMaxMb: string;
+  allowUploadedArchives: boolean;
+  /** Extensions, comma or newline separated. */
+  allowedFileTypes: string;
+  allowedBinaryFileTypes: string;
+  allowBinaryFiles: boolean;
   urlHostAllowlist: string;
   urlPrivateHosts: string;
   gitAllowLocal: boolean;
@@ -38,6 +43,10 @@ export const LABELS: Record<SettingsKey, string> = {
   watchDebounceMs: 'watch delay',
   allowBundled: 'allowed bundled skills',
   uploadMaxMb: 'upload limit',
+  allowUploadedArchives: 'archive uploads',
+  allowedFileTypes: 'allowed file types',
+  allowedBinaryFileTypes: 'allowed binary file types',
+  allowBinaryFiles: 'binary files',
   urlHostAllowlist: 'URL host allowlist',
   urlPrivateHosts: 'private hosts',
   gitAllowLocal: 'local git',
@@ -51,6 +60,8 @@ const lines = (s: string) =>
     .split(/[\n,]+/)
     .map((x) => x.trim())
     .filter(Boolean);
+/** ".PNG" as typed means png. */
+const noDot = (s: string) => s.replace(/^\./, '');
 const num = (s: string): number | string => (/^\s*-?\d+\s*$/.test(s) ? Number(s) : s.trim());
 const NUMERIC = new Set<SettingsKey>(['maxCandidatesPerRoot', 'maxSkillFileBytes', 'watchDebounceMs', 'uploadMaxMb']);
 
@@ -67,6 +78,10 @@ export const toForm = (s: SkillsSettings): SkillsSettingsForm => ({
   allowAllBundled: s.allowBundled === null,
   allowBundled: (s.allowBundled ?? []).join('\n'),
   uploadMaxMb: String(s.uploadMaxMb),
+  allowUploadedArchives: s.allowUploadedArchives,
+  allowedFileTypes: s.allowedFileTypes.join(', '),
+  allowedBinaryFileTypes: s.allowedBinaryFileTypes.join(', '),
+  allowBinaryFiles: s.allowBinaryFiles,
   urlHostAllowlist: s.urlHostAllowlist.join('\n'),
   urlPrivateHosts: s.urlPrivateHosts.join('\n'),
   gitAllowLocal: s.gitAllowLocal,
@@ -96,6 +111,10 @@ export function fromForm(f: SkillsSettingsForm, stored: SkillsSettings): { error
     watchDebounceMs: num(f.watchDebounceMs),
     allowBundled: f.allowAllBundled ? null : lines(f.allowBundled),
     uploadMaxMb: num(f.uploadMaxMb),
+    allowUploadedArchives: f.allowUploadedArchives,
+    allowedFileTypes: lines(f.allowedFileTypes).map(noDot),
+    allowedBinaryFileTypes: lines(f.allowedBinaryFileTypes).map(noDot),
+    allowBinaryFiles: f.allowBinaryFiles,
     urlHostAllowlist: lines(f.urlHostAllowlist),
     urlPrivateHosts: lines(f.urlPrivateHosts),
     gitAllowLocal: f.gitAllowLocal,

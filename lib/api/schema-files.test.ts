@@ -16,6 +16,7 @@ const SCHEMA_FILES = [
   'lib/terminal/schema.ts',
   'lib/settings/terminal-settings.ts',
   'lib/settings/skills-settings.ts',
+  'lib/settings/import-policy.ts',
   'lib/settings/patch.ts',
   'lib/gateways/schema.ts',
   'lib/api/gateway-schemas.ts',
@@ -29,6 +30,7 @@ const ALLOWED = new Set([
   './image-ref',
   '../../network/policy/schema',
   './patch',
+  './import-policy',
   '../settings/skills-settings',
 ]);
 /** The network policy code runs in the browser too (validation as you type): zod, ipaddr.js and its own folder only. */

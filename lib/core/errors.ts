@@ -41,6 +41,7 @@ export const ERROR_STATUS = {
   // Archives and content
   unsupported_format: 422,
   unsafe_archive: 422,
+  file_type_not_allowed: 422,
   archive_too_large: 413,
   encrypted_archive: 422,
   nested_archive: 422,

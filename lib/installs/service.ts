@@ -16,6 +16,7 @@ import { enqueueBulkInstall, enqueueInstall } from './bulk-job';
 import { catalogVersions, type OtherSkillLookup, requireCatalogSkill } from './catalog-skill';
 import { imageHealth } from './image-health';
 import { imageRebuildJob, skillRemoveJob } from './job-kinds';
+import { assertInstallScanAllows } from './scan-check';
 import type { ConfigImageOut, InstallOut } from './schema';
 import * as store from './store';
 import { imageView, installView, installViews } from './view';
@@ -44,6 +45,13 @@ export interface BulkStarted {
   jobId: string | null;
   installs: InstallOut[];
   errors: Refusal[];
+}
+
+/** The catalog's current version of `key`, refused while the scanner blocks it. */
+async function installable(deps: InstallServiceDeps, key: string) {
+  const skill = await requireCatalogSkill(deps.dataDir, key, deps.otherSkill);
+  await assertInstallScanAllows(deps.database.db, deps.dataDir, skill);
+  return skill;
 }
 
 /** A config skills can be installed into: Docker ones get snapshot images, E2B and Cube ones a bundle. */
@@ -129,7 +137,7 @@ export async function installSkill(
   input: { skillKey: string; notes?: string | null },
 ): Promise<Started> {
   await installTarget(deps, configId);
-  const skill = await requireCatalogSkill(deps.dataDir, input.skillKey, deps.otherSkill);
+  const skill = await installable(deps, input.skillKey);
   const begun = await store.beginInstall(deps.database.db, actor, { configId, skill, notes: input.notes });
   if (begun.noop) return started(deps, begun.install, null, true);
   if (begun.cancelJobId) await cancelIfRunning(deps, actor, begun.cancelJobId);
@@ -150,7 +158,7 @@ export async function installSkills(
   const noops: store.InstallRecord[] = [];
   for (const key of new Set(input.skillKeys)) {
     try {
-      const skill = await requireCatalogSkill(deps.dataDir, key, deps.otherSkill);
+      const skill = await installable(deps, key);
       const r = await store.beginInstall(deps.database.db, actor, { configId, skill, notes: input.notes });
       (r.noop ? noops : begun).push(r.install);
       if (r.cancelJobId) await cancelIfRunning(deps, actor, r.cancelJobId);
@@ -170,7 +178,7 @@ export async function installIntoConfigs(
   skillKey: string,
   input: { configIds: string[]; notes?: string | null },
 ): Promise<BulkStarted> {
-  const skill = await requireCatalogSkill(deps.dataDir, skillKey, deps.otherSkill);
+  const skill = await installable(deps, skillKey);
   const errors: Refusal[] = [];
   const begun: store.InstallRecord[] = [];
   const noops: store.InstallRecord[] = [];
@@ -197,6 +205,7 @@ export async function installIntoConfigs(
 /** Installs the record's own version again, with the operator's notes. */
 export async function retryInstall(deps: InstallServiceDeps, actor: Actor, configId: string, skillKey: string, notes?: string | null): Promise<Started> {
   const r = await recordOf(deps, configId, skillKey);
+  await assertInstallScanAllows(deps.database.db, deps.dataDir, { key: r.skillKey, name: r.skillName, version: r.version, contentHash: r.contentHash });
   const retried = await store.retry(deps.database.db, actor, r.id, { notes });
   const job = await queueInstall(deps, actor, configId, [retried], retried.skillName);
   return started(deps, retried, job.id);
@@ -210,6 +219,7 @@ export async function updateInstall(deps: InstallServiceDeps, actor: Actor, conf
     throw new AppError('no_update_known', `"${skillKey}" is already at the catalog's current version (${skill.version}); there is nothing newer to install.`, {
       hint: r.state === 'failed' ? 'Retry the install instead, with notes if needed.' : 'Import a new version into the catalog first.',
     });
+  await assertInstallScanAllows(deps.database.db, deps.dataDir, skill);
   const begun = await store.beginUpdate(deps.database.db, actor, r.id, { skill, notes });
   if (begun.noop) return started(deps, begun.install, null, true);
   const job = await queueInstall(deps, actor, configId, [begun.install], skill.name);

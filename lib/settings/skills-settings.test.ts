@@ -22,3 +22,21 @@ describe('the metadataKeys skills setting', () => {
     expect(METADATA_FLAVOURS.pulsebot.keys).toEqual(['openclaw', 'clawdbot', 'clawdis', 'moltbot']);
   });
 });
+
+describe('the import policy skills settings', () => {
+  it('default to uploads on, text types only and no binaries', () => {
+    expect(SKILLS_SETTINGS_DEFAULTS.allowUploadedArchives).toBe(true);
+    expect(SKILLS_SETTINGS_DEFAULTS.allowBinaryFiles).toBe(false);
+    expect(SKILLS_SETTINGS_DEFAULTS.allowedBinaryFileTypes).toEqual([]);
+    for (const ext of ['md', 'txt', 'json', 'yaml', 'yml', 'toml', 'py', 'js', 'mjs', 'cjs', 'ts', 'sh', 'bash', 'rb', 'pl', 'html', 'css', 'csv', 'svg'])
+      expect(SKILLS_SETTINGS_DEFAULTS.allowedFileTypes, ext).toContain(ext);
+    for (const ext of ['exe', 'so', 'dll', 'bin', 'zip', 'png']) expect(SKILLS_SETTINGS_DEFAULTS.allowedFileTypes, ext).not.toContain(ext);
+  });
+
+  it('take extensions in lower case without the dot, each once', () => {
+    expect(skillsSettingsPatch.parse({ allowedBinaryFileTypes: [' PNG ', 'pdf'] })).toEqual({ allowedBinaryFileTypes: ['png', 'pdf'] });
+    for (const bad of [['.png'], ['a/b'], ['png', 'PNG'], ['']])
+      expect(skillsSettingsPatch.safeParse({ allowedBinaryFileTypes: bad }).success, JSON.stringify(bad)).toBe(false);
+    expect(skillsSettingsPatch.safeParse({ allowUploadedArchives: 'no' }).success).toBe(false);
+  });
+});

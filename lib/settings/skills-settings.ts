@@ -1,5 +1,6 @@
 // No Node imports: the Settings form validates with this same schema in the browser.
 import { z } from 'zod';
+import { importPolicyFields } from './import-policy';
 import { settingsPatch } from './patch';
 
 const absPath = z
@@ -66,6 +67,7 @@ export const skillsSettingsSchema = z.strictObject({
     .nullable()
     .default(null)
     .describe('Bundled skills allowed (by key or name); null allows all'),
+  ...importPolicyFields,
   uploadMaxMb: z.number().int().min(1).max(512).default(256).describe('Largest skill archive accepted, in MiB (at most 512)'),
   urlHostAllowlist: z.array(host).max(100).default([]).describe('Only these hosts may be imported from by URL; empty allows any public host'),
   urlPrivateHosts: z.array(host).max(20).default([]).describe('Hosts an admin allows even though they resolve to loopback or private addresses'),

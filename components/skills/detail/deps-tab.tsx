@@ -21,6 +21,8 @@ export function DepsTab({ skill: s }: { skill: SkillDetailView }) {
   const { follow, node } = useFollowJob();
   const r = deps.data;
   const missing = r?.missing ?? [];
+  // The server refuses it too (scan_blocked); this says why before the click.
+  const blocked = s.isWinner && s.status === 'blocked';
   const start = () =>
     install.mutate(s.copy.id, {
       onSuccess: (res) => {
@@ -42,8 +44,18 @@ export function DepsTab({ skill: s }: { skill: SkillDetailView }) {
           <Button variant="outline" size="sm" onClick={() => void deps.refetch()} disabled={deps.isFetching}>
             <RefreshCw aria-hidden className={deps.isFetching ? 'animate-spin motion-reduce:animate-none' : undefined} /> Check again
           </Button>
-          <Tip content={!can.allowed ? can.why : !missing.length ? 'Nothing is missing.' : undefined}>
-            <Button size="sm" onClick={start} disabled={!can.allowed || !missing.length || install.isPending} data-testid="install-missing">
+          <Tip
+            content={
+              !can.allowed
+                ? can.why
+                : blocked
+                  ? 'Blocked by critical scanner findings: an admin acknowledges them on the Findings tab before dependencies are installed.'
+                  : !missing.length
+                    ? 'Nothing is missing.'
+                    : undefined
+            }
+          >
+            <Button size="sm" onClick={start} disabled={!can.allowed || blocked || !missing.length || install.isPending} data-testid="install-missing">
               <Download aria-hidden /> {install.isPending ? 'Starting…' : missing.length ? `Install ${missing.length} missing` : 'Install missing'}
             </Button>
           </Tip>

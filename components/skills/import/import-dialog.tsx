@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { SkillsSettings } from '@/lib/settings/skills-settings';
 import type { ImportInput } from '@/lib/skills/service/schemas';
 import { ApiError, api } from '../../api';
@@ -10,7 +10,7 @@ import type { Job } from '../../jobs/view';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
 import { CheckField, Field, Input } from '../../ui/input';
-import { ErrorNote } from '../../ui/misc';
+import { ErrorNote, Tip } from '../../ui/misc';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../ui/tabs';
 import { useCan } from '../../viewer';
 import { skillsSettingsKey, useImportSkill } from '../queries';
@@ -27,6 +27,9 @@ const TABS: { id: SourceKindTab; label: string }[] = [
   { id: 'url', label: 'URL' },
   { id: 'clawhub', label: 'ClawHub' },
 ];
+
+const UPLOADS_OFF =
+  'Archive uploads are switched off on this server: an admin can switch them on in Settings → Skills (Allow uploaded archives). Import from git, a URL or ClawHub instead.';
 
 /** Server field issues ("source.url", "slug") onto the form's fields. */
 function issueField(kind: SourceKindTab, path: string): string {
@@ -54,7 +57,11 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
     staleTime: 60_000,
   });
   const maxMb = settings.data?.uploadMaxMb;
+  const uploadsOff = settings.data?.allowUploadedArchives === false;
   const [form, setForm] = useState<ImportForm>(EMPTY_FORM);
+  useEffect(() => {
+    if (uploadsOff) setForm((f) => (f.kind === 'upload' ? { ...f, kind: 'git', file: null } : f));
+  }, [uploadsOff]);
   const [touched, setTouched] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [uploading, setUploading] = useState(false);
@@ -110,7 +117,7 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
 
   const reset = () => {
     setRun(null);
-    setForm(EMPTY_FORM);
+    setForm(uploadsOff ? { ...EMPTY_FORM, kind: 'git' } : EMPTY_FORM);
     setTouched(false);
     setProgress(null);
     setServerIssues({});
@@ -144,14 +151,31 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
         <form onSubmit={(e) => void submit(e)} noValidate className="grid gap-4" aria-label="Import skill" data-testid="import-form">
           <Tabs value={form.kind} onValueChange={(v) => set('kind', v as SourceKindTab)}>
             <TabsList aria-label="Where the skill comes from">
-              {TABS.map((t) => (
-                <TabsTrigger key={t.id} value={t.id} disabled={busy}>
-                  {t.label}
-                </TabsTrigger>
-              ))}
+              {TABS.map((t) => {
+                const off = t.id === 'upload' && uploadsOff;
+                const trigger = (
+                  <TabsTrigger key={t.id} value={t.id} disabled={busy || off} data-testid={`import-tab-${t.id}`}>
+                    {t.label}
+                  </TabsTrigger>
+                );
+                return off ? (
+                  <Tip key={t.id} content={UPLOADS_OFF}>
+                    {trigger}
+                  </Tip>
+                ) : (
+                  trigger
+                );
+              })}
             </TabsList>
+            {uploadsOff ? (
+              <p className="mt-2 text-xs text-muted-foreground" data-testid="uploads-off-note">
+                {UPLOADS_OFF}
+              </p>
+            ) : null}
             <TabsContent value="upload" className="mt-3">
-              <UploadField file={form.file} onFile={(f) => set('file', f)} error={errors.file} progress={progress} maxMb={maxMb} disabled={busy} />
+              {uploadsOff ? null : (
+                <UploadField file={form.file} onFile={(f) => set('file', f)} error={errors.file} progress={progress} maxMb={maxMb} disabled={busy} />
+              )}
             </TabsContent>
             <TabsContent value="git" className="mt-3">
               <GitFields form={form} set={set} errors={errors} disabled={busy} />

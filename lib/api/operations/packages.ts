@@ -1,17 +1,8 @@
 import 'server-only';
 import { defineOperation } from '../../http/operation';
-import {
-  checkSkillDeps,
-  listPackages,
-  packageHistory,
-  pinPackage,
-  readUpdates,
-  requestUpdateCheck,
-  startDepsInstall,
-  startPackageJob,
-  startUpdateAll,
-} from '../../packages';
+import { checkSkillDeps, listPackages, packageHistory, pinPackage, readUpdates, requestUpdateCheck, startPackageJob, startUpdateAll } from '../../packages';
 import { getRuntimeSettings } from '../../settings';
+import { startSubmittedDepsInstall } from '../../skills/service/deps';
 import { api } from '../contracts';
 
 /** pip, npm and system packages: installs, updates, Update All, pins, history, skill dependencies. */
@@ -29,7 +20,7 @@ export const packageOps = {
   packageHistory: defineOperation(api.packageHistory, async ({ services, query }) => packageHistory(services.database.db, query.limit)),
   checkDeps: defineOperation(api.checkDeps, async ({ services, body }) => checkSkillDeps(await services.packages.loadContext(services.database.db), body)),
   installDeps: defineOperation(api.installDeps, async ({ services, actor, body }) =>
-    startDepsInstall(services.database, actor, await services.packages.loadContext(services.database.db), body),
+    startSubmittedDepsInstall(services.database, actor, await services.packages.loadContext(services.database.db), body),
   ),
   packageRuntimes: defineOperation(api.packageRuntimes, async ({ services, query }) =>
     services.packages.loadReport(services.database.db, query.refresh === 'true'),

@@ -10,6 +10,7 @@ import { createClawhubClient } from '../../skills/remote';
 import { toSarif } from '../../skills/scanner';
 import {
   acknowledgeSkill,
+  assertUploadsAllowed,
   diffSkillVersions,
   findSkill,
   listSkills,
@@ -46,8 +47,8 @@ export const skillOps = {
     return skillDeps(await services.packages.loadContext(services.database.db), copy);
   }),
   skillDepsInstall: defineOperation(api.skillDepsInstall, async ({ services, actor, body }) => {
-    const { copy } = await findSkill(services.skills, body.id);
-    return startSkillDepsInstall(services.database, actor, await services.packages.loadContext(services.database.db), copy);
+    const { skill, copy } = await findSkill(services.skills, body.id);
+    return startSkillDepsInstall(services.database, actor, await services.packages.loadContext(services.database.db), skill, copy);
   }),
   refreshSkills: defineOperation(api.refreshSkills, async ({ services }) => {
     const snap = await services.skills.refresh();
@@ -68,6 +69,7 @@ export const skillOps = {
     async ({ services, actor, req }) => {
       const r = req!;
       const settings = await getSkillsSettings(services.database.db);
+      assertUploadsAllowed(settings);
       return saveUpload(uploadDeps(services), r.body, {
         maxBytes: settings.uploadMaxMb * 1024 * 1024,
         declaredSize: num(r.headers.get('content-length')),
@@ -79,9 +81,10 @@ export const skillOps = {
     },
     { restOnly: true },
   ),
-  importSkill: defineOperation(api.importSkill, async ({ services, actor, body }) =>
-    enqueue(services.database, actor, skillImportJob, await namedImport(services.database.db, body), { trusted: true }),
-  ),
+  importSkill: defineOperation(api.importSkill, async ({ services, actor, body }) => {
+    if (body.source.kind === 'upload') assertUploadsAllowed(await getSkillsSettings(services.database.db));
+    return enqueue(services.database, actor, skillImportJob, await namedImport(services.database.db, body), { trusted: true });
+  }),
   rollbackSkill: defineOperation(api.rollbackSkill, async ({ services, actor, body }) =>
     rollbackSkill(services.skills, services.database.db, services.skillStore, actor, body),
   ),

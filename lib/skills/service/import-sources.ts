@@ -7,7 +7,7 @@ import type { SkillsSettings } from '../../settings/skills-settings';
 import { createClawhubClient, fetchGitSkill, fetchToFile, formatSkillRef, isBlockedVerdict, parseSkillRef, validateOwner } from '../remote';
 import { stageSkillFile } from '../store';
 import type { ImportSource } from './schemas';
-import { type UploadDeps, uploadFile } from './uploads';
+import { assertUploadsAllowed, type UploadDeps, uploadFile } from './uploads';
 
 export interface Fetched {
   /** An archive to extract… */
@@ -53,6 +53,7 @@ async function looksLikeSkillMd(file: string): Promise<string | null> {
 export async function fetchSource(source: ImportSource, o: FetchOptions): Promise<Fetched> {
   switch (source.kind) {
     case 'upload': {
+      assertUploadsAllowed(o.settings);
       const { file, record } = await uploadFile(o.uploads, source.uploadId);
       o.log(`upload ${source.uploadId}: ${record.size} bytes, sha256 ${record.sha256}`);
       return {

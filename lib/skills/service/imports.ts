@@ -20,6 +20,7 @@ import { contentHash, listSkillFiles } from '../files';
 import { parseSkillMd } from '../manifest';
 import type { SharedSkillStore } from '../shared/shared-store';
 import { extractSkillArchive } from '../store';
+import { assertFileTypesAllowed } from '../store/file-policy';
 import type { ScanResult } from '../types';
 import { scanSkillDir } from './build';
 import { acknowledgeScan } from './entries';
@@ -99,6 +100,8 @@ export async function importSkill(ctx: ImportContext, input: ImportInput): Promi
     const slug = input.slug ?? parsed.manifest.name;
     const tree = await readSkillTree(root);
     ctx.log(`content hash ${tree.hash} over ${tree.files.length} files`);
+    const typed = await assertFileTypesAllowed(root, settings, { contents: tree.contents, signal: ctx.signal });
+    ctx.log(settings.allowBinaryFiles ? 'file types: every file allowed (allowBinaryFiles)' : `file types: ${typed.files} files checked, all allowed`);
     if (fetched.registry?.expectHashCheck) await fetched.registry.expectHashCheck(tree.hash);
     ctx.progress(60, 'scanning');
     const m = parsed.manifest;

@@ -1,5 +1,5 @@
 /** Scanner verdicts kept in the database by content hash, so a restart reuses them instead of rescanning. */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { skillScanResults } from '@/db/schema';
 import { SCANNER_VERSION } from '../scanner';
@@ -49,4 +49,19 @@ export async function saveScanResults(db: AppDb, results: [string, ScanResult][]
         },
       });
   }
+}
+
+/** The stored verdict of one content hash by the current scanner, or null. */
+export async function loadScanResult(db: AppDb, contentHash: string): Promise<ScanResult | null> {
+  const [r] = await db
+    .select()
+    .from(skillScanResults)
+    .where(and(eq(skillScanResults.contentHash, contentHash), eq(skillScanResults.scannerVersion, SCANNER_VERSION)));
+  if (!r) return null;
+  return {
+    verdict: r.verdict as ScanResult['verdict'],
+    findings: r.findings as ScanFinding[],
+    filesScanned: r.filesScanned,
+    ...(r.error ? { error: r.error } : {}),
+  };
 }

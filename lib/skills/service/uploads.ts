@@ -17,6 +17,15 @@ import { logger } from '../../core/logger';
 import { blobUsedByStore } from '../shared/rows';
 
 export const UPLOAD_TTL_MS = 60 * 60 * 1000;
+
+/** Refuses uploads (and imports of earlier uploads) while the skills setting switches them off. */
+export function assertUploadsAllowed(settings: { allowUploadedArchives: boolean }): void {
+  if (!settings.allowUploadedArchives)
+    throw new AppError('not_allowed', 'Skill archive uploads are switched off on this server.', {
+      hint: 'Import from ClawHub, git or a URL instead, or have an admin switch on "Allow uploaded archives" (allowUploadedArchives) in Settings → Skills.',
+      details: { setting: 'allowUploadedArchives' },
+    });
+}
 const ID = /^[A-Za-z0-9_-]{16,64}$/;
 
 export interface UploadRecord {
