@@ -71,13 +71,29 @@ it.skipIf(!!dockerUnavailable)(
     expect(await engine.inputValue()).toBe('');
     await expect.poll(() => engine.getAttribute('placeholder')).toBe(process.env.DOCKER_HOST || 'unix:///var/run/docker.sock');
     await dialog.getByText(`Empty = the engine Skilldock runs with: ${process.env.DOCKER_HOST || 'unix:///var/run/docker.sock'}.`).waitFor();
+    // Test connection before any image is entered: the engine is tested, the image probe skipped and said why.
+    await dialog.getByRole('button', { name: 'Test connection' }).click();
+    const early = dialog.getByRole('list', { name: 'Connection test', exact: true });
+    await early.locator('li[data-status="skipped"]').waitFor();
+    expect(await early.locator('li[data-status="pass"]').count()).toBe(3);
+    await early.getByText('no image entered yet').waitFor();
     await dialog.getByRole('button', { name: 'Next' }).click();
     await dialog.getByLabel('Image').fill(image);
     await dialog.getByRole('button', { name: '1. Connect' }).click();
     await dialog.getByRole('button', { name: 'Test connection' }).click();
     const conn = dialog.getByRole('list', { name: 'Connection test', exact: true });
     await conn.waitFor();
-    expect(await conn.locator('li[data-status="pass"]').count()).toBe(4);
+    await expect.poll(() => conn.locator('li[data-status="pass"]').count()).toBe(4);
+    // Env and network before the first save: drafts that go with Create.
+    await dialog.getByRole('button', { name: '3. Env' }).click();
+    await dialog.getByLabel('Name', { exact: true }).fill('E2E_REGION');
+    await dialog.getByLabel('Value').fill('eu-west');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await dialog.getByTestId('draft-env').getByText('E2E_REGION').waitFor();
+    await dialog.getByRole('button', { name: '4. Network' }).click();
+    const deny = dialog.getByTestId('draft-network').getByLabel('Deny', { exact: true });
+    await deny.fill('203.0.113.0/24');
+    await deny.press('Enter');
     await dialog.getByRole('button', { name: 'Create' }).click();
     // Once created, the dialog turns into the editor of the saved config, on its Env step.
     const saved = page.getByRole('dialog', { name: `Edit ${NAME}` });
@@ -86,6 +102,8 @@ it.skipIf(!!dockerUnavailable)(
 
     const list = await call(page, '/api/v1/sandbox-configs');
     configId = (list.json.items as { id: string; name: string }[]).find((c) => c.name === NAME)!.id;
+    expect((await call(page, `/api/v1/sandbox-configs/${configId}/env`)).json.items.map((v: { name: string }) => v.name)).toEqual(['E2E_REGION']);
+    expect((await call(page, `/api/v1/sandbox-configs/${configId}/network`)).json.policy.denyOut).toEqual(['203.0.113.0/24']);
 
     // The full check from the card: live progress, then every probe passes and the config is enabled.
     const card = page.locator(`[data-slot="sandbox-check-report"][data-config="${NAME}"]`);
@@ -123,6 +141,15 @@ it.skipIf(!!dockerUnavailable)(
     const [download] = await Promise.all([page.waitForEvent('download'), file.getByRole('link', { name: 'Download result.txt' }).click()]);
     expect(download.suggestedFilename()).toBe('result.txt');
     expect(fs.readFileSync((await download.path())!, 'utf8')).toBe(CONTENT);
+
+    // A recycle collects /workspace/output first: the file is found on the collected artifacts page and downloads the same.
+    expect((await call(page, `/api/v1/sandboxes/${encodeURIComponent(id)}/recycle`, 'POST')).status).toBe(200);
+    await page.goto(`${server.base}/sandboxes/artifacts`);
+    await page.getByLabel('Search by file name').fill('result');
+    const kept = page.getByRole('table', { name: 'Collected artifacts' }).locator('tr[data-artifact="reports/result.txt"]');
+    await kept.waitFor();
+    const [again] = await Promise.all([page.waitForEvent('download'), kept.getByRole('link', { name: 'Download reports/result.txt' }).click()]);
+    expect(fs.readFileSync((await again.path())!, 'utf8')).toBe(CONTENT);
   },
   300_000,
 );

@@ -32,6 +32,7 @@ const ALLOWED = new Set([
   './patch',
   './import-policy',
   '../settings/skills-settings',
+  '../env/rules',
 ]);
 /** The network policy code runs in the browser too (validation as you type): zod, ipaddr.js and its own folder only. */
 const POLICY_DIR = 'lib/network/policy';
