@@ -347,3 +347,29 @@ it('shows user-invocable skills as commands on the agent page; Settings → Skil
   expect((await admin.req('GET', '/api/v1/settings/skills')).json.metadataKeys).toEqual(['nodmix', 'clawdbot']);
   expect((await admin.req('PUT', '/api/v1/settings/skills', { metadataKeys: ['openclaw', 'nodmix', 'clawdbot', 'clawdis', 'moltbot'] })).status).toBe(200);
 }, 300_000);
+
+it("sets and removes an agent's own variable on its page; the value is never shown", async () => {
+  const { page, context } = browser;
+  await context.clearCookies();
+  await signIn(page, server.base, 'admin@example.com', PASSWORD);
+  await page.goto(`${server.base}/agents/e2e-cmd`);
+  const card = page.getByTestId('agent-env-card');
+  await card.getByText('No variables of its own').waitFor();
+  await card.getByLabel('For').selectOption('personal_skill');
+  await card.getByLabel('Skill key').fill('alpha');
+  await card.getByLabel('Name').fill('ALPHA_API_KEY');
+  await card.getByLabel('Value').fill('agent-secret-value');
+  await card.getByRole('button', { name: 'Set' }).click();
+  const list = card.getByTestId('agent-env-list');
+  await list.getByText('ALPHA_API_KEY').waitFor();
+  await list.getByText('skill alpha').waitFor();
+  expect(await page.content()).not.toContain('agent-secret-value');
+  const stored = (await admin.req('GET', '/api/v1/agents/e2e-cmd/env')).json.items;
+  expect(stored.map((v: { level: string; skillKey: string; name: string }) => [v.level, v.skillKey, v.name])).toEqual([
+    ['personal_skill', 'alpha', 'ALPHA_API_KEY'],
+  ]);
+  await card.getByRole('button', { name: 'Remove ALPHA_API_KEY' }).click();
+  await page.getByRole('alertdialog', { name: 'Remove ALPHA_API_KEY?' }).getByRole('button', { name: 'Remove' }).click();
+  await card.getByText('No variables of its own').waitFor();
+  expect((await admin.req('GET', '/api/v1/agents/e2e-cmd/env')).json.items).toEqual([]);
+}, 120_000);

@@ -120,6 +120,11 @@ it.skipIf(!!dockerUnavailable)(
     await card.getByTestId('install-into-button').click();
     const dialog = page.getByRole('dialog', { name: `Install ${SLUG} into…` });
     await dialog.getByLabel(CONFIG).check();
+    // The dialog names the running sandbox the install makes stale, and what next_turn does to its files.
+    const effects = dialog.locator('[data-testid="install-effects"][data-stale="1"]');
+    await effects.waitFor();
+    expect(await effects.textContent()).toContain(sandboxId.slice(0, 12));
+    expect(await effects.textContent()).toContain('Rollout next_turn');
     await dialog.getByRole('button', { name: 'Install into 1 config' }).click();
     await dialog.waitFor({ state: 'detached' });
     const row = card.getByTestId(`install-row-${CONFIG}`);

@@ -78,7 +78,7 @@ export function PersonalEnvCard({ id, title, description, empty, removeNote, can
   };
 
   return (
-    <Card>
+    <Card data-testid={`${id}-card`}>
       <CardHeader>
         <CardTitle>{title}</CardTitle>
         <CardDescription>{description}</CardDescription>
