@@ -37,9 +37,10 @@ export function AgentsPage() {
   const data = list.data;
   const rows = data ? applyAgentFilters(data.items, filters) : [];
   const known = matrix.data ? new Set(matrix.data.skills.map((s) => s.name)) : null;
-  const newButton = (
+  // The header's button, and the empty state's (a test id of its own, so each is found alone).
+  const newButton = (testId = 'new-agent') => (
     <Tip content={can.why}>
-      <Button disabled={!can.allowed} onClick={() => setCreating(true)} data-testid="new-agent">
+      <Button disabled={!can.allowed} onClick={() => setCreating(true)} data-testid={testId}>
         <Plus aria-hidden /> New agent
       </Button>
     </Tip>
@@ -54,7 +55,7 @@ export function AgentsPage() {
             <Link href="/agents/matrix" className={buttonVariants({ variant: 'outline' })}>
               <Grid3x3 aria-hidden /> Allowlist matrix
             </Link>
-            {newButton}
+            {newButton()}
           </>
         }
       />
@@ -86,7 +87,7 @@ export function AgentsPage() {
             {list.error && !data ? (
               <RetryableError error={list.error} onRetry={() => void list.refetch()} />
             ) : data && data.items.length === 0 ? (
-              <EmptyState icon={<Bot />} title="No agents yet" action={can.allowed ? newButton : null}>
+              <EmptyState icon={<Bot />} title="No agents yet" action={can.allowed ? newButton('new-agent-empty') : null}>
                 Create an agent for each bot of your gateway. It inherits the defaults below until you give it its own list; gateways then read its skills from{' '}
                 <code className="rounded bg-muted px-1 font-mono text-foreground">GET /api/v1/agents/&lt;id&gt;/skills</code>.
               </EmptyState>
