@@ -10,6 +10,7 @@ import { packagesApi } from './packages';
 import { policyApi } from './policy';
 import { sandboxInstancesApi } from './sandbox-instances';
 import { sandboxConfigsApi } from './sandboxes';
+import { skillUpdatesApi } from './skill-updates';
 import { skillsApi } from './skills';
 import { terminalsApi } from './terminals';
 
@@ -20,6 +21,7 @@ export const api = {
   ...packagesApi,
   ...githubApi,
   ...skillsApi,
+  ...skillUpdatesApi,
   ...sandboxConfigsApi,
   ...sandboxInstancesApi,
   ...networkApi,

@@ -12,6 +12,7 @@ import { packageOps } from './packages';
 import { policyOps } from './policy';
 import { sandboxInstanceOps } from './sandbox-instances';
 import { sandboxConfigOps } from './sandboxes';
+import { skillUpdateOps } from './skill-updates';
 import { settingsOps, skillOps } from './skills';
 import { terminalOps } from './terminals';
 
@@ -22,6 +23,7 @@ export const ops = {
   ...packageOps,
   ...githubOps,
   ...skillOps,
+  ...skillUpdateOps,
   ...settingsOps,
   ...sandboxConfigOps,
   ...sandboxInstanceOps,
