@@ -156,8 +156,24 @@ describe('update checks of imported skills', () => {
   it('costs one conditional request per source when nothing changed (304 from ClawHub and from the URL)', async () => {
     const hubBefore = hubRequests().length;
     const urlBefore = urlHits.length;
-    const job = await check();
+    // Every git process of the check is logged by a wrapper first on PATH: one ls-remote, no clone.
+    const wrap = path.join(tmp, 'git-wrap');
+    const gitLog = path.join(tmp, 'git.log');
+    fs.mkdirSync(wrap, { recursive: true });
+    const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
+    fs.writeFileSync(path.join(wrap, 'git'), `#!/bin/sh\necho "$*" >> ${gitLog}\nexec ${realGit} "$@"\n`, { mode: 0o755 });
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${wrap}:${savedPath}`;
+    let job: JobRow;
+    try {
+      job = await check();
+    } finally {
+      process.env.PATH = savedPath;
+    }
     expect(job.state, job.error ?? '').toBe('succeeded');
+    const gitCalls = fs.readFileSync(gitLog, 'utf8').trim().split('\n');
+    expect(gitCalls).toHaveLength(1);
+    expect(gitCalls[0]).toMatch(/ ls-remote -- file:\/\/.*skills\.git main$/);
     const hubNew = hubRequests().slice(hubBefore);
     expect(hubNew.sort()).toEqual(['/api/v1/skills/upd-crit/versions?ownerHandle=alice', '/api/v1/skills/upd-hub/versions?ownerHandle=alice']);
     expect(urlHits.slice(urlBefore)).toEqual([{ path: '/upd-url.zip', status: 304, ifNoneMatch: '"url-1"' }]);
