@@ -52,6 +52,7 @@ import { managedStore } from './skills/service/roots';
 import { registerSharedStore, unregisterSharedStore } from './skills/shared/registry';
 import { SharedSkillStore } from './skills/shared/shared-store';
 import { recoverStore, sweepStaging } from './skills/store';
+import { registerSkillUpdateJobs } from './skills/updates/jobs';
 import { SessionRegistry } from './terminal/registry';
 import { RelayVerifier } from './terminal/relay';
 import { TerminalService } from './terminal/service';
@@ -141,6 +142,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   registerBuiltinJobs(jobKinds, { engineStatus: () => dockerStatus(5000) });
   registerPackageJobs(jobKinds, { runtime: packages, secrets, hub, version });
   registerSkillJobs(jobKinds, { dataDir: config.dataDir, catalog: skills, shared: skillStore });
+  registerSkillUpdateJobs(jobKinds, { dataDir: config.dataDir, catalog: skills, shared: skillStore });
   const hostRequests = new HostRequests(database);
   // One replica per engine holds the enforcement (a lease); the others forward to it through the database.
   const network = {

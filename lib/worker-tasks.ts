@@ -1,6 +1,6 @@
 import 'server-only';
 // The periodic work of a process that runs the job worker: install recovery after crashes, update
-// checks, retention, the idle-sandbox sweep, image and blob collection, approval expiry and the
+// checks (packages and imported skills), retention, the idle-sandbox sweep, image and blob collection, approval expiry and the
 // gateway watcher. Processes without a worker run none of it.
 import type { Database } from '@/db/client';
 import { DbBlobStore, startBlobCollector } from './cluster/blob-store';
@@ -17,6 +17,7 @@ import { startRetentionSweeper } from './retention';
 import { collectBeforeSweep } from './sandbox/artifacts/sweep-hook';
 import { startSandboxSweeper } from './sandbox/docker/sweep-schedule';
 import { backendFor, type InstanceDeps } from './sandbox/instances/service';
+import { startSkillUpdateScheduler } from './skills/updates/jobs';
 
 export interface WorkerTasks {
   gatewayWatcher: GatewayWatcher;
@@ -50,6 +51,7 @@ export async function startWorkerTasks(d: {
     startImageCollector(sandboxes),
     startBlobCollector(new DbBlobStore(database.db), undefined, (e) => logger.warn('blob collection failed', { error: String(e) })),
     startApprovalExpiry({ db: database.db }),
+    startSkillUpdateScheduler(database),
   ];
   const gatewayWatcher = startGatewayWatcher(database, d.gateways, config.SKILLDOCK_GATEWAY_POLL_MS, (e) =>
     logger.warn('gateway watcher', { error: String(e) }),

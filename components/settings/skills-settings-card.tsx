@@ -197,6 +197,14 @@ export function SkillsSettingsCard() {
               >
                 {text('uploadMaxMb', 'sk-upload', { inputMode: 'numeric', className: 'w-40' })}
               </Field>
+              <Field
+                label="Update check interval (hours)"
+                htmlFor="sk-update-hours"
+                error={errors.updateCheckHours}
+                hint="How often imported skills are checked against their sources; 0 turns periodic checks off. Policies are set on the Skills page."
+              >
+                {text('updateCheckHours', 'sk-update-hours', { inputMode: 'numeric', className: 'w-40' })}
+              </Field>
               <Field label="ClawHub base URL" htmlFor="sk-clawhub" error={errors.clawhubBaseUrl} hint="The registry searched and installed from.">
                 {text('clawhubBaseUrl', 'sk-clawhub', { className: 'font-mono' })}
               </Field>

@@ -28,6 +28,9 @@ export interface SkillsSettingsForm {
   clawhubBaseUrl: string;
   /** Metadata block names in order, comma or newline separated. */
   metadataKeys: string;
+  /** Edited in the skills catalog's Updates panel; carried through unchanged here. */
+  updatePolicy: SkillsSettings['updatePolicy'];
+  updateCheckHours: string;
   config: string;
 }
 
@@ -52,6 +55,8 @@ export const LABELS: Record<SettingsKey, string> = {
   gitAllowLocal: 'local git',
   clawhubBaseUrl: 'ClawHub URL',
   metadataKeys: 'metadata blocks',
+  updatePolicy: 'update policy',
+  updateCheckHours: 'update check interval',
   config: 'gateway config',
 };
 
@@ -63,7 +68,7 @@ const lines = (s: string) =>
 /** ".PNG" as typed means png. */
 const noDot = (s: string) => s.replace(/^\./, '');
 const num = (s: string): number | string => (/^\s*-?\d+\s*$/.test(s) ? Number(s) : s.trim());
-const NUMERIC = new Set<SettingsKey>(['maxCandidatesPerRoot', 'maxSkillFileBytes', 'watchDebounceMs', 'uploadMaxMb']);
+const NUMERIC = new Set<SettingsKey>(['maxCandidatesPerRoot', 'maxSkillFileBytes', 'watchDebounceMs', 'uploadMaxMb', 'updateCheckHours']);
 
 export const toForm = (s: SkillsSettings): SkillsSettingsForm => ({
   workspaceDir: s.workspaceDir,
@@ -87,6 +92,8 @@ export const toForm = (s: SkillsSettings): SkillsSettingsForm => ({
   gitAllowLocal: s.gitAllowLocal,
   clawhubBaseUrl: s.clawhubBaseUrl,
   metadataKeys: s.metadataKeys.join(', '),
+  updatePolicy: s.updatePolicy,
+  updateCheckHours: String(s.updateCheckHours),
   config: JSON.stringify(s.config, null, 2),
 });
 
@@ -120,6 +127,8 @@ export function fromForm(f: SkillsSettingsForm, stored: SkillsSettings): { error
     gitAllowLocal: f.gitAllowLocal,
     clawhubBaseUrl: f.clawhubBaseUrl.trim(),
     metadataKeys: lines(f.metadataKeys),
+    updatePolicy: f.updatePolicy,
+    updateCheckHours: num(f.updateCheckHours),
     config: errors.config ? stored.config : config,
   };
   const parsed = skillsSettingsSchema.safeParse(raw);

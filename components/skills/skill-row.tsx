@@ -6,6 +6,7 @@ import { TD, TR } from '../ui/table';
 import { SkillEmoji, StatusChip, VerdictChip } from './chips';
 import { EnableToggle } from './enable-toggle';
 import { highlightOf, Marked, truncate } from './highlight';
+import { UpdateBadge } from './updates/update-badge';
 import { type SkillSummary, skillHref } from './view';
 
 /** One skill: emoji, name, description (or the search's matching snippet), readiness, verdict, shadowing and the enable switch. */
@@ -22,6 +23,7 @@ export function SkillRow({ skill: s }: { skill: SkillSummary }) {
             <Link href={skillHref(s.id)} className="w-fit truncate font-medium hover:underline focus-visible:outline-2 focus-visible:outline-ring">
               {name ? <Marked text={name.text} ranges={name.ranges} /> : s.name}
             </Link>
+            <UpdateBadge source={s.source} dir={s.dir} />
             <p className="line-clamp-2 text-xs text-muted-foreground" title={s.description}>
               {description ? <Marked text={description.text} ranges={description.ranges} /> : truncate(s.description || 'No description.')}
             </p>

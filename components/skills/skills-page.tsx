@@ -10,12 +10,16 @@ import { Card, CardContent } from '../ui/card';
 import { EmptyState, RetryableError, Tip } from '../ui/misc';
 import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
+import { useFollowJob } from './detail/job-follow';
 import { ImportDialog } from './import/import-dialog';
 import { useRefreshSkills, useSkillList } from './queries';
 import { RootsCard, WarningsPanel } from './roots-card';
 import { SkillList } from './skill-list';
 import { SkillsToolbar } from './skills-toolbar';
 import { StatusTabs } from './status-tabs';
+import { UpdatePanel } from './updates/update-panel';
+import { UpdatesCard } from './updates/updates-card';
+import { useUpdateParam } from './updates/use-update-param';
 import { useDebounced, useSkillFilters } from './use-skill-filters';
 import { STATUS_TABS } from './view';
 
@@ -30,6 +34,8 @@ export function SkillsPage() {
   const can = useCan('skills.write');
   const params = useSearchParams();
   const [importOpen, setImportOpen] = useState(false);
+  const [updateSlug, setUpdateSlug] = useUpdateParam();
+  const follow = useFollowJob();
   // ?import=1 (the command palette's "Import skill") opens the dialog once, then leaves the URL.
   const wantsImport = params.get('import') === '1';
   useEffect(() => {
@@ -141,9 +147,12 @@ export function SkillsPage() {
             </div>
           </CardContent>
         </Card>
+        <UpdatesCard onJob={follow.follow} />
         <RootsCard roots={data?.roots} loading={!data} />
       </div>
       {importOpen ? <ImportDialog open onOpenChange={setImportOpen} /> : null}
+      {updateSlug ? <UpdatePanel key={updateSlug} slug={updateSlug} onClose={() => setUpdateSlug(null)} onJob={follow.follow} /> : null}
+      {follow.node}
     </>
   );
 }

@@ -11,4 +11,5 @@ export * from './packages';
 export * from './policy';
 export * from './sandboxes';
 export * from './skill-store';
+export * from './skill-updates';
 export * from './skills';

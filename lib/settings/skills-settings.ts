@@ -42,6 +42,10 @@ export const metadataKeysSchema = z
   .max(METADATA_BLOCKS.length)
   .refine((keys) => new Set(keys).size === keys.length, 'name each metadata block once');
 
+export const UPDATE_POLICIES = ['off', 'notify', 'auto'] as const;
+export const updatePolicy = z.enum(UPDATE_POLICIES);
+export type UpdatePolicy = z.infer<typeof updatePolicy>;
+
 /** Skill roots, limits and import policy. Empty paths mean the default under the data dir. */
 export const skillsSettingsSchema = z.strictObject({
   workspaceDir: absPath.default('').describe('Workspace folder: its skills/ (precedence 1) and .agents/skills (2); default <data dir>/workspace'),
@@ -73,6 +77,11 @@ export const skillsSettingsSchema = z.strictObject({
   urlPrivateHosts: z.array(host).max(20).default([]).describe('Hosts an admin allows even though they resolve to loopback or private addresses'),
   gitAllowLocal: z.boolean().default(false).describe('Allow git imports from local paths and file:// URLs'),
   clawhubBaseUrl: httpUrl.default('https://clawhub.ai').describe('ClawHub registry base URL'),
+  updatePolicy: z
+    .strictObject({ clawhub: updatePolicy.default('notify'), git: updatePolicy.default('notify'), url: updatePolicy.default('notify') })
+    .default({ clawhub: 'notify', git: 'notify', url: 'notify' })
+    .describe('Per source kind, what a newer version found by the update check does: off (not checked), notify (shown), auto (applied when its scan is clean)'),
+  updateCheckHours: z.number().int().min(0).max(720).default(24).describe('Hours between periodic update checks of imported skills; 0 turns them off'),
   metadataKeys: metadataKeysSchema
     .default([...METADATA_BLOCKS])
     .describe(

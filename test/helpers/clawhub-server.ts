@@ -50,6 +50,8 @@ export interface FakeClawhub {
   zipOf(slug: string, version: string, owner?: string): Buffer;
   /** The ClawHub content hash of a version's files. */
   hashOf(slug: string, version: string, owner?: string): string;
+  /** Publishes a new version of an existing skill (it becomes the latest). */
+  publish(slug: string, version: FakeSkillVersion, owner?: string): Promise<void>;
 }
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -119,7 +121,7 @@ export async function startFakeClawhub(opts: FakeClawhubOptions): Promise<FakeCl
     };
   };
 
-  function route(url: URL): unknown {
+  function route(url: URL, ifNoneMatch: string | null): unknown {
     const q = (k: string) => url.searchParams.get(k)?.trim() || null;
     const owner = q('ownerHandle') ?? q('owner');
     const redirect = redirects.get(url.pathname);
@@ -175,13 +177,20 @@ export async function startFakeClawhub(opts: FakeClawhubOptions): Promise<FakeCl
       };
     }
     if (action === 'versions' && !extra) {
-      return {
-        items: skill.versions
-          .filter((v) => !v.deleted)
-          .reverse()
-          .map((v) => ({ version: v.version, createdAt: 1_700_000_000_000, changelog: v.changelog ?? '' })),
-        nextCursor: null,
-      };
+      const listed = skill.versions.filter((v) => !v.deleted).map((v) => v.version);
+      const etag = `"${sha256(listed.join(',')).slice(0, 16)}"`;
+      if (ifNoneMatch === etag) throw new Reply(304, '', { etag });
+      throw new Reply(
+        200,
+        {
+          items: skill.versions
+            .filter((v) => !v.deleted)
+            .reverse()
+            .map((v) => ({ version: v.version, createdAt: 1_700_000_000_000, changelog: v.changelog ?? '' })),
+          nextCursor: null,
+        },
+        { etag },
+      );
     }
     if (action === 'versions' && extra) {
       const v = versionOf(skill, decodeURIComponent(extra));
@@ -226,6 +235,7 @@ export async function startFakeClawhub(opts: FakeClawhubOptions): Promise<FakeCl
       const isText = typeof body === 'string';
       const data = Buffer.isBuffer(body) ? body : Buffer.from(isText ? body : JSON.stringify(body));
       const type = Buffer.isBuffer(body) ? 'application/octet-stream' : isText ? 'text/plain; charset=utf-8' : 'application/json';
+      if (status === 304) return void res.writeHead(304, headers).end();
       res.writeHead(status, { 'content-type': type, 'content-length': data.length, ...headers });
       res.end(req.method === 'HEAD' ? undefined : data);
     };
@@ -240,7 +250,7 @@ export async function startFakeClawhub(opts: FakeClawhubOptions): Promise<FakeCl
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'Method not allowed');
     try {
-      send(200, route(new URL(req.url ?? '/', base)) as object);
+      send(200, route(new URL(req.url ?? '/', base), req.headers['if-none-match'] ?? null) as object);
     } catch (e) {
       if (e instanceof Reply) send(e.status, e.body, e.headers);
       else send(500, `Internal error: ${(e as Error).message}`);
@@ -262,5 +272,11 @@ export async function startFakeClawhub(opts: FakeClawhubOptions): Promise<FakeCl
     redirect: (from, location) => void redirects.set(from, location),
     zipOf: (slug, version, owner) => zipFor(find(slug, version, owner)),
     hashOf: (slug, version, owner) => hashFiles(find(slug, version, owner).files),
+    publish: async (slug, version, owner) => {
+      const skill = opts.skills.find((x) => x.slug === slug && (!owner || x.owner === owner));
+      if (!skill) throw new Error(`fake clawhub: no skill ${slug}`);
+      zips.set(version, await zipBuffer(version.files));
+      skill.versions.push(version);
+    },
   };
 }

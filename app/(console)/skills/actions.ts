@@ -9,3 +9,6 @@ export const rollbackSkillAction = action(ops.rollbackSkill);
 export const uninstallSkillAction = action(ops.uninstallSkill);
 export const skillDepsInstallAction = action(ops.skillDepsInstall);
 export const refreshSkillsAction = action(ops.refreshSkills);
+export const checkSkillUpdatesAction = action(ops.checkSkillUpdates);
+export const applySkillUpdatesAction = action(ops.applySkillUpdates);
+export const setSkillUpdatePolicyAction = action(ops.setSkillUpdatePolicy);

@@ -56,7 +56,7 @@ export function PatchView({ patch, path }: { patch: string; path: string }) {
   );
 }
 
-function DiffBody({ diff }: { diff: VersionDiffView }) {
+export function DiffBody({ diff }: { diff: VersionDiffView }) {
   const changed = diff.files.filter((f) => f.status !== 'unchanged');
   if (!changed.length)
     return (

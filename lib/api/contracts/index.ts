@@ -11,6 +11,7 @@ import { policyApi } from './policy';
 import { sandboxArtifactsApi } from './sandbox-artifacts';
 import { sandboxInstancesApi } from './sandbox-instances';
 import { sandboxConfigsApi } from './sandboxes';
+import { skillUpdatesApi } from './skill-updates';
 import { skillsApi } from './skills';
 import { terminalsApi } from './terminals';
 
@@ -21,6 +22,7 @@ export const api = {
   ...packagesApi,
   ...githubApi,
   ...skillsApi,
+  ...skillUpdatesApi,
   ...sandboxConfigsApi,
   ...sandboxInstancesApi,
   ...sandboxArtifactsApi,

@@ -156,6 +156,10 @@ const CASES: Partial<Record<OpName, Case>> = {
   skillDepsInstall: { status: 404, input: () => ({ body: { id: ABSENT_SKILL } }) },
   installDeps: { status: 409, input: () => ({ body: { skillMd: '---\nname: t\ndescription: d\n---\nbody\n', files: [] } }) },
   refreshSkills: { status: 200, input: () => ({}) },
+  // With slugs named, each door queues its own check (the single flight holds only for a check of all).
+  checkSkillUpdates: { status: 202, input: () => ({ body: { slugs: ['not-imported'] } }) },
+  applySkillUpdates: { status: 202, input: () => ({ body: { slugs: ['not-imported'] } }) },
+  setSkillUpdatePolicy: { status: 200, input: (d) => ({ body: { kind: 'url', policy: d === 'route' ? 'off' : 'notify' } }) },
   createSandboxConfig: { status: 201, input: () => ({ body: { name: unique('sbx'), backend: 'docker', config: { image: 'busybox:1.36' } } }) },
   updateSandboxConfig: { status: 200, input: async () => ({ params: { id: await sandboxConfig() }, body: { description: 'changed' } }) },
   // An engine that cannot be asked what runs on it: both doors refuse the delete the same way.

@@ -13,6 +13,7 @@ import { policyOps } from './policy';
 import { sandboxArtifactOps } from './sandbox-artifacts';
 import { sandboxInstanceOps } from './sandbox-instances';
 import { sandboxConfigOps } from './sandboxes';
+import { skillUpdateOps } from './skill-updates';
 import { settingsOps, skillOps } from './skills';
 import { terminalOps } from './terminals';
 
@@ -23,6 +24,7 @@ export const ops = {
   ...packageOps,
   ...githubOps,
   ...skillOps,
+  ...skillUpdateOps,
   ...settingsOps,
   ...sandboxConfigOps,
   ...sandboxInstanceOps,

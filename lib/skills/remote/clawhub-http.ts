@@ -106,7 +106,11 @@ export function registryError(status: number, body: string, headers: Headers, co
 export interface RegistryHttp {
   readonly base: URL;
   /** GET `path` (under the base) with `query`; follows same-origin redirects only. */
-  get(path: string, query: Query, opts: { accept: string; what: string; signal?: AbortSignal; timeoutMs?: number }): Promise<Response>;
+  get(
+    path: string,
+    query: Query,
+    opts: { accept: string; what: string; signal?: AbortSignal; timeoutMs?: number; headers?: Record<string, string> },
+  ): Promise<Response>;
   /** GET and parse JSON; non-2xx answers become SkillErrors. */
   getJson(path: string, query: Query, ctx: { what: string; slug?: string; signal?: AbortSignal }): Promise<unknown>;
   /** Reads a failed answer's body (capped) and maps it. */
@@ -122,7 +126,7 @@ export function createRegistryHttp(opts: RegistryHttpOptions): RegistryHttp {
 
   const http: RegistryHttp = {
     base,
-    async get(path, query, { accept, what, signal, timeoutMs }) {
+    async get(path, query, { accept, what, signal, timeoutMs, headers: extra }) {
       let url = new URL(path.replace(/^\//, ''), base);
       for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
       const timeout = AbortSignal.timeout(timeoutMs ?? opts.timeoutMs ?? 30_000);
@@ -130,12 +134,13 @@ export function createRegistryHttp(opts: RegistryHttpOptions): RegistryHttp {
       for (let hop = 0; ; hop++) {
         let res: Response;
         try {
-          res = await doFetch(url, { headers: { ...headers, accept }, redirect: 'manual', signal: combined });
+          res = await doFetch(url, { headers: { ...headers, ...extra, accept }, redirect: 'manual', signal: combined });
         } catch (e) {
           const why = timeout.aborted ? 'timed out' : signal?.aborted ? 'was cancelled' : `failed: ${(e as Error).message}`;
           throw new AppError('registry_error', `Contacting ClawHub (${what}) ${why}.`, { details: { url: url.origin }, cause: e });
         }
-        if (res.status < 300 || res.status > 399) return res;
+        // 304 answers a conditional request (the caller sent the validators): not a redirect.
+        if (res.status < 300 || res.status > 399 || res.status === 304) return res;
         await res.body?.cancel();
         const location = res.headers.get('location');
         if (!location) throw new AppError('registry_error', `ClawHub answered ${res.status} without a Location (${what}).`);

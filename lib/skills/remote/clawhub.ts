@@ -122,6 +122,31 @@ export function createClawhubClient(options: ClawhubClientOptions) {
       return (Array.isArray(body.items) ? body.items : []).map(readVersion).filter((v): v is ClawhubVersion => v !== null);
     },
 
+    /**
+     * The version list sent with If-None-Match when an ETag is held: `notModified` on 304, so an
+     * unchanged skill costs one request and no body. The ETag of the answer is kept for the next call.
+     */
+    async versionsIfChanged(
+      slug: string,
+      ownerHandle: string | undefined,
+      etag: string | undefined,
+      signal?: AbortSignal,
+    ): Promise<{ notModified: true } | { notModified: false; items: ClawhubVersion[]; etag?: string }> {
+      const s = validateSlug(slug);
+      const what = `listing versions of ${s}`;
+      const held = etag && /^[\x20-\x7e]{1,256}$/.test(etag) ? { 'if-none-match': etag } : undefined;
+      const res = await http.get(skillPath(s, '/versions'), ownerQuery(ownerHandle), { accept: 'application/json', what, signal, headers: held });
+      if (res.status === 304 && held) {
+        await res.body?.cancel();
+        return { notModified: true };
+      }
+      if (!res.ok) throw await http.fail(res, { what, slug: s });
+      const body = obj(await res.json().catch(() => ({})));
+      const tag = res.headers.get('etag') ?? undefined;
+      const items = (Array.isArray(body.items) ? body.items : []).map(readVersion).filter((v): v is ClawhubVersion => v !== null);
+      return { notModified: false, items, etag: tag && /^[\x20-\x7e]{1,256}$/.test(tag) ? tag : undefined };
+    },
+
     /** Resolves `slug`, `@owner/slug` or `@owner/slug@version` to what to download (exact version, never "latest" instead). */
     async resolveInstall(ref: string, signal?: AbortSignal): Promise<ClawhubInstallPlan> {
       const r = parseSkillRef(ref);

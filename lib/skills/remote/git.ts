@@ -84,15 +84,10 @@ async function symlinksInTree(git: GitRunner, checkout: string, subdir: string):
     .map((e) => e.file);
 }
 
-/**
- * Clones `input.url` at `input.ref` (default branch when absent) into `<destDir>/repo` and returns
- * the skill folder (`subdir`, or the repository root) and the commit. `.git` is removed.
- */
-export async function fetchGitSkill(input: GitFetchInput, destDir: string, policy: GitFetchPolicy, signal?: AbortSignal): Promise<GitFetchResult> {
-  const remote = parseGitRemote(input.url, policy.allowLocal);
-  const ref = validateRef(input.ref);
-  const subdir = validateSubdir(input.subdir);
+type Remote = ReturnType<typeof parseGitRemote>;
 
+/** Hook-less, symlink-less, redirect-less git; an https host passes the SSRF guard and git is pinned to its checked address. */
+async function gitConfig(remote: Remote, policy: GitFetchPolicy): Promise<string[]> {
   const config = [
     '-c',
     `protocol.file.allow=${remote.kind === 'local' ? 'always' : 'never'}`,
@@ -117,12 +112,11 @@ export async function fetchGitSkill(input: GitFetchInput, destDir: string, polic
     config.push('-c', `http.curloptResolve=${target.host}:${target.port}:${address}`);
   }
 
-  await fs.mkdir(destDir, { recursive: true });
-  const checkout = path.join(destDir, 'repo');
-  // The failure path removes the checkout, so it must be ours alone.
-  if (await fs.lstat(checkout).catch(() => null)) throw new AppError('conflict', `${checkout} already exists; use a fresh staging folder.`);
-  const home = await fs.mkdtemp(path.join(os.tmpdir(), 'skilldock-git-home-'));
-  const env: Record<string, string> = {
+  return config;
+}
+
+function gitEnv(home: string, kind: Remote['kind']): Record<string, string> {
+  return {
     PATH: cleanPath(process.env.PATH),
     HOME: home,
     XDG_CONFIG_HOME: home,
@@ -130,9 +124,61 @@ export async function fetchGitSkill(input: GitFetchInput, destDir: string, polic
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_TERMINAL_PROMPT: '0',
     GIT_PROTOCOL_FROM_USER: '0',
-    GIT_ALLOW_PROTOCOL: remote.kind === 'local' ? 'file' : 'https',
+    GIT_ALLOW_PROTOCOL: kind === 'local' ? 'file' : 'https',
     LC_ALL: 'C',
   };
+}
+
+export interface RemoteRef {
+  /** refs/heads/main, refs/tags/v1.2.0, HEAD */
+  name: string;
+  commit: string;
+}
+
+/**
+ * The refs a remote advertises (one `git ls-remote`, no clone): `tags` lists every tag (peeled to
+ * its commit), otherwise only `ref` (default HEAD). The cheap "did it change" check of git sources.
+ */
+export async function listRemoteRefs(url: string, opts: { ref?: string; tags?: boolean }, policy: GitFetchPolicy, signal?: AbortSignal): Promise<RemoteRef[]> {
+  const remote = parseGitRemote(url, policy.allowLocal);
+  const ref = validateRef(opts.ref);
+  const config = await gitConfig(remote, policy);
+  const home = await fs.mkdtemp(path.join(os.tmpdir(), 'skilldock-git-home-'));
+  try {
+    const git = gitRunner(gitEnv(home, remote.kind), config, policy.timeoutMs ?? 60_000, signal);
+    const args = opts.tags ? ['ls-remote', '--tags', '--', remote.url] : ['ls-remote', '--', remote.url, ref || 'HEAD'];
+    const out = check(await git.run(args), 'ls-remote', ref);
+    if (out.truncated) throw new AppError('git_failed', 'The repository advertises too many refs to read.');
+    const peeled = new Map<string, string>();
+    const refs: RemoteRef[] = [];
+    for (const line of out.stdout.split('\n')) {
+      const [commit, name] = line.trim().split('\t');
+      if (!commit || !name || !COMMIT_RE.test(commit)) continue;
+      if (name.endsWith('^{}')) peeled.set(name.slice(0, -3), commit);
+      else refs.push({ name, commit });
+    }
+    return refs.map((r) => ({ ...r, commit: peeled.get(r.name) ?? r.commit }));
+  } finally {
+    await fs.rm(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Clones `input.url` at `input.ref` (default branch when absent) into `<destDir>/repo` and returns
+ * the skill folder (`subdir`, or the repository root) and the commit. `.git` is removed.
+ */
+export async function fetchGitSkill(input: GitFetchInput, destDir: string, policy: GitFetchPolicy, signal?: AbortSignal): Promise<GitFetchResult> {
+  const remote = parseGitRemote(input.url, policy.allowLocal);
+  const ref = validateRef(input.ref);
+  const subdir = validateSubdir(input.subdir);
+
+  const config = await gitConfig(remote, policy);
+  await fs.mkdir(destDir, { recursive: true });
+  const checkout = path.join(destDir, 'repo');
+  // The failure path removes the checkout, so it must be ours alone.
+  if (await fs.lstat(checkout).catch(() => null)) throw new AppError('conflict', `${checkout} already exists; use a fresh staging folder.`);
+  const home = await fs.mkdtemp(path.join(os.tmpdir(), 'skilldock-git-home-'));
+  const env = gitEnv(home, remote.kind);
   const git = gitRunner(env, config, policy.timeoutMs ?? 120_000, signal);
   try {
     if (ref && COMMIT_RE.test(ref)) {

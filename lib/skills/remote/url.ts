@@ -23,6 +23,15 @@ export interface FetchedFile {
   contentType: string;
   bytes: number;
   sha256: string;
+  /** The answer's validators, for a later conditional request. */
+  etag?: string;
+  lastModified?: string;
+}
+
+/** Validators of a copy already held: a 304 answer to them means the resource did not change. */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -35,7 +44,21 @@ function pinnedLookup(target: VettedTarget): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
-function request(target: VettedTarget, signal: AbortSignal): Promise<http.IncomingMessage> {
+const HEADER_VALUE = /^[\x20-\x7e]{1,512}$/;
+
+function conditionalHeaders(v: Validators | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (v?.etag && HEADER_VALUE.test(v.etag)) out['if-none-match'] = v.etag;
+  if (v?.lastModified && HEADER_VALUE.test(v.lastModified)) out['if-modified-since'] = v.lastModified;
+  return out;
+}
+
+const headerOf = (res: http.IncomingMessage, name: string) => {
+  const v = res.headers[name];
+  return typeof v === 'string' && HEADER_VALUE.test(v) ? v : undefined;
+};
+
+function request(target: VettedTarget, signal: AbortSignal, extra: Record<string, string>): Promise<http.IncomingMessage> {
   const mod = target.url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = mod.request(
@@ -48,7 +71,7 @@ function request(target: VettedTarget, signal: AbortSignal): Promise<http.Incomi
         agent: false,
         lookup: pinnedLookup(target),
         servername: target.url.protocol === 'https:' ? target.host : undefined,
-        headers: { 'user-agent': 'skilldock', accept: '*/*', 'accept-encoding': 'identity' },
+        headers: { 'user-agent': 'skilldock', accept: '*/*', 'accept-encoding': 'identity', ...extra },
         signal,
       },
       resolve,
@@ -70,6 +93,24 @@ function failure(e: unknown, signal: AbortSignal, timedOut: () => boolean, url: 
  * allowlist, bodies over `maxBytes` (declared or streamed) and more than `maxRedirects` hops.
  */
 export async function fetchToFile(url: string, destFile: string, policy: FetchPolicy, signal?: AbortSignal, resolve?: Resolver): Promise<FetchedFile> {
+  const got = await fetchIfChanged(url, destFile, policy, undefined, signal, resolve);
+  if ('notModified' in got) throw new AppError('fetch_failed', `${url} answered 304 to a request that was not conditional.`);
+  return got;
+}
+
+/**
+ * Like fetchToFile, sent with If-None-Match / If-Modified-Since from `held`: a 304 answer is
+ * `{notModified: true}` (nothing written), so an unchanged source costs one request and no body.
+ */
+export async function fetchIfChanged(
+  url: string,
+  destFile: string,
+  policy: FetchPolicy,
+  held: Validators | undefined,
+  signal?: AbortSignal,
+  resolve?: Resolver,
+): Promise<FetchedFile | { notModified: true; finalUrl: string }> {
+  const extra = conditionalHeaders(held);
   const maxRedirects = policy.maxRedirects ?? 5;
   const controller = new AbortController();
   let timedOut = false;
@@ -86,7 +127,7 @@ export async function fetchToFile(url: string, destFile: string, policy: FetchPo
       const target = await checkUrlTarget(current, policy, resolve);
       current = target.url;
       if (controller.signal.aborted) throw new Error('aborted');
-      const res = await request(target, controller.signal);
+      const res = await request(target, controller.signal, extra);
       const status = res.statusCode ?? 0;
       if (REDIRECTS.has(status)) {
         res.resume();
@@ -98,6 +139,10 @@ export async function fetchToFile(url: string, destFile: string, policy: FetchPo
         current = new URL(location, current);
         continue;
       }
+      if (status === 304 && Object.keys(extra).length > 0) {
+        res.resume();
+        return { notModified: true, finalUrl: current.href };
+      }
       if (status < 200 || status > 299) {
         res.resume();
         throw new AppError('fetch_failed', `${current.href} answered HTTP ${status}.`, { details: { url: current.href, status } });
@@ -108,7 +153,8 @@ export async function fetchToFile(url: string, destFile: string, policy: FetchPo
         throw tooLarge(policy.maxBytes, declared);
       }
       const sink = await streamToFile(res, destFile, policy.maxBytes);
-      return { finalUrl: current.href, contentType: String(res.headers['content-type'] ?? ''), ...sink };
+      const validators = { etag: headerOf(res, 'etag'), lastModified: headerOf(res, 'last-modified') };
+      return { finalUrl: current.href, contentType: String(res.headers['content-type'] ?? ''), ...sink, ...validators };
     }
   } catch (e) {
     throw failure(e, controller.signal, () => timedOut, current);

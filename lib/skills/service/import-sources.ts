@@ -4,7 +4,7 @@ import path from 'node:path';
 import { AppError } from '@/lib/core/errors';
 import { trimEndChar } from '@/lib/core/text';
 import type { SkillsSettings } from '../../settings/skills-settings';
-import { createClawhubClient, fetchGitSkill, fetchToFile, formatSkillRef, isBlockedVerdict, parseSkillRef, validateOwner } from '../remote';
+import { createClawhubClient, type FetchedFile, fetchGitSkill, fetchToFile, formatSkillRef, isBlockedVerdict, parseSkillRef, validateOwner } from '../remote';
 import { stageSkillFile } from '../store';
 import type { ImportSource } from './schemas';
 import { assertUploadsAllowed, type UploadDeps, uploadFile } from './uploads';
@@ -50,6 +50,24 @@ async function looksLikeSkillMd(file: string): Promise<string | null> {
   return /^\uFEFF?---[ \t]*\r?\n/.test(text) ? text : null;
 }
 
+/** A downloaded URL body as an import source: a bare SKILL.md becomes a one-file skill folder, anything else an archive. */
+export async function fetchedUrlFile(file: string, work: string, url: string, got: FetchedFile): Promise<Fetched> {
+  const md = await looksLikeSkillMd(file);
+  const describe = {
+    kind: 'url',
+    url,
+    finalUrl: got.finalUrl,
+    sha256: got.sha256,
+    ...(got.etag ? { etag: got.etag } : {}),
+    ...(got.lastModified ? { lastModified: got.lastModified } : {}),
+  };
+  if (md !== null) {
+    const { root } = await stageSkillFile(md, path.join(work, 'md'));
+    return { dir: root, sourceRef: url, describe };
+  }
+  return { archive: file, sourceRef: url, describe };
+}
+
 export async function fetchSource(source: ImportSource, o: FetchOptions): Promise<Fetched> {
   switch (source.kind) {
     case 'upload': {
@@ -66,13 +84,7 @@ export async function fetchSource(source: ImportSource, o: FetchOptions): Promis
       const file = path.join(o.work, 'download');
       const got = await fetchToFile(source.url, file, urlPolicy(o.settings), o.signal);
       o.log(`downloaded ${got.bytes} bytes from ${got.finalUrl} (sha256 ${got.sha256})`);
-      const md = await looksLikeSkillMd(file);
-      const describe = { kind: 'url', url: source.url, finalUrl: got.finalUrl, sha256: got.sha256 };
-      if (md !== null) {
-        const { root } = await stageSkillFile(md, path.join(o.work, 'md'));
-        return { dir: root, sourceRef: source.url, describe };
-      }
-      return { archive: file, sourceRef: source.url, describe };
+      return fetchedUrlFile(file, o.work, source.url, got);
     }
     case 'git': {
       const out = await fetchGitSkill(

@@ -16,15 +16,11 @@ import { newId } from '../../core/ids';
 import { markUpdatable } from '../../installs/skill-usage';
 import { getSkillsSettings } from '../../settings/store';
 import { copyId } from '../catalog';
-import { contentHash, listSkillFiles } from '../files';
-import { parseSkillMd } from '../manifest';
 import type { SharedSkillStore } from '../shared/shared-store';
-import { extractSkillArchive } from '../store';
-import { assertFileTypesAllowed } from '../store/file-policy';
 import type { ScanResult } from '../types';
-import { scanSkillDir } from './build';
 import { acknowledgeScan } from './entries';
 import { type Fetched, fetchSource } from './import-sources';
+import { stageFetched } from './import-stage';
 import { managedStore } from './roots';
 import type { ImportInput } from './schemas';
 
@@ -56,14 +52,6 @@ export interface ImportResult {
   registry: Fetched['registry'] | null;
 }
 
-const MIB = 1024 * 1024;
-
-async function readSkillTree(root: string) {
-  const contents = new Map<string, Buffer>();
-  const files = await listSkillFiles(root, { onFile: (p, b) => contents.set(p, b) });
-  return { files, contents, hash: contentHash(files) };
-}
-
 export async function importSkill(ctx: ImportContext, input: ImportInput): Promise<ImportResult> {
   const settings = await getSkillsSettings(ctx.db);
   const store = managedStore(ctx.dataDir);
@@ -78,43 +66,16 @@ export async function importSkill(ctx: ImportContext, input: ImportInput): Promi
       signal: ctx.signal,
       log: ctx.log,
     });
-    let root = fetched.dir;
-    if (fetched.archive) {
-      ctx.progress(30, 'extracting');
-      const maxArchive = settings.uploadMaxMb * MIB;
-      const out = await extractSkillArchive(fetched.archive, path.join(work, 'x'), { maxArchiveBytes: maxArchive }, ctx.signal);
-      ctx.log(`extracted ${out.entries} entries (${out.bytes} bytes) from a ${out.format} archive`);
-      root = out.root;
-    }
-    if (!root) throw new AppError('missing_skill_md', 'The source holds no skill folder.');
-    ctx.progress(45, 'validating');
-    const skillMd = await fsp.readFile(path.join(root, 'SKILL.md'), 'utf8').catch(() => null);
-    if (skillMd === null) throw new AppError('missing_skill_md', 'The skill has no SKILL.md at its root.');
-    const parsed = parseSkillMd(skillMd, { dirName: input.slug ?? fetched.suggestedSlug ?? undefined, sizeBytes: Buffer.byteLength(skillMd) });
-    const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length) {
-      throw new AppError('invalid_skill', `SKILL.md is invalid: ${errors.map((d) => `${d.line ? `line ${d.line}: ` : ''}${d.message}`).join('; ')}`, {
-        details: { diagnostics: parsed.diagnostics },
-      });
-    }
-    const slug = input.slug ?? parsed.manifest.name;
-    const tree = await readSkillTree(root);
-    ctx.log(`content hash ${tree.hash} over ${tree.files.length} files`);
-    const typed = await assertFileTypesAllowed(root, settings, { contents: tree.contents, signal: ctx.signal });
-    ctx.log(settings.allowBinaryFiles ? 'file types: every file allowed (allowBinaryFiles)' : `file types: ${typed.files} files checked, all allowed`);
-    if (fetched.registry?.expectHashCheck) await fetched.registry.expectHashCheck(tree.hash);
-    ctx.progress(60, 'scanning');
-    const m = parsed.manifest;
-    const scan = await scanSkillDir(root, tree.files, m, tree.contents);
+    const staged = await stageFetched(fetched, { work, settings, slug: input.slug, signal: ctx.signal, log: ctx.log, progress: ctx.progress });
+    const { slug, scan, root } = staged;
     const critical = scan.findings.filter((f) => f.severity === 'critical');
-    ctx.log(`scanner: ${scan.verdict}, ${scan.findings.length} findings (${critical.length} critical)`);
     const blocked = scan.verdict === 'critical' || scan.verdict === 'error';
     if (blocked && !input.acknowledge) {
       throw new AppError(
         'scan_blocked',
         `The scanner found ${critical.length || 'blocking'} critical issue(s)${scan.error ? ` (${scan.error})` : ''}. An admin can import it anyway by acknowledging the findings with a reason.`,
         {
-          details: { jobResult: { slug, verdict: scan.verdict, findings: scan.findings, contentHash: tree.hash, blocked: true } },
+          details: { jobResult: { slug, verdict: scan.verdict, findings: scan.findings, contentHash: staged.contentHash, blocked: true } },
         },
       );
     }

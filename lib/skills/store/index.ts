@@ -10,6 +10,7 @@ export { activeVersion, listVersions, removeSkill, type SkillStore, setPinned, t
 export {
   type DriftReport,
   detectDrift,
+  diffDirs,
   diffVersions,
   type FileDiff,
   MAX_PATCH_BYTES,

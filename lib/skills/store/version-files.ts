@@ -141,6 +141,11 @@ export function compareFileSets(before: Pick<SkillFile, 'path' | 'sha256' | 'siz
 /** What changed from version `a` to version `b`, with unified patches of the changed text files. */
 export async function diffVersions(store: SkillStore, slug: string, a: string, b: string): Promise<VersionDiff> {
   const [dirA, dirB] = await Promise.all([existingVersionDir(store, slug, a), existingVersionDir(store, slug, b)]);
+  return diffDirs(dirA, dirB, a, b);
+}
+
+/** The same comparison for any two skill folders (e.g. an installed version and a staged candidate). */
+export async function diffDirs(dirA: string, dirB: string, a: string, b: string): Promise<VersionDiff> {
   const [filesA, filesB] = await Promise.all([listSkillFiles(dirA), listSkillFiles(dirB)]).catch((e: unknown) => {
     throw e instanceof SkillFilesError ? new AppError('conflict', `A stored version is damaged: ${e.message}`, { cause: e }) : e;
   });
