@@ -5,10 +5,13 @@
 // tab diffs v1 ↔ v2, and a confirmed rollback makes v1 active again with v1's files. An archive
 // hiding a base64-wrapped `curl … | bash` is blocked with its remote-pipe-shell finding, installing nothing.
 // An archive holding a real ELF renamed .md fails naming the file and the setting; with archive uploads
-// switched off in Settings → Skills the import dialog's upload tab is disabled, saying why.
+// switched off in Settings → Skills the import dialog's upload tab is disabled, saying why. A skill
+// imported from a loopback ClawHub gets a newer version there: a check finds it, the catalog's
+// "Update available" badge opens its diff and clean verdict, and Update applies it.
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type FakeClawhub, startFakeClawhub } from '../test/helpers/clawhub-server';
 import { zipSkill } from '../test/helpers/skills-archives';
 import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
@@ -16,6 +19,7 @@ import { PASSWORD } from './helpers/session';
 
 let server: RunningServer;
 let browser: Awaited<ReturnType<typeof openBrowser>>;
+let hub: FakeClawhub | undefined;
 
 const NAME = 'e2e-weather';
 const KEY = 'E2E_WEATHER_KEY';
@@ -51,6 +55,7 @@ beforeAll(async () => {
   browser = await openBrowser();
 }, 600_000);
 afterAll(async () => {
+  await hub?.close();
   await browser?.close();
   await server?.stop();
 });
@@ -225,3 +230,54 @@ it('refuses an archive holding a binary, naming it; switched-off uploads disable
   });
   expect(upload).toMatchObject({ status: 403, body: { error: { code: 'not_allowed' } } });
 });
+
+it('updates a ClawHub skill from the catalog badge: a check finds the new version, the panel shows its diff and verdict, Update applies it', async () => {
+  const page = browser.page;
+  const UPD = 'e2e-upd';
+  const files = (v: string) => ({ 'SKILL.md': skillMd(UPD, 'A skill that gets updates.', `# Upd\n\nVersion ${v} of the notes.\n`) });
+  hub = await startFakeClawhub({ skills: [{ slug: UPD, owner: 'alice', versions: [{ version: '1.0.0', files: files('1.0.0') }] }] });
+  const send = (url: string, method: string, body: unknown) =>
+    page.evaluate(
+      async ([u, m, b]) => {
+        const r = await fetch(u as string, { method: m as string, headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+        return { status: r.status, json: await r.json() };
+      },
+      [url, method, body] as const,
+    );
+  expect((await send('/api/v1/settings/skills', 'PUT', { clawhubBaseUrl: hub.url, allowUploadedArchives: true })).status).toBe(200);
+  const started = await send('/api/v1/skills/import', 'POST', { source: { kind: 'clawhub', ref: `@alice/${UPD}` } });
+  expect(started.status, JSON.stringify(started.json)).toBe(202);
+  await expect.poll(async () => JSON.parse((await getJson(page, `/api/v1/jobs/${started.json.id}`)).text).state, { timeout: 60_000 }).toBe('succeeded');
+  await hub.publish(UPD, { version: '1.1.0', files: files('1.1.0') });
+
+  // Check for updates from the Updates card; the job is followed in the drawer.
+  await page.goto(`${server.base}/skills`);
+  await page.getByTestId('updates-check').click();
+  await page.locator('[data-testid="job-drawer"][data-state="succeeded"]').waitFor({ timeout: 120_000 });
+  await page.keyboard.press('Escape');
+  await page.getByTestId('job-drawer').waitFor({ state: 'detached' });
+
+  // The badge opens the panel: installed and latest, the clean verdict and the diff.
+  const badge = page.locator(`[data-testid="update-badge"][data-slug="${UPD}"]`);
+  await badge.waitFor({ timeout: 60_000 });
+  await badge.click();
+  const panel = page.locator(`[data-testid="update-panel"][data-slug="${UPD}"]`);
+  await panel.waitFor();
+  expect(await panel.getByTestId('update-latest').textContent()).toContain('1.1.0');
+  await panel.locator('[data-testid="update-verdict"][data-verdict="clean"]').waitFor();
+  await panel.getByTestId('update-diff').getByText('Version 1.1.0 of the notes.', { exact: false }).first().waitFor();
+
+  // Update, confirmed: the job ends, the badge goes, the store serves 1.1.0.
+  await panel.getByTestId('update-apply-one').click();
+  await page
+    .getByRole('alertdialog', { name: `Update ${UPD} to 1.1.0?` })
+    .getByRole('button', { name: 'Update' })
+    .click();
+  await page.locator('[data-testid="job-drawer"][data-state="succeeded"]').waitFor({ timeout: 120_000 });
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.locator(`[data-testid="update-badge"][data-slug="${UPD}"]`).count(), { timeout: 30_000 }).toBe(0);
+  const updates = JSON.parse((await getJson(page, '/api/v1/skills/updates')).text) as { items: { slug: string; version: string; status: string }[] };
+  expect(updates.items.find((i) => i.slug === UPD)).toMatchObject({ status: 'current' });
+  const lock = JSON.parse((await getJson(page, '/api/v1/skills/lock')).text);
+  expect(JSON.stringify(lock)).toContain('1.1.0');
+}, 300_000);
