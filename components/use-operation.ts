@@ -1,7 +1,7 @@
 'use client';
 
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
-import type { ActionResult } from '@/lib/api/action-error';
+import type { ActionResult } from '@/lib/http/action-error';
 import { ApiError } from './api';
 
 type Action<I, O> = (input: I) => Promise<ActionResult<O>>;

@@ -113,6 +113,84 @@ function cycleWithin(graph: Graph, comp: Set<string>): string[] {
 
 const rel = (p: string) => path.relative(ROOT, p);
 
+/**
+ * The domains of lib/ (its folders) and the domains each may import, lowest floors first. A domain
+ * never imports one that imports it (directly or not): a new import outside its row fails here and
+ * is either moved down or added to the row on purpose. Files at the top of lib/ are the
+ * composition root (services, workers, shutdown) and may import any domain; only the edge (api,
+ * http) imports them back.
+ */
+export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  docs: [],
+  secrets: ['core'],
+  cluster: ['core'],
+  docker: ['core'],
+  archive: ['core'],
+  audit: [],
+  auth: ['audit', 'core'],
+  settings: ['audit', 'auth', 'core', 'secrets'],
+  runtime: ['core', 'settings'],
+  jobs: ['audit', 'auth', 'core', 'docker'],
+  network: ['audit', 'auth', 'cluster', 'core', 'secrets'],
+  github: ['archive', 'audit', 'auth', 'core', 'runtime', 'secrets', 'settings'],
+  packages: ['audit', 'auth', 'core', 'github', 'jobs', 'runtime', 'secrets', 'settings'],
+  skills: ['archive', 'audit', 'auth', 'cluster', 'core', 'jobs', 'packages', 'runtime', 'secrets', 'settings'],
+  sandbox: ['audit', 'auth', 'cluster', 'core', 'docker', 'jobs', 'network', 'secrets', 'skills'],
+  installs: ['audit', 'auth', 'core', 'jobs', 'runtime', 'sandbox', 'secrets', 'settings', 'skills'],
+  terminal: ['audit', 'auth', 'cluster', 'core', 'sandbox', 'settings'],
+  policy: ['audit', 'auth', 'core', 'sandbox', 'settings', 'skills'],
+  agents: ['audit', 'auth', 'cluster', 'core', 'installs', 'jobs', 'policy', 'sandbox', 'skills'],
+  gateways: ['agents', 'audit', 'auth', 'cluster', 'core', 'docker', 'jobs', 'sandbox', 'secrets', 'skills'],
+  http: ['(root)', 'audit', 'auth', 'core', 'terminal'],
+  api: [
+    '(root)',
+    'agents',
+    'audit',
+    'auth',
+    'cluster',
+    'core',
+    'docs',
+    'gateways',
+    'github',
+    'http',
+    'installs',
+    'jobs',
+    'network',
+    'packages',
+    'policy',
+    'sandbox',
+    'settings',
+    'skills',
+    'terminal',
+  ],
+};
+
+/** The domain of a file under lib/: its first folder, or "(root)" for the files at the top. */
+export function domainOf(file: string): string | null {
+  const r = path.relative(LIB, file);
+  if (r.startsWith('..')) return null;
+  const parts = r.split(path.sep);
+  return parts.length > 1 ? parts[0] : '(root)';
+}
+
+/** Every import from one domain into another that its row does not allow, with the files that make it. */
+export function domainViolations(graph: Graph, table: Readonly<Record<string, readonly string[]>>): string[] {
+  const out: string[] = [];
+  for (const [file, deps] of graph) {
+    const from = domainOf(file);
+    if (!from || from === '(root)') continue;
+    for (const dep of deps) {
+      const to = domainOf(dep);
+      if (!to || to === from) continue;
+      const allowed = table[from];
+      if (!allowed) out.push(`${rel(file)}: domain "${from}" has no row in MAY_IMPORT`);
+      else if (!allowed.includes(to)) out.push(`${rel(file)} imports ${rel(dep)}: "${from}" may not import "${to}"`);
+    }
+  }
+  return [...new Set(out)].sort();
+}
+
 describe('architecture of lib/', () => {
   const files = sourceFiles(LIB);
 
@@ -133,6 +211,24 @@ describe('architecture of lib/', () => {
           .map((s) => `${rel(f)} imports ${s}`),
       );
     expect(offenders).toEqual([]);
+  });
+
+  it('imports across domains only as the table allows, and the table has no circle', () => {
+    const prod = files.filter((f) => !/\.(test|int\.test|fixtures?)\.ts$/.test(f));
+    expect(domainViolations(importGraph(prod), MAY_IMPORT)).toEqual([]);
+    const tableGraph: Graph = new Map(Object.entries(MAY_IMPORT).map(([d, to]) => [d, to.filter((t) => t !== '(root)')]));
+    expect(findCycles(tableGraph)).toEqual([]);
+  });
+
+  it('fails on a planted upward import', () => {
+    const f = (d: string, n: string) => path.join(LIB, d, n);
+    const g: Graph = new Map([
+      [f('sandbox', 'a.ts'), [f('skills', 'b.ts'), f('sandbox', 'c.ts')]],
+      [f('skills', 'b.ts'), [f('installs', 'd.ts')]],
+      [f('installs', 'd.ts'), [f('sandbox', 'a.ts')]],
+      [f('sandbox', 'c.ts'), []],
+    ]);
+    expect(domainViolations(g, MAY_IMPORT)).toEqual(['lib/skills/b.ts imports lib/installs/d.ts: "skills" may not import "installs"']);
   });
 
   it('finds a planted circle and a self-import', () => {

@@ -50,6 +50,7 @@ import { SkillCatalog } from './skills/service/catalog';
 import { registerSkillJobs } from './skills/service/jobs';
 import { managedStore } from './skills/service/roots';
 import { registerSharedStore, unregisterSharedStore } from './skills/shared/registry';
+import { assertNoInstalls, markUpdatable } from './installs/skill-usage';
 import { SharedSkillStore } from './skills/shared/shared-store';
 import { recoverStore, sweepStaging } from './skills/store';
 import { registerSkillUpdateJobs } from './skills/updates/jobs';
@@ -120,7 +121,12 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   await sweepStaging(managedStore(config.dataDir).stagingDir)
     .then((removed) => removed.length && logger.warn('removed skill import leftovers', { paths: removed }))
     .catch((e) => logger.error('skill staging sweep failed', { error: String(e) }));
-  const skillStore = new SharedSkillStore({ database, dataDir: config.dataDir });
+  // Sandbox installs of a skill follow its store: updatable when a new version is active, and a removal refused while any exists.
+  const skillStore = new SharedSkillStore({
+    database,
+    dataDir: config.dataDir,
+    uses: { activated: (slug, hash) => markUpdatable(database.db, slug, hash), assertRemovable: (slug) => assertNoInstalls(database.db, slug) },
+  });
   await skillStore.boot().catch((e) => logger.error('the skill store could not be brought from the database', { error: String(e) }));
   registerSharedStore(skillStore);
   const hub = new JobEventHub(database);

@@ -12,7 +12,7 @@ import {
   stopInstallAction,
   updateInstallAction,
 } from '@/app/(console)/sandboxes/install-actions';
-import type { ActionResult } from '@/lib/api/action-error';
+import type { ActionResult } from '@/lib/http/action-error';
 import type { SandboxGatingOut } from '@/lib/installs/gating-schema';
 import type { ConfigImageOut, InstallOut, installListOut } from '@/lib/installs/schema';
 import { api } from '../api';

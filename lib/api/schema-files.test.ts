@@ -8,7 +8,7 @@ const SCHEMA_FILES = [
   'lib/api/schemas.ts',
   'lib/api/package-schemas.ts',
   'lib/api/skill-schemas.ts',
-  'lib/api/action-error.ts',
+  'lib/http/action-error.ts',
   'db/schema/job-states.ts',
   'lib/sandbox/config/schema.ts',
   'lib/sandbox/config/image-ref.ts',

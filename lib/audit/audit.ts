@@ -2,7 +2,6 @@ import { and, desc, gte, ilike, lt, lte, or, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppDb } from '@/db/client';
 import { auditLog } from '@/db/schema';
-import type { Actor } from '../auth/actor';
 
 export const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|private[-_]?key|credential|hash|authorization|cookie/i;
 
@@ -31,7 +30,16 @@ export interface AuditEntry {
 type Writer = Pick<AppDb, 'insert'>;
 
 /** Records one write. Call it with the same transaction as the write, so both land or neither. */
-export async function recordAudit(db: Writer, actor: Actor, e: AuditEntry): Promise<void> {
+/** Who acted, as an audit record keeps it (the auth domain's Actor is one). */
+export interface AuditActor {
+  userId: string | null;
+  tokenId: string | null;
+  label: string;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export async function recordAudit(db: Writer, actor: AuditActor, e: AuditEntry): Promise<void> {
   await db.insert(auditLog).values({
     actorUserId: actor.userId,
     actorTokenId: actor.tokenId,

@@ -1,12 +1,12 @@
 import 'server-only';
 import { createSafeActionClient } from 'next-safe-action';
 import { z } from 'zod';
-import type { ActionError, ActionResult } from '../api/action-error';
 import { type Actor, requirePermission } from '../auth/actor';
 import { AppError, isAppError } from '../core/errors';
 import { randomToken } from '../core/ids';
 import { describeError, logger } from '../core/logger';
 import { getServices, type Services } from '../services';
+import type { ActionError, ActionResult } from './action-error';
 import { authenticate, CLIENT_IP_HEADER } from './authenticate';
 import type { RouteContract } from './contract';
 import { invoke } from './invoke';

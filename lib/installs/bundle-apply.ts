@@ -5,13 +5,13 @@
 import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
 import { logger } from '../core/logger';
+import { activeImage } from '../sandbox/images/images';
+import { BUNDLE_LABEL } from '../sandbox/images/snapshot-names';
 import type { StartPreparer } from '../sandbox/instances/start-prep';
 import type { SecretBox } from '../secrets/crypto';
-import { activeImage } from './images';
 import { SANDBOX_RUNTIME_ENV } from './plan';
 import { skillStepEnv } from './skill-step-env';
 import { installSkillInto } from './skill-steps';
-import { BUNDLE_LABEL } from './snapshot-names';
 import { backendTarget } from './target';
 
 /** Every skill of a start together; pip and npm downloads of a cold sandbox dominate it. */

@@ -5,9 +5,9 @@ import type { AppDb } from '@/db/client';
 import type { SandboxBackend } from '../sandbox/backend';
 import { CONFIG_LABEL } from '../sandbox/config/in-use';
 import type { ConfigRow } from '../sandbox/config/view';
-import type { SandboxImage } from './images';
-import { markImageDeleted } from './images';
-import { isBundleRef, MAINTENANCE_LABEL } from './snapshot-names';
+import type { SandboxImage } from '../sandbox/images/images';
+import { markImageDeleted } from '../sandbox/images/images';
+import { isBundleRef, MAINTENANCE_LABEL } from '../sandbox/images/snapshot-names';
 
 export interface BundleRecoveryResult {
   images: { id: string; configId: string; plannedRef: string }[];

@@ -16,10 +16,10 @@ import { backendFor, execInInstance, listInstances, removeInstance, startInstanc
 import { describeDocker } from '@/test/helpers/docker';
 import { type E2bServer, serverContainers, startE2bServer } from '@/test/helpers/e2b-server';
 import { installActor as actor, echoSkill, type InstallKit, skillMd, startInstallKit } from '@/test/helpers/install-jobs';
+import { MAINTENANCE_LABEL } from '../sandbox/images/snapshot-names';
 import { imageHealth } from './image-health';
 import { skillInstallJob, skillRemoveJob } from './job-kinds';
 import { recoverInstalls } from './recovery';
-import { MAINTENANCE_LABEL } from './snapshot-names';
 import * as store from './store';
 import { bundleDigest } from './workbench';
 

@@ -28,9 +28,9 @@ import type { CrashChildInput } from '@/test/helpers/install-crash-child';
 import { installActor as actor, echoSkill } from '@/test/helpers/install-jobs';
 import { ensureBusyboxImage } from '@/test/helpers/sandbox-images';
 import { waitFor } from '@/test/helpers/services';
+import { GENERATION_LABEL, MAINTENANCE_LABEL, SKILLS_ROOT, SNAPSHOT_LABEL } from '../sandbox/images/snapshot-names';
 import { recoverInstalls } from './recovery';
 import { installSkill } from './service';
-import { GENERATION_LABEL, MAINTENANCE_LABEL, SKILLS_ROOT, SNAPSHOT_LABEL } from './snapshot-names';
 import * as store from './store';
 
 const CHILD = path.resolve('test/helpers/install-crash-child.ts');

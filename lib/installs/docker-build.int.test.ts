@@ -9,6 +9,7 @@ import { DockerBackend } from '@/lib/sandbox/docker/backend';
 import { runExec } from '@/lib/sandbox/docker/exec';
 import { describeDocker } from '@/test/helpers/docker';
 import { DEBIAN_RELEASE, debianPythonImage, ensureBusyboxImage, ensureDebianPythonImage, imageCacheDir } from '@/test/helpers/sandbox-images';
+import { isMaintenanceLabels, MAINTENANCE_LABEL, snapshotRef } from '../sandbox/images/snapshot-names';
 import {
   closeMaintenance,
   commitSnapshot,
@@ -21,7 +22,6 @@ import {
   type StepStream,
 } from './docker-build';
 import { MAX_LINE_CHARS } from './docker-step';
-import { isMaintenanceLabels, MAINTENANCE_LABEL, snapshotRef } from './snapshot-names';
 
 const RUN = randomBytes(6).toString('hex');
 const TEST_LABEL = 'io.skilldock.test-run';

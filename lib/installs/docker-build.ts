@@ -8,9 +8,9 @@ import { CONFIG_LABEL } from '@/lib/sandbox/config/in-use';
 import { localActivity, type SandboxActivity } from '@/lib/sandbox/docker/activity';
 import { checkImage, type DockerBackend } from '@/lib/sandbox/docker/backend';
 import { type DockerConnection, statusOf, toAppError } from '@/lib/sandbox/docker/connection';
+import { GENERATION_LABEL, isMaintenanceLabels, isRunId, MAINTENANCE_LABEL, PARENT_LABEL, SNAPSHOT_LABEL } from '../sandbox/images/snapshot-names';
 import { runScript } from './docker-skill-copy';
 import type { Maintenance } from './maintenance';
-import { GENERATION_LABEL, isMaintenanceLabels, isRunId, MAINTENANCE_LABEL, PARENT_LABEL, SNAPSHOT_LABEL } from './snapshot-names';
 
 export { copySkill, MAX_SKILL_BYTES, MAX_SKILL_ENTRIES, MAX_SKILL_ENTRY_BYTES, removeSkill, runScript, type SkillFile, skillDir } from './docker-skill-copy';
 export { type InstallStep, type RunningStep, runStep, type StepResult, type StepStream } from './docker-step';

@@ -7,8 +7,8 @@ import { AppError } from '@/lib/core/errors';
 import { toAppError } from '@/lib/sandbox/docker/connection';
 import { runExec } from '@/lib/sandbox/docker/exec';
 import { buildTar, type TarEntry } from '@/lib/sandbox/docker/tar';
+import { isSkillDirName, SKILLS_ROOT } from '../sandbox/images/snapshot-names';
 import type { Maintenance } from './maintenance';
-import { isSkillDirName, SKILLS_ROOT } from './snapshot-names';
 
 export const MAX_SKILL_ENTRIES = 2000;
 export const MAX_SKILL_ENTRY_BYTES = 32 * 1024 * 1024;

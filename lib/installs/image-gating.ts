@@ -11,12 +11,12 @@ import type { ConfigRow } from '../sandbox/config/view';
 import type { DockerBackend } from '../sandbox/docker/backend';
 import { listEnv } from '../sandbox/env/store';
 import { type BackendFactoryDeps, backendForConfig } from '../sandbox/factory';
+import { activeImage } from '../sandbox/images/images';
 import { getSkillsSettings } from '../settings/store';
 import { collectBins, evaluateGating } from '../skills/gating';
 import { loadEntryConfigs } from '../skills/service/entries';
 import type { GatingResult, GatingTarget, SkillEntryConfig, SkillManifest } from '../skills/types';
 import { checkProbeBins, defaultProbeCache, type ImageProbe, type ImageProbeCache, probeImage } from './image-probe';
-import { activeImage } from './images';
 
 export { type ImageProbe, ImageProbeCache, PROBE_LABEL, probeImage } from './image-probe';
 

@@ -8,10 +8,10 @@ import { systemActor } from '../auth/actor';
 import { logger } from '../core/logger';
 import { loadRow } from '../sandbox/config/store';
 import { type DockerConnection, statusOf } from '../sandbox/docker/connection';
+import { collectableImages, markImageDeleted, type SandboxImage } from '../sandbox/images/images';
+import { isBundleRef } from '../sandbox/images/snapshot-names';
 import type { InstanceDeps } from '../sandbox/instances/service';
 import { dockerConnOf } from './image-health';
-import { collectableImages, markImageDeleted, type SandboxImage } from './images';
-import { isBundleRef } from './snapshot-names';
 
 export const GC_GRACE_MS = 24 * 60 * 60_000;
 export const GC_EVERY_MS = 60 * 60_000;

@@ -5,8 +5,8 @@ import { loadRow } from '../sandbox/config/store';
 import type { ConfigRow } from '../sandbox/config/view';
 import type { DockerBackend } from '../sandbox/docker/backend';
 import { type DockerConnection, statusOf, toAppError } from '../sandbox/docker/connection';
+import { activeImage, type SandboxImage } from '../sandbox/images/images';
 import { backendFor, type InstanceDeps } from '../sandbox/instances/service';
-import { activeImage, type SandboxImage } from './images';
 
 /** The engine refuses images deeper than 127 layers; this is what Skilldock reports as the limit. */
 export const LAYER_LIMIT = 125;

@@ -11,9 +11,9 @@ import { describeDocker } from '@/test/helpers/docker';
 import { installActor as actor, echoSkill, type InstallKit, startInstallKit } from '@/test/helpers/install-jobs';
 import { busyboxRootfs, importRootfsImage } from '@/test/helpers/sandbox-images';
 import { waitFor } from '@/test/helpers/services';
+import { MAINTENANCE_LABEL, SNAPSHOT_LABEL } from '../sandbox/images/snapshot-names';
 import { maintenanceRunId } from './image-build';
 import { recoverInstalls } from './recovery';
-import { MAINTENANCE_LABEL, SNAPSHOT_LABEL } from './snapshot-names';
 import * as store from './store';
 
 describeDocker('skill install recovery', () => {

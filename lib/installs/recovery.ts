@@ -13,11 +13,11 @@ import { logger } from '../core/logger';
 import type { JobEventHub } from '../jobs/hub';
 import type { DockerBackend } from '../sandbox/docker/backend';
 import { type DockerConnection, statusOf } from '../sandbox/docker/connection';
+import { markImageDeleted } from '../sandbox/images/images';
 import { backendFor, type InstanceDeps } from '../sandbox/instances/service';
 import { recoverBundleConfig } from './bundle-recovery';
 import { reclaimLeftovers } from './docker-build';
 import { maintenanceRunId } from './image-build';
-import { markImageDeleted } from './images';
 import { imageRebuildJob, skillInstallJob, skillRemoveJob } from './job-kinds';
 import * as store from './store';
 

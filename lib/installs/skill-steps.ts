@@ -4,13 +4,13 @@
 // is thrown; the container's own state is the caller's.
 import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
+import { isSkillDirName, SKILLS_ROOT } from '../sandbox/images/snapshot-names';
 import { getRuntimeSettings } from '../settings/store';
 import { managedStore } from '../skills/service/roots';
 import type { StepStream } from './docker-build';
 import { type InstallPlan, type InstallStep, planInstall, type TargetTools } from './plan';
 import { loadStoredSkill, type StoredSkill } from './skill-source';
 import type { StepEnv } from './skill-step-env';
-import { isSkillDirName, SKILLS_ROOT } from './snapshot-names';
 import { type InstallTarget, targetScript } from './target';
 import { verificationFailure } from './verify';
 

@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../core/errors';
-import {
-  IMAGE_EVENTS,
-  type ImageEvent,
-  type ImageState,
-  INSTALL_EVENTS,
-  type InstallEvent,
-  nextImageState,
-  nextState,
-  type RecordState,
-  requireNextImageState,
-  requireNextState,
-  servedVersion,
-} from './states';
+import { IMAGE_EVENTS, type ImageEvent, nextImageState, requireNextImageState } from '../sandbox/images/image-states';
+import { type ImageState, INSTALL_EVENTS, type InstallEvent, nextState, type RecordState, requireNextState, servedVersion } from './states';
 
 const FROM: RecordState[] = [null, 'installing', 'ready', 'failed', 'removing', 'disabled'];
 

@@ -10,7 +10,7 @@ import { newId } from '../core/ids';
 import type { InstallRecord } from './skill-usage';
 import { type InstallEvent, requireNextState, servedVersion } from './states';
 
-export * from './images';
+export * from '../sandbox/images/images';
 export * from './skill-usage';
 
 type Tx = Parameters<Parameters<AppDb['transaction']>[0]>[0];

@@ -4,10 +4,10 @@
 import { AppError } from '../core/errors';
 import type { SandboxBackend } from '../sandbox/backend';
 import { runExec } from '../sandbox/docker/exec';
+import { isSkillDirName, SKILLS_ROOT } from '../sandbox/images/snapshot-names';
 import { copySkill, PREPARE_SCRIPT, REMOVE_SCRIPT, removeSkill, type SkillFile, SWAP_SCRIPT, skillArchive } from './docker-skill-copy';
 import { type InstallStep, type RunningStep, runStep, type StepStream } from './docker-step';
 import type { Maintenance } from './maintenance';
-import { isSkillDirName, SKILLS_ROOT } from './snapshot-names';
 
 export interface TargetExecResult {
   exitCode: number;

@@ -8,11 +8,11 @@ import type { ImageSkill } from '@/db/schema';
 import type { CreateSandboxSpec, SandboxBackend } from '../sandbox/backend';
 import { CONFIG_LABEL } from '../sandbox/config/in-use';
 import type { DockerBackend } from '../sandbox/docker/backend';
+import { MAINTENANCE_LABEL } from '../sandbox/images/snapshot-names';
 import { closeMaintenance, commitSnapshot, type Maintenance, openMaintenance } from './docker-build';
 import { SANDBOX_RUNTIME_ENV } from './plan';
-import { MAINTENANCE_LABEL } from './snapshot-names';
 
-export { bundleRef, isBundleRef } from './snapshot-names';
+export { bundleRef, isBundleRef } from '../sandbox/images/snapshot-names';
 
 import { backendTarget, dockerTarget, type InstallTarget } from './target';
 

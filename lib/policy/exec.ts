@@ -10,7 +10,7 @@ import { maskCommand } from '../audit/mask-command';
 import type { Actor } from '../auth/actor';
 import { AppError } from '../core/errors';
 import { newId } from '../core/ids';
-import { SKILLS_ROOT } from '../installs/snapshot-names';
+import { SKILLS_ROOT } from '../sandbox/images/snapshot-names';
 import type { PolicySettings } from '../settings/policy-settings';
 import { type ApprovalBinding, type ApprovalRow, consumeApproval, requestApproval, stdinDigest, waitForDecision } from './approvals';
 import { type AgentSandbox, runInSandbox, type SandboxDeps, scriptDigests } from './exec-run';

@@ -1,7 +1,6 @@
 // Builds the backend a stored sandbox config describes: Docker through dockerode, E2B and
 // CubeSandbox through the E2B-protocol client. The one place a config row becomes a live client.
 import type { AppDb } from '@/db/client';
-import { activeImage } from '../installs/images';
 import { storedPolicy } from '../network/policy/open';
 import { policySecrets } from '../network/store';
 import type { SecretBox } from '../secrets/crypto';
@@ -12,6 +11,7 @@ import type { SandboxActivity } from './docker/activity';
 import { DockerBackend } from './docker/backend';
 import { E2bBackend } from './e2b/backend';
 import type { TransportDeps } from './e2b/transport';
+import { activeImage } from './images/images';
 import type { NetworkControl } from './network/control';
 
 export interface BackendFactoryDeps {

@@ -10,7 +10,7 @@ import { ROLE_PERMISSIONS } from '@/lib/auth';
 import type { Actor } from '@/lib/auth/actor';
 import { hasCode } from '@/lib/core/errors';
 import { route } from '@/lib/http/route';
-import { activateImage, planImage } from '@/lib/installs/images';
+import { activateImage, planImage } from '@/lib/sandbox/images/images';
 import { setServices } from '@/lib/services';
 import { apiUser } from '@/test/helpers/api';
 import { describeDocker } from '@/test/helpers/docker';

@@ -5,8 +5,8 @@
 // sandbox has a new id; the replacement carries the old id in a label, so callers that still hold
 // the old id can be pointed at it.
 import type { AppDb } from '@/db/client';
-import { listImages } from '@/lib/installs/images';
-import { BUNDLE_LABEL, isMaintenanceLabels, NO_BUNDLE } from '@/lib/installs/snapshot-names';
+import { listImages } from '@/lib/sandbox/images/images';
+import { BUNDLE_LABEL, isMaintenanceLabels, NO_BUNDLE } from '@/lib/sandbox/images/snapshot-names';
 import { AppError, isAppError } from '../../core/errors';
 import { describeError, logger } from '../../core/logger';
 import type { SecretBox } from '../../secrets/crypto';

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { sandboxConfigs } from '@/db/schema';
-import { isMaintenanceLabels } from '@/lib/installs/snapshot-names';
+import { isMaintenanceLabels } from '@/lib/sandbox/images/snapshot-names';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
 import { AppError, hasCode } from '../../core/errors';

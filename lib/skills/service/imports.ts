@@ -13,7 +13,6 @@ import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
 import { type BlobStore, DbBlobStore } from '../../cluster/blob-store';
 import { newId } from '../../core/ids';
-import { markUpdatable } from '../../installs/skill-usage';
 import { getSkillsSettings } from '../../settings/store';
 import { copyId } from '../catalog';
 import type { SharedSkillStore } from '../shared/shared-store';
@@ -130,7 +129,7 @@ export async function importSkill(ctx: ImportContext, input: ImportInput): Promi
       });
     });
     // Sandbox installs of another content become updatable to this version.
-    await markUpdatable(ctx.db, slug, installed.contentHash);
+    await ctx.shared.uses.activated(slug, installed.contentHash);
     ctx.progress(100, installed.unchanged ? 'unchanged' : 'installed');
     ctx.log(
       installed.unchanged

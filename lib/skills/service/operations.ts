@@ -6,7 +6,6 @@ import { skillInstalls } from '@/db/schema';
 import { AppError } from '@/lib/core/errors';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
-import { assertNoInstalls, markUpdatable } from '../../installs/skill-usage';
 import { readContainedFile } from '../contained-read';
 import type { SharedSkillStore } from '../shared/shared-store';
 import { activeVersion, detectDrift, diffVersions, listVersions, readVersionFile } from '../store';
@@ -147,7 +146,7 @@ export async function rollbackSkill(catalog: SkillCatalog, db: AppDb, shared: Sh
   await shared.activate(input.slug, input.version);
   // Sandbox installs of any other content become updatable to the version the catalog serves now.
   const now = (await listVersions(store, input.slug)).find((v) => v.version === input.version);
-  if (now) await markUpdatable(db, input.slug, now.contentHash);
+  if (now) await shared.uses.activated(input.slug, now.contentHash);
   await recordAudit(db, actor, {
     action: 'skill.rollback',
     targetType: 'skill',
@@ -162,7 +161,7 @@ export async function rollbackSkill(catalog: SkillCatalog, db: AppDb, shared: Sh
 export async function uninstallSkill(catalog: SkillCatalog, db: AppDb, shared: SharedSkillStore, actor: Actor, input: { slug: string }) {
   const before = await shared.active(input.slug);
   if (!before) throw new AppError('not_found', `${input.slug} is not a managed skill.`);
-  await assertNoInstalls(db, input.slug);
+  await shared.uses.assertRemovable(input.slug);
   await shared.remove(input.slug);
   await recordAudit(db, actor, { action: 'skill.uninstall', targetType: 'skill', targetId: input.slug, before: { version: before } });
   await catalog.changed();

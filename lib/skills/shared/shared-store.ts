@@ -32,10 +32,20 @@ import { migrateLocalStore } from './migrate';
 import { deleteUnusedBlobs, readRows, recordActive, recordInstall, recordPinned, recordRemoval, storeGeneration } from './rows';
 import { inSync, syncSlug } from './sync';
 
+/**
+ * What other domains hold of a managed skill (a sandbox config's installs), given to the store by
+ * the composition root: told when a version becomes the active one, asked before a skill is removed.
+ */
+export interface SkillUses {
+  activated(slug: string, contentHash: string): Promise<unknown>;
+  assertRemovable(slug: string): Promise<void>;
+}
+
 export interface SharedStoreDeps {
   database: Pick<Database, 'db' | 'withLock'>;
   dataDir: string;
   blobs?: BlobStore;
+  uses: SkillUses;
 }
 
 export interface SyncReport {
@@ -63,6 +73,10 @@ export class SharedSkillStore {
 
   get dataDir(): string {
     return this.deps.dataDir;
+  }
+
+  get uses(): SkillUses {
+    return this.deps.uses;
   }
 
   /** This replica's changes of one slug never interleave with each other or with a sync of it. */

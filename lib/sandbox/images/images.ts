@@ -2,12 +2,12 @@
 // superseded ones collected after a grace period.
 import { and, asc, desc, eq, lte, max } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
-import { type ImageSkill, sandboxConfigs, sandboxImages } from '@/db/schema';
-import { AppError, notFound } from '../core/errors';
-import { newId } from '../core/ids';
-import { imageRefProblem } from '../sandbox/config/image-ref';
+import { type ImageSkill, sandboxConfigs, sandboxImages } from '@/db/schema/index';
+import { AppError, notFound } from '../../core/errors';
+import { newId } from '../../core/ids';
+import { imageRefProblem } from '../config/image-ref';
+import { requireNextImageState } from './image-states';
 import { bundleRef, snapshotRef } from './snapshot-names';
-import { requireNextImageState } from './states';
 
 export type SandboxImage = typeof sandboxImages.$inferSelect;
 type Tx = Parameters<Parameters<AppDb['transaction']>[0]>[0];
