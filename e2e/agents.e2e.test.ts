@@ -176,7 +176,7 @@ it('edits three agents in the matrix through the what-if, then shows their new e
   await page.getByTestId('agent-editor').waitFor();
   const current = await admin.req('GET', '/api/v1/agents/e2e-one');
   expect((await admin.req('PATCH', '/api/v1/agents/e2e-one', { revision: current.json.revision, description: 'Changed elsewhere' })).status).toBe(200);
-  await page.getByLabel('Name').fill('Agent One renamed');
+  await page.getByTestId('agent-editor').getByLabel('Name').fill('Agent One renamed');
   await page.getByTestId('save-agent').click();
   const conflict = page.getByTestId('agent-conflict');
   await conflict.waitFor();
@@ -184,8 +184,8 @@ it('edits three agents in the matrix through the what-if, then shows their new e
   expect((await admin.req('GET', '/api/v1/agents/e2e-one')).json.name).toBe('Agent One');
   await conflict.getByRole('button', { name: 'Reload' }).click();
   await conflict.waitFor({ state: 'detached' });
-  expect(await page.getByLabel('Description').inputValue()).toBe('Changed elsewhere');
-  expect(await page.getByLabel('Name').inputValue()).toBe('Agent One');
+  expect(await page.getByTestId('agent-editor').getByLabel('Description').inputValue()).toBe('Changed elsewhere');
+  expect(await page.getByTestId('agent-editor').getByLabel('Name').inputValue()).toBe('Agent One');
 
   // A viewer: the same pages, every write control disabled.
   await context.clearCookies();
@@ -204,7 +204,7 @@ it('edits three agents in the matrix through the what-if, then shows their new e
   expect(await page.getByTestId('matrix-review').isDisabled()).toBe(true);
   await page.goto(`${server.base}/agents/e2e-one`);
   await page.getByTestId('agent-editor').waitFor();
-  expect(await page.getByLabel('Name').isDisabled()).toBe(true);
+  expect(await page.getByTestId('agent-editor').getByLabel('Name').isDisabled()).toBe(true);
   expect(await page.getByTestId('save-agent').isDisabled()).toBe(true);
 }, 300_000);
 
