@@ -4,6 +4,7 @@ import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import { headingSlugger, helpLink } from '@/lib/docs/pages';
+import { cn } from '../ui/cn';
 import { PROSE } from '../ui/prose';
 
 const EXTERNAL = /^(https?:|mailto:)/i;
@@ -48,7 +49,8 @@ const components: Components = {
 /** A docs page rendered on the server: GitHub-flavoured Markdown, sanitised, links between pages pointing into /help. */
 export function HelpMarkdown({ source }: { source: string }) {
   return (
-    <article className={PROSE} data-testid="help-markdown">
+    // Long code spans (JSON, paths) wrap instead of pushing a narrow screen sideways.
+    <article className={cn(PROSE, '[&_li]:[overflow-wrap:anywhere] [&_p]:[overflow-wrap:anywhere]')} data-testid="help-markdown">
       <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize, headingIds]} components={components}>
         {source}
       </ReactMarkdown>
