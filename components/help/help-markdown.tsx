@@ -49,8 +49,8 @@ const components: Components = {
 /** A docs page rendered on the server: GitHub-flavoured Markdown, sanitised, links between pages pointing into /help. */
 export function HelpMarkdown({ source }: { source: string }) {
   return (
-    // Long code spans (JSON, paths) wrap instead of pushing a narrow screen sideways.
-    <article className={cn(PROSE, '[&_li]:[overflow-wrap:anywhere] [&_p]:[overflow-wrap:anywhere]')} data-testid="help-markdown">
+    // Long code spans (JSON, paths) wrap instead of pushing a narrow screen sideways; anchors clear the sticky header.
+    <article className={cn(PROSE, '[&_li]:[overflow-wrap:anywhere] [&_p]:[overflow-wrap:anywhere] [&_:is(h2,h3)]:scroll-mt-20')} data-testid="help-markdown">
       <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize, headingIds]} components={components}>
         {source}
       </ReactMarkdown>
