@@ -4,6 +4,7 @@ import { Command } from 'cmdk';
 import { useRouter } from 'next/navigation';
 import { Dialog } from 'radix-ui';
 import { useEffect, useState } from 'react';
+import { HELP_INDEX, HELP_PAGES, helpHref } from '@/lib/docs/pages';
 import { SkillJumps } from '../skills/skill-jumps';
 import { useViewer } from '../viewer';
 import { NAV } from './nav';
@@ -110,6 +111,16 @@ export function CommandPalette() {
                   </Item>
                 ))}
               </Command.Group>
+              {query.trim() ? (
+                <Command.Group heading="Help">
+                  {HELP_PAGES.filter((p) => p.name !== HELP_INDEX).map((p) => (
+                    <Item key={p.name} onSelect={() => go(helpHref(p.name))} value={`Help ${p.title} ${p.summary}`}>
+                      Help: {p.title}
+                      <span className="ml-auto text-xs text-muted-foreground">{p.summary}</span>
+                    </Item>
+                  ))}
+                </Command.Group>
+              ) : null}
               {open && viewer.permissions.includes('skills.read') ? <SkillJumps onSelect={go} Item={Item} /> : null}
               {open ? <PaletteJobs query={query} onSelect={go} Item={Item} /> : null}
             </Command.List>

@@ -1,4 +1,18 @@
-import { Activity, BookOpen, Bot, Boxes, Cable, LayoutDashboard, Package, Puzzle, ScrollText, Settings, ShieldCheck, SquareTerminal } from 'lucide-react';
+import {
+  Activity,
+  BookOpen,
+  Bot,
+  Boxes,
+  Cable,
+  CircleHelp,
+  LayoutDashboard,
+  Package,
+  Puzzle,
+  ScrollText,
+  Settings,
+  ShieldCheck,
+  SquareTerminal,
+} from 'lucide-react';
 
 /** The console's sections. Later features add theirs here; only working sections are listed. */
 export const NAV = [
@@ -20,4 +34,5 @@ export const NAV = [
   { href: '/audit', label: 'Audit log', icon: ScrollText, permission: 'audit.read', description: 'Who changed what, and when' },
   { href: '/settings', label: 'Settings', icon: Settings, permission: 'instance.read', description: 'Instance, users and API tokens' },
   { href: '/api-docs', label: 'API', icon: BookOpen, permission: 'instance.read', description: 'REST API reference (OpenAPI 3.1)' },
+  { href: '/help', label: 'Help', icon: CircleHelp, permission: 'instance.read', description: 'How Skilldock works: the documentation' },
 ] as const;

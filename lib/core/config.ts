@@ -5,8 +5,8 @@ const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off']).trans
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 /**
- * Every environment variable Skilldock reads. The README's configuration table lists the same names;
- * a test checks the two stay in step.
+ * Every environment variable Skilldock reads. The table in docs/configuration.md lists the same names
+ * and defaults; lib/core/config-docs.test.ts keeps the two in step.
  */
 export const envSchema = z.object({
   PORT: int(1, 65535).default(3000),

@@ -14,14 +14,20 @@ import { verdictInputs } from './verdict-inputs.fixtures';
 const PINNED: Record<string, unknown> = JSON.parse(fs.readFileSync(path.join(__dirname, 'verdicts.fixture.json'), 'utf8'));
 const inputs = verdictInputs();
 
-/** This folder's sources and the repository README, as scripts and prose: text full of the rules' own keywords. */
+/** This folder's sources and the repository's docs (README and docs/), as scripts and prose: text full of the rules' own keywords. */
 function extraInputs(): { name: string; files: ScanInputFile[] }[] {
   const sources = fs
     .readdirSync(__dirname)
     .filter((f) => f.endsWith('.ts'))
     .sort()
     .map((f) => ({ path: `scripts/${f.replace(/\.ts$/, '.js')}`, content: fs.readFileSync(path.join(__dirname, f)) }));
-  const readme = { path: 'SKILL.md', content: fs.readFileSync(path.join(__dirname, '../../../README.md')) };
+  const root = path.join(__dirname, '../../..');
+  const docs = fs
+    .readdirSync(path.join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => fs.readFileSync(path.join(root, 'docs', f)));
+  const readme = { path: 'SKILL.md', content: Buffer.concat([fs.readFileSync(path.join(root, 'README.md')), ...docs]) };
   const asText = sources.map((f) => ({ path: f.path.replace(/\.js$/, '.txt'), content: f.content }));
   // Characters whose lower case is ASCII (Kelvin sign, dotted capital I) and line separators: where a search of the
   // Unicode lower case and the ASCII-folded pass could disagree.
@@ -36,7 +42,7 @@ function extraInputs(): { name: string; files: ScanInputFile[] }[] {
     { name: 'non-ASCII case and line separators', files: unicode },
     { name: 'scanner sources as JS', files: sources },
     { name: 'scanner sources as text', files: asText },
-    { name: 'README as SKILL.md', files: [readme] },
+    { name: 'README and docs/ as SKILL.md', files: [readme] },
   ];
 }
 
