@@ -19,6 +19,9 @@ const PAGES = [
   '/sandboxes/terminals',
   '/gateways',
   '/api-docs',
+  '/sandboxes/artifacts',
+  '/help',
+  '/help/configuration',
 ];
 
 let server: RunningServer;
