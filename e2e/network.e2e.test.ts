@@ -98,11 +98,11 @@ it.skipIf(!!dockerUnavailable)(
     expect(await enforcement.getAttribute('data-enforced-by')).toBe('host-firewall+proxy');
     await enforcement.getByText('host firewall + proxy').waitFor();
 
-    // A URL is not an entry: the rule it breaks shows under the input as it is typed, and Enter adds nothing.
+    // An entry with a port is refused: the rule it breaks shows under the input as it is typed, and Enter adds nothing.
     const allow = dialog.getByLabel('Allow', { exact: true });
-    await allow.fill('https://x.com');
+    await allow.fill('x.com:443');
     const allowError = dialog.locator('#net-allowOut-error');
-    await expect.poll(() => allowError.textContent()).toContain('"https://x.com"');
+    await expect.poll(() => allowError.textContent()).toContain('"x.com:443"');
     expect(await allow.getAttribute('aria-invalid')).toBe('true');
     await allow.press('Enter');
     expect(await dialog.locator('[data-list="allowOut"] li[data-entry]').count()).toBe(0);
@@ -114,8 +114,9 @@ it.skipIf(!!dockerUnavailable)(
     await dialog.locator('[data-list="allowOut"] li[data-entry="10.0.0.0/8"]').waitFor();
     expect(await allow.inputValue()).toBe('');
 
-    // A domain needs deny-all: flagged, Save refused, until deny-by-default is switched on.
-    await allow.fill('Example.COM.');
+    // A pasted URL is taken as its host. A domain needs deny-all: flagged, Save refused, until deny-by-default is switched on.
+    await allow.fill('https://someone@Example.COM.:8443/path?q=1');
+    await expect.poll(() => allowError.textContent()).toContain('example.com');
     await allow.press('Enter');
     await dialog.locator('[data-list="allowOut"] li[data-entry="example.com"]').waitFor();
     const issues = dialog.locator('[data-slot="network-issues"]');

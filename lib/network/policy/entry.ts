@@ -89,8 +89,13 @@ export function classifyEntry(raw: string): Entry {
   const s = raw.trim();
   if (s === '') return refuse('an entry is empty');
   if (WHITESPACE.test(s)) return refuse('whitespace is not allowed inside an entry');
+  // A pasted URL stands for its host: the scheme, user information, port and path are dropped.
   const scheme = SCHEME.exec(s);
-  if (scheme) return refuse(`a scheme is not allowed; enter the host name (${hostHint(s.slice(scheme[0].length))})`);
+  if (scheme) {
+    const host = hostHint(s.slice(scheme[0].length));
+    if (host === '' || SCHEME.test(host)) return refuse('a URL without a host name');
+    return classifyEntry(host);
+  }
   if (s.includes('@')) return refuse(`user information ("…@") is not allowed; enter the host name (${hostHint(s)})`);
   if (s.startsWith('[')) return refuse(`brackets and ports are not allowed; enter the IPv6 address alone (${hostHint(s)})`);
   const slash = s.indexOf('/');

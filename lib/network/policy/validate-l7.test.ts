@@ -25,7 +25,7 @@ describe('validatePolicy: per-backend support', () => {
   it('refuses domains on Cube, which enforces CIDRs only', () => {
     const r = validatePolicy('cube', { denyEgressByDefault: true, allowOut: ['10.0.0.0/8', '*.pypi.org'] });
     expect(r.issues).toEqual([
-      { path: 'allowOut.1', message: 'allowOut[1] "*.pypi.org": Cube enforces CIDRs only; a domain cannot be allowed on a Cube config.' },
+      { path: 'allowOut.1', message: 'Allow entry 2 "*.pypi.org": Cube enforces CIDRs only; a domain cannot be allowed on a Cube config.' },
     ]);
     expect(validatePolicy('cube', { allowOut: ['10.0.0.0/8'], denyOut: ['0.0.0.0/0'] }).issues).toEqual([]);
   });

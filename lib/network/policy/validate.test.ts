@@ -36,9 +36,9 @@ const REJECTED: [string, string][] = [
   ['   ', 'an entry is empty'],
   ['a b.com', 'whitespace is not allowed'],
   ['x.com\t1', 'whitespace is not allowed'],
-  ['https://x.com', 'a scheme is not allowed; enter the host name (x.com)'],
-  ['http://x.com:8080/a?b', 'a scheme is not allowed; enter the host name (x.com)'],
-  ['ftp://1.2.3.4/', 'a scheme is not allowed; enter the host name (1.2.3.4)'],
+  ['https://', 'a URL without a host name'],
+  ['https://x.com:443@intranet', 'a domain needs at least two labels'],
+  ['https://user@x.com@', 'a URL without a host name'],
   ['x.com/path', 'a path is not allowed; enter the host name (x.com)'],
   ['x.com:443/path', 'a path is not allowed; enter the host name (x.com)'],
   ['x.com:443', 'a port is not allowed'],
@@ -128,7 +128,7 @@ describe('validatePolicy: the entry corpus', () => {
       expect(r.issues).toHaveLength(1);
       expect(r.issues[0].path).toBe(`${list}.0`);
       expect(r.issues[0].message).toContain(reason);
-      expect(r.issues[0].message.startsWith(`${list}[0] `)).toBe(true);
+      expect(r.issues[0].message.startsWith(`${list === 'allowOut' ? 'Allow' : 'Deny'} entry 1 `)).toBe(true);
     }
   });
 
@@ -139,9 +139,23 @@ describe('validatePolicy: the entry corpus', () => {
     expect(only('denyOut', entry).issues).toEqual([]);
   });
 
-  it('words a refusal as list[index] "entry": reason', () => {
-    const r = validatePolicy('e2b', okPolicy({ allowOut: ['a.com', 'b.com', 'https://x.com'] }));
-    expect(r.issues).toEqual([{ path: 'allowOut.2', message: 'allowOut[2] "https://x.com": a scheme is not allowed; enter the host name (x.com).' }]);
+  it('words a refusal as "Allow entry N" with the entry and the reason (the path stays allowOut.N-1)', () => {
+    const r = validatePolicy('e2b', okPolicy({ allowOut: ['a.com', 'b.com', 'x.com:443'] }));
+    expect(r.issues).toEqual([
+      { path: 'allowOut.2', message: 'Allow entry 3 "x.com:443": a port is not allowed; enter the host name or address alone (x.com).' },
+    ]);
+  });
+
+  it.each([
+    ['https://pypi.org/simple/', 'pypi.org'],
+    ['HTTP://user:pw@Files.PythonHosted.org:443/x?y#z', 'files.pythonhosted.org'],
+    ['https://*.example.com/', '*.example.com'],
+    ['ftp://1.2.3.4/', '1.2.3.4/32'],
+    ['https://[2001:db8::1]:8443/a', '2001:db8::1/128'],
+  ])('takes a pasted URL %j as its host %j', (url, host) => {
+    const r = only('allowOut', url);
+    expect(r.issues).toEqual([]);
+    expect(r.policy!.allowOut).toEqual([host]);
   });
 
   it('accepts a wider range around an always-blocked one, and says it stays blocked', () => {
@@ -155,9 +169,9 @@ describe('validatePolicy: the entry corpus', () => {
   it('refuses duplicates after normalisation, naming the earlier index', () => {
     const r = validatePolicy('e2b', okPolicy({ allowOut: ['10.0.0.1', 'x.com', '10.0.0.1/32', 'X.COM.'], denyOut: ['2001:db8::1/32', '2001:db8::/32'] }));
     expect(r.issues).toEqual([
-      { path: 'allowOut.2', message: 'allowOut[2] "10.0.0.1/32": a duplicate of allowOut[0] (both are 10.0.0.1/32 once normalised).' },
-      { path: 'allowOut.3', message: 'allowOut[3] "X.COM.": a duplicate of allowOut[1] (both are x.com once normalised).' },
-      { path: 'denyOut.1', message: expect.stringContaining('a duplicate of denyOut[0] (both are 2001:db8::/32') },
+      { path: 'allowOut.2', message: 'Allow entry 3 "10.0.0.1/32": a duplicate of Allow entry 1 (both are 10.0.0.1/32 once normalised).' },
+      { path: 'allowOut.3', message: 'Allow entry 4 "X.COM.": a duplicate of Allow entry 2 (both are x.com once normalised).' },
+      { path: 'denyOut.1', message: expect.stringContaining('a duplicate of Deny entry 1 (both are 2001:db8::/32') },
     ]);
   });
 
@@ -179,7 +193,7 @@ describe('validatePolicy: a domain allowlist needs deny-all', () => {
     const r = validatePolicy('e2b', { allowOut: ['10.0.0.0/8', 'api.x.com'] });
     expect(r.policy).toBeNull();
     expect(r.issues).toEqual([
-      { path: 'denyEgressByDefault', message: expect.stringContaining('allowOut[1] "api.x.com" is a domain, and a domain allowlist needs deny-all') },
+      { path: 'denyEgressByDefault', message: expect.stringContaining('Allow entry 2 "api.x.com" is a domain, and a domain allowlist needs deny-all') },
     ]);
   });
 

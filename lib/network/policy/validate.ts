@@ -14,13 +14,15 @@ const BACKEND_NAME: Record<PolicyBackend, string> = { docker: 'Docker', e2b: 'E2
 export { DENY_ALL_V4, DENY_ALL_V6 };
 
 const shown = (raw: string) => JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw);
+/** An entry as a person names it: "Allow entry 3" (the path stays `allowOut.2` for forms). */
+const entryName = (list: 'allowOut' | 'denyOut', i: number) => `${list === 'allowOut' ? 'Allow' : 'Deny'} entry ${i + 1}`;
 
 function checkList(list: 'allowOut' | 'denyOut', entries: string[], backend: PolicyBackend, issues: PolicyIssue[]): { values: string[]; domains: number[] } {
   const seen = new Map<string, number>();
   const values: string[] = [];
   const domains: number[] = [];
   entries.forEach((raw, i) => {
-    const at = (reason: string) => issues.push({ path: `${list}.${i}`, message: `${list}[${i}] ${shown(raw)}: ${reason}.` });
+    const at = (reason: string) => issues.push({ path: `${list}.${i}`, message: `${entryName(list, i)} ${shown(raw)}: ${reason}.` });
     const e = classifyEntry(raw);
     if (!e.ok) return at(e.reason);
     values.push(e.value);
@@ -34,7 +36,7 @@ function checkList(list: 'allowOut' | 'denyOut', entries: string[], backend: Pol
       if (blocked) return at(`${e.value} lies in ${blocked.cidr}, which is always blocked (${blocked.why}); no policy can open it`);
     }
     const earlier = seen.get(e.value);
-    if (earlier !== undefined) return at(`a duplicate of ${list}[${earlier}] (both are ${e.value} once normalised)`);
+    if (earlier !== undefined) return at(`a duplicate of ${entryName(list, earlier)} (both are ${e.value} once normalised)`);
     seen.set(e.value, i);
   });
   return { values, domains };
@@ -55,7 +57,7 @@ export function validatePolicy(backend: PolicyBackend, input: unknown): { policy
     const i = allow.domains[0];
     issues.push({
       path: 'denyEgressByDefault',
-      message: `allowOut[${i}] ${shown(p.allowOut[i])} is a domain, and a domain allowlist needs deny-all: turn on "deny egress by default" or add 0.0.0.0/0 (or ::/0) to denyOut.`,
+      message: `${entryName('allowOut', i)} ${shown(p.allowOut[i])} is a domain, and a domain allowlist needs deny-all: turn on "deny by default" or add 0.0.0.0/0 (or ::/0) to the deny list.`,
     });
   }
   if (p.cubeRules.length > 0 && backend !== 'cube') {
