@@ -106,9 +106,21 @@ export function AgentEditor({
           <Textarea id="edit-description" rows={2} value={d.description} disabled={disabled} onChange={(e) => set({ description: e.target.value })} />
         </Field>
         <div className="grid gap-2">
-          <div className="flex items-center gap-2">
-            <Switch id="edit-own" checked={d.own} disabled={disabled} onCheckedChange={(own) => set({ own })} data-testid="edit-own-list" />
-            <Label htmlFor="edit-own">{d.own ? 'Own list: exactly these skills (the defaults do not apply)' : 'Inherits the defaults'}</Label>
+          <div className="flex items-start gap-2">
+            <Switch
+              id="edit-own"
+              checked={d.own}
+              disabled={disabled}
+              onCheckedChange={(own) => set({ own })}
+              data-testid="edit-own-list"
+              aria-describedby="edit-own-state"
+            />
+            <div className="grid gap-0.5">
+              <Label htmlFor="edit-own">Use its own list</Label>
+              <p id="edit-own-state" className="text-xs text-muted-foreground" data-testid="edit-own-state">
+                {d.own ? 'On: exactly these skills; the defaults do not apply.' : 'Off: it inherits the defaults.'}
+              </p>
+            </div>
           </div>
           {d.own ? (
             <SkillListEditor

@@ -52,9 +52,21 @@ export function DefaultsCard({ defaults, builtin, known }: { defaults: DefaultsV
               : save.error
           }
         />
-        <div className="flex items-center gap-2">
-          <Switch id="defaults-restrict" checked={list !== null} disabled={disabled} onCheckedChange={(on) => setList(on ? (defaults.skills ?? []) : null)} />
-          <Label htmlFor="defaults-restrict">{list === null ? 'Unrestricted' : 'Restricted to a list'}</Label>
+        {/* The label names what the switch does when on; the line under it says where things stand. */}
+        <div className="flex items-start gap-2">
+          <Switch
+            id="defaults-restrict"
+            checked={list !== null}
+            disabled={disabled}
+            onCheckedChange={(on) => setList(on ? (defaults.skills ?? []) : null)}
+            aria-describedby="defaults-restrict-state"
+          />
+          <div className="grid gap-0.5">
+            <Label htmlFor="defaults-restrict">Restrict to a list</Label>
+            <p id="defaults-restrict-state" className="text-xs text-muted-foreground" data-testid="defaults-restrict-state">
+              {list === null ? 'Off: an agent without its own list may use every ready skill.' : 'On: an agent without its own list may use exactly these skills.'}
+            </p>
+          </div>
         </div>
         {list !== null ? (
           <SkillListEditor
