@@ -7,7 +7,7 @@ import path from 'node:path';
 import { AppError } from '../core/errors';
 import { readContainedFile } from '../skills/contained-read';
 import type { CatalogSkill } from '../skills/service/build';
-import { ConfigChangedError, type GatewayAccess, type GatewayConfigRead, type SkillFolder } from './access';
+import { ConfigChangedError, type GatewayAccess, type GatewayConfigRead, type SecretsFile, type SkillFolder } from './access';
 import { type Desired, type DesiredDeps, desiredState } from './desired';
 import { readOpenClawModel } from './openclaw/config-model';
 import { type OwnedKeys, planChanges, planSync, type SyncPlan } from './openclaw/plan';
@@ -20,7 +20,7 @@ export interface SyncTarget {
   stateDir: string;
   home: string;
   /** The secrets file on the gateway and how to read and write it; null when the location cannot hold one. */
-  secrets: { path: string; read(): Promise<string | null>; write(text: string): Promise<void> } | null;
+  secrets: SecretsFile | null;
   /** Config writes go through the gateway's CLI, which drops JSON5 comments and migrates legacy keys. */
   writesViaCli: boolean;
 }
