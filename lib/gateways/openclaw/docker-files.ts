@@ -128,7 +128,8 @@ export async function statContainerPath(d: GatewayDocker, container: string, p: 
   if (!archive) return null;
   let stat = null as EntryStat | null;
   await parseArchive(archive, 1024 * 1024, p, (entry, stop) => {
-    stat = statOf(entry);
+    // The parser may still emit entries it had buffered before the stop: only the first is `p`.
+    stat ??= statOf(entry);
     entry.resume();
     stop();
   });
