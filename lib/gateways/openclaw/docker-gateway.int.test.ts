@@ -20,7 +20,7 @@ import { skillMd, skillsClient } from '@/test/helpers/skills-api';
 import { zipSkill } from '@/test/helpers/skills-archives';
 import { DockerOpenClawAccess, gatewayDocker } from './docker-access';
 import { execInContainer } from './docker-exec';
-import { statContainerPath } from './docker-files';
+import { readContainerFile, statContainerPath } from './docker-files';
 import { SECRETS_TEMP } from './docker-secrets';
 
 const RUN = randomBytes(6).toString('hex');
@@ -37,6 +37,7 @@ describeDocker('apiKeys for an OpenClaw gateway in a container running as nobody
   let container = '';
   let access: DockerOpenClawAccess;
   let id = '';
+  let skills: ReturnType<typeof skillsClient>;
 
   const cli = async (args: string[]) => {
     const r = await access.cli(args);
@@ -82,7 +83,7 @@ describeDocker('apiKeys for an OpenClaw gateway in a container running as nobody
       permissions: ['agents.read', 'agents.write', 'skills.read', 'skills.write', 'gateways.read', 'gateways.write', 'jobs.read'],
     });
     gw = gatewaysClient(token);
-    const skills = skillsClient(ts.services, token);
+    skills = skillsClient(ts.services, token);
     const meta = { openclaw: { primaryEnv: 'GEM_API_KEY', requires: { env: ['GEM_API_KEY'] } } };
     const job = await skills.importArchive(zipSkill('gem', { 'SKILL.md': skillMd('gem', 'Needs its API key.', { metadata: meta }) }));
     expect(job.state, JSON.stringify(job.error)).toBe('succeeded');
@@ -148,6 +149,16 @@ describeDocker('apiKeys for an OpenClaw gateway in a container running as nobody
     expect(drift.body.agents).toEqual([{ agentId: 'a1', inSync: true, differences: [] }]);
     const again = await sync();
     expect((again.result as Json).changes).toBe(0);
+  }, 240_000);
+
+  it('takes a key removed in Skilldock out of the config and the secrets file', async () => {
+    const put = await skills.send(entryRoute as never, 'PUT', '/api/v1/skills/entry', { body: { skillKey: 'gem', apiKey: '' } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    await sync();
+    expect(((await access.readConfig()).value as Json).skills.entries.gem?.apiKey).toBeUndefined();
+    const file = (await readContainerFile(gatewayDocker(docker), container, `${STATE}/skilldock-secrets.json`, 1 << 20))?.toString('utf8');
+    expect(JSON.parse(file ?? 'null')).toEqual({ skills: {} });
+    expect(await gem()).toMatchObject({ eligible: false, missing: { env: ['GEM_API_KEY'] } });
   }, 240_000);
 
   it('never writes the key into a job log or an audit row', async () => {
