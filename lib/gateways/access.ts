@@ -50,6 +50,14 @@ export interface FolderMarker {
   digest: string;
 }
 
+/** The secrets file on the gateway: the path its SecretRefs name, its text, and a whole-file write (mode 0600). */
+export interface SecretsFile {
+  path: string;
+  /** The text; null when absent or not a private file of the gateway's user (the next sync writes it again). */
+  read(): Promise<string | null>;
+  write(text: string): Promise<void>;
+}
+
 export interface ConfigPatchResult {
   /** The config's hash after the write. */
   hash: string;
@@ -88,7 +96,7 @@ export interface GatewayAccess {
    * The file apiKey SecretRefs point at, when this location can hold one (written with mode 0600).
    * Absent: apiKeys are not delivered (the plan says so).
    */
-  secretsFile?(stateDir: string): { path: string; read(): Promise<string | null>; write(text: string): Promise<void> } | null;
+  secretsFile?(stateDir: string): SecretsFile | null;
   close(): Promise<void>;
 }
 

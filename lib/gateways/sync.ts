@@ -7,7 +7,7 @@ import path from 'node:path';
 import { AppError } from '../core/errors';
 import { readContainedFile } from '../skills/contained-read';
 import type { CatalogSkill } from '../skills/service/build';
-import { ConfigChangedError, type GatewayAccess, type GatewayConfigRead, type SkillFolder } from './access';
+import { ConfigChangedError, type GatewayAccess, type GatewayConfigRead, type SecretsFile, type SkillFolder } from './access';
 import { type Desired, type DesiredDeps, desiredState } from './desired';
 import { readOpenClawModel } from './openclaw/config-model';
 import { type OwnedKeys, planChanges, planSync, type SyncPlan } from './openclaw/plan';
@@ -20,7 +20,7 @@ export interface SyncTarget {
   stateDir: string;
   home: string;
   /** The secrets file on the gateway and how to read and write it; null when the location cannot hold one. */
-  secrets: { path: string; read(): Promise<string | null>; write(text: string): Promise<void> } | null;
+  secrets: SecretsFile | null;
   /** Config writes go through the gateway's CLI, which drops JSON5 comments and migrates legacy keys. */
   writesViaCli: boolean;
 }
@@ -54,6 +54,7 @@ export async function skillFolderOf(s: CatalogSkill): Promise<SkillFolder> {
 
 const secretsText = (secrets: Record<string, string>) =>
   `${JSON.stringify({ skills: Object.fromEntries(Object.entries(secrets).map(([k, v]) => [k, { apiKey: v }])) }, null, 2)}\n`;
+const NO_SECRETS = secretsText({});
 
 export function commentNote(read: GatewayConfigRead, viaCli: boolean): string | null {
   if (!viaCli || read.raw === null) return null;
@@ -90,8 +91,11 @@ export async function runSync(
   const log = opts.log ?? (() => {});
   for (let attempt = 1; ; attempt++) {
     const { read, desired, plan } = await planFor(deps, t);
-    const wanted = plan.secrets ? secretsText(plan.secrets) : null;
-    const secretsChanged = !!(t.secrets && wanted !== null && (await t.secrets.read()) !== wanted);
+    const now = t.secrets ? await t.secrets.read() : null;
+    // No key wanted any more: a file that still holds keys is emptied (after the config drops its refs).
+    const clearing = !plan.secrets && now !== null && now !== NO_SECRETS;
+    const wanted = plan.secrets ? secretsText(plan.secrets) : clearing ? NO_SECRETS : null;
+    const secretsChanged = !!(t.secrets && wanted !== null && now !== wanted);
     const outcome: SyncOutcome = {
       plan,
       baseHash: read.hash,
@@ -109,10 +113,12 @@ export async function runSync(
       await t.access.putSkill(await skillFolderOf(desired.skills.get(f.name) as CatalogSkill));
       log(`wrote skill ${f.name} (${f.why})`);
     }
-    if (secretsChanged && t.secrets && wanted !== null) {
+    const writeSecrets = async () => {
+      if (!secretsChanged || !t.secrets || wanted === null) return;
       await t.secrets.write(wanted);
-      log(`wrote the secrets file ${path.basename(t.secrets.path)} (mode 0600)`);
-    }
+      log(`${clearing ? 'emptied' : 'wrote'} the secrets file ${path.basename(t.secrets.path)} (mode 0600)`);
+    };
+    if (!clearing) await writeSecrets();
     if (Object.keys(plan.patch).length) {
       if (!read.writable) {
         log('the gateway forbids config writes (OPENCLAW_CONFIG_READONLY=1): apply this patch through your deployment system:');
@@ -135,6 +141,8 @@ export async function runSync(
         for (const c of plan.configChanges) log(`config ${c}`);
       }
     }
+    // A read-only gateway keeps its refs until the operator applies the patch: the keys stay until then.
+    if (clearing && (read.writable || !Object.keys(plan.patch).length)) await writeSecrets();
     for (const f of plan.folders.filter((x) => x.op === 'remove')) {
       await t.access.removeSkill(f.name);
       log(`removed skill ${f.name} (${f.why})`);

@@ -1,16 +1,18 @@
 // An OpenClaw gateway in a Docker container, reached through the Engine API only: its own CLI
 // (`cli`, default `openclaw`) through exec with argument arrays, its config read through the
-// archive API, skill folders written with putArchive into `<stateDir>/skills` (docker-skills.ts).
+// archive API, skill folders written with putArchive into `<stateDir>/skills` (docker-skills.ts),
+// and the secrets file for apiKeys beside the config (docker-secrets.ts).
 import { createHash } from 'node:crypto';
 import path from 'node:path/posix';
 import type Docker from 'dockerode';
 import JSON5 from 'json5';
 import { AppError } from '../../core/errors';
 import { trimEndChar } from '../../core/text';
-import { ConfigChangedError, type GatewayAccess, type GatewayAgentSkills, type GatewayConfigRead, type SkillFolder } from '../access';
+import { ConfigChangedError, type GatewayAccess, type GatewayAgentSkills, type GatewayConfigRead, type SecretsFile, type SkillFolder } from '../access';
 import { cliError, parseSkillsList } from './cli';
 import { type ContainerExecResult, execInContainer, type GatewayDocker, gatewayEngineError } from './docker-exec';
 import { readContainerFile } from './docker-files';
+import { containerSecretsFile } from './docker-secrets';
 import { listManaged, type ManagedDir, prepareManaged, putManaged, removeManaged } from './docker-skills';
 import { CONFIG_FILE, MAX_CONFIG_BYTES } from './state-dir';
 
@@ -199,6 +201,11 @@ export class DockerOpenClawAccess implements GatewayAccess {
   async removeSkill(name: string): Promise<void> {
     await this.ready();
     await removeManaged(this.managed, name);
+  }
+
+  /** The file apiKey SecretRefs point at, in the state folder (the stored folder, checked above). */
+  secretsFile(): SecretsFile {
+    return containerSecretsFile(this.d, this.loc.container, this.loc.stateDir);
   }
 
   async close(): Promise<void> {}

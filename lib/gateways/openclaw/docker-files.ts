@@ -73,12 +73,28 @@ function parseArchive(archive: Readable, maxBytes: number, what: string, onEntry
   });
 }
 
-/** The bytes of the regular file `p` (not a symlink), at most `maxBytes`; null when it does not exist. */
-export async function readContainerFile(d: GatewayDocker, container: string, p: string, maxBytes: number): Promise<Buffer | null> {
+/** A path's own tar header as the engine sends it: its type, permission bits and numeric owner. */
+export interface EntryStat {
+  type: TopEntryType;
+  mode: number;
+  uid: number;
+  gid: number;
+}
+
+const statOf = (entry: ReadEntry): EntryStat => ({ type: typeOf(entry), mode: (entry.mode ?? 0) & 0o7777, uid: entry.uid ?? -1, gid: entry.gid ?? -1 });
+
+/** The regular file `p` (not a symlink) with its header, at most `maxBytes`; null when it does not exist. */
+export async function readContainerFileEntry(
+  d: GatewayDocker,
+  container: string,
+  p: string,
+  maxBytes: number,
+): Promise<{ data: Buffer; stat: EntryStat } | null> {
   const archive = await archiveOf(d, container, p);
   if (!archive) return null;
   const chunks: Buffer[] = [];
   let entries = 0;
+  let stat = null as EntryStat | null;
   await parseArchive(archive, maxBytes + 64 * 1024, p, (entry, stop) => {
     entries += 1;
     if (entries > 1 || typeOf(entry) !== 'file') {
@@ -86,6 +102,7 @@ export async function readContainerFile(d: GatewayDocker, container: string, p: 
       stop(new AppError('validation', `${p} in the gateway container is not a regular file.`));
       return;
     }
+    stat = statOf(entry);
     let size = 0;
     entry.on('data', (c: Buffer) => {
       size += c.length;
@@ -93,8 +110,31 @@ export async function readContainerFile(d: GatewayDocker, container: string, p: 
       else chunks.push(c);
     });
   });
-  if (entries === 0) throw new AppError('upstream_error', `The engine sent an empty archive for ${p}.`);
-  return Buffer.concat(chunks);
+  if (!stat) throw new AppError('upstream_error', `The engine sent an empty archive for ${p}.`);
+  return { data: Buffer.concat(chunks), stat };
+}
+
+/** The bytes of the regular file `p` (not a symlink), at most `maxBytes`; null when it does not exist. */
+export async function readContainerFile(d: GatewayDocker, container: string, p: string, maxBytes: number): Promise<Buffer | null> {
+  return (await readContainerFileEntry(d, container, p, maxBytes))?.data ?? null;
+}
+
+/**
+ * The header of `p` itself (a folder's contents are never read: the stream ends after the first
+ * entry); null when it does not exist. The engine's stat header has no owner, the tar header does.
+ */
+export async function statContainerPath(d: GatewayDocker, container: string, p: string): Promise<EntryStat | null> {
+  const archive = await archiveOf(d, container, p);
+  if (!archive) return null;
+  let stat = null as EntryStat | null;
+  await parseArchive(archive, 1024 * 1024, p, (entry, stop) => {
+    // The parser may still emit entries it had buffered before the stop: only the first is `p`.
+    stat ??= statOf(entry);
+    entry.resume();
+    stop();
+  });
+  if (!stat) throw new AppError('upstream_error', `The engine sent an empty archive for ${p}.`);
+  return stat;
 }
 
 /** The top-level entries of `dir` and their markers; null when `dir` does not exist. */
@@ -126,10 +166,13 @@ export async function scanFolder(d: GatewayDocker, container: string, dir: strin
   return { rootType, entries, markers };
 }
 
-/** Unpacks `tar` into folder `dir`, owned by the container's configured user (as the gateway runs). */
-export async function putContainerTar(d: GatewayDocker, container: string, dir: string, tar: Buffer): Promise<void> {
+/**
+ * Unpacks `tar` into folder `dir`, owned by the container's configured user (as the gateway runs);
+ * with `ownersFromTar`, owned by the uid/gid each tar header names instead.
+ */
+export async function putContainerTar(d: GatewayDocker, container: string, dir: string, tar: Buffer, opts: { ownersFromTar?: boolean } = {}): Promise<void> {
   try {
-    await d.api.getContainer(container).putArchive(tar, { path: dir, copyUIDGID: true });
+    await d.api.getContainer(container).putArchive(tar, { path: dir, copyUIDGID: !opts.ownersFromTar });
   } catch (e) {
     throw gatewayEngineError(e, d, container, `Writing into ${dir}`);
   }

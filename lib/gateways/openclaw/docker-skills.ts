@@ -53,8 +53,9 @@ async function must(m: ManagedDir, argv: string[]): Promise<void> {
     );
 }
 
-const rename = (m: ManagedDir, from: string, to: string) => must(m, [MV, '-T', '--', path.join(m.dir, from), path.join(m.dir, to)]);
-const removeTree = (m: ManagedDir, name: string) => must(m, [RM, '-rf', '--', path.join(m.dir, name)]);
+/** Renames `from` to `to` inside `m.dir` (one rename(2): a file put in place replaces the old one atomically). */
+export const rename = (m: ManagedDir, from: string, to: string) => must(m, [MV, '-T', '--', path.join(m.dir, from), path.join(m.dir, to)]);
+export const removeTree = (m: ManagedDir, name: string) => must(m, [RM, '-rf', '--', path.join(m.dir, name)]);
 
 function parseMarker(name: string, bytes: Buffer | undefined): FolderMarker | null {
   if (!bytes) return null;

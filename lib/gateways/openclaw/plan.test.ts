@@ -87,6 +87,15 @@ describe('the sync plan', () => {
     expect(p.secrets).toEqual({ k: 'key-1' });
   });
 
+  it('never shows a plaintext key or env value the gateway held before in the diff', () => {
+    const cfg = { skills: { entries: { k: { apiKey: 'old-plain-key' }, gone: { env: { TOKEN: 'old-env-value' }, apiKey: 'gone-key' } } } };
+    const p = plan(cfg, { entries: new Map([['k', { enabled: null, env: {}, apiKey: 'new-key' }]]) }, { owned: ['k', 'gone'] });
+    const diff = p.configChanges.join('\n');
+    for (const secret of ['old-plain-key', 'new-key', 'old-env-value', 'gone-key']) expect(diff).not.toContain(secret);
+    expect(diff).toContain('skills.entries.k.apiKey: "***" → {"source":"file","provider":"skilldock","id":"/skills/k/apiKey"}');
+    expect(diff).toContain('skills.entries.gone: {"env":{"TOKEN":"***"},"apiKey":"***"} → (absent)');
+  });
+
   it('keeps a key the gateway holds itself when Skilldock has none', () => {
     const cfg = { skills: { entries: { k: { apiKey: { source: 'env', provider: 'default', id: 'K' } } } } };
     expect(plan(cfg, { entries: new Map([['k', { enabled: null, env: {}, apiKey: null }]]) }, { owned: ['k'] }).patch).toEqual({});

@@ -38,6 +38,17 @@ const jsonEq = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(
 const show = (v: unknown) => (v === undefined || v === null ? '(absent)' : JSON.stringify(v));
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A plaintext apiKey is shown as *** (a SecretRef names no secret and is shown). */
+const maskKey = (v: unknown) => (typeof v === 'string' ? '***' : v);
+/** An entry as the diff shows it: env values and a plaintext apiKey masked. */
+function maskEntry(v: unknown): unknown {
+  if (!isObj(v)) return v;
+  const out: Record<string, unknown> = { ...v };
+  if (isObj(v.env)) out.env = Object.fromEntries(Object.keys(v.env).map((k) => [k, '***']));
+  if ('apiKey' in v) out.apiKey = maskKey(v.apiKey);
+  return out;
+}
+
 /** Escapes one JSON-pointer segment. */
 const pointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -73,13 +84,15 @@ export function planSync(input: PlanInput): SyncPlan {
   const replacePaths: string[] = [];
   const configChanges: string[] = [];
   const notes: string[] = [];
-  const change = (keys: string[], next: unknown, masked?: unknown) => {
+  // `masked`: what the diff shows for both sides of a secret value; `redact`: how it shows an old value that may hold one.
+  const change = (keys: string[], next: unknown, masked?: unknown, redact?: (before: unknown) => unknown) => {
     const before = get(config, keys);
     const same = next === null ? before === undefined : jsonEq(before, next);
     if (same) return;
     setPath(patch, keys, next);
     if (Array.isArray(before) && (next === null || (Array.isArray(next) && before.some((x) => !next.includes(x))))) replacePaths.push(keys.join('.'));
-    configChanges.push(`${keys.join('.')}: ${show(masked === undefined ? before : '***')} → ${show(masked === undefined ? next : masked)}`);
+    const shownBefore = masked !== undefined ? '***' : redact ? redact(before) : before;
+    configChanges.push(`${keys.join('.')}: ${show(shownBefore)} → ${show(masked === undefined ? next : masked)}`);
   };
 
   change(['agents', 'defaults', 'skills'], desired.defaults);
@@ -103,11 +116,11 @@ export function planSync(input: PlanInput): SyncPlan {
       if (isObj(now) && now.provider === SECRETS_PROVIDER) change([...base, 'apiKey'], null);
     } else if (input.secretsPath) {
       secrets[key] = e.apiKey;
-      change([...base, 'apiKey'], { source: 'file', provider: SECRETS_PROVIDER, id: `/skills/${pointer(key)}/apiKey` });
+      change([...base, 'apiKey'], { source: 'file', provider: SECRETS_PROVIDER, id: `/skills/${pointer(key)}/apiKey` }, undefined, maskKey);
     } else notes.push(`The apiKey of ${key} is not delivered: this gateway's location cannot hold Skilldock's secrets file.`);
   }
   for (const key of input.owned.entries)
-    if (!desired.entries.has(key) && get(config, ['skills', 'entries', key]) !== undefined) change(['skills', 'entries', key], null);
+    if (!desired.entries.has(key) && get(config, ['skills', 'entries', key]) !== undefined) change(['skills', 'entries', key], null, undefined, maskEntry);
   const wantsSecrets = Object.keys(secrets).length > 0;
   if (wantsSecrets && input.secretsPath) change(['secrets', 'providers', SECRETS_PROVIDER], { source: 'file', path: input.secretsPath, mode: 'json' });
 

@@ -5,7 +5,8 @@ import path from 'node:path/posix';
 import { AppError } from '@/lib/core/errors';
 
 export type TarEntry =
-  | { type: 'file'; name: string; data: Buffer; mode?: number; mtime?: Date }
+  /** `uid`/`gid`: the owner the engine gives the file when it unpacks without copyUIDGID (root when absent). */
+  | { type: 'file'; name: string; data: Buffer; mode?: number; mtime?: Date; uid?: number; gid?: number }
   | { type: 'dir'; name: string; mode?: number; mtime?: Date }
   | { type: 'symlink'; name: string; target: string; mtime?: Date };
 
@@ -34,8 +35,10 @@ function header(entry: TarEntry, size: number): Buffer {
   const mtime = Math.floor((entry.mtime ?? new Date(0)).getTime() / 1000);
   h.write(name, 0, 100, 'utf8');
   h.write(octal(mode & 0o7777, 8), 100, 8, 'ascii');
-  h.write(octal(0, 8), 108, 8, 'ascii'); // uid root
-  h.write(octal(0, 8), 116, 8, 'ascii'); // gid root
+  const uid = entry.type === 'file' ? (entry.uid ?? 0) : 0;
+  const gid = entry.type === 'file' ? (entry.gid ?? 0) : 0;
+  h.write(octal(uid, 8), 108, 8, 'ascii');
+  h.write(octal(gid, 8), 116, 8, 'ascii');
   h.write(octal(size, 12), 124, 12, 'ascii');
   h.write(octal(Math.max(0, mtime), 12), 136, 12, 'ascii');
   h.fill(' ', 148, 156); // checksum placeholder: spaces while summing
@@ -46,8 +49,9 @@ function header(entry: TarEntry, size: number): Buffer {
   }
   h.write('ustar\0', 257, 6, 'ascii');
   h.write('00', 263, 2, 'ascii');
-  h.write('root', 265, 32, 'ascii');
-  h.write('root', 297, 32, 'ascii');
+  // Names only for root: the engine goes by the numbers, and another uid has no name here.
+  if (uid === 0) h.write('root', 265, 32, 'ascii');
+  if (gid === 0) h.write('root', 297, 32, 'ascii');
   h.write(prefix, 345, 155, 'utf8');
   let sum = 0;
   for (const b of h) sum += b;
