@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves happens in the engine; its database writes are the
+// store operations other files run on both engines.
 // Skill installs into sandboxes honour the scanner: a catalog version with critical findings no
 // admin acknowledged is refused (422 scan_blocked, nothing written, listed as refused in a bulk
 // install); once acknowledged through the catalog's route it installs on a real engine.

@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves happens in the engine; its database writes are the
+// store operations other files run on both engines.
 // Collection on a backend without an archive API: the E2B-protocol backend against the loopback
 // E2B server (its sandboxes are real containers), read through its file API (list and read) only.
 import Docker from 'dockerode';
