@@ -7,17 +7,8 @@ import { enqueue } from '../../jobs/queue';
 import { testConnection } from '../../sandbox/check/connection-test';
 import { sandboxCheckJob } from '../../sandbox/check/job';
 import { loadRow } from '../../sandbox/config/store';
-import {
-  execInInstance,
-  getInstance,
-  listInstanceFiles,
-  listInstances,
-  readInstanceFile,
-  recycleInstance,
-  removeInstance,
-  startInstance,
-  uploadInstanceFile,
-} from '../../sandbox/instances/service';
+import { listInstanceFiles, readInstanceFile, uploadInstanceFile } from '../../sandbox/instances/files';
+import { execInInstance, getInstance, listInstances, recycleInstance, removeInstance, startInstance } from '../../sandbox/instances/service';
 import { instanceStats } from '../../sandbox/instances/stats';
 import { api } from '../contracts';
 import { configDeps } from './sandboxes';

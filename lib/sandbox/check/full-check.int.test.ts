@@ -12,16 +12,8 @@ import { DockerBackend } from '@/lib/sandbox/docker/backend';
 import { describeDocker } from '@/test/helpers/docker';
 import { ensureBusyboxImage } from '@/test/helpers/sandbox-images';
 import { startTestServices, type TestServices, waitFor } from '@/test/helpers/services';
-import {
-  execInInstance,
-  getInstance,
-  listInstanceFiles,
-  listInstances,
-  readInstanceFile,
-  removeInstance,
-  startInstance,
-  uploadInstanceFile,
-} from '../instances/service';
+import { listInstanceFiles, readInstanceFile, uploadInstanceFile } from '../instances/files';
+import { execInInstance, getInstance, listInstances, removeInstance, startInstance } from '../instances/service';
 import { type FullCheckReport, PROBE_NAMES, runFullCheck } from './full-check';
 import { sandboxCheckJob } from './job';
 

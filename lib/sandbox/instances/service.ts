@@ -1,7 +1,3 @@
-// Running sandboxes: started from a config, found again by the config label every backend puts
-// on what it creates (no table of our own can drift from what the engine actually runs).
-// An instance id is "<configId>~<backend sandbox id>", so every call knows which backend to ask.
-import type { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { sandboxConfigs } from '@/db/schema';
@@ -11,13 +7,12 @@ import type { Actor } from '../../auth/actor';
 import { AppError, hasCode } from '../../core/errors';
 import type { SecretBox } from '../../secrets/crypto';
 import { type CollectDeps, collectOutput } from '../artifacts/collect';
-import type { ExecResult, FileEntry, SandboxBackend, SandboxInfo } from '../backend';
+import type { ExecResult, SandboxBackend, SandboxInfo } from '../backend';
 import { CONFIG_LABEL } from '../config/in-use';
 import { loadRow } from '../config/store';
 import type { ConfigRow } from '../config/view';
 import { loadEnvFor } from '../env/store';
 import { type BackendFactoryDeps, backendForConfig, currentSandboxSpec } from '../factory';
-import { resolveSandboxPath } from './paths';
 import { checkAccess, PRINCIPAL_LABEL, type Principal, personPrincipal, principalOf } from './principal';
 import {
   dueForRecycle,
@@ -302,26 +297,6 @@ export async function execInInstance(deps: InstanceDeps, actor: Actor, id: strin
     },
   });
   return r.followed ? { ...out, recycled: { from: id, to: ranIn } } : out;
-}
-
-export async function listInstanceFiles(deps: InstanceDeps, id: string, dir: string): Promise<{ path: string; entries: FileEntry[] }> {
-  const { backend, sandbox } = await resolve(deps, id);
-  const p = resolveSandboxPath(dir);
-  return { path: p, entries: await backend.listFiles(sandbox.id, p) };
-}
-
-export async function readInstanceFile(deps: InstanceDeps, id: string, file: string, maxBytes: number): Promise<{ path: string; stream: Readable }> {
-  const { backend, sandbox } = await resolve(deps, id);
-  const p = resolveSandboxPath(file);
-  return { path: p, stream: await backend.readFile(sandbox.id, p, maxBytes) };
-}
-
-export async function uploadInstanceFile(deps: InstanceDeps, actor: Actor, id: string, name: string, data: Buffer): Promise<{ path: string; bytes: number }> {
-  const { backend, sandbox } = await resolve(deps, id);
-  const p = resolveSandboxPath(`input/${name}`, { under: 'input' });
-  await backend.writeFile(sandbox.id, p, data);
-  await recordAudit(deps.db, actor, { action: 'sandbox.instance.upload', targetType: 'sandbox', targetId: id, after: { path: p, bytes: data.length } });
-  return { path: p, bytes: data.length };
 }
 
 /** Lister for the config in-use inventory. */
