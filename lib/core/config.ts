@@ -77,6 +77,8 @@ export const envSchema = z.object({
   /** DNS servers the forwarder and the proxy ask (comma-separated ip or ip:port); default: /etc/resolv.conf. */
   SKILLDOCK_DNS_UPSTREAMS: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Which API requests get a log line: none, writes and errors, or every request (gateway polls included). */
+  SKILLDOCK_REQUEST_LOG: z.enum(['off', 'writes', 'all']).default('writes'),
   /** GitHub tokens for the default API base when none is stored in Settings (read from the environment by the GitHub client). */
   GITHUB_TOKEN: z.string().optional(),
   GH_TOKEN: z.string().optional(),

@@ -8,6 +8,7 @@ import { errorResponse } from './handler';
 import { type CallMeta, invoke } from './invoke';
 import type { Operation } from './operation';
 import { queryObject, readJsonBody } from './request';
+import { logRequest } from './request-log';
 
 type RouteArgs = { params?: Promise<Record<string, string | string[]>> };
 
@@ -51,21 +52,28 @@ async function readBody(c: RouteContract, req: Request, services: Services): Pro
 export function route<C extends RouteContract>(op: Operation<C>) {
   const c = op.contract;
   return async function routeHandler(req: Request, args: RouteArgs = {}): Promise<Response> {
+    const started = performance.now();
+    let services: Services | null = null;
+    let actor: Actor | null = null;
+    const answered = (res: Response) => {
+      if (services) logRequest(services.config.SKILLDOCK_REQUEST_LOG, req, res.status, performance.now() - started, actor);
+      return res;
+    };
     try {
-      const services = await getServices();
+      services = await getServices();
       const meta = requestMeta(req);
-      const actor = await authorizeRequest(services, c, req, meta);
+      actor = await authorizeRequest(services, c, req, meta);
       const params = (await args.params) ?? {};
       assertAgentScope(actor, c, params);
       const query = req.url.includes('?') ? queryObject(new URL(req.url)) : {};
       const raw = { params, query, body: await readBody(c, req, services) };
       const out = await invoke(op as unknown as Operation, { services, actor, meta, raw, req });
-      if ('response' in out) return out.response;
+      if ('response' in out) return answered(out.response);
       const status = c.status ?? 200;
-      if (status === 204) return new Response(null, { status });
-      return new Response(out.body, { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+      if (status === 204) return answered(new Response(null, { status }));
+      return answered(new Response(out.body, { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } }));
     } catch (e) {
-      return errorResponse(e);
+      return answered(errorResponse(e));
     }
   };
 }

@@ -174,6 +174,8 @@ export class JobWorker {
   private async execute(entry: Running): Promise<void> {
     const { job, controller } = entry;
     const { kind: def, run } = this.registry.require(job.kind);
+    const t0 = performance.now();
+    logger.info('job running', { id: job.id, kind: job.kind, attempt: job.attempts });
     const log = await JobLogWriter.open(this.database, job.id, {
       owner: this.id,
       attempt: job.attempts,
@@ -269,6 +271,15 @@ export class JobWorker {
       })
       .where(fence(job, this.id));
     await publish(this.database, { t: 'state', id: job.id });
+    const line = {
+      id: job.id,
+      kind: job.kind,
+      attempt: job.attempts,
+      ms: Math.round(performance.now() - t0),
+      ...(outcome.error ? { error: outcome.error } : {}),
+    };
+    if (outcome.state === 'failed') logger.warn(`job ${outcome.state}`, line);
+    else logger.info(outcome.state === 'queued' ? 'job queued for a retry' : `job ${outcome.state}`, line);
   }
 
   /** Extends the leases of running jobs; notices cancel requests and leases lost to the reaper. */
