@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { openDatabase } from '@/db/client';
 import { jobs } from '@/db/schema';
@@ -271,9 +271,24 @@ describe('durable jobs', () => {
     expect(typeof check).toBe('function');
   });
 
-  it("stores a failed job's error in the API's error shape, its partial result apart", async () => {
+  it("stores a failed job's error in the API's error shape, its partial result apart, and logs it as a warning", async () => {
+    const err = vi.spyOn(process.stderr, 'write');
     const typed = await finished((await enqueue(t.services.database, admin, failingJob, { typed: true }, { trusted: true })).id);
     expect(typed.state).toBe('failed');
+    // The line follows the stored state: wait for it (bounded).
+    const failedLine = () => err.mock.calls.map((c) => String(c[0])).filter((l) => l.includes(typed.id) && l.includes('"job failed"'));
+    const lines = await waitFor(async () => (failedLine().length ? failedLine() : null), 'the job failed line', 10_000);
+    err.mockRestore();
+    expect(lines.map((l) => JSON.parse(l))).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'job failed',
+        id: typed.id,
+        kind: 'test.failing',
+        attempt: 1,
+        error: 'The download does not match its checksum.',
+      }),
+    );
     expect(typed.error).toBe('The download does not match its checksum.');
     expect(typed.failure).toEqual({
       code: 'checksum_mismatch',
