@@ -102,7 +102,7 @@ export function registerGatewayJobs(registry: JobRegistry, svc: GatewaysService)
         folders: out.plan.folders,
         conflicts: out.plan.conflicts,
         notes: out.plan.notes,
-        patch: out.patchText,
+        patch: out.maskedPatchText,
       };
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

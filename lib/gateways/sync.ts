@@ -10,7 +10,7 @@ import type { CatalogSkill } from '../skills/service/build';
 import { ConfigChangedError, type GatewayAccess, type GatewayConfigRead, type SecretsFile, type SkillFolder } from './access';
 import { type Desired, type DesiredDeps, desiredState } from './desired';
 import { readOpenClawModel } from './openclaw/config-model';
-import { type OwnedKeys, planChanges, planSync, type SyncPlan } from './openclaw/plan';
+import { maskedPatch, type OwnedKeys, planChanges, planSync, type SyncPlan } from './openclaw/plan';
 
 export interface SyncTarget {
   access: GatewayAccess;
@@ -31,8 +31,10 @@ export interface SyncOutcome {
   baseHash: string;
   written: boolean;
   readOnly: boolean;
-  /** The patch as JSON5-compatible JSON, for a read-only gateway's deployment system. */
+  /** The patch as JSON5-compatible JSON, for a read-only gateway's deployment system (values in; an admin's dry run only). */
   patchText: string;
+  /** The same with env values and plaintext keys masked: what job logs and results show. */
+  maskedPatchText: string;
   changes: number;
   secretsChanged: boolean;
 }
@@ -102,6 +104,7 @@ export async function runSync(
       written: false,
       readOnly: !read.writable,
       patchText: JSON.stringify(plan.patch, null, 2),
+      maskedPatchText: JSON.stringify(maskedPatch(plan.patch), null, 2),
       changes: planChanges(plan) + (secretsChanged ? 1 : 0),
       secretsChanged,
     };
@@ -121,8 +124,9 @@ export async function runSync(
     if (!clearing) await writeSecrets();
     if (Object.keys(plan.patch).length) {
       if (!read.writable) {
-        log('the gateway forbids config writes (OPENCLAW_CONFIG_READONLY=1): apply this patch through your deployment system:');
-        for (const l of outcome.patchText.split('\n')) log(l);
+        log('the gateway forbids config writes (OPENCLAW_CONFIG_READONLY=1): apply this patch through your deployment system');
+        log('(env values and keys show as ***: an admin gets the patch with its values from POST /api/v1/gateways/{id}/sync?dryRun=true):');
+        for (const l of outcome.maskedPatchText.split('\n')) log(l);
       } else {
         try {
           await t.access.patchConfig(plan.patch, read.hash, plan.replacePaths);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogSkill } from '../../skills/service/build';
 import type { Desired } from '../desired';
 import { readOpenClawModel } from './config-model';
-import { planSync } from './plan';
+import { maskedPatch, planSync } from './plan';
 
 const ctx = { stateDir: '/srv/oc', home: '/home/op' };
 const skill = (name: string, hash: string, status = 'ready') => ({ name, status, copy: { source: 'managed', contentHash: hash } }) as unknown as CatalogSkill;
@@ -136,5 +136,21 @@ describe('the sync plan', () => {
       { op: 'remove', name: 'old', why: 'no longer in Skilldock' },
     ]);
     expect(p.conflicts).toEqual(['taken']);
+  });
+});
+
+describe('the patch job logs show', () => {
+  it('masks every entry env value and a plaintext apiKey, keeps SecretRefs and the rest', () => {
+    const ref = { source: 'file', provider: 'skilldock', id: '/skills/gem' };
+    const patch = {
+      agents: { defaults: { skills: ['gem'] } },
+      skills: { entries: { gem: { enabled: true, env: { GEM_TOKEN: 'tok-123' }, apiKey: ref }, old: { apiKey: 'sk-plain' }, gone: null } },
+    };
+    expect(maskedPatch(patch)).toEqual({
+      agents: { defaults: { skills: ['gem'] } },
+      skills: { entries: { gem: { enabled: true, env: { GEM_TOKEN: '***' }, apiKey: ref }, old: { apiKey: '***' }, gone: null } },
+    });
+    expect(JSON.stringify(patch)).toContain('tok-123');
+    expect(maskedPatch({ agents: {} })).toEqual({ agents: {} });
   });
 });

@@ -49,6 +49,14 @@ function maskEntry(v: unknown): unknown {
   return out;
 }
 
+/** The patch as job logs and results show it (readers of jobs see it): every skill entry's env values and plaintext apiKey masked. */
+export function maskedPatch(patch: Record<string, unknown>): Record<string, unknown> {
+  const skills = patch.skills;
+  if (!isObj(skills) || !isObj(skills.entries)) return patch;
+  const entries = Object.fromEntries(Object.entries(skills.entries).map(([k, v]) => [k, maskEntry(v)]));
+  return { ...patch, skills: { ...skills, entries } };
+}
+
 /** Escapes one JSON-pointer segment. */
 const pointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
