@@ -64,7 +64,9 @@ export function DefaultsCard({ defaults, builtin, known }: { defaults: DefaultsV
           <div className="grid gap-0.5">
             <Label htmlFor="defaults-restrict">Restrict to a list</Label>
             <p id="defaults-restrict-state" className="text-xs text-muted-foreground" data-testid="defaults-restrict-state">
-              {list === null ? 'Off: an agent without its own list may use every ready skill.' : 'On: an agent without its own list may use exactly these skills.'}
+              {list === null
+                ? 'Off: an agent without its own list may use every ready skill.'
+                : 'On: an agent without its own list may use exactly these skills.'}
             </p>
           </div>
         </div>
