@@ -35,6 +35,7 @@ function run(step: InstallStep) {
 const reasonOf = (step: InstallStep) => verificationFailure(step, run(step))?.reason ?? null;
 
 describe('verify steps against real interpreters', () => {
+  // Runs the real interpreters (python3, node, sh, bash) once per file.
   it('a syntax error is reported with the file and the line the interpreter names', () => {
     const files = [
       write('scripts/ok.py', 'import json\nprint(json.dumps({}))\n'),
@@ -76,7 +77,7 @@ describe('verify steps against real interpreters', () => {
     const bad = syntax[1];
     expect(verificationFailure(bad, run(bad))).toMatchObject({ code: 'syntax_error', file: 'scripts/bad.py', line: 2, detail: 'SyntaxError: invalid syntax' });
     expect(fs.existsSync(path.join(dir, 'scripts/__pycache__'))).toBe(false);
-  });
+  }, 60_000);
 
   it('imports: a missing module is named; the others pass', () => {
     const [ok] = steps({ modules: ['json', 'os.path'] }).steps;

@@ -68,6 +68,7 @@ function hiddenHeredocs(): { command: string; marker: string }[] {
 describe.skipIf(!SHELLS.length)('parse differentials against real shells', () => {
   const cases = hiddenHeredocs();
 
+  // Starts a real shell per spelling and shell (about 130 processes): more than the default 5 s on a busy machine.
   it(`hides a command from tree-sitter in ${cases.length} heredoc spellings; sh runs it, the engine refuses it`, () => {
     for (const c of cases) {
       const p = parser.parse(c.command);
@@ -84,7 +85,7 @@ describe.skipIf(!SHELLS.length)('parse differentials against real shells', () =>
         expect(e.reason).toMatch(/heredoc delimiter/);
       }
     }
-  });
+  }, 60_000);
 
   it.skipIf(SHELLS.length < 2)("$'…' is decoded by bash and not by dash: refused in every spelling", () => {
     const spellings = ["$'\\x4d\\x41RK'", "$'\\115ARK'", "$'\\u004dARK'", "$'M'ARK", "M$'A'RK", '"M"$\'ARK\''];

@@ -113,6 +113,7 @@ describe('folder loaders', () => {
     expect(await loadSkillFolder(dir, opts(dir))).toMatchObject({ filesError: sync.filesError, parsed: sync.parsed });
   });
 
+  // Starts the worker pool's threads, each importing the loader and the scanner.
   it('loads in the worker pool what the in-thread loader loads, bytes as Buffers', async () => {
     for (const dir of realSkills.slice(0, 8)) {
       const pooled = await loadSkillFolderInPool(dir, { ...opts(dir), scan: false });
@@ -122,5 +123,5 @@ describe('folder loaders', () => {
       for (const [, b] of pooled.listing!.contents) expect(Buffer.isBuffer(b)).toBe(true);
       expect(new Map(pooled.listing!.contents)).toEqual(new Map(inThread.listing!.contents));
     }
-  });
+  }, 60_000);
 });
