@@ -28,14 +28,14 @@ describe('validation', () => {
     expect(ok.json).toMatchObject({ valid: true, issues: [] });
     expect(ok.json.policy).toMatchObject({ allowOut: ['10.0.0.0/8', 'example.com', '2001:db8::1/128'], denyOut: ['192.168.1.7/32'] });
     const bad = await call('validateNetworkPolicy', f.tokens.viewer, {
-      body: { backend: 'docker', policy: { allowOut: ['https://x.com', 'a..b', '169.254.169.254'], denyOut: ['x.com'] } },
+      body: { backend: 'docker', policy: { allowOut: ['x.com:443', 'a..b', '169.254.169.254'], denyOut: ['x.com'] } },
     });
     expect(bad.status).toBe(200);
     expect(bad.json.valid).toBe(false);
     expect(bad.json.policy).toBeNull();
     const paths = bad.json.issues.map((i: { path: string }) => i.path);
     expect(paths).toEqual(expect.arrayContaining(['allowOut.0', 'allowOut.1', 'allowOut.2', 'denyOut.0']));
-    expect(bad.json.issues.find((i: { path: string }) => i.path === 'allowOut.0').message).toMatch(/scheme/);
+    expect(bad.json.issues.find((i: { path: string }) => i.path === 'allowOut.0').message).toMatch(/a port is not allowed/);
   });
 
   it('refuses a config whose network policy is invalid with the same issues, and creates nothing', async () => {

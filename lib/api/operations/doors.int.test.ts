@@ -186,6 +186,11 @@ const CASES: Partial<Record<OpName, Case>> = {
   unsetSkillEnv: { status: 404, input: (d) => ({ body: { skillKey: `absent-${d}`, name: 'API_TOKEN' } }) },
   setMyEnv: { status: 200, input: (d) => ({ body: { level: 'personal_skill', skillKey: `mine-${d}`, name: 'API_TOKEN', value: 'secret' } }) },
   unsetMyEnv: { status: 404, input: (d) => ({ body: { level: 'personal_skill', skillKey: `absent-${d}`, name: 'API_TOKEN' } }) },
+  setAgentEnv: {
+    status: 404,
+    input: (d) => ({ params: { id: `absent-${d}` }, body: { level: 'personal_skill', skillKey: 'any', name: 'API_TOKEN', value: 'secret' } }),
+  },
+  unsetAgentEnv: { status: 404, input: (d) => ({ params: { id: `absent-${d}` }, body: { level: 'personal_skill', skillKey: 'any', name: 'API_TOKEN' } }) },
   openTerminal: { status: 404, input: () => ({ params: { id: 'absentconfig~abc123' }, body: {} }) },
   closeTerminalSession: { status: 404, input: () => ({ params: { id: '00000000-0000-4000-8000-000000000000' } }) },
   updateTerminalSettings: { status: 200, input: (d) => ({ body: { maxPerUser: d === 'route' ? 4 : 5 } }) },
