@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves happens in the engine (the exec in a real sandbox); its database
+// writes are the env store operations other files run on both engines.
 // Variables reach the skill that needs them, on real Docker (the offline busybox image): a skill
 // needing FOO_API_KEY gets the value of the highest level set — config < workspace skill < the
 // agent's sandbox variables < the agent's skill variables — in a gateway exec that names it, and an

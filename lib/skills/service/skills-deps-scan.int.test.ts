@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves is the scanner gate before a real pip install; its database
+// writes are the job and acknowledgement operations other files run on both engines.
 // "Install missing" honours the scanner: a catalog skill with unacknowledged critical findings has its
 // dependency install refused (422 scan_blocked naming the count, no job queued) through the skill's
 // route and as a SKILL.md sent to the packages route; after an admin acknowledges the findings the

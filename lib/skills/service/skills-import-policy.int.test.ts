@@ -1,3 +1,5 @@
+// test-phase: pglite only. What it proves is the classification of real file contents; its database
+// writes are the import job and settings operations other files run on both engines.
 // The import policy through the routes and the skill.import job: a skill holding binaries (a real ELF
 // renamed .md, a PNG) fails naming them and installs nothing, from an upload and from git alike, and
 // imports once an admin allows binaries (audited); archive uploads switched off are refused before a
