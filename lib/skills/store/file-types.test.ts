@@ -48,7 +48,7 @@ describe('the file classifier', () => {
 
   it('calls a file with a NUL byte binary, wherever the NUL is, and says where', () => {
     expect(classifyBytes(Buffer.from('# Title\n\0more'))).toEqual({ kind: 'binary', what: 'binary data (a NUL byte at offset 8)' });
-    const big = Buffer.alloc(3 * 1024 * 1024 + 5, 'lorem ipsum\n');
+    const big = Buffer.alloc(3 * 1024 * 1024 + 5, 'Run scripts/forecast.sh <city> and read notes.md.\n');
     big[big.length - 1] = 0;
     const r = sniff(big, 64 * 1024);
     expect(r).toMatchObject({ kind: 'binary', what: `binary data (a NUL byte at offset ${big.length - 1})` });
