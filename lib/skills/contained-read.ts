@@ -12,6 +12,21 @@ import { isInside } from './catalog/containment';
 
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
+/**
+ * The real path of the file `fh` has open. On Linux the kernel names it (`/proc/self/fd/N`: one call,
+ * and about the very file opened, not a path looked up again); elsewhere the realpath of `abs` when it
+ * names the same file (device and inode) as the one opened. Null when neither can be established.
+ */
+async function openedPath(fh: fsp.FileHandle, abs: string, st: fs.Stats): Promise<string | null> {
+  if (process.platform === 'linux') {
+    const named = await fsp.readlink(`/proc/self/fd/${fh.fd}`).catch(() => null);
+    if (named !== null) return named.startsWith('/') && !named.endsWith(' (deleted)') ? named : null;
+  }
+  const real = await fsp.realpath(abs).catch(() => null);
+  const again = real ? await fsp.stat(real).catch(() => null) : null;
+  return again && again.dev === st.dev && again.ino === st.ino ? real : null;
+}
+
 /** `realRoot`: the realpath of `root` when the caller already has it (reading many files of one folder). */
 export async function readContainedFile(root: string, rel: string, maxBytes: number, realRoot?: string): Promise<Buffer> {
   const segs = rel.split('/');
@@ -35,22 +50,23 @@ export async function readContainedFile(root: string, rel: string, maxBytes: num
       throw new AppError('payload_too_large', `${rel} is ${st.size} bytes; the limit is ${maxBytes}.`, {
         details: { path: rel, size: st.size, max: maxBytes },
       });
-    // A parent folder may have been swapped for a link: the opened file must be the one the realpath names, inside the root.
-    const [realDir, realFile] = await Promise.all([realRoot ?? fsp.realpath(root), fsp.realpath(abs).catch(() => null)]);
-    const named = realFile ? await fsp.stat(realFile).catch(() => null) : null;
-    if (!realFile || !named || named.dev !== st.dev || named.ino !== st.ino || !isInside(realDir, realFile)) {
+    // A parent folder may have been swapped for a link: the opened file must be inside the root's realpath.
+    const [realDir, realFile] = await Promise.all([realRoot ?? fsp.realpath(root), openedPath(fh, abs, st)]);
+    if (!realFile || !isInside(realDir, realFile)) {
       throw new AppError('not_allowed', `${rel} resolves outside the skill folder.`, { details: { path: rel } });
     }
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
-      const { bytesRead } = await fh.read(chunk, 0, chunk.length, total);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
+      // Sized from fstat, so a file that does not grow is read in one call: a short read is its end.
+      const want = Math.min(total <= st.size ? st.size + 1 - total : 64 * 1024, maxBytes + 1 - total);
+      const chunk = Buffer.allocUnsafe(want);
+      const { bytesRead } = await fh.read(chunk, 0, want, total);
+      if (bytesRead > 0) chunks.push(chunk.subarray(0, bytesRead));
       total += bytesRead;
       if (total > maxBytes)
         throw new AppError('payload_too_large', `${rel} grew past ${maxBytes} bytes while being read.`, { details: { path: rel, max: maxBytes } });
+      if (bytesRead < want) break;
     }
     return Buffer.concat(chunks, total);
   } finally {

@@ -85,7 +85,8 @@ export interface StagedFolder extends StagedFiles {
  */
 export async function stageSkillFolder(root: string, folder: SkillFolder, opts: PutOptions = {}): Promise<StagedFolder | null> {
   checkFolder(folder);
-  const st = await lstatOrNull(path.join(root, folder.name));
+  // A cheap call made synchronously, like the writes that follow (stage.ts).
+  const st = fs.lstatSync(path.join(root, folder.name), { throwIfNoEntry: false });
   if (st) {
     const marker = await readMarker(root, folder.name);
     if (!marker) throw foreignFolder(root, folder.name);
@@ -130,8 +131,10 @@ export async function commitStaged(root: string, s: StagedFolder, hooks?: PutHoo
       throw e;
     }
     return null;
-  } finally {
+  } catch (e) {
+    // Swapped in, the staging copy has become the folder; otherwise it is removed here.
     await discardStaged(s);
+    throw e;
   }
 }
 

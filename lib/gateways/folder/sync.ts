@@ -10,7 +10,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDir, readJsonFile, writeJsonAtomic } from '../../core/atomic-fs';
-import { mapLimit } from '../../core/concurrency';
+import { mapLimit, pipelined } from '../../core/concurrency';
 import { isAppError } from '../../core/errors';
 import { MARKER_FILE, type SkillFolder } from '../access';
 import { folderSignature, markerStamp, otherStamps, sameFolders, signatureOf, stampOf } from './manifest';
@@ -32,9 +32,10 @@ import { type BundleSkill, EXIT, type GatewayClient, type RemoteSkill, SyncFailu
 
 export const STATE_FILE = '.skilldock-sync.json';
 const STATE_FORMAT = 3;
-/** Skills per bundle request, and bundle requests at a time. */
+/** Skills per bundle request; bundles read ahead of the writers (in flight or waiting); bundles written at a time. */
 const BUNDLE_SKILLS = 25;
-const BUNDLE_PARALLEL = 4;
+const BUNDLE_AHEAD = 4;
+const BUNDLE_WRITERS = 2;
 /** Skills of one bundle compared and staged at a time. */
 const SKILLS_PARALLEL = 8;
 
@@ -184,44 +185,55 @@ export async function syncPass(client: GatewayClient, root: string, opts: PassOp
   };
   const staged: { s: StagedFolder; digest: string; contentHash: string; change: Change }[] = [];
   const trash: string[] = [];
+  // Swapped in (or removed by a failed swap): nothing of theirs is left to discard.
+  const committed = new Set<StagedFolder>();
   try {
     const batches: string[][] = [];
     for (let i = 0; i < toRead.length; i += BUNDLE_SKILLS) batches.push(toRead.slice(i, i + BUNDLE_SKILLS));
-    await mapLimit(batches, BUNDLE_PARALLEL, async (names) => {
-      let bundle: Awaited<ReturnType<GatewayClient['bundle']>>;
-      try {
-        bundle = await client.bundle(names);
-      } catch (e) {
-        for (const n of names) blocked(n, e);
-        return;
-      }
-      for (const n of bundle.missing) blocked(n, new SyncFailure('gone', EXIT.notFound));
-      await mapLimit(bundle.skills, SKILLS_PARALLEL, async (b) => {
-        const { name } = b;
-        try {
-          const folder = await folderOf(client, b);
-          const marker = ours.get(name);
-          let byHand = false;
-          if (marker?.digest === folder.digest) {
-            if ((await folderDigestOnDisk(root, name)) === folder.digest) {
-              if (!dry) keep(name, folder.digest, b.contentHash);
-              return;
-            }
-            byHand = true;
-          }
-          const change: Change = {
-            kind: marker ? 'updated' : 'added',
-            name,
-            ...(byHand ? { detail: dry ? 'its files differ from what Skilldock wrote' : 'its files were changed by hand; restored' } : {}),
-          };
-          const s = dry ? null : await stageSkillFolder(root, folder, { force: byHand });
-          if (s) staged.push({ s, digest: folder.digest, contentHash: b.contentHash, change });
-          else changes.push(change);
-        } catch (e) {
-          blocked(name, e);
+    type Fetched = { ok: true; bundle: Awaited<ReturnType<GatewayClient['bundle']>> } | { ok: false; error: unknown };
+    // Bundles are read ahead while earlier ones are written, so the two overlap.
+    await pipelined(
+      batches,
+      { ahead: BUNDLE_AHEAD, consumers: BUNDLE_WRITERS },
+      (names): Promise<Fetched> =>
+        client.bundle(names).then(
+          (bundle) => ({ ok: true, bundle }),
+          (error: unknown) => ({ ok: false, error }),
+        ),
+      async (fetched, names) => {
+        if (!fetched.ok) {
+          for (const n of names) blocked(n, fetched.error);
+          return;
         }
-      });
-    });
+        const { bundle } = fetched;
+        for (const n of bundle.missing) blocked(n, new SyncFailure('gone', EXIT.notFound));
+        await mapLimit(bundle.skills, SKILLS_PARALLEL, async (b) => {
+          const { name } = b;
+          try {
+            const folder = await folderOf(client, b);
+            const marker = ours.get(name);
+            let byHand = false;
+            if (marker?.digest === folder.digest) {
+              if ((await folderDigestOnDisk(root, name)) === folder.digest) {
+                if (!dry) keep(name, folder.digest, b.contentHash);
+                return;
+              }
+              byHand = true;
+            }
+            const change: Change = {
+              kind: marker ? 'updated' : 'added',
+              name,
+              ...(byHand ? { detail: dry ? 'its files differ from what Skilldock wrote' : 'its files were changed by hand; restored' } : {}),
+            };
+            const s = dry ? null : await stageSkillFolder(root, folder, { force: byHand });
+            if (s) staged.push({ s, digest: folder.digest, contentHash: b.contentHash, change });
+            else changes.push(change);
+          } catch (e) {
+            blocked(name, e);
+          }
+        });
+      },
+    );
     if (!dry) {
       await makeDurable(
         root,
@@ -232,10 +244,12 @@ export async function syncPass(client: GatewayClient, root: string, opts: PassOp
           // Signed from the stats taken as it was written: nobody but this pass could touch it before it is visible.
           const visible = Date.now();
           const old = await commitStaged(root, x.s);
+          committed.add(x.s);
           if (old) trash.push(old);
           changes.push(x.change);
           skills[x.s.name] = keptFromStaged(x.s, x.digest, x.contentHash, visible);
         } catch (e) {
+          committed.add(x.s);
           blocked(x.s.name, e);
         }
       });
@@ -250,7 +264,11 @@ export async function syncPass(client: GatewayClient, root: string, opts: PassOp
     }
     if (trash.length) await fsyncDir(root);
   } finally {
-    await mapLimit(staged, FILE_PARALLEL, (x) => discardStaged(x.s));
+    await mapLimit(
+      staged.filter((x) => !committed.has(x.s)),
+      FILE_PARALLEL,
+      (x) => discardStaged(x.s),
+    );
     await mapLimit(trash, FILE_PARALLEL, (t) => fsp.rm(t, { recursive: true, force: true }));
   }
   changes.sort((a, b) => a.name.localeCompare(b.name));
