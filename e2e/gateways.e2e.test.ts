@@ -8,6 +8,7 @@
 // The agent's page names its gateway and mints a token for its `skilldock sync` command. A viewer
 // sees the same pages with the write controls disabled. The pages fit a 390 px phone and pass axe
 // (WCAG 2.1 A/AA, no serious or critical violation) in the light and the dark theme.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -173,6 +174,34 @@ it('connects a local OpenClaw gateway, adopts its agents, syncs a matrix change 
   const skills = await fetch(`${server.base}/api/v1/agents/gw-one/skills`, { headers: { authorization: `Bearer ${token}` } });
   expect(skills.status).toBe(200);
   expect((await fetch(`${server.base}/api/v1/agents/gw-two/skills`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(403);
+
+  // That command, run for real, is listed as a folder client in step; an admin forgets it after a confirm.
+  const folder = path.join(tmp, 'folder-client');
+  const code = await new Promise<number | null>((resolve) =>
+    spawn(
+      process.execPath,
+      [path.resolve('bin/skilldock.mjs'), 'sync', '--url', server.base, '--agent', 'gw-one', '--token', token, '--dir', folder, '--once'],
+      {
+        stdio: 'ignore',
+      },
+    ).on('exit', resolve),
+  );
+  expect(code).toBe(0);
+  expect(fs.existsSync(path.join(folder, 'alpha', 'SKILL.md'))).toBe(true);
+  await page.goto(`${server.base}/gateways`);
+  const clients = page.getByTestId('folder-clients');
+  const clientRow = clients.locator('[data-testid^="folder-client-"]').filter({ hasText: folder });
+  await clientRow.waitFor();
+  expect(await clientRow.getByTestId('folder-client-status').textContent()).toBe('in step');
+  // Filtered to OpenClaw only, the folder clients are hidden; to folder clients only, the gateways are.
+  await page.getByLabel('Kind').selectOption('openclaw');
+  await clients.waitFor({ state: 'detached' });
+  await page.getByLabel('Kind').selectOption('folder');
+  await clientRow.waitFor();
+  expect(await page.getByTestId('gateway-row-lab').count()).toBe(0);
+  await clientRow.getByRole('button', { name: 'Forget' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Forget client' }).click();
+  await clients.getByText('No folder client has reported yet').waitFor();
 }, 600_000);
 
 const PAGES = () => [

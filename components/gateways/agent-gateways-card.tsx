@@ -5,16 +5,18 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { createTokenAction } from '@/app/(console)/settings/actions';
+import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Tip } from '../ui/misc';
+import { RelativeTime } from '../ui/time';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { AgentDrift } from './agents-tab';
 import { CommandLine, useOrigin } from './connect-guide';
-import { useGateways } from './queries';
+import { useFolderClients, useGateways } from './queries';
 import { StatusBadge } from './status-badges';
-import { syncCommand } from './view';
+import { FOLDER_STATUS, syncCommand } from './view';
 
 /**
  * On an agent's page: the gateways it is linked to with their drift for this agent, and the
@@ -25,6 +27,7 @@ export function AgentGatewaysCard({ agentId }: { agentId: string }) {
   const mint = useCan('agents.write');
   const tokens = useCan('tokens.manage');
   const list = useGateways({ enabled: read.allowed });
+  const folders = useFolderClients(agentId, { enabled: read.allowed });
   const origin = useOrigin();
   const [token, setToken] = useState('');
   const create = useOperation(createTokenAction, {
@@ -61,6 +64,21 @@ export function AgentGatewaysCard({ agentId }: { agentId: string }) {
                 <div className="w-full min-w-0 sm:w-auto sm:flex-1">
                   <AgentDrift agent={g.drift?.agents.find((a) => a.agentId === agentId)} />
                 </div>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {folders.data?.clients.length ? (
+          <ul className="grid gap-1.5" aria-label="Folder clients of this agent">
+            {folders.data.clients.map((c) => (
+              <li key={c.clientId} className="flex flex-wrap items-center gap-2 text-sm" data-testid={`agent-folder-client-${c.clientId}`}>
+                <span className="min-w-0 truncate font-mono text-xs" title={`${c.host}:${c.dir}`}>
+                  {c.host}:{c.dir}
+                </span>
+                <Badge variant={FOLDER_STATUS[c.status].variant}>{FOLDER_STATUS[c.status].label}</Badge>
+                <span className="text-xs text-muted-foreground">
+                  seen <RelativeTime iso={c.lastSeenAt} />
+                </span>
               </li>
             ))}
           </ul>

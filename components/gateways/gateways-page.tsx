@@ -11,6 +11,7 @@ import { EmptyState, RetryableError, Tip } from '../ui/misc';
 import { useCan } from '../viewer';
 import { ConnectDialog } from './connect-dialog';
 import { ConnectGuide } from './connect-guide';
+import { FolderClientsCard } from './folder-clients-card';
 import { GatewaysTable } from './gateways-table';
 import { useGateways } from './queries';
 import { applyGatewayFilters, KIND_FILTERS, STATUS_FILTERS, useGatewayFilters } from './use-gateway-filters';
@@ -90,7 +91,7 @@ export function GatewaysPage() {
               </Button>
             ) : null}
           </div>
-          {list.error && !data ? (
+          {filters.kind === 'folder' ? null : list.error && !data ? (
             <RetryableError error={list.error} onRetry={() => void list.refetch()} />
           ) : data && data.items.length === 0 ? (
             <ConnectGuide roots={data.roots} action={can.allowed ? connectButton : null} />
@@ -111,6 +112,7 @@ export function GatewaysPage() {
           )}
         </CardContent>
       </Card>
+      {filters.kind === 'openclaw' ? null : <FolderClientsCard q={filters.q} />}
       {connecting ? <ConnectDialog open onOpenChange={setConnecting} roots={data?.roots ?? []} /> : null}
     </>
   );

@@ -3,7 +3,7 @@
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { api } from '../api';
 import type { Job, JobPage } from '../jobs/view';
-import type { Gateway, GatewayList } from './view';
+import type { FolderClientList, Gateway, GatewayList } from './view';
 
 export const gatewaysKey = ['gateways'] as const;
 export const gatewayKey = (id: string) => ['gateways', 'one', id] as const;
@@ -41,5 +41,16 @@ export function useGatewayJobs(id: string) {
         .slice(0, 10);
     },
     refetchInterval: (q) => (q.state.data?.some((j) => j.state === 'queued' || j.state === 'running') ? 2000 : 10_000),
+  });
+}
+
+/** The `skilldock sync` clients (of one agent, or all), as they last reported. */
+export function useFolderClients(agentId?: string, opts: { enabled?: boolean } = {}) {
+  const qs = agentId ? `?${new URLSearchParams({ agentId })}` : '';
+  return useQuery({
+    queryKey: [...gatewaysKey, 'folder-clients', agentId ?? null],
+    queryFn: ({ signal }) => api<FolderClientList>(`/api/v1/folder-clients${qs}`, { signal }),
+    enabled: opts.enabled ?? true,
+    refetchInterval: 15_000,
   });
 }

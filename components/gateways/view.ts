@@ -3,7 +3,17 @@
  * bundled), and the small formatting helpers of the gateways pages.
  */
 import type { z } from 'zod';
-import type { adoptOut, adoptPreviewOut, driftOut, gatewayListOut, gatewayOut, gatewayStatusOut, syncPlanOut } from '@/lib/api/gateway-schemas';
+import type {
+  adoptOut,
+  adoptPreviewOut,
+  driftOut,
+  folderClientListOut,
+  folderClientOut,
+  gatewayListOut,
+  gatewayOut,
+  gatewayStatusOut,
+  syncPlanOut,
+} from '@/lib/api/gateway-schemas';
 
 export type GatewayList = z.output<typeof gatewayListOut>;
 export type Gateway = z.output<typeof gatewayOut>;
@@ -52,3 +62,20 @@ export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n ==
 export function syncCommand(origin: string, agentId: string, token: string, dir = '<folder>'): string {
   return `skilldock sync --url ${origin} --agent ${agentId} --token ${token || '<agent token>'} --dir ${dir}`;
 }
+
+export type FolderClient = z.output<typeof folderClientOut>;
+export type FolderClientList = z.output<typeof folderClientListOut>;
+
+export const FOLDER_STATUS: Record<FolderClient['status'], { label: string; variant: 'success' | 'warning' | 'destructive' | 'secondary' }> = {
+  'in-step': { label: 'in step', variant: 'success' },
+  behind: { label: 'behind', variant: 'warning' },
+  blocked: { label: 'blocked', variant: 'destructive' },
+  silent: { label: 'silent', variant: 'secondary' },
+};
+
+export const FOLDER_MODES: Record<FolderClient['mode'], string> = {
+  events: 'event stream',
+  polling: 'polling',
+  once: '--once',
+  check: '--check',
+};

@@ -1,4 +1,5 @@
-import { boolean, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { agents } from './agents';
 
 /** Where a gateway lives, without its secrets (a remote gateway's token is sealed in `token_sealed`). */
 export type StoredGatewayLocation =
@@ -65,4 +66,31 @@ export const gateways = pgTable(
     updatedBy: text('updated_by').notNull(),
   },
   (t) => [uniqueIndex('gateways_name_idx').on(t.name)],
+);
+
+/**
+ * `skilldock sync` clients as they report themselves with each request (one row per agent and
+ * client): where they run, how they follow, the agent version they were last served, and how many
+ * skills their last pass could not write. Nothing is registered by hand; a client an operator no
+ * longer runs can be forgotten.
+ */
+export const folderClients = pgTable(
+  'folder_clients',
+  {
+    agentId: text('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    host: text('host').notNull(),
+    dir: text('dir').notNull(),
+    mode: text('mode').$type<'events' | 'polling' | 'once' | 'check'>().notNull(),
+    pollMs: integer('poll_ms').notNull(),
+    blocked: integer('blocked').notNull().default(0),
+    version: text('version'),
+    /** Who it authenticated as: a token's or a user's label. */
+    via: text('via').notNull(),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.clientId] })],
 );

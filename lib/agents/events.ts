@@ -16,6 +16,8 @@ export interface AgentEventsOptions {
   owner?: string;
   maxPerOwner?: number;
   heartbeatMs?: number;
+  /** Called with each heartbeat while the stream is open (a reader still follows). */
+  onHeartbeat?: () => void;
 }
 
 const openByOwner = new Map<string, number>();
@@ -100,6 +102,7 @@ export function openAgentEvents(
       heartbeat = setInterval(() => {
         pending += `: ping ${Date.now()}\n\n`;
         poke();
+        opts.onHeartbeat?.();
       }, opts.heartbeatMs ?? AGENT_EVENTS_HEARTBEAT_MS);
       heartbeat.unref?.();
     },

@@ -84,3 +84,21 @@ export const syncPlanOut = z.object({
 });
 export const syncStartedOut = z.object({ dryRun: z.literal(false), jobId: z.string(), coalesced: z.boolean() });
 export const syncOut = z.union([syncPlanOut, syncStartedOut]);
+
+export const folderClientOut = z.object({
+  agentId: z.string(),
+  clientId: z.string(),
+  host: z.string(),
+  dir: z.string(),
+  mode: z.enum(['events', 'polling', 'once', 'check']),
+  pollMs: z.number().int(),
+  blocked: z.number().int().describe('Skills its last pass could not write'),
+  version: z.string().nullable().describe('The agent version it was last served'),
+  currentVersion: z.string().nullable(),
+  via: z.string().describe('The token or user it authenticated as'),
+  firstSeenAt: z.string(),
+  lastSeenAt: z.string(),
+  status: z.enum(['in-step', 'behind', 'blocked', 'silent']),
+  summary: z.string(),
+});
+export const folderClientListOut = z.object({ clients: z.array(folderClientOut) });

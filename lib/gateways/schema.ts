@@ -110,3 +110,7 @@ export const adoptInput = z.strictObject({
   agentIds: agentIds.optional(),
 });
 export const syncQuery = z.strictObject({ dryRun: z.enum(['true', 'false']).optional() });
+
+const clientAgentId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'An agent id.');
+export const folderClientsQuery = z.strictObject({ agentId: clientAgentId.optional() });
+export const folderClientParams = z.strictObject({ agentId: clientAgentId, clientId: z.string().regex(/^[a-f0-9]{16,64}$/, 'A folder client id (hex).') });

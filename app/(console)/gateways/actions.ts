@@ -8,3 +8,4 @@ export const deleteGatewayAction = action(ops.deleteGateway);
 export const testGatewayAction = action(ops.testGateway);
 export const adoptGatewayAction = action(ops.adoptGateway);
 export const syncGatewayAction = action(ops.syncGateway);
+export const forgetFolderClientAction = action(ops.forgetFolderClient);

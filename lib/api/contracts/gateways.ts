@@ -1,7 +1,16 @@
 import { z } from 'zod';
-import { adoptInput, adoptQuery, createGatewayInput, gatewayIdParams, patchGatewayInput, syncQuery } from '../../gateways/schema';
+import {
+  adoptInput,
+  adoptQuery,
+  createGatewayInput,
+  folderClientParams,
+  folderClientsQuery,
+  gatewayIdParams,
+  patchGatewayInput,
+  syncQuery,
+} from '../../gateways/schema';
 import { defineContract } from '../../http/contract';
-import { adoptOut, adoptPreviewOut, driftOut, gatewayListOut, gatewayOut, gatewayStatusOut, syncOut } from '../gateway-schemas';
+import { adoptOut, adoptPreviewOut, driftOut, folderClientListOut, gatewayListOut, gatewayOut, gatewayStatusOut, syncOut } from '../gateway-schemas';
 
 const tag = 'Gateways';
 
@@ -95,5 +104,23 @@ export const gatewaysApi = {
     query: syncQuery,
     response: syncOut,
     status: 202,
+  }),
+  listFolderClients: defineContract({
+    method: 'GET',
+    path: '/api/v1/folder-clients',
+    tag,
+    summary: "`skilldock sync` clients as they report themselves: where each runs, how it follows, and whether it holds the agent's current skills",
+    permission: 'gateways.read',
+    query: folderClientsQuery,
+    response: folderClientListOut,
+  }),
+  forgetFolderClient: defineContract({
+    method: 'DELETE',
+    path: '/api/v1/folder-clients/{agentId}/{clientId}',
+    tag,
+    summary: 'Forget a folder client no longer run (it reappears when it runs again)',
+    permission: 'gateways.write',
+    params: folderClientParams,
+    response: z.object({ deleted: z.literal(true) }),
   }),
 };

@@ -5,6 +5,7 @@ import { gatewayBundle } from '../../agents/gateway-bundle';
 import { type AgentsDeps, effectiveOf, etagOf, explainAgent, gatewayFile, gatewayJson, gatewaySkill, gatewayView, matchesEtag } from '../../agents/service';
 import { type AgentStoreDeps, createAgent, deleteAgent, getAgent, getDefaults, listAgents, patchAgent, putDefaults } from '../../agents/store';
 import { agentSummaries, allowlistMatrix, budgetPlan, skillAgents } from '../../agents/views';
+import { clientReportOf, recordFolderClient } from '../../gateways/folder-clients';
 import { checkOutput, outputChecked } from '../../http/invoke';
 import { defineOperation } from '../../http/operation';
 import { policyEngine, presetDefs } from '../../policy/runtime';
@@ -50,9 +51,12 @@ export const agentOps = {
   // On the REST door the answer carries its version as the ETag, and a matching If-None-Match is
   // answered 304 without a body; the console's door gets the same JSON without the header.
   // The answer is kept per version: a 304 builds no body, a 200 sends the JSON serialised once.
-  agentSkills: defineOperation(api.agentSkills, async ({ services, params, req }) => {
+  agentSkills: defineOperation(api.agentSkills, async ({ services, actor, params, req }) => {
     const deps = agentsDeps(services);
+    const report = clientReportOf(req);
     const e = await effectiveOf(deps, params.id);
+    // A `skilldock sync` client holds this version once the pass it starts ends (a 304: already).
+    if (report) await recordFolderClient(services.database.db, params.id, report, { version: e.version, via: actor.label });
     if (!req) return gatewayView(e);
     const headers = { etag: etagOf(e.version), 'cache-control': 'no-cache' };
     if (matchesEtag(req.headers.get('if-none-match'), e.version)) return new Response(null, { status: 304, headers });

@@ -1,11 +1,14 @@
 import 'server-only';
+import { effectiveOf } from '../../agents/service';
 import { adopt, adoptPreview } from '../../gateways/adopt';
+import { forgetFolderClient, listFolderClients } from '../../gateways/folder-clients';
 import { queueSync } from '../../gateways/jobs';
 import { createGateway, deleteGateway, type GatewayStoreDeps, gatewayView, listGatewayRows, loadGateway, patchGateway } from '../../gateways/store';
 import { runSync } from '../../gateways/sync';
 import { defineOperation } from '../../http/operation';
 import type { Services } from '../../services';
 import { api } from '../contracts';
+import { agentsDeps } from './agents';
 
 const storeDeps = (s: Services): GatewayStoreDeps => ({
   db: s.database.db,
@@ -49,4 +52,16 @@ export const gatewayOps = {
     const job = await queueSync(services.database, actor, row.id, 'sync now');
     return { dryRun: false as const, jobId: job.id, coalesced: job.coalesced };
   }),
+  listFolderClients: defineOperation(api.listFolderClients, async ({ services, query }) => {
+    const deps = agentsDeps(services);
+    const current = (id: string) =>
+      effectiveOf(deps, id).then(
+        (e) => e.version,
+        () => null,
+      );
+    return { clients: await listFolderClients(services.database.db, current, query.agentId) };
+  }),
+  forgetFolderClient: defineOperation(api.forgetFolderClient, async ({ services, actor, params }) =>
+    forgetFolderClient(services.database.db, actor, params.agentId, params.clientId),
+  ),
 };

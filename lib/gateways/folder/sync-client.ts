@@ -2,6 +2,7 @@
 // of skills with their files' bytes, one skill's file list, one file's bytes. Failures become a SyncFailure with the exit code the command
 // ends with and a sentence a person can act on.
 import { trimEndChar } from '../../core/text';
+import { CLIENT_HEADER, type FolderClientReport, formatClientHeader } from './client-header';
 
 export const EXIT = { ok: 0, differs: 1, usage: 2, auth: 3, notFound: 4, unreachable: 5, failed: 6 } as const;
 
@@ -58,6 +59,8 @@ export class GatewayClient {
   readonly base: string;
   private readonly fetchFn: typeof fetch;
   requests = 0;
+  /** Sent with every request, so the console can show this client's status. */
+  report: FolderClientReport | null = null;
 
   constructor(private readonly o: GatewayClientOptions) {
     this.base = `${trimEndChar(o.url, '/')}/api/v1/agents/${encodeURIComponent(o.agentId)}`;
@@ -74,7 +77,9 @@ export class GatewayClient {
     this.requests++;
     let res: Response;
     try {
-      res = await this.fetchFn(url, { ...init, headers: { authorization: `Bearer ${this.o.token}`, ...(init.headers as Record<string, string>) } });
+      const headers: Record<string, string> = { authorization: `Bearer ${this.o.token}`, ...(init.headers as Record<string, string>) };
+      if (this.report) headers[CLIENT_HEADER] = formatClientHeader(this.report);
+      res = await this.fetchFn(url, { ...init, headers });
     } catch (e) {
       if ((e as Error).name === 'AbortError') throw e;
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
