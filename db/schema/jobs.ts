@@ -31,6 +31,8 @@ export const jobs = pgTable(
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
     cancelRequested: boolean('cancel_requested').notNull().default(false),
     parentId: text('parent_id'),
+    /** The host a host-bound job must run on (it installs into that host's runtimes); null: any replica. */
+    host: text('host'),
     retryOf: text('retry_of'),
     createdBy: text('created_by'),
     createdByLabel: text('created_by_label').notNull(),

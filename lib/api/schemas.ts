@@ -57,6 +57,7 @@ export const jobOut = z.object({
   cancelRequested: z.boolean(),
   parentId: z.string().nullable(),
   retryOf: z.string().nullable(),
+  host: z.string().nullable().optional().describe('The host a host-bound job runs on (an install into its runtimes); null: any replica'),
   createdByLabel: z.string(),
   logCount: z.number().int(),
   createdAt: time,

@@ -28,6 +28,11 @@ export interface JobKind<P = unknown, R = unknown, I = P> {
   /** Total attempts, counting the first; > 1 enables retry with backoff after a failure. */
   readonly maxAttempts: number;
   backoffMs?(attempt: number): number;
+  /**
+   * Runs only on a replica of the host it was queued on (see jobs/host.ts): its work changes that
+   * host (installs into its runtimes), so a replica on another machine must not take it.
+   */
+  readonly hostBound?: boolean;
   /** Safe to run again from the start after a crash; otherwise a crashed job ends failed. */
   readonly resumable: boolean;
   /**

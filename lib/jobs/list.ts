@@ -35,6 +35,7 @@ const LIST_COLUMNS = {
   cancelRequested: jobs.cancelRequested,
   parentId: jobs.parentId,
   retryOf: jobs.retryOf,
+  host: jobs.host,
   createdByLabel: jobs.createdByLabel,
   logCount: jobs.logCount,
   createdAt: jobs.createdAt,

@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/audit';
 import { type Actor, requirePermission } from '../auth/actor';
 import { AppError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
+import { thisHost } from './host';
 import { type AnyJobKind, type AnyJobSpec, JOB_KIND_NAME, type JobKind } from './kind';
 import type { JobRegistry } from './registry';
 import { BUS_CHANNEL, type BusMessage, type JobRow } from './types';
@@ -27,6 +28,8 @@ export interface EnqueueOptions {
   retryOf?: string | null;
   /** Skip the kind's start permission: the calling feature has checked its own. */
   trusted?: boolean;
+  /** The host a host-bound kind runs on; default: this replica's. */
+  host?: string;
 }
 
 /** Checks the start permission (unless trusted) and parses the params with the kind's schema. */
@@ -60,6 +63,7 @@ async function insertJob(tx: Tx, actor: Actor, prepared: ReturnType<typeof prepa
       maxAttempts: kind.maxAttempts,
       parentId: opts.parentId ?? null,
       retryOf: opts.retryOf ?? null,
+      host: kind.hostBound ? (opts.host ?? thisHost()) : null,
       createdBy: actor.userId,
       createdByLabel: actor.label,
     })
@@ -205,7 +209,12 @@ export async function retryJob(database: Database, registry: JobRegistry, actor:
   if (!permission) throw new AppError('forbidden', `Jobs of kind "${kind.name}" cannot be retried; start them again from their own page.`);
   requirePermission(actor, permission);
   const params = kind.retryParams ? kind.retryParams(old.params) : old.params;
-  return enqueueByName(database, registry, actor, old.kind, params, { parentId: old.parentId, retryOf: old.id, trusted: true });
+  return enqueueByName(database, registry, actor, old.kind, params, {
+    parentId: old.parentId,
+    retryOf: old.id,
+    trusted: true,
+    ...(old.host ? { host: old.host } : {}),
+  });
 }
 
 export { type ListJobsQuery, listJobs, listJobsQuery } from './list';

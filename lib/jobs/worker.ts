@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { jobs } from '@/db/schema';
 import { DeferringAbortController, settledWithin } from '../core/critical';
@@ -7,6 +7,7 @@ import { type ErrorBody, isAppError } from '../core/errors';
 import { randomToken } from '../core/ids';
 import { logger } from '../core/logger';
 import { runProcess } from '../core/process';
+import { thisHost } from './host';
 import type { JobEventHub } from './hub';
 import { JobLogWriter } from './log-writer';
 import { failureBody, partialResult } from './outcome';
@@ -23,6 +24,8 @@ export interface WorkerOptions {
   pollMs?: number;
   /** How long a canceled job's handler may take to stop before the job is ended regardless. */
   cancelGraceMs?: number;
+  /** The host this worker runs on: it claims host-bound jobs of this host only (default: this replica's). */
+  host?: string;
 }
 
 interface Running {
@@ -137,7 +140,14 @@ export class JobWorker {
       const [cand] = await tx
         .select({ id: jobs.id })
         .from(jobs)
-        .where(and(eq(jobs.state, 'queued'), lte(jobs.runAfter, sql`now()`), inArray(jobs.kind, eligible)))
+        .where(
+          and(
+            eq(jobs.state, 'queued'),
+            lte(jobs.runAfter, sql`now()`),
+            inArray(jobs.kind, eligible),
+            or(isNull(jobs.host), eq(jobs.host, this.opts.host ?? thisHost())),
+          ),
+        )
         .orderBy(asc(jobs.runAfter), asc(jobs.createdAt))
         .limit(1)
         .for('update', { skipLocked: true });

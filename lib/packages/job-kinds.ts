@@ -19,7 +19,8 @@ const packageTitle = (action: PackageAction) => (p: { spec: string; toVersion?: 
   `${VERB[action]} ${p.spec}${p.toVersion ? ` → ${p.toVersion}` : ''}`;
 // Every kind here is started by a packages.write operation, so a retry needs packages.write too.
 const RETRY = { retryPermission: 'packages.write' } as const;
-const installs = { concurrency: 2, maxAttempts: 1, resumable: false, effects: [PACKAGES_CHANGED], ...RETRY } as const;
+// They change this host's runtimes: a replica on another host must not take them.
+const installs = { concurrency: 2, maxAttempts: 1, resumable: false, hostBound: true, effects: [PACKAGES_CHANGED], ...RETRY } as const;
 
 // Started only by the packages routes (after their packages.write check), never through POST /api/v1/jobs.
 export const packageInstallJob = defineJobKind({ name: NAMES.install, params: installPackageInput, title: packageTitle('install'), ...installs });
@@ -73,6 +74,8 @@ export const updateCheckJob = defineJobKind({
   concurrency: 1,
   maxAttempts: 1,
   resumable: true,
+  // It reads this host's installed versions.
+  hostBound: true,
   ...RETRY,
 });
 
