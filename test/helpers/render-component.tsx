@@ -1,0 +1,31 @@
+// Renders a console component the way the app does: inside a QueryClientProvider (no retries, no
+// refetch timers in a test) and a ViewerProvider holding a role's real permissions. A test seeds
+// what a query would have fetched with `queries` (key → data). Nothing goes over the network:
+// happy-dom's fetch is real, so a component that still fetches gets a rejection saying so.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { ViewerProvider } from '@/components/viewer';
+import { ROLE_PERMISSIONS, type Role } from '@/lib/auth/permissions';
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', (url: unknown) => Promise.reject(new Error(`a component test does not fetch (${String(url)}): seed the query instead`)));
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+export function renderComponent(ui: ReactElement, opts: { role?: Role; queries?: [readonly unknown[], unknown][] } = {}) {
+  const role = opts.role ?? 'admin';
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY, refetchInterval: false } } });
+  for (const [key, data] of opts.queries ?? []) client.setQueryData(key, data);
+  const viewer = { userId: 'u-test', email: `${role}@example.test`, role, permissions: [...ROLE_PERMISSIONS[role]] };
+  const result = render(
+    <QueryClientProvider client={client}>
+      <ViewerProvider viewer={viewer}>{ui}</ViewerProvider>
+    </QueryClientProvider>,
+  );
+  return { ...result, client };
+}
