@@ -11,8 +11,30 @@ const at = '2026-12-01T10:00:00.000Z';
 const { items } = profileListOut.parse({
   defaultProfile: 'balanced',
   items: [
-    { name: 'balanced', description: 'The default', rules: presetRules('balanced'), builtin: true, revision: 0, usedBy: ['writer'], createdAt: null, createdBy: null, updatedAt: null, updatedBy: null },
-    { name: 'ci-runner', description: 'Builds only', rules: presetRules('locked_down'), builtin: false, revision: 3, usedBy: [], createdAt: at, createdBy: 'admin@example.test', updatedAt: at, updatedBy: 'admin@example.test' },
+    {
+      name: 'balanced',
+      description: 'The default',
+      rules: presetRules('balanced'),
+      builtin: true,
+      revision: 0,
+      usedBy: ['writer'],
+      createdAt: null,
+      createdBy: null,
+      updatedAt: null,
+      updatedBy: null,
+    },
+    {
+      name: 'ci-runner',
+      description: 'Builds only',
+      rules: presetRules('locked_down'),
+      builtin: false,
+      revision: 3,
+      usedBy: [],
+      createdAt: at,
+      createdBy: 'admin@example.test',
+      updatedAt: at,
+      updatedBy: 'admin@example.test',
+    },
   ],
 });
 
@@ -34,7 +56,9 @@ describe('the profiles table', () => {
   });
 
   it('shows a viewer the eye, and a disabled duplicate on presets', () => {
-    renderComponent(<ProfileTable title="All" rows={items} loading={false} canWrite={false} why="Needs the admin role (you are viewer)." />, { role: 'viewer' });
+    renderComponent(<ProfileTable title="All" rows={items} loading={false} canWrite={false} why="Needs the admin role (you are viewer)." />, {
+      role: 'viewer',
+    });
     expect(screen.queryAllByRole('link', { name: /^Edit / })).toHaveLength(0);
     expect(document.querySelector('.lucide-pencil')).toBeNull();
     expect((within(row('balanced')).getByRole('button', { name: 'Duplicate balanced' }) as HTMLButtonElement).disabled).toBe(true);
