@@ -4,6 +4,7 @@
 // happy-dom's fetch is real, so a component that still fetches gets a rejection saying so.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render } from '@testing-library/react';
+import { PathnameContext, SearchParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { ViewerProvider } from '@/components/viewer';
@@ -17,15 +18,24 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-export function renderComponent(ui: ReactElement, opts: { role?: Role; queries?: [readonly unknown[], unknown][] } = {}) {
+/**
+ * `url` is the page's address as Next's navigation hooks (usePathname, useSearchParams) answer it,
+ * through the same contexts Next's app router provides them with.
+ */
+export function renderComponent(ui: ReactElement, opts: { role?: Role; queries?: [readonly unknown[], unknown][]; url?: string } = {}) {
   const role = opts.role ?? 'admin';
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY, refetchInterval: false } } });
   for (const [key, data] of opts.queries ?? []) client.setQueryData(key, data);
   const viewer = { userId: 'u-test', email: `${role}@example.test`, role, permissions: [...ROLE_PERMISSIONS[role]] };
+  const url = new URL(opts.url ?? '/', 'http://localhost');
   const result = render(
-    <QueryClientProvider client={client}>
-      <ViewerProvider viewer={viewer}>{ui}</ViewerProvider>
-    </QueryClientProvider>,
+    <PathnameContext.Provider value={url.pathname}>
+      <SearchParamsContext.Provider value={url.searchParams}>
+        <QueryClientProvider client={client}>
+          <ViewerProvider viewer={viewer}>{ui}</ViewerProvider>
+        </QueryClientProvider>
+      </SearchParamsContext.Provider>
+    </PathnameContext.Provider>,
   );
   return { ...result, client };
 }
