@@ -35,6 +35,7 @@ const broken = {
       pass: false,
       detail: 'disable-model-invocation is true and user-invocable is false: neither the model nor a user can invoke it',
     },
+    { step: 'prompt', pass: false, skipped: true, detail: 'not reached: it fails eligible, enabled, model-invocable' },
   ],
 };
 const excluded = (name: string) => ({
@@ -104,6 +105,7 @@ describe('the effective skills tab', () => {
       ['allowed', 'passes: '],
       ['enabled', 'fails: '],
       ['model-invocable', 'fails: '],
+      ['prompt', 'skipped: '],
     ]);
   });
 });
