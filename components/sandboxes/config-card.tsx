@@ -1,6 +1,6 @@
 'use client';
 
-import { Copy, FileArchive, Network, Pencil, Trash2 } from 'lucide-react';
+import { Copy, Eye, FileArchive, Network, Pencil, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -76,7 +76,7 @@ export function ConfigCard({ config, canWrite, why, onEdit }: { config: ConfigCa
         <ConfigSkillsSection configId={config.id} configName={config.name} />
         <div className="flex flex-wrap gap-2">
           <Button size="sm" variant="outline" onClick={onEdit}>
-            <Pencil aria-hidden /> {canWrite ? 'Edit' : 'View'}
+            {canWrite ? <Pencil aria-hidden /> : <Eye aria-hidden />} {canWrite ? 'Edit' : 'View'}
           </Button>
           <Button size="sm" variant="outline" onClick={() => setNetwork(true)} aria-label={`Network rules of ${config.name}`}>
             <Network aria-hidden /> Network

@@ -4,6 +4,7 @@
 // happy-dom's fetch is real, so a component that still fetches gets a rejection saying so.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render } from '@testing-library/react';
+import { AppRouterContext, type AppRouterInstance } from 'next/dist/shared/lib/app-router-context.shared-runtime';
 import { PathnameContext, SearchParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, vi } from 'vitest';
@@ -18,6 +19,16 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** Navigation moves happy-dom's own history: a test reads where a component sent the page from `location`. */
+const router: AppRouterInstance = {
+  back: () => window.history.back(),
+  forward: () => window.history.forward(),
+  refresh: () => {},
+  push: (href) => window.history.pushState(null, '', href),
+  replace: (href) => window.history.replaceState(null, '', href),
+  prefetch: () => {},
+};
+
 /**
  * `url` is the page's address as Next's navigation hooks (usePathname, useSearchParams) answer it,
  * through the same contexts Next's app router provides them with.
@@ -29,13 +40,15 @@ export function renderComponent(ui: ReactElement, opts: { role?: Role; queries?:
   const viewer = { userId: 'u-test', email: `${role}@example.test`, role, permissions: [...ROLE_PERMISSIONS[role]] };
   const url = new URL(opts.url ?? '/', 'http://localhost');
   const result = render(
-    <PathnameContext.Provider value={url.pathname}>
-      <SearchParamsContext.Provider value={url.searchParams}>
-        <QueryClientProvider client={client}>
-          <ViewerProvider viewer={viewer}>{ui}</ViewerProvider>
-        </QueryClientProvider>
-      </SearchParamsContext.Provider>
-    </PathnameContext.Provider>,
+    <AppRouterContext.Provider value={router}>
+      <PathnameContext.Provider value={url.pathname}>
+        <SearchParamsContext.Provider value={url.searchParams}>
+          <QueryClientProvider client={client}>
+            <ViewerProvider viewer={viewer}>{ui}</ViewerProvider>
+          </QueryClientProvider>
+        </SearchParamsContext.Provider>
+      </PathnameContext.Provider>
+    </AppRouterContext.Provider>,
   );
   return { ...result, client };
 }
