@@ -27,6 +27,7 @@ const router: AppRouterInstance = {
   push: (href) => window.history.pushState(null, '', href),
   replace: (href) => window.history.replaceState(null, '', href),
   prefetch: () => {},
+  bfcacheId: 'component-test',
 };
 
 /**
