@@ -109,12 +109,21 @@ export function ProfilesPage() {
         onOpenChange={(o) => !o && setDeleting(null)}
         title={`Delete ${deleting?.name ?? ''}?`}
         description={
-          <>
-            The profile <strong>{deleting?.name}</strong> and its rules are removed. Agents must not be using it; a profile in use cannot be deleted.
-          </>
+          <div className="grid gap-2">
+            <p>
+              The profile <strong>{deleting?.name}</strong> and its rules are removed.
+            </p>
+            {deleting?.usedBy.length ? (
+              <p role="status" data-testid="profile-in-use" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-foreground">
+                {deleting.usedBy.length === 1 ? '1 agent decides' : `${deleting.usedBy.length} agents decide`} with it, so it cannot be deleted:{' '}
+                <strong>{deleting.usedBy.join(', ')}</strong>. Move {deleting.usedBy.length === 1 ? 'it' : 'them'} to another profile first.
+              </p>
+            ) : null}
+          </div>
         }
         confirmLabel="Delete profile"
         busy={del.isPending}
+        disabled={!!deleting?.usedBy.length}
         onConfirm={() => {
           const name = deleting?.name;
           if (!name) return;
