@@ -110,6 +110,14 @@ describe('test projects', () => {
     expect(projectGlobs('e2e').include).toEqual(['e2e/**/*.e2e.test.ts']);
   });
 
+  it('renders every component test in happy-dom (its first line says so)', () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+    const components = testFilesOnDisk(root).unit.filter((f) => f.startsWith('components/'));
+    expect(components.length).toBeGreaterThan(0);
+    const unmarked = components.filter((f) => !fs.readFileSync(path.join(root, f), 'utf8').startsWith('// @vitest-environment happy-dom\n'));
+    expect(unmarked).toEqual([]);
+  });
+
   it('finds this very file on disk', () => {
     const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
     expect(testFilesOnDisk(root).unit).toContain('scripts/test-env.test.ts');
