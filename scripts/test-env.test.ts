@@ -112,7 +112,7 @@ describe('test projects', () => {
 
   it('renders every component test in happy-dom (its first line says so)', () => {
     const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-    const components = testFilesOnDisk(root).unit.filter((f) => f.startsWith('components/'));
+    const components = (testFilesOnDisk(root).unit as string[]).filter((f) => f.startsWith('components/'));
     expect(components.length).toBeGreaterThan(0);
     const unmarked = components.filter((f) => !fs.readFileSync(path.join(root, f), 'utf8').startsWith('// @vitest-environment happy-dom\n'));
     expect(unmarked).toEqual([]);
