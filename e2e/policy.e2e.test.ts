@@ -239,17 +239,18 @@ it('tests commands, edits a profile with a replay, approves a pending exec and s
   expect(held.json).toMatchObject({ decision: 'approval', outcome: 'pending' });
   const approvalId = held.json.approvalId as string;
 
-  // The profile is in use: deleting it is refused, naming the agent.
+  // The profile is in use: its delete dialog names the agent and cannot be confirmed (the server
+  // refuses such a delete all the same, as the integration tests check).
   await page.goto(`${server.base}/policy`);
   await page
     .getByRole('table', { name: 'Custom profiles' })
     .locator(`tr[data-profile="${PROFILE}"]`)
     .getByRole('button', { name: `Delete ${PROFILE}` })
     .click();
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete profile' }).click();
-  const deleteError = page.locator('[data-slot="delete-error"]');
-  await deleteError.waitFor();
-  expect(await deleteError.textContent()).toContain('policy-agent');
+  const deleteDialog = page.getByRole('alertdialog');
+  expect(await deleteDialog.getByTestId('profile-in-use').textContent()).toContain('policy-agent');
+  expect(await deleteDialog.getByRole('button', { name: 'Delete profile' }).isDisabled()).toBe(true);
+  await deleteDialog.getByRole('button', { name: 'Keep it' }).click();
   expect((await call(page, `/api/v1/exec-policy/profiles/${PROFILE}`)).status).toBe(200);
   expect(await page.locator(`tr[data-profile="${PROFILE}"] [data-slot="used-by"]`).textContent()).toContain('policy-agent');
   // The custom profiles are searchable, the search kept in the URL.

@@ -96,15 +96,26 @@ describe('test projects', () => {
     expect(projectOfFile('app/api/v1/skills/route.int.test.ts')).toBe('integration');
     expect(projectOfFile('test/api.int.test.ts')).toBe('integration');
     expect(projectOfFile('e2e/login.e2e.test.ts')).toBe('e2e');
+    expect(projectOfFile('components/policy/exec-row.test.tsx')).toBe('unit');
     expect(projectOfFile('components/x.test.ts')).toBeUndefined();
+    expect(projectOfFile('lib/x.test.tsx')).toBeUndefined();
     expect(projectOfFile('lib/node_modules/x.test.ts')).toBeUndefined();
     expect(projectOfFile('lib/x.ts')).toBeUndefined();
   });
 
   it('gives vitest globs that exclude other projects', () => {
     expect(projectGlobs('unit').include).toContain('lib/**/*.test.ts');
+    expect(projectGlobs('unit').include).toContain('components/**/*.test.tsx');
     expect(projectGlobs('unit').exclude).toContain('**/*.int.test.ts');
     expect(projectGlobs('e2e').include).toEqual(['e2e/**/*.e2e.test.ts']);
+  });
+
+  it('renders every component test in happy-dom (its first line says so)', () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+    const components = (testFilesOnDisk(root).unit as string[]).filter((f) => f.startsWith('components/'));
+    expect(components.length).toBeGreaterThan(0);
+    const unmarked = components.filter((f) => !fs.readFileSync(path.join(root, f), 'utf8').startsWith('// @vitest-environment happy-dom\n'));
+    expect(unmarked).toEqual([]);
   });
 
   it('finds this very file on disk', () => {

@@ -4,13 +4,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The vitest projects. `dirs` are top-level folders, `suffix` the file name ending; `exclude`
- * lists endings that belong to another project. vitest.config.ts builds its globs from this.
+ * The vitest projects. Each source is top-level folders (`dirs`) and a file name ending (`suffix`);
+ * `excludeSuffixes` lists endings that belong to another project. vitest.config.ts builds its
+ * globs from this. Component tests (`.test.tsx` files under components/) are unit tests that
+ * render in happy-dom, chosen per file with a `// @vitest-environment happy-dom` first line.
  */
 export const PROJECTS = {
-  unit: { dirs: ['lib', 'db', 'scripts'], suffix: '.test.ts', excludeSuffixes: ['.int.test.ts', '.e2e.test.ts'] },
-  integration: { dirs: ['lib', 'db', 'app', 'test'], suffix: '.int.test.ts', excludeSuffixes: [] },
-  e2e: { dirs: ['e2e'], suffix: '.e2e.test.ts', excludeSuffixes: [] },
+  unit: {
+    sources: [
+      { dirs: ['lib', 'db', 'scripts'], suffix: '.test.ts' },
+      { dirs: ['components'], suffix: '.test.tsx' },
+    ],
+    excludeSuffixes: ['.int.test.ts', '.e2e.test.ts'],
+  },
+  integration: { sources: [{ dirs: ['lib', 'db', 'app', 'test'], suffix: '.int.test.ts' }], excludeSuffixes: [] },
+  e2e: { sources: [{ dirs: ['e2e'], suffix: '.e2e.test.ts' }], excludeSuffixes: [] },
 };
 
 /** Folders never searched for tests. */
@@ -21,7 +29,7 @@ export function projectGlobs(name) {
   const p = PROJECTS[name];
   if (!p) throw new Error(`unknown test project ${name}`);
   return {
-    include: p.dirs.map((d) => `${d}/**/*${p.suffix}`),
+    include: p.sources.flatMap((src) => src.dirs.map((d) => `${d}/**/*${src.suffix}`)),
     exclude: [...IGNORED_DIRS.map((d) => `**/${d}/**`), ...p.excludeSuffixes.map((s) => `**/*${s}`)],
   };
 }
@@ -31,8 +39,8 @@ export function projectOfFile(rel) {
   const parts = rel.split('/');
   if (parts.some((p) => IGNORED_DIRS.includes(p))) return undefined;
   for (const [name, p] of Object.entries(PROJECTS)) {
-    if (parts.length < 2 || !p.dirs.includes(parts[0])) continue;
-    if (!rel.endsWith(p.suffix)) continue;
+    if (parts.length < 2) continue;
+    if (!p.sources.some((src) => src.dirs.includes(parts[0]) && rel.endsWith(src.suffix))) continue;
     if (p.excludeSuffixes.some((s) => rel.endsWith(s))) continue;
     return name;
   }
@@ -57,7 +65,7 @@ export function oneEngineFiles(root, files) {
 /** Test files on disk, grouped by project: { unit: [...], integration: [...], e2e: [...] }. */
 export function testFilesOnDisk(root) {
   const out = Object.fromEntries(Object.keys(PROJECTS).map((k) => [k, []]));
-  const tops = new Set(Object.values(PROJECTS).flatMap((p) => p.dirs));
+  const tops = new Set(Object.values(PROJECTS).flatMap((p) => p.sources.flatMap((src) => src.dirs)));
   const walk = (rel) => {
     let entries;
     try {

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { Pencil, Trash2 } from 'lucide-react';
+import { Eye, Pencil, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -106,9 +106,9 @@ export function AgentsTable({
                     <Link
                       href={`/agents/${encodeURIComponent(a.id)}`}
                       className={buttonVariants({ variant: 'ghost', size: 'icon' })}
-                      aria-label={`Open ${a.id}`}
+                      aria-label={`${can.allowed ? 'Edit' : 'View'} ${a.id}`}
                     >
-                      <Pencil aria-hidden />
+                      {can.allowed ? <Pencil aria-hidden /> : <Eye aria-hidden />}
                     </Link>
                     <Tip content={can.why}>
                       <Button variant="ghost" size="icon" disabled={!can.allowed} aria-label={`Delete ${a.id}`} onClick={() => setDeleting(a)}>

@@ -102,13 +102,15 @@ export function EffectiveTab({ agentId }: { agentId: string }) {
   const [open, setOpen] = useState<string | null>(null);
   const [shown, setShown] = useState(PAGE);
   if (explain.error) return <RetryableError error={explain.error} onRetry={() => void explain.refetch()} />;
-  const traces = explain.data?.traces ?? [];
+  // The tabs count what the search matches, so a count always equals the rows its tab shows.
+  const needle = q.trim().toLowerCase();
+  const traces = (explain.data?.traces ?? []).filter((t) => !needle || t.name.includes(needle));
   const groups: Record<Filter, SkillTraceView[]> = {
     visible: traces.filter((t) => t.effective),
     hidden: traces.filter((t) => !t.effective && !t.excluded),
     excluded: traces.filter((t) => t.excluded),
   };
-  const list = groups[filter].filter((t) => !q || t.name.includes(q.toLowerCase()));
+  const list = groups[filter];
   const commands = new Map((skills.data?.commands ?? []).map((c) => [c.name, c]));
   const byName = new Map([...(skills.data?.commands ?? []), ...(skills.data?.skills ?? [])].map((s) => [s.name, s]));
   const e = explain.data;

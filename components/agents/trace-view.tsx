@@ -4,12 +4,17 @@ import { CircleCheck, CircleMinus, CircleX, TriangleAlert } from 'lucide-react';
 import { Badge } from '../ui/badge';
 import { type SkillTraceView, STEP_LABELS } from './view';
 
-/** The verdict of one trace in a word. */
+/** The steps a trace fails (skipped ones are not judged), in order. */
+export const failedSteps = (t: SkillTraceView) => t.steps.filter((s) => !s.pass && !s.skipped);
+
+/** The verdict of one trace in a few words: every step it fails, so all reasons show at once. */
 export function traceVerdict(t: SkillTraceView): { label: string; variant: 'success' | 'destructive' | 'warning' | 'secondary' } {
   if (t.effective) return { label: 'visible', variant: 'success' };
   if (t.excluded) return { label: 'not on the list', variant: 'secondary' };
   if (t.failedAt === 'prompt') return { label: 'cut by the budget', variant: 'warning' };
-  return { label: `not ${STEP_LABELS[t.failedAt ?? 'found'].toLowerCase()}`, variant: 'destructive' };
+  const failed = failedSteps(t);
+  const names = failed.length ? failed.map((s) => STEP_LABELS[s.step].toLowerCase()) : [STEP_LABELS[t.failedAt ?? 'found'].toLowerCase()];
+  return { label: `not ${names.join(', not ')}`, variant: 'destructive' };
 }
 
 /** The warning step of a trace (the exec policy refuses some of what the skill documents), if any. */

@@ -1,4 +1,4 @@
-import { CircleAlert, CircleCheck, CircleX } from 'lucide-react';
+import { CircleAlert, CircleCheck, CircleX, Clock } from 'lucide-react';
 import type { Decision } from '@/lib/policy/types';
 import { Badge } from '../ui/badge';
 import { DECISION_LABEL, DECISION_VARIANT, ruleLabel } from './view';
@@ -11,6 +11,27 @@ export function DecisionBadge({ decision, className }: { decision: Decision; cla
   return (
     <Badge variant={DECISION_VARIANT[decision]} className={className} data-decision={decision}>
       <Icon aria-hidden className="size-3.5" /> {DECISION_LABEL[decision]}
+    </Badge>
+  );
+}
+
+/** How a request for approval ended, in the words of the other decisions (a rejected request is denied). */
+const ENDED = {
+  approved: { label: 'Approved', variant: 'success', Icon: CircleCheck },
+  rejected: { label: 'Denied', variant: 'destructive', Icon: CircleX },
+  expired: { label: 'Expired', variant: 'secondary', Icon: Clock },
+} as const;
+
+/**
+ * An exec's decision as it finally stands: a command that needed approval shows how its request
+ * ended (approved, denied, expired), and "Needs approval" only while it still waits.
+ */
+export function FinalDecisionBadge({ decision, approvalState }: { decision: Decision; approvalState: 'pending' | keyof typeof ENDED | null }) {
+  if (decision !== 'approval' || !approvalState || approvalState === 'pending') return <DecisionBadge decision={decision} />;
+  const { label, variant, Icon } = ENDED[approvalState];
+  return (
+    <Badge variant={variant} data-decision={decision} data-approval-state={approvalState} title={`Needed approval: ${label.toLowerCase()}`}>
+      <Icon aria-hidden className="size-3.5" /> {label}
     </Badge>
   );
 }

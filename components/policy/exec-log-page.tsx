@@ -8,7 +8,7 @@ import { Card } from '../ui/card';
 import { Input, Label, Select } from '../ui/input';
 import { EmptyState, RetryableError, Skeleton } from '../ui/misc';
 import { SortHeader } from '../ui/sort-header';
-import { SkeletonRows, Table, TBody, THead, TR } from '../ui/table';
+import { SkeletonRows, Table, TBody, TH, THead, TR } from '../ui/table';
 import { useUrlFilters } from '../ui/use-url-filters';
 import { ExecLogChart } from './exec-log-chart';
 import { applyFilters, type ExecLogFilters, filtersQuery, parseFilters, type Sort } from './exec-log-view';
@@ -19,11 +19,12 @@ import { DECISION_LABEL, DECISIONS } from './view';
 
 const PAGE = 100;
 
-/** An agent's execs: what it ran or tried, how each was decided, exit code and duration; a chart over time. */
+/** Every agent's execs, or one agent's: what it ran or tried, how each was decided, exit code and duration; a chart over time. */
 export function ExecLogPage() {
   const [filters, setFilters] = useUrlFilters(parseFilters, filtersQuery);
   const agents = useAgents();
-  const agent = filters.agent || agents.data?.items[0]?.id || '';
+  // No agent chosen: every agent's log, with an agent column.
+  const agent = filters.agent;
   const log = useExecLog(agent || null);
   const [text, setText] = useState(filters.q);
   const [shown, setShown] = useState(PAGE);
@@ -56,6 +57,8 @@ export function ExecLogPage() {
             <div className="grid w-full gap-1.5 sm:w-56">
               <Label htmlFor="exec-agent">Agent</Label>
               <Select id="exec-agent" value={agent} onChange={(e) => set({ agent: e.target.value })}>
+                <option value="">All agents</option>
+                {agent && !agents.data.items.some((a) => a.id === agent) ? <option value={agent}>{agent}</option> : null}
                 {agents.data.items.map((a) => (
                   <option key={a.id} value={a.id}>
                     {a.name}
@@ -100,6 +103,7 @@ export function ExecLogPage() {
                   <THead>
                     <TR className="hover:bg-transparent">
                       <SortHeader label="Time" field="at" {...sortProps} />
+                      {agent ? null : <TH>Agent</TH>}
                       <SortHeader label="Command" field="command" {...sortProps} />
                       <SortHeader label="Decision" field="decision" {...sortProps} />
                       <SortHeader label="Rule" field="rule" {...sortProps} />
@@ -108,15 +112,19 @@ export function ExecLogPage() {
                     </TR>
                   </THead>
                   <TBody>
-                    {log.isPending ? <SkeletonRows rows={4} cols={6} /> : null}
+                    {log.isPending ? <SkeletonRows rows={4} cols={agent ? 6 : 7} /> : null}
                     {rows.slice(0, shown).map((r) => (
-                      <ExecRow key={r.id} exec={r} detailed />
+                      <ExecRow key={r.id} exec={r} detailed withAgent={!agent} />
                     ))}
                   </TBody>
                 </Table>
                 {log.data && !rows.length ? (
                   <p className="p-6 text-center text-sm text-muted-foreground">
-                    {log.data.items.length ? 'No exec matches the filters.' : 'This agent has not sent a command to the exec route yet.'}
+                    {log.data.items.length
+                      ? 'No exec matches the filters.'
+                      : agent
+                        ? 'This agent has not sent a command to the exec route yet.'
+                        : 'No agent has sent a command to the exec route yet.'}
                   </p>
                 ) : null}
               </Card>

@@ -3,8 +3,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { cn } from '../ui/cn';
-import { TabCount } from '../ui/tabs';
-import { useApprovals } from './queries';
+import { PendingApprovalsCount } from './pending-approvals-count';
 
 const TABS = [
   { href: '/policy', label: 'Profiles' },
@@ -15,8 +14,7 @@ const TABS = [
 
 /** The exec policy's pages as one segmented bar; Approvals counts what is waiting. */
 export function PolicyTabs() {
-  const pathname = usePathname();
-  const pending = useApprovals('pending');
+  const pathname = usePathname() ?? '';
   const current = pathname.startsWith('/policy/profiles') || pathname === '/policy/new' ? '/policy' : pathname;
   return (
     <nav aria-label="Exec policy" className="mb-4 inline-flex flex-wrap items-center gap-0.5 rounded-md border bg-muted/40 p-0.5">
@@ -31,9 +29,7 @@ export function PolicyTabs() {
           )}
         >
           {t.label}
-          {t.href === '/policy/approvals' && pending.data?.items.length ? (
-            <TabCount n={pending.data.items.length} className="bg-warning/30 text-foreground" />
-          ) : null}
+          {t.href === '/policy/approvals' ? <PendingApprovalsCount /> : null}
         </Link>
       ))}
     </nav>

@@ -1,22 +1,19 @@
 'use client';
 
-import { FlaskConical, Pencil, Plus, Search, ShieldCheck, Trash2 } from 'lucide-react';
+import { FlaskConical, Plus, Search, ShieldCheck } from 'lucide-react';
 import Link from 'next/link';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { ApiError } from '../api';
 import { PageHeader } from '../shell/shell';
-import { Badge } from '../ui/badge';
 import { Button, buttonVariants } from '../ui/button';
-import { Card } from '../ui/card';
 import { Confirm } from '../ui/dialog';
 import { Input } from '../ui/input';
 import { EmptyState, ErrorNote, RetryableError, Tip } from '../ui/misc';
-import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
-import { RelativeTime } from '../ui/time';
 import { useUrlFilters } from '../ui/use-url-filters';
 import { useCan } from '../viewer';
 import { PolicyTabs } from './policy-tabs';
+import { ProfileTable } from './profile-table';
 import { type ProfileView, useDeleteProfile, useProfiles } from './queries';
 
 const parseSearch = (p: URLSearchParams) => ({ q: (p.get('q') ?? '').slice(0, 100) });
@@ -25,14 +22,6 @@ const matches = (p: ProfileView, q: string) => {
   const t = q.trim().toLowerCase();
   return !t || p.name.includes(t) || p.description.toLowerCase().includes(t) || p.usedBy.some((a) => a.toLowerCase().includes(t));
 };
-
-const profileHref = (name: string) => `/policy/profiles/${encodeURIComponent(name)}`;
-
-function commandsSummary(p: ProfileView): string {
-  const list = p.rules.allowedCommands;
-  if (list.includes('*')) return list.length > 1 ? `any, +${list.length - 1} named` : 'any';
-  return `${list.length} allowed`;
-}
 
 /** The presets (read-only) and the custom profiles, with the agents deciding with each. */
 export function ProfilesPage() {
@@ -79,7 +68,7 @@ export function ProfilesPage() {
         <RetryableError error={list.error} onRetry={() => void list.refetch()} />
       ) : (
         <div className="grid gap-6">
-          <ProfileTable title="Presets" rows={presets} loading={list.isPending} defaultProfile={list.data?.defaultProfile} />
+          <ProfileTable title="Presets" rows={presets} loading={list.isPending} defaultProfile={list.data?.defaultProfile} canWrite={allowed} why={why} />
           {allCustom.length > 0 ? (
             <div className="relative max-w-sm" role="search" aria-label="Search profiles">
               <Search aria-hidden className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
@@ -120,12 +109,21 @@ export function ProfilesPage() {
         onOpenChange={(o) => !o && setDeleting(null)}
         title={`Delete ${deleting?.name ?? ''}?`}
         description={
-          <>
-            The profile <strong>{deleting?.name}</strong> and its rules are removed. Agents must not be using it; a profile in use cannot be deleted.
-          </>
+          <div className="grid gap-2">
+            <p>
+              The profile <strong>{deleting?.name}</strong> and its rules are removed.
+            </p>
+            {deleting?.usedBy.length ? (
+              <p role="status" data-testid="profile-in-use" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-foreground">
+                {deleting.usedBy.length === 1 ? '1 agent decides' : `${deleting.usedBy.length} agents decide`} with it, so it cannot be deleted:{' '}
+                <strong>{deleting.usedBy.join(', ')}</strong>. Move {deleting.usedBy.length === 1 ? 'it' : 'them'} to another profile first.
+              </p>
+            ) : null}
+          </div>
         }
         confirmLabel="Delete profile"
         busy={del.isPending}
+        disabled={!!deleting?.usedBy.length}
         onConfirm={() => {
           const name = deleting?.name;
           if (!name) return;
@@ -155,100 +153,5 @@ function DeleteError({ error, onDismiss }: { error: unknown; onDismiss: () => vo
         </Button>
       </div>
     </div>
-  );
-}
-
-function ProfileTable({
-  title,
-  rows,
-  loading,
-  defaultProfile,
-  canWrite,
-  why,
-  onDelete,
-}: {
-  title: string;
-  rows: ProfileView[];
-  loading: boolean;
-  defaultProfile?: string;
-  canWrite?: boolean;
-  why?: string;
-  onDelete?: (p: ProfileView) => void;
-}) {
-  return (
-    <Card>
-      <h2 className="px-5 pt-4 pb-2 text-base font-semibold">{title}</h2>
-      <Table aria-label={title}>
-        <THead>
-          <TR className="hover:bg-transparent">
-            <TH>Name</TH>
-            <TH>Commands</TH>
-            <TH>Deny groups changed</TH>
-            <TH>Used by</TH>
-            <TH>Updated</TH>
-            <TH className="text-right">
-              <span className="sr-only">Actions</span>
-            </TH>
-          </TR>
-        </THead>
-        <TBody>
-          {loading ? <SkeletonRows rows={3} cols={6} /> : null}
-          {!loading && rows.length === 0 ? (
-            <TR>
-              <TD colSpan={6} className="py-6 text-center text-sm text-muted-foreground">
-                No profile matches the search.
-              </TD>
-            </TR>
-          ) : null}
-          {rows.map((p) => (
-            <TR key={p.name} data-profile={p.name}>
-              <TD className="max-w-80">
-                <div className="flex flex-wrap items-center gap-2">
-                  <Link href={profileHref(p.name)} className="font-mono font-medium hover:underline">
-                    {p.name}
-                  </Link>
-                  {p.builtin ? <Badge variant="secondary">preset · read-only</Badge> : null}
-                  {p.name === defaultProfile ? <Badge>default</Badge> : null}
-                </div>
-                {p.description ? <p className="mt-0.5 line-clamp-2 text-xs text-muted-foreground">{p.description}</p> : null}
-              </TD>
-              <TD className="text-xs">{commandsSummary(p)}</TD>
-              <TD className="text-xs tabular-nums">{Object.keys(p.rules.denyGroups).length}</TD>
-              <TD className="max-w-56 text-xs" data-slot="used-by">
-                {p.usedBy.length ? p.usedBy.join(', ') : <span className="text-muted-foreground">no agents</span>}
-              </TD>
-              <TD className="text-xs">{p.builtin ? <span className="text-muted-foreground">built in</span> : <RelativeTime iso={p.updatedAt} />}</TD>
-              <TD className="text-right">
-                <div className="flex justify-end gap-1">
-                  <Link
-                    className={buttonVariants({ variant: 'ghost', size: 'icon' })}
-                    href={`/policy/tester?profile=${encodeURIComponent(p.name)}`}
-                    aria-label={`Test commands against ${p.name}`}
-                    title="Test commands against it"
-                  >
-                    <FlaskConical aria-hidden />
-                  </Link>
-                  <Link
-                    className={buttonVariants({ variant: 'ghost', size: 'icon' })}
-                    href={profileHref(p.name)}
-                    aria-label={p.builtin || !canWrite ? `View ${p.name}` : `Edit ${p.name}`}
-                    title={p.builtin ? 'View (presets are read-only)' : 'Edit'}
-                  >
-                    <Pencil aria-hidden />
-                  </Link>
-                  {onDelete ? (
-                    <Tip content={why}>
-                      <Button variant="ghost" size="icon" disabled={!canWrite} aria-label={`Delete ${p.name}`} onClick={() => onDelete(p)}>
-                        <Trash2 aria-hidden />
-                      </Button>
-                    </Tip>
-                  ) : null}
-                </div>
-              </TD>
-            </TR>
-          ))}
-        </TBody>
-      </Table>
-    </Card>
   );
 }

@@ -76,12 +76,13 @@ export function useApprovals(state?: ApprovalState) {
   });
 }
 
+/** One agent's exec log, or every agent's when `agentId` is null. */
 export function useExecLog(agentId: string | null, limit = 500) {
+  const q = new URLSearchParams({ limit: String(limit), ...(agentId ? { agentId } : {}) });
   return useQuery({
-    queryKey: ['exec-policy', 'exec-log', agentId, limit],
-    enabled: !!agentId,
+    queryKey: ['exec-policy', 'exec-log', agentId ?? '*', limit],
     refetchInterval: 15_000,
-    queryFn: ({ signal }) => api<z.infer<typeof execLogListOut>>(`/api/v1/agents/${encodeURIComponent(agentId ?? '')}/exec-log?limit=${limit}`, { signal }),
+    queryFn: ({ signal }) => api<z.infer<typeof execLogListOut>>(`/api/v1/exec-log?${q}`, { signal }),
   });
 }
 

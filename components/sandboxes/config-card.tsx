@@ -1,6 +1,6 @@
 'use client';
 
-import { Copy, FileArchive, Network, Pencil, Trash2 } from 'lucide-react';
+import { Copy, Eye, FileArchive, Network, Pencil, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -13,6 +13,7 @@ import { Confirm, Dialog } from '../ui/dialog';
 import { Field, Input } from '../ui/input';
 import { ErrorNote, Tip } from '../ui/misc';
 import { CheckReportSlot } from './check-slot';
+import { DeleteConfigDialog } from './delete-config-dialog';
 import { NetworkDialog } from './network/network-dialog';
 import { type ConfigCardView, useCloneConfig, useDeleteConfig } from './queries';
 
@@ -29,10 +30,10 @@ function endpoint(c: ConfigCardView): string {
   return c.backend === 'docker' ? cfg.host || 'The local Docker engine' : cfg.apiUrl || `The ${BACKEND_LABEL[c.backend]} API`;
 }
 
-/** Describes what a refused delete found, from the 409's inventory. */
-function usageText(e: ApiError): string {
-  const d = e.details as { instances?: unknown[]; agents?: unknown[] } | undefined;
-  return d ? `${e.message} (${d.instances?.length ?? 0} sandbox(es), ${d.agents?.length ?? 0} agent(s))` : e.message;
+/** A refused delete: the server's message (it counts what uses the config) and the agents it names. */
+export function usageText(e: ApiError): string {
+  const agents = (e.details as { agents?: { name: string }[] } | undefined)?.agents ?? [];
+  return agents.length ? `${e.message} Agents: ${agents.map((a) => a.name).join(', ')}.` : e.message;
 }
 
 export function ConfigCard({ config, canWrite, why, onEdit }: { config: ConfigCardView; canWrite: boolean; why?: string; onEdit: () => void }) {
@@ -75,7 +76,7 @@ export function ConfigCard({ config, canWrite, why, onEdit }: { config: ConfigCa
         <ConfigSkillsSection configId={config.id} configName={config.name} />
         <div className="flex flex-wrap gap-2">
           <Button size="sm" variant="outline" onClick={onEdit}>
-            <Pencil aria-hidden /> {canWrite ? 'Edit' : 'View'}
+            {canWrite ? <Pencil aria-hidden /> : <Eye aria-hidden />} {canWrite ? 'Edit' : 'View'}
           </Button>
           <Button size="sm" variant="outline" onClick={() => setNetwork(true)} aria-label={`Network rules of ${config.name}`}>
             <Network aria-hidden /> Network
@@ -107,17 +108,10 @@ export function ConfigCard({ config, canWrite, why, onEdit }: { config: ConfigCa
           </Tip>
         </div>
       </CardContent>
-      <Confirm
+      <DeleteConfigDialog
+        config={config}
         open={confirmDelete}
         onOpenChange={setConfirmDelete}
-        title={`Delete ${config.name}?`}
-        description={
-          <>
-            The config, its {config.envCount} env var(s), {config.secretsConfigured.length ? 'its stored API key, ' : ''}and everyone’s personal variables for
-            it are deleted for good. It is refused while sandboxes or agents still use it.
-          </>
-        }
-        confirmLabel="Delete config"
         busy={del.isPending}
         onConfirm={() =>
           del.mutate(

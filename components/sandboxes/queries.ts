@@ -12,7 +12,7 @@ import {
   unsetMyEnvAction,
   updateSandboxConfigAction,
 } from '@/app/(console)/sandboxes/actions';
-import type { CreateConfigInput, PatchConfigInput, SandboxConfigView } from '@/lib/sandbox/config/schema';
+import type { CreateConfigInput, PatchConfigInput, SandboxConfigView, sandboxConfigDetailOut } from '@/lib/sandbox/config/schema';
 import type { EnvVarView, personalEnvInput, personalEnvUnset } from '@/lib/sandbox/env/rules';
 import { api } from '../api';
 import { useOperation } from '../use-operation';
@@ -25,6 +25,20 @@ const invalidate = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: sa
 
 export function useSandboxConfigs() {
   return useQuery({ queryKey: sandboxesKey, queryFn: ({ signal }) => api<{ items: ConfigCardView[] }>('/api/v1/sandbox-configs', { signal }) });
+}
+
+export type ConfigDetail = z.infer<typeof sandboxConfigDetailOut>;
+export type ConfigUsageView = ConfigDetail['usage'];
+/** Under sandboxesKey, so a write to any config refreshes it too. */
+export const configDetailKey = (id: string) => ['sandbox-configs', 'detail', id] as const;
+
+/** One config with what uses it (its running sandboxes and bound agents), read when `enabled`. */
+export function useConfigDetail(id: string, enabled = true) {
+  return useQuery({
+    queryKey: configDetailKey(id),
+    enabled,
+    queryFn: ({ signal }) => api<ConfigDetail>(`/api/v1/sandbox-configs/${encodeURIComponent(id)}`, { signal }),
+  });
 }
 
 export function useConfigEnv(id: string | null) {

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { PendingApprovalsCount } from '../policy/pending-approvals-count';
 import { cn } from '../ui/cn';
 import { useViewer } from '../viewer';
 import { NAV } from './nav';
@@ -13,7 +14,7 @@ export function isActive(pathname: string, href: string): boolean {
 /** The sections the viewer may open, with labels and the current one marked. */
 export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   const viewer = useViewer();
-  const pathname = usePathname();
+  const pathname = usePathname() ?? '';
   const shown = NAV.filter((n) => viewer.permissions.includes(n.permission));
   // /sandboxes/terminals is inside /sandboxes: only the most specific matching section is current.
   const current = shown.filter((n) => isActive(pathname, n.href)).sort((a, b) => b.href.length - a.href.length)[0]?.href;
@@ -31,6 +32,7 @@ export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
         )}
       >
         <n.icon aria-hidden className="size-4" /> {n.label}
+        {n.href === '/policy' ? <PendingApprovalsCount className="ml-auto" /> : null}
       </Link>
     );
   });

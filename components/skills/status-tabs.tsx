@@ -5,8 +5,8 @@ import { cn } from '../ui/cn';
 import { STATUS_TABS, type StatusTab } from './view';
 
 /**
- * All / Ready / Needs setup / Disabled / Invalid / Blocked with their counts (over the whole
- * catalog, whatever the search). Arrow keys, Home and End move between tabs.
+ * All / Ready / Needs setup / Disabled / Invalid / Blocked with their counts (of what the search and
+ * the source filter match, so a count is the rows its tab shows). Arrow keys, Home and End move between tabs.
  */
 export function StatusTabs({
   value,

@@ -57,6 +57,7 @@ export function Confirm({
   onConfirm,
   destructive = true,
   busy,
+  disabled,
 }: {
   open: boolean;
   onOpenChange: (o: boolean) => void;
@@ -66,6 +67,8 @@ export function Confirm({
   onConfirm: () => void;
   destructive?: boolean;
   busy?: boolean;
+  /** The action cannot go ahead (the description says why); only "Keep it" is offered. */
+  disabled?: boolean;
 }) {
   return (
     <AD.Root open={open} onOpenChange={onOpenChange}>
@@ -81,7 +84,7 @@ export function Confirm({
               <Button variant="outline">Keep it</Button>
             </AD.Cancel>
             <AD.Action asChild>
-              <Button variant={destructive ? 'destructive' : 'default'} disabled={busy} onClick={onConfirm}>
+              <Button variant={destructive ? 'destructive' : 'default'} disabled={busy || disabled} onClick={onConfirm}>
                 {confirmLabel}
               </Button>
             </AD.Action>

@@ -107,6 +107,28 @@ describe('computeEffective', () => {
   });
 });
 
+describe('the explain trace', () => {
+  it('evaluates every step of a skill that fails several, and marks the prompt not reached', () => {
+    const off = skill('a', { eligible: false });
+    (off.gating as { disabled: boolean }).disabled = true;
+    const e = computeEffective(snap([off]), open, agent(null), host);
+    const t = e.traces[0];
+    expect(t).toMatchObject({ effective: false, failedAt: 'eligible' });
+    expect(t.steps.map((s) => [s.step, s.pass, s.skipped ?? false])).toEqual([
+      ['found', true, false],
+      ['copy', true, false],
+      ['usable', true, false],
+      ['eligible', false, false],
+      ['installed', true, true],
+      ['allowed', true, false],
+      ['enabled', false, false],
+      ['model-invocable', true, false],
+      ['prompt', false, true],
+    ]);
+    expect(t.steps.at(-1)?.detail).toBe('not reached: it fails eligible, enabled');
+  });
+});
+
 describe('matchesEtag', () => {
   it('accepts the tag, weak forms, lists and *', () => {
     expect(matchesEtag('"v1"', 'v1')).toBe(true);

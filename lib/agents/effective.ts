@@ -131,6 +131,10 @@ export function tracesOf(skills: readonly CatalogSkill[], plan: AgentPlan, evalO
     if (e.passes) {
       const inPrompt = included.has(s.name);
       steps.push(step('prompt', inPrompt, inPrompt ? `in the prompt (${prompt.form} form)` : cutBy));
+    } else {
+      // Every step is evaluated and shown; the prompt alone cannot be, as it needs all the others.
+      const failed = steps.filter((x) => !x.pass && !x.skipped).map((x) => x.step);
+      steps.push(step('prompt', false, `not reached: it fails ${failed.join(', ')}`, true));
     }
     const failedAt = steps.find((x) => !x.pass)?.step ?? null;
     return { name: s.name, excluded: false, effective: failedAt === null, failedAt, copies: e.copies, steps };

@@ -253,6 +253,10 @@ export const execLogOut = z.object({
   stdoutTruncated: z.boolean(),
   stderrTruncated: z.boolean(),
   approvalId: z.string().nullable(),
+  approvalState: z
+    .enum(APPROVAL_STATES)
+    .nullable()
+    .describe('Where the approval request of this exec ended (approved, rejected, expired) or pending; null: none was asked'),
   at: time,
   by: z.string(),
 });

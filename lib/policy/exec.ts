@@ -2,7 +2,6 @@
 // started), ask an admin (wait, or answer with the request id), or run it with the sandbox's shell in
 // a sandbox of the agent's config — the command was parsed and judged as a whole, so `sh -c` runs
 // exactly what was judged. Every call leaves an exec_log row and an audit record.
-import { and, desc, eq, lt } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { execLog } from '@/db/schema';
 import { recordAudit } from '../audit/audit';
@@ -233,34 +232,4 @@ export async function execForAgent(deps: ExecDeps, actor: Actor, agentId: string
   });
   const logId = await writeLog(deps.db, actor, agentId, input, policy.profile, e, { ...run, outcome: run.outcome, approvalId: approval?.id ?? null });
   return { ...base, ...run, approvalId: approval?.id ?? null, logId, status: 200 };
-}
-
-export async function agentExecLog(db: AppDb, agentId: string, q: { limit: number; decision?: 'allow' | 'deny' | 'approval'; before?: string }) {
-  const where = and(
-    eq(execLog.agentId, agentId),
-    q.decision ? eq(execLog.decision, q.decision) : undefined,
-    q.before ? lt(execLog.at, new Date(q.before)) : undefined,
-  );
-  const rows = await db.select().from(execLog).where(where).orderBy(desc(execLog.at)).limit(q.limit);
-  return {
-    items: rows.map((r) => ({
-      id: r.id,
-      agentId: r.agentId,
-      sessionId: r.sessionId,
-      profile: r.profile,
-      command: r.command,
-      decision: r.decision,
-      rule: r.rule,
-      segment: r.segment,
-      reason: r.reason,
-      outcome: r.outcome,
-      exitCode: r.exitCode,
-      durationMs: r.durationMs,
-      stdoutTruncated: r.stdoutTruncated,
-      stderrTruncated: r.stderrTruncated,
-      approvalId: r.approvalId,
-      at: r.at.toISOString(),
-      by: r.by,
-    })),
-  };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentIdParams } from '../../agents/schema';
+import { agentId, agentIdParams } from '../../agents/schema';
 import { defineContract } from '../../http/contract';
 import { policySettingsPatch, policySettingsSchema } from '../../settings/policy-settings';
 import {
@@ -27,6 +27,8 @@ import {
 } from '../policy-schemas';
 
 const tag = 'Exec policy';
+
+const allExecLogQuery = execLogQuery.extend({ agentId: agentId.optional().describe("One agent's rows; absent: every agent's") });
 const gateway = 'Agent gateway';
 const revisionNote = 'Send the `revision` you read; when the stored one moved on, the edit is refused with 409 conflict and nothing changes.';
 
@@ -191,6 +193,17 @@ export const policyApi = {
     agentGateway: true,
     params: agentIdParams,
     query: execLogQuery,
+    response: execLogListOut,
+  }),
+  execLog: defineContract({
+    method: 'GET',
+    path: '/api/v1/exec-log',
+    tag,
+    summary: "Every agent's exec log (or one agent's with agentId), newest first: command, decision, how its approval ended, exit code",
+    description:
+      "The console's view across agents; an agent reads its own through its gateway route. The command and segment are null unless the caller holds policy.commands.",
+    permission: 'agents.read',
+    query: allExecLogQuery,
     response: execLogListOut,
   }),
   agentExec: defineContract({

@@ -5,7 +5,8 @@ import { checkOutput } from '../../http/invoke';
 import { defineOperation } from '../../http/operation';
 import { decideApproval, getApproval, listApprovals } from '../../policy/approvals';
 import { policyPool } from '../../policy/eval-pool';
-import { agentExecLog, type ExecDeps, execForAgent } from '../../policy/exec';
+import { type ExecDeps, execForAgent } from '../../policy/exec';
+import { agentExecLog, readExecLog } from '../../policy/exec-log';
 import { denyGroupList, policyEngine, presetDefs } from '../../policy/runtime';
 import { evaluateCommand, replayCommands } from '../../policy/service';
 import { agentPolicy, createProfile, deleteProfile, getProfile, listProfiles, updateProfile } from '../../policy/store';
@@ -58,6 +59,10 @@ export const policyOps = {
     const log = await agentExecLog(services.database.db, params.id, query);
     if (canReadCommands(actor, params.id)) return log;
     return { items: log.items.map((r) => ({ ...r, command: null, segment: null })) };
+  }),
+  execLog: defineOperation(api.execLog, async ({ services, actor, query }) => {
+    const log = await readExecLog(services.database.db, query);
+    return { items: log.items.map((r) => (canReadCommands(actor, r.agentId) ? r : { ...r, command: null, segment: null })) };
   }),
   // The REST door answers 202 while an approval is pending (approval mode `202`); the console's door
   // gets the same JSON.

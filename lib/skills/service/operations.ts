@@ -22,28 +22,33 @@ export interface ListQuery {
   eligible?: boolean;
 }
 
+/**
+ * The catalog's skills that the query matches. `counts` counts, per status, what the search and the
+ * source and eligibility filters match, whatever the status filter, so each status tab's count is the
+ * number of rows that tab shows.
+ */
 export async function listSkills(catalog: SkillCatalog, query: ListQuery) {
   const snap = await catalog.snapshot();
   const filtered = snap.skills.filter(
-    (s) =>
-      (!query.status?.length || query.status.includes(s.status)) &&
-      (!query.source?.length || query.source.includes(s.copy.source)) &&
-      (query.eligible === undefined || s.gating.eligible === query.eligible),
+    (s) => (!query.source?.length || query.source.includes(s.copy.source)) && (query.eligible === undefined || s.gating.eligible === query.eligible),
   );
-  let skills = filtered.map((s) => ({ ...summaryView(s), score: null as number | null, terms: [] as string[], highlights: [] as unknown[] }));
+  let matched = filtered.map((s) => ({ s, score: null as number | null, terms: [] as string[], highlights: [] as unknown[] }));
   if (query.q) {
-    const hits = await catalog.searchSkills(query.q, { source: query.source, status: query.status, eligible: query.eligible }, 200);
-    const byId = new Map(skills.map((s) => [s.id, s]));
-    skills = hits.flatMap((h) => {
+    const hits = await catalog.searchSkills(query.q, { source: query.source, eligible: query.eligible }, 200);
+    const byId = new Map(filtered.map((s) => [s.id, s]));
+    matched = hits.flatMap((h) => {
       const s = byId.get(h.id);
-      return s ? [{ ...s, score: h.score, terms: h.terms, highlights: h.highlights as unknown[] }] : [];
+      return s ? [{ s, score: h.score, terms: h.terms, highlights: h.highlights as unknown[] }] : [];
     });
   }
+  const skills = matched
+    .filter(({ s }) => !query.status?.length || query.status.includes(s.status))
+    .map(({ s, score, terms, highlights }) => ({ ...summaryView(s), score, terms, highlights }));
   return {
     version: snap.version,
     builtAt: snap.builtAt.toISOString(),
     target: snap.target,
-    counts: countsOf(snap.skills),
+    counts: countsOf(matched.map((m) => m.s)),
     roots: rootsView(snap),
     warnings: snap.warnings,
     skills,

@@ -185,9 +185,17 @@ describe('real published skills', () => {
     expect(list.counts.all).toBe(list.skills.length);
 
     // Search and filters run over the same snapshot.
-    const hits = (await api.list('?q=apple%20notes')).skills;
+    const search = await api.list('?q=apple%20notes');
+    const hits = search.skills;
     expect(hits[0]).toMatchObject({ name: 'apple-notes' });
     expect(hits[0].score).toBeGreaterThan(0);
+    // The status counts count what the search matches, whatever the status filter: each equals its tab's rows.
+    expect(search.counts.all).toBe(hits.length);
+    expect(search.counts.all).toBeLessThan(list.counts.all);
+    const needsSetupHits = await api.list('?q=apple%20notes&status=needs-setup');
+    expect(needsSetupHits.counts).toEqual(search.counts);
+    expect(needsSetupHits.skills.length).toBe(search.counts['needs-setup']);
+    expect(needsSetupHits.skills.map((s) => s.name)).toContain('apple-notes');
     const needsSetup = (await api.list('?status=needs-setup&source=workspace')).skills.map((s) => s.name);
     expect(needsSetup).toEqual(expect.arrayContaining(['1password', 'apple-notes', 'bear-notes', 'coding-agent']));
     expect(needsSetup).not.toContain('diagram-maker');
