@@ -89,7 +89,9 @@ const agentIds = z.array(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/)).max(100
 export const createGatewayInput = z.strictObject({
   name,
   // Folder clients are not connected by hand: they are listed once `skilldock sync` runs.
-  kind: z.literal('openclaw', { error: 'Only OpenClaw gateways are connected here; a folder client appears once skilldock sync runs for its agent.' }).default('openclaw'),
+  kind: z
+    .literal('openclaw', { error: 'Only OpenClaw gateways are connected here; a folder client appears once skilldock sync runs for its agent.' })
+    .default('openclaw'),
   location: gatewayLocation,
   autoSync: z.boolean().default(true),
 });
