@@ -191,6 +191,56 @@ export function domainViolations(graph: Graph, table: Readonly<Record<string, re
   return [...new Set(out)].sort();
 }
 
+/** Constructors whose top-level instances are plain values, not state (a pattern, an encoder). */
+const VALUE_CLASSES = new Set(['RegExp', 'TextEncoder', 'TextDecoder', 'URL']);
+
+/** The first `new` of a state-holding class in an initializer, not looking into function bodies (those run later, per call). */
+function stateNew(node: ts.Node): string | null {
+  if (ts.isFunctionLike(node) || ts.isClassLike(node)) return null;
+  if (ts.isNewExpression(node)) {
+    const name = node.expression.getText();
+    if (!VALUE_CLASSES.has(name)) return `new ${name}`;
+  }
+  let found: string | null = null;
+  node.forEachChild((c) => {
+    found ??= stateNew(c);
+  });
+  return found;
+}
+
+/**
+ * Module-level state in one file's text: every top-level `let`/`var`, and every top-level `const`
+ * that holds a new collection or object (`new Map`, `new WeakMap`, `new Set`, a cache class…) or an
+ * empty array or object to fill later, unless its statement carries a `process-wide:` comment
+ * saying why one per process is right. Returns `name (what)` per finding.
+ */
+export function moduleState(text: string): string[] {
+  const sf = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  for (const st of sf.statements) {
+    if (!ts.isVariableStatement(st)) continue;
+    const comments = ts.getLeadingCommentRanges(text, st.getFullStart()) ?? [];
+    if (comments.some((c) => text.slice(c.pos, c.end).includes('process-wide:'))) continue;
+    const isConst = (st.declarationList.flags & ts.NodeFlags.Const) !== 0;
+    for (const d of st.declarationList.declarations) {
+      const name = d.name.getText();
+      if (!isConst) {
+        out.push(`${name} (let)`);
+        continue;
+      }
+      if (!d.initializer) continue;
+      let init: ts.Expression = d.initializer;
+      while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init) || ts.isNonNullExpression(init))
+        init = init.expression;
+      const made = stateNew(init);
+      if (made) out.push(`${name} (${made})`);
+      else if (ts.isArrayLiteralExpression(init) && init.elements.length === 0) out.push(`${name} (empty array)`);
+      else if (ts.isObjectLiteralExpression(init) && init.properties.length === 0) out.push(`${name} (empty object)`);
+    }
+  }
+  return out;
+}
+
 describe('architecture of lib/', () => {
   const files = sourceFiles(LIB);
 
@@ -244,6 +294,48 @@ describe('architecture of lib/', () => {
         .map((c) => c.cycle.join('>'))
         .sort(),
     ).toEqual(['a>b>c>a', 'e>e']);
+  });
+
+  it('keeps no module-level state unless it is marked process-wide', () => {
+    const prod = files.filter((f) => !/\.(test|int\.test|fixtures?)\.ts$/.test(f));
+    // Shared by every service instance in a process, and neither reset nor owned by any: state belongs
+    // in its service (built by lib/services.ts); a constant or a fact of the process says why it is one.
+    const found = prod.flatMap((f) => moduleState(fs.readFileSync(f, 'utf8')).map((x) => `${rel(f)}: ${x}`));
+    expect(found).toEqual([]);
+  });
+
+  it('finds planted module-level state and lets marked constants and per-call state pass', () => {
+    const planted = [
+      "import { x } from './x';",
+      'const cache = new Map<string, number>();',
+      'export const byDb: WeakMap<object, string> = new WeakMap();',
+      'const seen = (new Set<string>()) as Set<string>;',
+      'let loaded: Promise<void> | undefined;',
+      'var hits = 0;',
+      'export const memo = new FileMemo();',
+      'const queue: string[] = [];',
+      'const slot = ((globalThis as any)[Symbol.for("k")] ??= new Set());',
+      '// process-wide: a constant table, never written',
+      "const KINDS = new Set(['a', 'b']);",
+      '/** Why it is one per process. */',
+      '// process-wide: a compiled pattern table',
+      'const TABLE = new Map([[1, 2]]);',
+      "const PATTERN = new RegExp('^a$');",
+      'const make = () => new Map<string, string>();',
+      'function f() { let n = 0; const m = new Map(); return [n, m]; }',
+      'class C { private readonly entries = new Map(); }',
+      "const NAMES: readonly string[] = ['a'];",
+    ].join('\n');
+    expect(moduleState(planted)).toEqual([
+      'cache (new Map)',
+      'byDb (new WeakMap)',
+      'seen (new Set)',
+      'loaded (let)',
+      'hits (let)',
+      'memo (new FileMemo)',
+      'queue (empty array)',
+      'slot (new Set)',
+    ]);
   });
 
   it('reads type-only imports, re-exports and dynamic imports', () => {

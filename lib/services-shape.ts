@@ -1,6 +1,7 @@
 // The shape of a process's services (built by startServices in lib/services.ts): every domain's
 // live objects, the caches they share and what stops them.
 import type { Database } from '@/db/client';
+import type { AgentsMemo } from './agents/memo';
 import type { AgentProbeCache } from './agents/probe-cache';
 import type { TokenCache } from './auth/token-cache';
 import type { UserCache } from './auth/user-cache';
@@ -11,11 +12,14 @@ import type { Config } from './core/config';
 import type { RateLimiter } from './core/rate-limit';
 import type { GatewaysService } from './gateways/service';
 import type { GatewayWatcher } from './gateways/watcher';
+import type { ImageProbeCache } from './installs/image-probe';
 import type { JobEventHub } from './jobs/hub';
 import type { JobListCache } from './jobs/list-cache';
 import type { JobRegistry } from './jobs/registry';
 import type { JobWorker } from './jobs/worker';
 import type { PackageRuntime } from './packages/context';
+import type { ApprovalDecisions } from './policy/approvals';
+import type { ExecRoutes } from './policy/exec-run';
 import type { SandboxUsage } from './sandbox/config/in-use';
 import type { InstanceDeps } from './sandbox/instances/service';
 import type { NetworkEnforcement } from './sandbox/network/enforcement';
@@ -54,6 +58,8 @@ export interface Services {
   changes: ChangeFeed;
   /** Host agents' probes for the gateway's poll, dropped by the `agents` changes of any replica. */
   agentProbes: AgentProbeCache;
+  /** What the agents service keeps between calls: effective answers, targets, probes, policy checks, the version watcher. */
+  agents: AgentsMemo;
   stopProbeHold: () => void;
   /** Stops the scheduled update checker (runs with the worker). */
   stopScheduler: () => void;
@@ -67,6 +73,12 @@ export interface Services {
   sandboxes: InstanceDeps;
   /** Skilldock's own egress enforcement for the local Docker engine (null enforcer: why in `problem`). */
   network: NetworkEnforcement & { requests?: HostRequests };
+  /** Where agents' execs go: the sandbox each agent used last, starts in flight, commands running. */
+  execRoutes: ExecRoutes;
+  /** Wakes this service's execs waiting on an approval when it is decided (other replicas' decisions: by polling). */
+  approvals: ApprovalDecisions;
+  /** What each sandbox image offers skills (programs, OS), probed once per image id. */
+  imageProbes: ImageProbeCache;
   /** Browser terminals into running sandboxes: tickets, open sessions, the access re-check. */
   terminals: TerminalService;
   /** Agent gateways (OpenClaw, folder clients): access, tests, drift, the sync target. */

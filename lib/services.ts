@@ -2,6 +2,7 @@ import 'server-only';
 import os from 'node:os';
 import { openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
+import { AgentsMemo } from './agents/memo';
 import { AgentProbeCache } from './agents/probe-cache';
 import { agentsOfConfig } from './agents/store';
 import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
@@ -26,6 +27,7 @@ import { RemoteOpenClawAccess } from './gateways/openclaw/remote-access';
 import { GatewaysService } from './gateways/service';
 import { recoverGithubInstalls } from './github/install/recovery';
 import { bundleStarter } from './installs/bundle-apply';
+import { ImageProbeCache } from './installs/image-probe';
 import { registerInstallJobs } from './installs/job';
 import { assertNoInstalls, markUpdatable } from './installs/skill-usage';
 import { registerBuiltinJobs } from './jobs/builtin';
@@ -37,9 +39,13 @@ import { JobWorker } from './jobs/worker';
 import { PackageRuntime } from './packages/context';
 import { PACKAGES_CHANGED } from './packages/job-kinds';
 import { registerPackageJobs } from './packages/jobs';
+import { ApprovalDecisions } from './policy/approvals';
+import { ExecRoutes } from './policy/exec-run';
 import { registerSandboxJobs } from './sandbox/check/job';
 import { SandboxUsage } from './sandbox/config/in-use';
 import { SandboxActivity } from './sandbox/docker/activity';
+import { DockerClients } from './sandbox/docker/connection';
+import { InstanceLocks } from './sandbox/instances/locks';
 import { type InstanceDeps, instanceLister } from './sandbox/instances/service';
 import { networkCheckProbes } from './sandbox/network/check-probe';
 import { startNetworkEnforcement } from './sandbox/network/enforcement';
@@ -155,18 +161,22 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     ...(await startNetworkEnforcement(config, { database, requests: hostRequests, replicaId: replica.id, installationId: installation })),
     requests: hostRequests,
   };
-  const stopNetworkWatch = network.enforcer && !network.owner ? startNetworkReconciler(database.db, network.enforcer) : () => undefined;
+  const dockerClients = new DockerClients();
+  const stopNetworkWatch = network.enforcer && !network.owner ? startNetworkReconciler(database.db, network.enforcer, dockerClients) : () => undefined;
   if (!network.enforcer) logger.info('sandbox network rules are not enforced on this host', { reason: network.problem });
+  const approvals = new ApprovalDecisions();
   const sandboxes: InstanceDeps = {
     db: database.db,
     secrets,
     workspaceRoots: () => config.workspaceRoots,
     backendCache: new Map(),
+    dockerClients,
     network,
     prepareStart: bundleStarter({ db: database.db, dataDir: config.dataDir, secrets }),
     installationId: installation,
     activity: new SandboxActivity(new SandboxLeaseStore(database.db, replica.id)),
     lock: (key, fn) => database.withLock(key, fn),
+    locks: new InstanceLocks(),
   };
   registerSandboxJobs(jobKinds, { ...sandboxes, extraProbes: networkCheckProbes(network) });
   registerInstallJobs(jobKinds, { ...sandboxes, dataDir: config.dataDir, hub });
@@ -179,7 +189,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     roots: config.gatewayRoots,
     home: os.homedir(),
     remote: (url, token) => new RemoteOpenClawAccess(url, token, { device: deviceKey() }),
-    docker: dockerGatewayAccess(database.db, config.DOCKER_HOST),
+    docker: dockerGatewayAccess(database.db, config.DOCKER_HOST, dockerClients),
   });
   registerGatewayJobs(jobKinds, gateways);
   // What changes installed packages re-gates the catalog: installs in this process tell the package
@@ -196,7 +206,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     ? new JobWorker(database, hub, jobKinds, { concurrency: config.SKILLDOCK_WORKER_CONCURRENCY, leaseMs: config.SKILLDOCK_JOB_LEASE_MS })
     : null;
   await worker?.start();
-  const workerTasks = worker ? await startWorkerTasks({ config, database, hub, sandboxes, gateways }) : null;
+  const workerTasks = worker ? await startWorkerTasks({ config, database, hub, sandboxes, gateways, approvals }) : null;
   const gatewayWatcher = workerTasks?.gatewayWatcher ?? null;
   const terminals = new TerminalService({
     sandboxes,
@@ -242,6 +252,10 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     installationId: installation,
     changes,
     agentProbes,
+    agents: new AgentsMemo(database.db),
+    execRoutes: new ExecRoutes(),
+    approvals,
+    imageProbes: new ImageProbeCache(),
     stopProbeHold,
     stopScheduler,
     skills,

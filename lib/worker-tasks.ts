@@ -12,7 +12,7 @@ import { startImageCollector } from './installs/image-gc';
 import { startInstallRecovery } from './installs/recovery';
 import type { JobEventHub } from './jobs/hub';
 import { startUpdateScheduler } from './packages/update-requests';
-import { startApprovalExpiry } from './policy/approvals';
+import { type ApprovalDecisions, startApprovalExpiry } from './policy/approvals';
 import { startRetentionSweeper } from './retention';
 import { collectBeforeSweep } from './sandbox/artifacts/sweep-hook';
 import { startSandboxSweeper } from './sandbox/docker/sweep-schedule';
@@ -30,6 +30,7 @@ export async function startWorkerTasks(d: {
   hub: JobEventHub;
   sandboxes: InstanceDeps;
   gateways: GatewaysService;
+  approvals: ApprovalDecisions;
 }): Promise<WorkerTasks> {
   const { config, database, sandboxes } = d;
   // After the worker's reaper ended the crashed jobs it could: their installs end failed, their
@@ -50,7 +51,7 @@ export async function startWorkerTasks(d: {
     }),
     startImageCollector(sandboxes),
     startBlobCollector(new DbBlobStore(database.db), undefined, (e) => logger.warn('blob collection failed', { error: String(e) })),
-    startApprovalExpiry({ db: database.db }),
+    startApprovalExpiry({ db: database.db, decisions: d.approvals }),
     startSkillUpdateScheduler(database),
   ];
   const gatewayWatcher = startGatewayWatcher(database, d.gateways, config.SKILLDOCK_GATEWAY_POLL_MS, (e) =>

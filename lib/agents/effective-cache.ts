@@ -44,28 +44,6 @@ export interface EffectiveCacheStats {
 const MAX_AGENTS = 10_000;
 const MAX_TARGETS = 256;
 
-/** The catalog skills of a snapshot by name, once per skills array. */
-const byNameOf = new WeakMap<readonly CatalogSkill[], Map<string, CatalogSkill>>();
-function namesOf(skills: readonly CatalogSkill[]): Map<string, CatalogSkill> {
-  let m = byNameOf.get(skills);
-  if (!m) byNameOf.set(skills, (m = new Map(skills.map((s) => [s.name, s]))));
-  return m;
-}
-
-/** Names whose skill is not the same object in both (changed, added or removed); once per pair of arrays. */
-const diffs = new WeakMap<readonly CatalogSkill[], { to: readonly CatalogSkill[]; names: string[] }>();
-function changedNames(from: readonly CatalogSkill[], to: readonly CatalogSkill[]): string[] {
-  const hit = diffs.get(from);
-  if (hit?.to === to) return hit.names;
-  const a = namesOf(from);
-  const b = namesOf(to);
-  const names: string[] = [];
-  for (const [n, s] of b) if (a.get(n) !== s) names.push(n);
-  for (const n of a.keys()) if (!b.has(n)) names.push(n);
-  diffs.set(from, { to, names });
-  return names;
-}
-
 const inputKey = (defaults: DefaultsInputs, agent: AgentInputs) =>
   JSON.stringify([agent.id, agent.skills, agent.denySkills, agent.budget, defaults.skills, defaults.budget]);
 
@@ -87,6 +65,10 @@ export class EffectiveCache {
   private readonly evals = new WeakMap<AgentTarget, WeakMap<CatalogSkill, SkillEval>>();
   /** One object per distinct target content, so its evaluations are kept across loads. */
   private readonly targets = new Map<string, AgentTarget>();
+  /** The catalog skills of a snapshot by name, once per skills array. */
+  private readonly byName = new WeakMap<readonly CatalogSkill[], Map<string, CatalogSkill>>();
+  /** Names whose skill changed between two arrays, once per pair. */
+  private readonly diffs = new WeakMap<readonly CatalogSkill[], { to: readonly CatalogSkill[]; names: string[] }>();
 
   /** The kept target equal to `t` (same content), or `t` itself from now on. */
   canonicalTarget(t: AgentTarget): AgentTarget {
@@ -96,6 +78,25 @@ export class EffectiveCache {
     if (this.targets.size >= MAX_TARGETS) this.targets.delete(this.targets.keys().next().value as string);
     this.targets.set(key, t);
     return t;
+  }
+
+  private namesOf(skills: readonly CatalogSkill[]): Map<string, CatalogSkill> {
+    let m = this.byName.get(skills);
+    if (!m) this.byName.set(skills, (m = new Map(skills.map((s) => [s.name, s]))));
+    return m;
+  }
+
+  /** Names whose skill is not the same object in both (changed, added or removed). */
+  private changedNames(from: readonly CatalogSkill[], to: readonly CatalogSkill[]): string[] {
+    const hit = this.diffs.get(from);
+    if (hit?.to === to) return hit.names;
+    const a = this.namesOf(from);
+    const b = this.namesOf(to);
+    const names: string[] = [];
+    for (const [n, s] of b) if (a.get(n) !== s) names.push(n);
+    for (const n of a.keys()) if (!b.has(n)) names.push(n);
+    this.diffs.set(from, { to, names });
+    return names;
   }
 
   private evaluator(target: AgentTarget): (s: CatalogSkill) => SkillEval {
@@ -150,8 +151,8 @@ export class EffectiveCache {
 
   /** The agent's state on a new snapshot: only the skills that changed are looked at. */
   private patch(prev: AgentState, skills: readonly CatalogSkill[], evalOf: (s: CatalogSkill) => SkillEval): AgentState {
-    const names = changedNames(prev.skills, skills);
-    const now = namesOf(skills);
+    const names = this.changedNames(prev.skills, skills);
+    const now = this.namesOf(skills);
     const { plan } = prev;
     let candidates = prev.candidates;
     let changed = false;

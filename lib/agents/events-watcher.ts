@@ -1,11 +1,9 @@
-// One watcher per process and database: while at least one stream follows an agent, its version
+// One watcher per agents service (its memo holds it): while at least one stream follows an agent, its version
 // (the ETag of its effective skills) is read every interval, and every follower hears each change.
 // effectiveOf is cached and costs one small probe statement while nothing changed, and that probe
 // sees writes of every replica, so polling it is cheap and needs no notice channel. A save in this
 // process can poke the watcher to look at once instead of at the next tick.
-import type { AppDb } from '@/db/client';
 import { type AppError, isAppError } from '../core/errors';
-import { type AgentsDeps, effectiveOf } from './service';
 
 export const WATCH_INTERVAL_MS = 150;
 
@@ -26,6 +24,8 @@ interface Watched {
 
 export class AgentVersionWatcher {
   private readonly agents = new Map<string, Watched>();
+  /** Streams open now per owner: how many one owner may hold is counted per service. */
+  readonly openByOwner = new Map<string, number>();
   /** Version reads done (tests and benches). */
   checks = 0;
 
@@ -106,21 +106,4 @@ export class AgentVersionWatcher {
       l.onVersion(version);
     }
   }
-}
-
-const watchers = new WeakMap<AppDb, AgentVersionWatcher>();
-
-/** The watcher of this process for the database of `deps`. */
-export function agentWatcher(deps: AgentsDeps): AgentVersionWatcher {
-  let w = watchers.get(deps.db);
-  if (!w) watchers.set(deps.db, (w = new AgentVersionWatcher(async (id) => (await effectiveOf(deps, id)).version)));
-  return w;
-}
-
-/**
- * Call after this process saved agents or the defaults: followed agents are checked at once instead
- * of at the next tick (`agentId` absent: every followed agent, as after a defaults save).
- */
-export function pokeAgentEvents(db: AppDb, agentId?: string): void {
-  watchers.get(db)?.poke(agentId);
 }

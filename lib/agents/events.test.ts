@@ -111,11 +111,11 @@ describe('agent event streams', () => {
       refused = e;
     }
     expect(hasCode(refused, 'rate_limited')).toBe(true);
-    expect(openAgentStreams('token:t1')).toBe(2);
+    expect(openAgentStreams(watcher, 'token:t1')).toBe(2);
     a.abort();
-    expect(openAgentStreams('token:t1')).toBe(1);
+    expect(openAgentStreams(watcher, 'token:t1')).toBe(1);
     openAgentEvents(watcher, 'c', null, new AbortController().signal, opts);
-    expect(openAgentStreams('token:t1')).toBe(2);
+    expect(openAgentStreams(watcher, 'token:t1')).toBe(2);
   });
 
   it('reads Last-Event-ID from the header or the query, ignoring an overlong one', () => {

@@ -20,10 +20,8 @@ export interface AgentEventsOptions {
   onHeartbeat?: () => void;
 }
 
-const openByOwner = new Map<string, number>();
-
-/** Streams open now per owner (tests). */
-export const openAgentStreams = (owner: string): number => openByOwner.get(owner) ?? 0;
+/** Streams of this watcher open now per owner (tests). */
+export const openAgentStreams = (watcher: AgentVersionWatcher, owner: string): number => watcher.openByOwner.get(owner) ?? 0;
 
 /** The Last-Event-ID header, or the `lastEventId` query parameter (EventSource cannot set headers on a first connect). */
 export function lastEventIdOf(req: Request): string | null {
@@ -43,10 +41,10 @@ export function openAgentEvents(
 ): ReadableStream<Uint8Array> {
   const owner = opts.owner;
   if (owner !== undefined) {
-    const open = openByOwner.get(owner) ?? 0;
+    const open = watcher.openByOwner.get(owner) ?? 0;
     const max = opts.maxPerOwner ?? 16;
     if (open >= max) throw new AppError('rate_limited', `Too many open agent event streams (${open} of ${max}); close one before following another.`);
-    openByOwner.set(owner, open + 1);
+    watcher.openByOwner.set(owner, open + 1);
   }
   const enc = new TextEncoder();
   let sent = lastEventId;
@@ -67,9 +65,9 @@ export function openAgentEvents(
     clearInterval(heartbeat);
     unsubscribe?.();
     if (owner !== undefined) {
-      const n = (openByOwner.get(owner) ?? 1) - 1;
-      if (n > 0) openByOwner.set(owner, n);
-      else openByOwner.delete(owner);
+      const n = (watcher.openByOwner.get(owner) ?? 1) - 1;
+      if (n > 0) watcher.openByOwner.set(owner, n);
+      else watcher.openByOwner.delete(owner);
     }
     poke();
   };

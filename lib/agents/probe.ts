@@ -58,35 +58,37 @@ function statements(db: AppDb) {
       .prepare('agent_probe_sandbox'),
   };
 }
-const prepared = new WeakMap<AppDb, ReturnType<typeof statements>>();
-
 /**
- * The stamps of an agent's inputs, in one small row; not found when no such agent exists. The
- * digest of its sandbox target's rows comes with it when `sandbox` (the caller believes the agent is
- * bound to a config), or in a second statement when the agent turns out to be bound to one.
+ * The probes of one database: its prepared statements, and concurrent probes of one agent sharing
+ * one statement (gateways poll hard, one agent by many connections), each still read after its
+ * caller arrived, so no write committed before a poll is missed.
  */
-export function probeAgent(db: AppDb, id: string, sandbox = true): Promise<AgentProbe> {
-  let shared = sharedProbes.get(db);
-  if (!shared) sharedProbes.set(db, (shared = new SharedReads((key) => readProbe(db, key.slice(2), key[0] === 's'))));
-  return shared.get(`${sandbox ? 's' : 'h'}:${id}`);
-}
+export class AgentProbeReads {
+  private readonly statements: ReturnType<typeof statements>;
+  private readonly shared = new SharedReads<AgentProbe>((key) => this.read(key.slice(2), key[0] === 's'));
 
-/**
- * Gateways poll hard (one agent by many connections): concurrent probes of one agent share one
- * statement, each still read after its caller arrived, so no write committed before a poll is missed.
- */
-const sharedProbes = new WeakMap<AppDb, SharedReads<AgentProbe>>();
-
-async function readProbe(db: AppDb, id: string, sandbox: boolean): Promise<AgentProbe> {
-  let p = prepared.get(db);
-  if (!p) prepared.set(db, (p = statements(db)));
-  if (sandbox) {
-    const [hit] = await p.sandbox.execute({ id });
-    if (!hit) throw notFoundAgent(id);
-    return { ...hit, defaultsStamp: hit.defaultsStamp ?? '' };
+  constructor(db: AppDb) {
+    this.statements = statements(db);
   }
-  const [hit] = await p.host.execute({ id });
-  if (!hit) throw notFoundAgent(id);
-  if (hit.sandboxConfigId) return readProbe(db, id, true);
-  return { ...hit, defaultsStamp: hit.defaultsStamp ?? '', targetDigest: null };
+
+  /**
+   * The stamps of an agent's inputs, in one small row; not found when no such agent exists. The
+   * digest of its sandbox target's rows comes with it when `sandbox` (the caller believes the agent
+   * is bound to a config), or in a second statement when the agent turns out to be bound to one.
+   */
+  probe(id: string, sandbox = true): Promise<AgentProbe> {
+    return this.shared.get(`${sandbox ? 's' : 'h'}:${id}`);
+  }
+
+  private async read(id: string, sandbox: boolean): Promise<AgentProbe> {
+    if (sandbox) {
+      const [hit] = await this.statements.sandbox.execute({ id });
+      if (!hit) throw notFoundAgent(id);
+      return { ...hit, defaultsStamp: hit.defaultsStamp ?? '' };
+    }
+    const [hit] = await this.statements.host.execute({ id });
+    if (!hit) throw notFoundAgent(id);
+    if (hit.sandboxConfigId) return this.read(id, true);
+    return { ...hit, defaultsStamp: hit.defaultsStamp ?? '', targetDigest: null };
+  }
 }

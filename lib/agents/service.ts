@@ -15,10 +15,11 @@ import { validateSlug, validateVersion, versionDir } from '../skills/store/manif
 import type { SkillFile } from '../skills/types';
 import { agentEnvFromProbe, agentEnvKey, loadAgentEnvNames } from './agent-env';
 import type { AgentInputs, DefaultsInputs, Effective, SkillTrace } from './effective';
-import { EffectiveCache } from './effective-cache';
-import { probeAgent } from './probe';
+import type { EffectiveCache } from './effective-cache';
+import { AgentVersionWatcher } from './events-watcher';
+import type { AgentsMemo } from './memo';
 import type { AgentProbeCache } from './probe-cache';
-import { type AgentPolicyView, policyStep, SkillPolicyCache } from './skill-policy';
+import { type AgentPolicyView, policyStep, type SkillPolicyCache } from './skill-policy';
 import { type AgentRow, type DefaultsRecord, loadAgent, loadDefaults } from './store';
 import { type AgentTarget, targetLoader } from './target';
 
@@ -29,6 +30,8 @@ export interface AgentsDeps {
   snapshot: () => Promise<CatalogSnapshot>;
   gate: GateInConfigDeps;
   home: string | null;
+  /** What this service keeps between calls (one per composition root). */
+  memo: AgentsMemo;
   /** Host agents' probes kept for a moment, dropped by every change of an agent or the defaults on any replica. */
   probes?: AgentProbeCache;
   /** The agent's exec policy: explain traces then warn about documented commands it would refuse. */
@@ -37,9 +40,6 @@ export interface AgentsDeps {
     agent: (id: string) => Promise<AgentPolicyView>;
   };
 }
-
-/** Exec-policy checks of skills, kept across explains (by skill content and profile rules). */
-export const skillPolicyCache = new SkillPolicyCache();
 
 export const MAX_FILE = 2 * 1024 * 1024;
 
@@ -51,23 +51,6 @@ export const agentInputs = (r: Pick<AgentRow, 'id' | 'skills' | 'denySkills' | '
 });
 export const defaultsInputs = (d: DefaultsRecord): DefaultsInputs => ({ skills: d.skills, budget: d.budget });
 
-/** The agent's and the defaults' rows as last read, by the stamps they were read at. */
-interface KeptInputs {
-  agentStamp: string;
-  defaultsStamp: string;
-  sandboxConfigId: string | null;
-  agent: AgentInputs;
-  defaults: DefaultsInputs;
-}
-
-/** What this process keeps per database: the effective cache, and the sandbox targets by config. */
-interface AgentsMemo {
-  effective: EffectiveCache;
-  sandboxes: Map<string, { key: string; at: number; target: Promise<AgentTarget> }>;
-  bodies: WeakMap<Effective, string>;
-  inputs: Map<string, KeptInputs>;
-}
-const memos = new WeakMap<AppDb, AgentsMemo>();
 /**
  * A kept sandbox target is loaded again after this long even when no row it comes from changed:
  * what the engine holds (the image a tag names, its probe) has no row to watch.
@@ -76,14 +59,12 @@ export const SANDBOX_TARGET_TTL_MS = 5000;
 const MAX_SANDBOXES = 256;
 const MAX_INPUTS = 10_000;
 
-function memoOf(deps: AgentsDeps): AgentsMemo {
-  let m = memos.get(deps.db);
-  if (!m) memos.set(deps.db, (m = { effective: new EffectiveCache(), sandboxes: new Map(), bodies: new WeakMap(), inputs: new Map() }));
-  return m;
-}
+/** The effective cache of this service (stats, tests). */
+export const effectiveCacheOf = (deps: AgentsDeps): EffectiveCache => deps.memo.effective;
 
-/** The effective cache of this process for the database (stats, tests). */
-export const effectiveCacheOf = (deps: AgentsDeps): EffectiveCache => memoOf(deps).effective;
+/** The version watcher of this service, made at its first stream. */
+export const agentWatcher = (deps: AgentsDeps): AgentVersionWatcher =>
+  (deps.memo.watcher ??= new AgentVersionWatcher(async (id) => (await effectiveOf(deps, id)).version));
 
 const targetDeps = (deps: AgentsDeps) => ({ db: deps.db, gate: deps.gate, home: deps.home, dataDir: deps.dataDir });
 
@@ -95,7 +76,7 @@ async function targetOf(
   digest: string | null,
   agentEnv: AgentEnvNames | null = null,
 ): Promise<AgentTarget> {
-  const memo = memoOf(deps);
+  const memo = deps.memo;
   if (!configId) return memo.effective.canonicalTarget({ kind: 'host', label: snapshot.target.label, home: deps.home });
   const key = `${snapshot.version}|${snapshot.builtAt.getTime()}|${digest}`;
   // Agents with their own variables gate differently in the same config: each such set is a target of its own.
@@ -115,7 +96,7 @@ async function targetOf(
 /** A context for computing many agents against one snapshot: each sandbox config is loaded once. */
 export async function effectiveContext(deps: AgentsDeps) {
   const [snapshot, defaults] = await Promise.all([deps.snapshot(), loadDefaults(deps.db)]);
-  const memo = memoOf(deps);
+  const memo = deps.memo;
   const load = targetLoader(targetDeps(deps), snapshot);
   const target = async (id: string | null, agentEnv: AgentEnvNames | null) =>
     id ? memo.effective.canonicalTarget(await load(id, agentEnv)) : targetOf(deps, snapshot, null, null);
@@ -138,9 +119,9 @@ export async function effectiveContext(deps: AgentsDeps) {
  * as it is. A stamp that moved reads the rows again.
  */
 export async function effectiveOf(deps: AgentsDeps, id: string): Promise<Effective> {
-  const memo = memoOf(deps);
+  const memo = deps.memo;
   let kept = memo.inputs.get(id);
-  const read = () => probeAgent(deps.db, id, !!kept?.sandboxConfigId);
+  const read = () => memo.probes.probe(id, !!kept?.sandboxConfigId);
   const [probe, snapshot] = await Promise.all([deps.probes && !kept?.sandboxConfigId ? deps.probes.get(id, read) : read(), deps.snapshot()]);
   let configId = probe.sandboxConfigId;
   let digest = probe.targetDigest;
@@ -192,7 +173,7 @@ export function gatewayView(e: Effective) {
 
 /** The gateway's JSON of an answer, serialised once per answer. */
 export function gatewayJson(deps: AgentsDeps, e: Effective): string {
-  const bodies = memoOf(deps).bodies;
+  const bodies = deps.memo.bodies;
   let body = bodies.get(e);
   if (body === undefined) bodies.set(e, (body = JSON.stringify(gatewayView(e))));
   return body;
@@ -262,7 +243,7 @@ async function withPolicySteps(deps: AgentsDeps, policy: NonNullable<AgentsDeps[
   return traces.map((t) => {
     const s = byName.get(t.name);
     if (t.excluded || !s) return t;
-    const r = skillPolicyCache.check(engine, s, view.rules, dirs.get(t.name) ?? s.copy.dir);
+    const r = deps.memo.skillPolicy.check(engine, s, view.rules, dirs.get(t.name) ?? s.copy.dir);
     return { ...t, steps: [...t.steps, policyStep(r, view.profile)] };
   });
 }

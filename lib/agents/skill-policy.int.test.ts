@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentsSetup, startAgentsSetup } from '@/test/helpers/agents-setup';
 import { skillMd } from '@/test/helpers/skills-api';
-import { skillPolicyCache } from './service';
 
 let t: AgentsSetup;
 
@@ -79,16 +78,16 @@ describe('the exec-policy step of the explain trace', () => {
   it('keeps each check by skill content and profile: a second explain judges nothing again, an edited skill is judged anew', async () => {
     await t.api.explain('strict');
     await t.api.explain('default');
-    const before = skillPolicyCache.evaluated;
+    const before = t.ts.services.agents.skillPolicy.evaluated;
     await t.api.explain('strict');
     await t.api.explain('default');
-    expect(skillPolicyCache.evaluated).toBe(before);
+    expect(t.ts.services.agents.skillPolicy.evaluated).toBe(before);
     t.write('weather', 'Weather by curl.', {
       files: { 'SKILL.md': skillMd('weather', 'Weather by curl.', { body: '# Weather\n\n```bash\necho no curl now\n```\n' }) },
     });
     await t.refresh();
     const s = await policyOf('strict', 'weather');
-    expect(skillPolicyCache.evaluated).toBe(before + 1);
+    expect(t.ts.services.agents.skillPolicy.evaluated).toBe(before + 1);
     expect(s?.warning).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import { Parser, type ReadEntry } from 'tar';
 import { AppError } from '@/lib/core/errors';
 import { type ExtractSink, unsafe } from './sink';
 
+// process-wide: a constant table, never written
 const FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile']);
 const DEVICE_TYPES: Record<string, string> = {
   CharacterDevice: 'character device',

@@ -30,6 +30,7 @@ export function requirePermission(actor: Actor, permission: Permission): void {
   throw new AppError('forbidden', why, { details: { permission, requiredRole: minimumRole(permission) } });
 }
 
+// process-wide: the one system actor, a constant (its permission set is never written)
 export const systemActor: Actor = {
   kind: 'system',
   userId: null,

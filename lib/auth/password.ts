@@ -28,5 +28,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** A valid hash of a random password: verifying against it costs the same time as a real account. */
+// process-wide: a decoy hash of a random password, no account's data; one serves every service
 let dummy: Promise<string> | undefined;
 export const dummyHash = () => (dummy ??= hashPassword(randomBytes(16).toString('hex')));

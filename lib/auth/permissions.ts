@@ -67,6 +67,7 @@ const ADMIN: Permission[] = [
 ];
 const OWNER: Permission[] = [...ADMIN, 'users.manage'];
 
+// process-wide: a constant table, never written
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   viewer: new Set(VIEWER),
   operator: new Set(OPERATOR),

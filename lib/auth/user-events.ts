@@ -7,6 +7,7 @@ export const USERS_CHANNEL = 'skilldock_users';
 type LocalListener = (channel: string, id: string) => void;
 // On globalThis: server.ts and Next's route bundles each load their own copy of this module, and a
 // change made through either must reach the caches the services (built by server.ts) hold.
+// process-wide: a bus of this process on globalThis, so the copies of this module in server.ts and the route bundles hear each other
 const local: Set<LocalListener> = ((globalThis as Record<symbol, unknown>)[Symbol.for('skilldock.localChanges')] ??=
   new Set<LocalListener>()) as Set<LocalListener>;
 

@@ -15,6 +15,7 @@ export const CHANGES_CHANNEL = 'skilldock_changes';
  * their rows on every use; a new cache adds its topic here.
  */
 export type ChangeTopic = 'skills' | 'agents';
+// process-wide: a constant table, never written
 const TOPICS = new Set<string>(['skills', 'agents'] satisfies ChangeTopic[]);
 
 export type ChangeHandler = (id: string | null) => void;
@@ -23,6 +24,7 @@ export type ChangeHandler = (id: string | null) => void;
  * The feed of each database handle in this process, so a change is in force here once its call
  * returns; on globalThis, as server.ts and Next's route bundles each load their own copy of this module.
  */
+// process-wide: a bus of this process on globalThis (see above); each feed is keyed by the database handle its service owns
 const feeds: WeakMap<object, ChangeFeed> = ((globalThis as Record<symbol, unknown>)[Symbol.for('skilldock.changeFeeds')] ??= new WeakMap<
   object,
   ChangeFeed
@@ -40,6 +42,7 @@ export async function publishChange(db: Pick<AppDb, 'execute'>, topic: ChangeTop
 }
 
 type LocalPublisher = (topic: ChangeTopic, id: string | null) => void;
+// process-wide: a bus of this process on globalThis, so the copies of this module in server.ts and the route bundles hear each other
 const localPublishers: Set<LocalPublisher> = ((globalThis as Record<symbol, unknown>)[Symbol.for('skilldock.localPublishers')] ??=
   new Set<LocalPublisher>()) as Set<LocalPublisher>;
 

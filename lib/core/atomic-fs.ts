@@ -16,6 +16,7 @@ import { AppError } from './errors';
 
 export const TMP_PREFIX = '.tmp-';
 
+// process-wide: a constant table, never written
 const NO_DIR_FSYNC = new Set(['EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EISDIR']);
 const WRITE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
 

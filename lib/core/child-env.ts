@@ -12,6 +12,7 @@ export const DEFAULT_SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/us
  * the time zone, scratch space, proxies and extra CA certificates. Anything else a child needs
  * (PIP_*, npm_config_*, DEBIAN_FRONTEND, PYTHONPATH…) its caller sets explicitly.
  */
+// process-wide: a constant table, never written
 const PASSED = new Set([
   'HOME',
   'USER',

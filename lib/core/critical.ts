@@ -49,6 +49,7 @@ export class DeferringAbortController {
   }
 }
 
+// process-wide: a side table on AbortSignal objects (weak): an entry lives and dies with its signal
 const owners = new WeakMap<AbortSignal, DeferringAbortController>();
 
 /**

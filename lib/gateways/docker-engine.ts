@@ -4,11 +4,11 @@ import type { AppDb } from '@/db/client';
 import type { StoredGatewayLocation } from '@/db/schema';
 import { AppError } from '../core/errors';
 import { loadRow } from '../sandbox/config/store';
-import { dockerConnection } from '../sandbox/docker/connection';
+import { type DockerClients, dockerConnection } from '../sandbox/docker/connection';
 import type { GatewayAccess } from './access';
 import { DockerOpenClawAccess } from './openclaw/docker-access';
 
-export function dockerGatewayAccess(db: AppDb, defaultHost: string | undefined) {
+export function dockerGatewayAccess(db: AppDb, defaultHost: string | undefined, clients?: DockerClients) {
   return async (loc: Extract<StoredGatewayLocation, { type: 'docker' }>): Promise<GatewayAccess> => {
     let host = loc.host || defaultHost;
     let tlsCertPath: string | undefined;
@@ -22,7 +22,7 @@ export function dockerGatewayAccess(db: AppDb, defaultHost: string | undefined) 
       host = c.host || defaultHost;
       tlsCertPath = c.tlsCertPath || undefined;
     }
-    const conn = dockerConnection({ ...(host ? { host } : {}), ...(tlsCertPath ? { tlsCertPath } : {}) });
+    const conn = dockerConnection({ ...(host ? { host } : {}), ...(tlsCertPath ? { tlsCertPath } : {}), clients });
     return new DockerOpenClawAccess({ type: 'docker', container: loc.container, stateDir: loc.stateDir, ...(loc.cli ? { cli: loc.cli } : {}) }, conn);
   };
 }

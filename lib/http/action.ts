@@ -64,6 +64,7 @@ export function createActionClient(sources: ActionSources = { request: nextReque
 type ActionClient = ReturnType<typeof createActionClient>;
 export type OperationAction<C extends RouteContract> = (input: OperationInput<C>) => Promise<ActionResult<OperationOutput<C>>>;
 
+// process-wide: the request-bound action chain, stateless, built once
 let defaultClient: ActionClient | undefined;
 
 /** The server-action door of an operation; `client` defaults to the request-bound chain. */

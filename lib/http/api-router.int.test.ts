@@ -151,9 +151,9 @@ describe('the API router', () => {
     let seen = '';
     while (!seen.includes('event: version')) seen += new TextDecoder().decode((await reader.read()).value);
     expect(seen).toContain('"agentId":"router-agent"');
-    expect(openAgentStreams(owner)).toBe(1);
+    expect(openAgentStreams(ts.services.agents.watcher!, owner)).toBe(1);
     ac.abort();
-    await waitFor(async () => openAgentStreams(owner) === 0, 'the stream to be released after the client left', 10_000);
+    await waitFor(async () => openAgentStreams(ts.services.agents.watcher!, owner) === 0, 'the stream to be released after the client left', 10_000);
   });
 
   it('a revoked token is refused on the next request, though it was just served from the token cache', async () => {

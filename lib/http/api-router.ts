@@ -9,6 +9,7 @@ import { route } from './route';
 import { RouteTable } from './route-table';
 
 type Handler = ReturnType<typeof route>;
+// process-wide: a constant table, never written
 const METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH']);
 
 /**

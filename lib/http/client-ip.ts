@@ -52,6 +52,7 @@ function trusted(ip: string, ranges: Range[]): boolean {
  * hop that is not one of them. Everything left of that hop was written by the client and is ignored.
  */
 /** Socket peers are few and ask many times (keep-alive, pollers): their canonical form is kept. */
+// process-wide: a pure memo of the canonical form of a socket peer address
 const peers = new Map<string, string>();
 
 function socketPeer(raw: string | undefined): string {

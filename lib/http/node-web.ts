@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+// process-wide: a constant table, never written
 const BODYLESS = new Set(['GET', 'HEAD']);
 
 /**

@@ -34,6 +34,7 @@ export function publicUrlBootWarning(config: UrlConfig & Pick<Config, 'HOST'>): 
   return `SKILLDOCK_PUBLIC_URL is not set: the console assumes ${publicOrigin(config)}. If operators open it by another name (an IP address, a LAN name, a proxy), set SKILLDOCK_PUBLIC_URL to that address.`;
 }
 
+// process-wide: a warn-once flag for the log, no service data
 let warned = false;
 
 /** Logs the first request under a host that is not the public URL's, once per process. */

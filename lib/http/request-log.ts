@@ -5,6 +5,7 @@ import { logger } from '../core/logger';
 
 export type RequestLog = 'off' | 'writes' | 'all';
 
+// process-wide: a constant table, never written
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Whether a request gets a line: `writes` logs every write and every refused or failed request. */

@@ -182,7 +182,7 @@ describeDocker('skill install on Docker', () => {
     const left = await openMaintenance(backend, { configId: CONFIG_ID, image: ref1, spec: SPEC, runId: `left-${RUN}` });
     await commitSnapshot(left, { plannedRef: ref2, generation: 2 });
     await left.releaseLease(); // as after a crash: nobody holds it any more
-    const r = await reclaimLeftovers(conn, { plannedRefs: [ref1, ref2], keepRefs: [ref1] });
+    const r = await reclaimLeftovers(conn, { plannedRefs: [ref1, ref2], keepRefs: [ref1], activity: backend.activity });
     expect(r.containers).toContain(left.containerId);
     expect(r.images).toEqual([ref2]);
     await expect(docker.getContainer(left.containerId).inspect()).rejects.toMatchObject({ statusCode: 404 });
@@ -191,7 +191,7 @@ describeDocker('skill install on Docker', () => {
     // A sandbox from the snapshot inherits a blanked maintenance label: it is not a leftover.
     expect((await docker.getContainer(sandboxId).inspect()).State.Running).toBe(true);
 
-    const used = await reclaimLeftovers(conn, { plannedRefs: [ref1], keepRefs: [] });
+    const used = await reclaimLeftovers(conn, { plannedRefs: [ref1], keepRefs: [], activity: backend.activity });
     expect(used).toMatchObject({ images: [], inUse: [ref1] });
     expect(await imageExists(conn, ref1)).toBe(true);
   });

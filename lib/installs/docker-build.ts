@@ -5,7 +5,7 @@
 import { AppError } from '@/lib/core/errors';
 import type { CreateSandboxSpec } from '@/lib/sandbox/backend';
 import { CONFIG_LABEL } from '@/lib/sandbox/config/in-use';
-import { localActivity, type SandboxActivity } from '@/lib/sandbox/docker/activity';
+import type { SandboxActivity } from '@/lib/sandbox/docker/activity';
 import { checkImage, type DockerBackend } from '@/lib/sandbox/docker/backend';
 import { type DockerConnection, statusOf, toAppError } from '@/lib/sandbox/docker/connection';
 import { GENERATION_LABEL, isMaintenanceLabels, isRunId, MAINTENANCE_LABEL, PARENT_LABEL, SNAPSHOT_LABEL } from '../sandbox/images/snapshot-names';
@@ -178,8 +178,8 @@ export interface ReclaimInput {
    * runs) may share the engine, and their live maintenance containers are not this store's to judge.
    */
   configIds?: string[];
-  /** Leases of every replica (a maintenance container in use anywhere stays); this process's alone otherwise. */
-  activity?: SandboxActivity;
+  /** Leases of every replica (a maintenance container in use anywhere stays), or of the one backend the caller has. */
+  activity: SandboxActivity;
 }
 
 export interface ReclaimResult {
@@ -196,7 +196,7 @@ export async function reclaimLeftovers(conn: DockerConnection, input: ReclaimInp
   const ours = input.configIds ? new Set(input.configIds) : null;
   try {
     const leftovers = await conn.api.listContainers({ all: true, filters: { label: [MAINTENANCE_LABEL] } });
-    const activity = input.activity ?? localActivity;
+    const activity = input.activity;
     const leases = await activity.view();
     for (const c of leftovers) {
       if (!isMaintenanceLabels(c.Labels) || live.has(c.Labels[MAINTENANCE_LABEL] as string) || leases.isLeased(c.Id, c.Names)) continue;

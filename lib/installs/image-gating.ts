@@ -16,7 +16,7 @@ import { getSkillsSettings } from '../settings/store';
 import { collectBins, evaluateGating } from '../skills/gating';
 import { loadEntryConfigs } from '../skills/service/entries';
 import type { GatingResult, GatingTarget, SkillEntryConfig, SkillManifest } from '../skills/types';
-import { checkProbeBins, defaultProbeCache, type ImageProbe, type ImageProbeCache, probeImage } from './image-probe';
+import { checkProbeBins, type ImageProbe, type ImageProbeCache, probeImage } from './image-probe';
 
 export { type ImageProbe, ImageProbeCache, PROBE_LABEL, probeImage } from './image-probe';
 
@@ -88,7 +88,8 @@ export interface GateInConfigDeps extends BackendFactoryDeps {
   db: AppDb;
   /** The config's backend (default: a new one from the row). */
   backendFor?: (row: ConfigRow) => DockerBackend;
-  probes?: ImageProbeCache;
+  /** This service's image probes, kept per image id. */
+  probes: ImageProbeCache;
 }
 
 const envNamesOf = (m: SkillManifest) => (m.primaryEnv ? [...m.requires.env, m.primaryEnv] : m.requires.env);
@@ -159,7 +160,7 @@ export async function gateSkillsInConfig(
     backend,
     image,
     { bins, envNames, limits: { cpu: config.cpuLimit, memoryMb: config.memoryLimitMb, pids: config.pidsLimit } },
-    deps.probes ?? defaultProbeCache,
+    deps.probes,
   );
   const target = imageGatingTarget(probe, { label: row.name, envNames: env.config });
   const found = await target.which(collectBins(manifests));

@@ -92,8 +92,6 @@ export class ImageProbeCache {
   }
 }
 
-export const defaultProbeCache = new ImageProbeCache();
-
 function refuse(path: string, message: string): AppError {
   return new AppError('validation', message, { issues: [{ path, message }] });
 }
@@ -193,7 +191,7 @@ function snapshotOf(image: string, imageId: string, known: Known, bins: readonly
  * The bins and OS of `image` on the backend's engine. Bins already known for that image id are not
  * probed again: a call that asks nothing new starts no container.
  */
-export async function probeImage(backend: DockerBackend, image: string, opts: ProbeOptions, cache = defaultProbeCache): Promise<ImageProbe> {
+export async function probeImage(backend: DockerBackend, image: string, opts: ProbeOptions, cache: ImageProbeCache): Promise<ImageProbe> {
   checkImage(image);
   const bins = checkProbeBins(opts.bins);
   const envNames = [...new Set(opts.envNames ?? [])];

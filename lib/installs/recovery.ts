@@ -11,6 +11,7 @@ import { jobs, sandboxConfigs, sandboxImages, sandboxSkillInstalls } from '@/db/
 import { type Actor, systemActor } from '../auth/actor';
 import { logger } from '../core/logger';
 import type { JobEventHub } from '../jobs/hub';
+import type { SandboxActivity } from '../sandbox/docker/activity';
 import type { DockerBackend } from '../sandbox/docker/backend';
 import { type DockerConnection, statusOf } from '../sandbox/docker/connection';
 import { markImageDeleted } from '../sandbox/images/images';
@@ -132,15 +133,16 @@ export async function recoverInstalls(deps: InstallRecoveryDeps): Promise<Instal
     }
   }
   if (!configs.length) return report;
-  const engines = new Map<string, { conn: DockerConnection; planned: string[]; keep: string[]; configIds: string[] }>();
+  const engines = new Map<string, { conn: DockerConnection; activity: SandboxActivity; planned: string[]; keep: string[]; configIds: string[] }>();
   for (const row of configs) {
-    let conn: DockerConnection;
+    let backend: DockerBackend;
     try {
-      conn = (backendFor(deps, row) as DockerBackend).conn;
+      backend = backendFor(deps, row) as DockerBackend;
     } catch (e) {
       report.problems.push(`config ${row.id}: ${e instanceof Error ? e.message : String(e)}`);
       continue;
     }
+    const conn = backend.conn;
     const mine = images.filter((i) => i.configId === row.id);
     for (const img of mine) {
       if (img.state !== 'building' || busy.has(row.id)) continue;
@@ -152,7 +154,7 @@ export async function recoverInstalls(deps: InstallRecoveryDeps): Promise<Instal
         report.problems.push(`image ${img.plannedRef}: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
-    const e = engines.get(conn.endpoint) ?? { conn, planned: [], keep: [], configIds: [] };
+    const e = engines.get(conn.endpoint) ?? { conn, activity: backend.activity, planned: [], keep: [], configIds: [] };
     e.configIds.push(row.id);
     for (const img of mine) {
       // A live build's planned image is still being made; a served or collectable one stays for the collector.
@@ -168,7 +170,7 @@ export async function recoverInstalls(deps: InstallRecoveryDeps): Promise<Instal
         keepRefs: e.keep,
         liveRunIds: live.runIds,
         configIds: e.configIds,
-        activity: deps.activity,
+        activity: e.activity,
       });
       if (r.containers.length || r.images.length) report.reclaimed.push({ endpoint, containers: r.containers, images: r.images });
     } catch (err) {

@@ -39,6 +39,7 @@ export interface SkillStepHooks {
 const KEEP_CHARS = 64 * 1024;
 const TOOLS = ['python3', 'pip', 'node', 'npm', 'apt-get', 'apk', 'uv', 'go', 'curl', 'wget', 'bash', 'unzip'] as const;
 const BIN_NAME = /^[A-Za-z0-9._+-]{1,64}$/;
+// process-wide: a constant table, never written
 const NON_SYSTEM = new Set<string>(['pip', 'npm', 'github']);
 // Python packages go in with `python3 -m pip` (the venv sees the image's pip), so a `pip` on PATH
 // says nothing: the module must run (without writing pip's bytecode into the snapshot). The marker

@@ -34,6 +34,8 @@ export class JobEventHub {
   private unlisten: (() => Promise<void>) | undefined;
   private extra = new Set<(m: BusMessage) => void>();
   private stateWatchers = new Set<(job: JobRow) => void>();
+  /** Job event streams open now per owner (the per-owner bound of the streams of this hub). */
+  readonly openStreams = new Map<string, number>();
 
   constructor(
     private readonly database: Database,

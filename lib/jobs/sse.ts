@@ -41,8 +41,6 @@ export interface JobStreamStats {
   closed: boolean;
 }
 
-const openByOwner = new Map<string, number>();
-
 const stateData = (j: JobRow) =>
   JSON.stringify({
     id: j.id,
@@ -79,11 +77,11 @@ export function openJobEvents(
   const maxLiveBytes = opts.maxLiveBytes ?? 1024 * 1024;
   const owner = opts.owner;
   if (owner !== undefined) {
-    const open = openByOwner.get(owner) ?? 0;
+    const open = hub.openStreams.get(owner) ?? 0;
     if (open >= (opts.maxPerOwner ?? 16)) {
       throw new AppError('rate_limited', `Too many open job streams (${open}); close one before following another job.`);
     }
-    openByOwner.set(owner, open + 1);
+    hub.openStreams.set(owner, open + 1);
   }
   const enc = new TextEncoder();
   const stats: JobStreamStats = { pagesRead: 0, pagesFromMemory: 0, liveBytes: 0, maxLiveBytesSeen: 0, fallbacks: 0, closed: false };
@@ -109,9 +107,9 @@ export function openJobEvents(
     held = [];
     stats.liveBytes = 0;
     if (owner !== undefined) {
-      const n = (openByOwner.get(owner) ?? 1) - 1;
-      if (n > 0) openByOwner.set(owner, n);
-      else openByOwner.delete(owner);
+      const n = (hub.openStreams.get(owner) ?? 1) - 1;
+      if (n > 0) hub.openStreams.set(owner, n);
+      else hub.openStreams.delete(owner);
     }
     poke();
   };

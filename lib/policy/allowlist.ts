@@ -26,6 +26,7 @@ export function explicitlyListed(exe: string, list: AllowlistView): boolean {
  * Builtins that run nothing and only move or report the shell's state: a strict list does not need
  * to name them (the folder `cd` moves to is still checked against the path rules).
  */
+// process-wide: a constant table, never written
 const NEUTRAL_BUILTINS = new Set(['cd', 'pushd', 'popd', 'true', 'false', ':', 'test', '[', '[[']);
 
 export function allowed(exe: string, list: AllowlistView): boolean {

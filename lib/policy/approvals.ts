@@ -25,11 +25,17 @@ export type ApprovalState = ApprovalRow['state'];
 export interface ApprovalDeps {
   db: AppDb;
   now?: () => Date;
+  /** Wakes this service's waiters when a request is decided; without it they notice at their next poll. */
+  decisions?: ApprovalDecisions;
 }
 
-/** Wakes waiters in this process when a request is decided. */
-const decided = new EventEmitter();
-decided.setMaxListeners(0);
+/** One service's waiters on approval requests, woken by the request's id when it is decided. */
+export class ApprovalDecisions extends EventEmitter {
+  constructor() {
+    super();
+    this.setMaxListeners(0);
+  }
+}
 
 const nowOf = (deps: ApprovalDeps) => deps.now?.() ?? new Date();
 
@@ -138,7 +144,7 @@ export async function expireDue(deps: ApprovalDeps): Promise<number> {
         before: { state: 'pending' },
         after: { state: 'expired' },
       });
-      decided.emit(r.id, r);
+      deps.decisions?.emit(r.id, r);
     }
     return rows.length;
   });
@@ -200,7 +206,7 @@ export async function decideApproval(deps: ApprovalDeps, actor: Actor, id: strin
     });
     return r;
   });
-  decided.emit(id, row);
+  deps.decisions?.emit(id, row);
   return approvalView(row);
 }
 
@@ -224,12 +230,12 @@ export async function waitForDecision(deps: ApprovalDeps, id: string, opts: { po
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(t);
-        decided.off(id, done);
+        deps.decisions?.off(id, done);
         opts.signal?.removeEventListener('abort', done);
         resolve();
       };
       const t = setTimeout(done, Math.min(pollMs, left + 5));
-      decided.on(id, done);
+      deps.decisions?.on(id, done);
       opts.signal?.addEventListener('abort', done);
     });
   }

@@ -32,6 +32,7 @@ interface Job {
   reject: (e: unknown) => void;
 }
 
+// process-wide: the path of this program's own worker bundle, built once in development
 let devEntry: string | undefined;
 
 /** The worker's file: the production bundle beside the server bundle, else the sources bundled once per process. */

@@ -20,6 +20,8 @@ import type { SegmentDecision } from './types';
 
 export interface SandboxDeps {
   instances: InstanceDeps;
+  /** Where this service's agents' execs go (one per composition root). */
+  routes: ExecRoutes;
 }
 
 export interface AgentSandbox {
@@ -64,31 +66,23 @@ const MAX_SCANNED = 20;
 
 type Resolved = Awaited<ReturnType<typeof resolve>> & { id: string };
 
-interface Routes {
+/** Where agents' execs go: kept per composition root (lib/services.ts), never across two. */
+export class ExecRoutes {
   /**
    * The instance each agent's execs went to last, per config, so its sessions keep their workspace.
    * It is used without asking the engine first; a call that finds it gone (before anything started) drops it.
    */
-  last: Map<string, Resolved>;
+  readonly last = new Map<string, Resolved>();
   /** One start at a time per agent and config in this process: concurrent first execs share one call. */
-  starting: Map<string, Promise<string>>;
+  readonly starting = new Map<string, Promise<string>>();
   /** Commands running per agent. */
-  running: Map<string, number>;
-}
-
-/** Kept per composition root (keyed by its sandbox deps, as the agents' memos are by their database), never across two. */
-const routesBy = new WeakMap<InstanceDeps, Routes>();
-
-function routesOf(deps: SandboxDeps): Routes {
-  let r = routesBy.get(deps.instances);
-  if (!r) routesBy.set(deps.instances, (r = { last: new Map(), starting: new Map(), running: new Map() }));
-  return r;
+  readonly running = new Map<string, number>();
 }
 
 const routeKey = (t: AgentSandbox) => `${t.configId}/${t.agentId}`;
 
 async function instanceFor(deps: SandboxDeps, actor: Actor, target: AgentSandbox): Promise<Resolved> {
-  const { last: lastInstance, starting } = routesOf(deps);
+  const { last: lastInstance, starting } = deps.routes;
   const key = routeKey(target);
   const last = lastInstance.get(key);
   if (last) return last;
@@ -138,7 +132,7 @@ export async function scriptDigests(
   const files = scriptCandidates(segments, cwd);
   if (!files.length) return [];
   try {
-    const cached = routesOf(deps).last.get(routeKey(target));
+    const cached = deps.routes.last.get(routeKey(target));
     const id = cached?.id ?? (await runningFor(deps.instances, target.configId, agentPrincipal(target.agentId)))[0];
     if (!id) return null;
     const inst = cached ?? { id, ...(await resolve(deps.instances, id)) };
@@ -149,7 +143,7 @@ export async function scriptDigests(
 }
 
 export async function runInSandbox(deps: SandboxDeps, actor: Actor, target: AgentSandbox, req: RunRequest): Promise<RunResult> {
-  const { last: lastInstance, running } = routesOf(deps);
+  const { last: lastInstance, running } = deps.routes;
   const busy = running.get(target.agentId) ?? 0;
   if (busy >= req.maxConcurrent)
     throw new AppError('rate_limited', `Agent "${target.agentId}" already has ${busy} commands running (at most ${req.maxConcurrent} at once).`, {

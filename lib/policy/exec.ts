@@ -11,7 +11,7 @@ import { AppError } from '../core/errors';
 import { newId } from '../core/ids';
 import { SKILLS_ROOT } from '../sandbox/images/snapshot-names';
 import type { PolicySettings } from '../settings/policy-settings';
-import { type ApprovalBinding, type ApprovalRow, consumeApproval, requestApproval, stdinDigest, waitForDecision } from './approvals';
+import { type ApprovalBinding, type ApprovalDeps, type ApprovalRow, consumeApproval, requestApproval, stdinDigest, waitForDecision } from './approvals';
 import { type AgentSandbox, runInSandbox, type SandboxDeps, scriptDigests } from './exec-run';
 import { registryInstall } from './package-installs';
 import type { PolicyDeps } from './service';
@@ -19,7 +19,7 @@ import { sessionContext } from './sessions';
 import { agentPolicy } from './store';
 import type { Evaluation, EvaluationContext } from './types';
 
-export interface ExecDeps extends PolicyDeps, SandboxDeps {
+export interface ExecDeps extends PolicyDeps, SandboxDeps, Pick<ApprovalDeps, 'decisions'> {
   settings: () => Promise<PolicySettings>;
   /** The skills the agent may use (its prompt skills and its commands), with their folders in its sandbox. */
   agentSkills: (agentId: string) => Promise<AgentSkillRef[]>;

@@ -17,6 +17,7 @@ export interface PathRules {
 export type PathFinding = { rule: 'forbidden_path' | 'workspace_only'; reason: string } | null;
 
 /** Paths every command may use whatever the rules say. */
+// process-wide: a constant table, never written
 const ALWAYS_OK = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr']);
 
 const under = (p: string, dir: string) => dir === '/' || p === dir || p.startsWith(`${dir}/`);

@@ -6,6 +6,7 @@ import { matchWildcard, type WildcardAtom } from '../core/wildcard';
 
 /** More brace alternatives than this and the word is judged as reaching any path. */
 export const MAX_ALTERNATIVES = 64;
+// process-wide: a constant table, never written
 const SPECIAL = new Set(['*', '?', '[', ']', '{', '}', ',', '\\', '~']);
 
 /** Quoted text inside a pattern: every character that could mean something is escaped. */

@@ -22,6 +22,7 @@ const PYTHON_MODULES_REFUSED = /^(?:http\.server|SimpleHTTPServer|CGIHTTPServer|
 
 const PYTHON = /^(?:python|pypy)(?:\d+(?:\.\d+)?)?$/;
 /** Options of python that take a value (the value is not the script). */
+// process-wide: a constant table, never written
 const PYTHON_VALUE = new Set(['W', 'X', 'Q']);
 
 /** Inline code or a module run by python: a `-c`/`-m` option before the script, or code on stdin. */
@@ -165,6 +166,7 @@ export function interpreterFindings(seg: Segment, stdin = false): InterpreterFin
 }
 
 /** Interpreters whose first operand is a script file (for write-then-run). */
+// process-wide: a constant table, never written
 export const SCRIPT_RUNNERS = new Set([
   'sh',
   'bash',

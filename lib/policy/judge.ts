@@ -34,6 +34,7 @@ interface Finding {
 
 const COMMAND_NAME = /^[\x21-\x7e]{1,256}$/;
 /** Builtins that change how later words are read or run code later: refused, never judged. */
+// process-wide: a constant table, never written
 const SHELL_STATE = new Set(['alias', 'unalias', 'trap', 'enable', 'bind', 'fc', 'complete', 'shopt']);
 const DOCKER_SOCKET = /docker\.sock(?:et)?\b/;
 const PROC_ENVIRON = /\/proc\/[^/]{1,32}\/environ/;
@@ -42,6 +43,7 @@ const PROC_ENV_PATH = /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?environ$/;
 const PROC_FD = /^\/proc\/(?!self\/|thread-self\/)[^/]+\/(?:task\/[^/]+\/)?fd(?:\/|$)/;
 /** Folders whose walk reaches /proc/<pid>/environ. */
 const PROC_ANCESTOR = /^\/(?:proc(?:\/[^/]+(?:\/task(?:\/[^/]+)?)?)?)?$/;
+// process-wide: a constant table, never written
 const WALKERS = new Set(['rg', 'ag', 'ack', 'find', 'tar', 'zip', 'rsync', 'du']);
 
 /** A recursive reader (grep -r, rg, find, tar …) over /, /proc or a process folder, or a link into /proc. */

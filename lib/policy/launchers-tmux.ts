@@ -1,6 +1,7 @@
 // tmux: listing sessions and reading panes runs nothing; starting a session, running a shell command
 // or typing keys into a pane runs what the engine cannot read, so those are launchers.
 /** tmux sub-commands that start a shell, run a command string or type keys into a pane. */
+// process-wide: a constant table, never written
 const TMUX_RUNS = new Set([
   'new-session',
   'new',

@@ -87,6 +87,7 @@ const SUBCOMMAND_REFUSED: Record<string, readonly string[]> = {
 };
 
 /** Launchers refused by name (unless the profile lists them by name). */
+// process-wide: a constant table, never written
 export const LAUNCHERS: ReadonlySet<string> = new Set([
   // Debuggers, tracers, profilers.
   'gdb',

@@ -5,8 +5,10 @@
 // characters as ordinary bytes while a person (and other parsers) reads them as something else.
 
 /** Zero-width and joiner characters: invisible, so `su\u200Bdo` would look like `sudo` to a person. */
+// process-wide: a constant table, never written
 const ZERO_WIDTH = new Set([0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x180e, 0x00ad]);
 /** Bidirectional controls (Trojan Source): they reorder what a person reviewing the command sees. */
+// process-wide: a constant table, never written
 const BIDI = new Set([0x200e, 0x200f, 0x061c, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]);
 /** Non-ASCII separators (NBSP, ideographic space, line and paragraph separators) and format characters. */
 const SEPARATOR_OR_FORMAT = /^[\p{Z}\p{Cf}\p{Cs}]$/u;

@@ -13,6 +13,7 @@ const ARCHIVE = /\.(?:whl|zip|tar|tgz|tar\.gz|tar\.bz2|tbz|tar\.xz|txz|egg)$/i;
 /** `[@scope/]name[@version-or-range-or-tag]`, nothing that names a URL, a path, git or an alias. */
 const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._~-]{0,100}\/)?[a-z0-9][a-z0-9._~-]{0,100}(?:@[A-Za-z0-9.^~<>=|*+-]{1,64})?$/;
 
+// process-wide: a constant table, never written
 const PIP_FLAGS = new Set([
   '-U',
   '--upgrade',
@@ -38,6 +39,7 @@ const PIP_FLAGS = new Set([
   '-y',
   '--yes',
 ]);
+// process-wide: a constant table, never written
 const NPM_FLAGS = new Set([
   '-D',
   '--save-dev',
@@ -63,6 +65,7 @@ const NPM_FLAGS = new Set([
   '--ignore-scripts',
   '--no-package-lock',
 ]);
+// process-wide: a constant table, never written
 const NPM_VERBS = new Set(['install', 'i', 'in', 'add', 'uninstall', 'un', 'remove', 'rm', 'r']);
 const PYTHON = /^(?:python|pypy)(?:\d+(?:\.\d+)?)?$/;
 

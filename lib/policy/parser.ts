@@ -29,6 +29,7 @@ function resolveFile(spec: string, fallback: string): string {
   return createRequire(import.meta.url).resolve(spec);
 }
 
+// process-wide: the bash grammar, loaded once from the package and never written
 let loaded: Promise<Language> | undefined;
 
 /** Loads the runtime and the grammar once; a failed load is retried on the next call. */

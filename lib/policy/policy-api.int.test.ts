@@ -187,7 +187,7 @@ describe('evaluate and replay', () => {
 });
 
 describe('approvals', () => {
-  const db = () => ({ db: ts.services.database.db });
+  const db = () => ({ db: ts.services.database.db, decisions: ts.services.approvals });
   const ask = async (command: string, timeoutSeconds: number) => {
     const engine = await policyEngine();
     const evaluation = engine.evaluate(command, (await admin.get('balanced')).body.rules);

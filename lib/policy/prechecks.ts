@@ -15,6 +15,7 @@ export interface PreCheckFinding {
 const FD = /^(?:\d{1,2}|-)$/;
 
 /** Builtins that set variables from what they read or compute: after one, no variable is known. */
+// process-wide: a constant table, never written
 const SETS_ANY = new Set(['read', 'mapfile', 'readarray', 'getopts', 'let', 'source', '.', 'eval']);
 
 /**

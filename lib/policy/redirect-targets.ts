@@ -12,7 +12,9 @@ export interface Place {
   workspaceRoot: string;
 }
 
+// process-wide: a constant table, never written
 const DEVICES_OUT = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
+// process-wide: a constant table, never written
 const DEVICES_IN = new Set(['/dev/null', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/stdin']);
 const SCRATCH = ['/tmp', '/var/tmp'];
 

@@ -5,6 +5,7 @@ import { registryInstall } from './package-installs';
 import type { Risk } from './types';
 import { baseName } from './wrappers';
 
+// process-wide: a constant table, never written
 export const HIGH_RISK = new Set([
   'rm',
   'mkfs',
@@ -49,6 +50,7 @@ export const HIGH_RISK = new Set([
   'netsh',
 ]);
 
+// process-wide: a constant table, never written
 const MUTATING: Record<string, Set<string>> = {
   git: new Set([
     'add',
@@ -104,6 +106,7 @@ const MUTATING: Record<string, Set<string>> = {
   yarn: new Set(['add', 'install', 'link', 'publish', 'remove', 'unlink', 'upgrade', 'up', 'version']),
   cargo: new Set(['add', 'build', 'clean', 'fix', 'init', 'install', 'new', 'publish', 'remove', 'uninstall', 'update', 'yank']),
 };
+// process-wide: a constant table, never written
 const MEDIUM = new Set(['touch', 'mkdir', 'mv', 'cp', 'ln']);
 const ORDER: Record<Risk, number> = { low: 0, medium: 1, high: 2 };
 

@@ -8,6 +8,7 @@ import type { PresetDef } from './store';
 import type { PresetName } from './types';
 import { PRESETS } from './types';
 
+// process-wide: the policy engine: the grammar and constant rule tables, judging whatever rules a caller passes
 let engine: Promise<PolicyEngineLike> | null = null;
 
 export function policyEngine(): Promise<PolicyEngineLike> {
@@ -26,6 +27,7 @@ const PRESET_DESCRIPTIONS: Record<PresetName, string> = {
   yolo: 'Every optional check off: only the always-on rules still refuse.',
 };
 
+// process-wide: the built-in presets, a constant table built once
 let presets: Record<PresetName, PresetDef> | null = null;
 
 export function presetDefs(): Readonly<Record<PresetName, PresetDef>> {

@@ -44,6 +44,7 @@ export interface Extraction {
   nextPipe: number;
 }
 
+// process-wide: a constant table, never written
 const STATEMENTS = new Set([
   'command',
   'pipeline',
@@ -60,7 +61,9 @@ const STATEMENTS = new Set([
 ]);
 
 /** Inside `[ … ]` / `[[ … ]]`: expressions are walked, patterns and regexes are data. */
+// process-wide: a constant table, never written
 const TEST_EXPRESSIONS = new Set(['unary_expression', 'binary_expression', 'parenthesized_expression']);
+// process-wide: a constant table, never written
 const TEST_DATA = new Set(['test_operator', 'regex', 'extglob_pattern']);
 
 export interface ExtractOptions {

@@ -26,6 +26,7 @@ export interface Word {
 }
 
 /** Variables whose value is harmless to pass as an argument; HOME and PWD resolve from the context. */
+// process-wide: a constant table, never written
 export const SAFE_VARS = new Set(['HOME', 'PWD', 'OLDPWD', 'USER', 'LOGNAME', 'TMPDIR', 'LANG', 'SKILLDOCK_SKILLS_DIR']);
 export const isSafeVar = (name: string) => SAFE_VARS.has(name) || name.startsWith('SKILLDOCK_SKILL_DIR');
 

@@ -78,9 +78,11 @@ export const WRAPPERS: Record<string, OptionSpec> = {
 };
 
 /** Commands that run the rest of their arguments as another user. */
+// process-wide: a constant table, never written
 export const PRIVILEGE_WRAPPERS = new Set(['sudo', 'doas', 'pkexec', 'run0']);
 
 /** Shells whose `-c` string (or heredoc, or here-string) is parsed again. */
+// process-wide: a constant table, never written
 export const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ash', 'mksh', 'yash', 'rbash']);
 
 export const SHELL_SPEC = spec({

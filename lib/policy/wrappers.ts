@@ -219,6 +219,7 @@ function again(seg: Segment, script: string, wrapper: string, reparse: Reparse, 
   return segs.length ? segs : [{ ...outer, text: script, wrappers: [...seg.wrappers, wrapper] }];
 }
 
+// process-wide: a constant table, never written
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
 /** `find … -exec cmd {} \;`: find itself, plus each command it runs (peeled too). */

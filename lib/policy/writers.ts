@@ -7,8 +7,10 @@ import type { Segment } from './wrappers';
 import { baseName } from './wrappers';
 
 /** Options of cp, mv, install, ln that take a value. */
+// process-wide: a constant table, never written
 const COPY_VALUE = new Set(['-m', '-o', '-g', '-S', '-t', '--mode', '--owner', '--group', '--suffix', '--target-directory']);
 /** Tools that change the files named as operands. */
+// process-wide: a constant table, never written
 const MODIFIES = new Set(['touch', 'truncate', 'chmod', 'chown', 'chgrp', 'mkdir', 'rm', 'unlink', 'shred', 'rmdir', 'setfacl', 'chattr']);
 
 const operandsOf = (args: readonly string[], valued: ReadonlySet<string>) => {

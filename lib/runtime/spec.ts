@@ -29,6 +29,7 @@ const NPM_PART = /^[a-z0-9._-]+$/;
 const NPM_VERSION_CHARS = /^[0-9A-Za-z.^~<>=*+-]+$/;
 const NPM_DIST_TAG = /^[a-z][a-z0-9-]{0,63}$/;
 const NPM_NON_REGISTRY = /^(git\+|git:|file:|link:|workspace:|npm:|github:|gitlab:|bitbucket:|https?:)/i;
+// process-wide: a constant table, never written
 const NPM_RESERVED = new Set(['node_modules', 'favicon.ico']);
 const SYSTEM_NAME = /^[a-z0-9][a-z0-9+.-]{0,99}$/;
 const GH_OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
@@ -36,6 +37,7 @@ const GH_REPO = /^[A-Za-z0-9._-]{1,100}$/;
 const GH_TAG = /^[A-Za-z0-9._+-]{1,128}$/;
 // Characters no form of the grammar uses. `<>=!~^*` stay: they are operators of pip/npm versions
 // and are checked by those grammars.
+// process-wide: a constant table, never written
 const SHELL_META = new Set([...';&|$`\\\'"(){}#%?']);
 const PREFIXES = ['pip', 'npm', 'system', 'apt', 'apk', 'github'];
 

@@ -9,6 +9,7 @@ import type { CubeConfig, DockerConfig, E2bConfig } from './config/schema';
 import { type ConfigRow, openSecrets } from './config/view';
 import type { SandboxActivity } from './docker/activity';
 import { DockerBackend } from './docker/backend';
+import type { DockerClients } from './docker/connection';
 import { E2bBackend } from './e2b/backend';
 import type { TransportDeps } from './e2b/transport';
 import { activeImage } from './images/images';
@@ -26,6 +27,8 @@ export interface BackendFactoryDeps {
   installationId?: string;
   /** Sandbox leases and last use in the database, seen by every replica. */
   activity?: SandboxActivity;
+  /** The service's Docker engine clients, reused by every backend it builds. */
+  dockerClients?: DockerClients;
 }
 
 export type ConfigRecord = Pick<ConfigRow, 'id' | 'backend' | 'config' | 'secretsSealed'> & Partial<Pick<ConfigRow, 'networkPolicy' | 'networkSecretsSealed'>>;
@@ -37,6 +40,7 @@ export function backendForConfig(row: ConfigRecord, deps: BackendFactoryDeps): S
       host: c.host || undefined,
       tlsCertPath: c.tlsCertPath || undefined,
       apiTimeoutMs: c.httpTimeoutSec * 1000,
+      clients: deps.dockerClients,
       configId: row.id,
       installationId: deps.installationId,
       activity: deps.activity,

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { SkillFile } from './types';
 
 /** Folders never part of a skill's content (tool state, VCS, caches). */
+// process-wide: a constant table, never written
 export const IGNORED_DIRS = new Set(['.git', '.clawhub', 'node_modules', '__pycache__', '.venv', 'venv', '.pytest_cache', '.cache', 'dist']);
 
 export interface ListFilesOptions {

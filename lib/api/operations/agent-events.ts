@@ -1,7 +1,6 @@
 import 'server-only';
 import { agentEventsResponse, lastEventIdOf } from '../../agents/events';
-import { agentWatcher } from '../../agents/events-watcher';
-import { effectiveOf } from '../../agents/service';
+import { agentWatcher, effectiveOf } from '../../agents/service';
 import { clientReportOf, recordFolderClient } from '../../gateways/folder-clients';
 import { defineOperation } from '../../http/operation';
 import { agentEventsApi } from '../contracts/agent-events';

@@ -25,8 +25,9 @@ export const agentsDeps = (s: Services): AgentsDeps => ({
   db: s.database.db,
   dataDir: s.config.dataDir,
   snapshot: () => s.skills.snapshot(),
-  gate: s.sandboxes,
+  gate: { ...s.sandboxes, probes: s.imageProbes },
   home: os.homedir(),
+  memo: s.agents,
   probes: s.agentProbes,
   policy: { engine: policyEngine, agent: (id) => agentPolicy({ db: s.database.db, presets: presetDefs() }, id) },
 });

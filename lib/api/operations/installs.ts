@@ -68,7 +68,7 @@ export const installOps = {
   ),
   getSkillSandboxGating: defineOperation(api.getSkillSandboxGating, async ({ services, params }) => {
     const { skill, copy } = await findSkill(services.skills, params.id);
-    return skillSandboxGating(services.sandboxes, { id: params.id, manifest: copy.parsed.manifest, gating: skill.gating });
+    return skillSandboxGating({ ...services.sandboxes, probes: services.imageProbes }, { id: params.id, manifest: copy.parsed.manifest, gating: skill.gating });
   }),
   getConfigImage: defineOperation(api.getConfigImage, async ({ services, params }) => configImage(installDeps(services), params.id)),
   rebuildConfigImage: defineOperation(api.rebuildConfigImage, async ({ services, actor, params, body }) =>

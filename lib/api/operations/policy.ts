@@ -20,6 +20,8 @@ export const policyDeps = (s: Services): ExecDeps => ({
   presets: presetDefs(),
   engine: policyEngine,
   instances: s.sandboxes,
+  routes: s.execRoutes,
+  decisions: s.approvals,
   settings: () => getPolicySettings(s.database.db),
   agentSkills: async (id) => agentSkillRefs(await effectiveOf(agentsDeps(s), id)),
 });
@@ -43,13 +45,17 @@ export const policyOps = {
   }),
   policySettings: defineOperation(api.policySettings, async ({ services }) => getPolicySettings(services.database.db)),
   updatePolicySettings: defineOperation(api.updatePolicySettings, async ({ services, actor, body }) => updatePolicySettings(services.database.db, actor, body)),
-  listApprovals: defineOperation(api.listApprovals, async ({ services, query }) => listApprovals({ db: services.database.db }, query)),
-  getApproval: defineOperation(api.getApproval, async ({ services, params }) => getApproval({ db: services.database.db }, params.id)),
+  listApprovals: defineOperation(api.listApprovals, async ({ services, query }) =>
+    listApprovals({ db: services.database.db, decisions: services.approvals }, query),
+  ),
+  getApproval: defineOperation(api.getApproval, async ({ services, params }) =>
+    getApproval({ db: services.database.db, decisions: services.approvals }, params.id),
+  ),
   approveExec: defineOperation(api.approveExec, async ({ services, actor, params, body }) =>
-    decideApproval({ db: services.database.db }, actor, params.id, 'approved', body.note),
+    decideApproval({ db: services.database.db, decisions: services.approvals }, actor, params.id, 'approved', body.note),
   ),
   rejectExec: defineOperation(api.rejectExec, async ({ services, actor, params, body }) =>
-    decideApproval({ db: services.database.db }, actor, params.id, 'rejected', body.note),
+    decideApproval({ db: services.database.db, decisions: services.approvals }, actor, params.id, 'rejected', body.note),
   ),
   agentPolicy: defineOperation(api.agentPolicy, async ({ services, params }) => {
     const p = await agentPolicy(policyDeps(services), params.id);
@@ -74,6 +80,6 @@ export const policyOps = {
     return new Response(JSON.stringify(out), { status, headers: { 'content-type': 'application/json' } });
   }),
   agentExecApproval: defineOperation(api.agentExecApproval, async ({ services, params }) =>
-    getApproval({ db: services.database.db }, params.approvalId, params.id),
+    getApproval({ db: services.database.db, decisions: services.approvals }, params.approvalId, params.id),
   ),
 };

@@ -16,6 +16,7 @@ import { normalMode } from './paths';
 
 const WRITE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
 const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0);
+// process-wide: a constant table, never written
 const NO_DIR_FSYNC = new Set(['EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EISDIR']);
 /** Parallel file operations: enough to keep the thread pool busy, few enough to bound open files. */
 export const FILE_PARALLEL = 16;

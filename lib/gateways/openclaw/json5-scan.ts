@@ -41,6 +41,7 @@ export interface ScannedJson5 {
   comments: Span[];
 }
 
+// process-wide: a constant table, never written
 const ZS = new Set([0x20, 0xa0, 0x1680, 0x202f, 0x205f, 0x3000, 0xfeff, 0x09, 0x0b, 0x0c]);
 
 /** A JSON5 line terminator. */

@@ -57,6 +57,7 @@ export async function detectTarget(opts: DetectTargetOptions = {}): Promise<Host
   return { os, arch: targetArch, libc, ...(info.interpreter ? { loader: info.interpreter } : {}) };
 }
 
+// process-wide: the host's own OS and architecture, a fact of the machine
 let cached: Promise<HostTarget> | undefined;
 
 /** The gateway host's target, detected once per process; a failed detection is retried on the next call. */

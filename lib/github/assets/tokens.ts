@@ -177,6 +177,7 @@ export const ALL_OS: readonly TargetOs[] = ['linux', 'darwin', 'windows'];
 export const ALL_ARCH: readonly TargetArch[] = ['amd64', 'arm64', '386', 'arm'];
 
 /** True when any of `sources` appears in `s` as a whole token. */
+// process-wide: a pure memo keyed by a constant token list (weak), no service data
 const compiled = new WeakMap<readonly string[], RegExp>();
 export function matchAny(sources: readonly string[], s: string): boolean {
   let re = compiled.get(sources);

@@ -21,6 +21,7 @@ export type {
 } from './types';
 
 /** Directories whose files are never binary candidates (rule 3). */
+// process-wide: a constant table, never written
 const NON_BINARY_DIRS = new Set([
   'man',
   'docs',

@@ -6,8 +6,10 @@ import type { Destination } from './destination';
 import { DENY_ALL_V4, DENY_ALL_V6, hostCharsOk, isNumericTrick } from './entry';
 import type { CompiledPolicy, Decision } from './types';
 
+// process-wide: a constant table, never written
 const WEB_PORTS = new Set([80, 443]);
 
+// process-wide: a pure memo keyed by a compiled policy object (weak), which its owner holds
 const cache = new WeakMap<CompiledPolicy, { allow: [string, Cidr][]; deny: [string, Cidr][] }>();
 
 function cidrsOf(c: CompiledPolicy) {

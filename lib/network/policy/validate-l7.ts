@@ -3,8 +3,11 @@ import { parseIp } from './addr';
 import { checkDomain } from './entry';
 import type { CubeAudit, CubeRule, E2bHostRule, PolicyIssue } from './types';
 
+// process-wide: a constant table, never written
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE']);
+// process-wide: a constant table, never written
 const SCHEMES = new Set(['', 'http', 'https']);
+// process-wide: a constant table, never written
 const AUDITS = new Set(['', 'none', 'metadata', 'full']);
 // An HTTP field name (RFC 9110 token).
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/i;

@@ -20,7 +20,9 @@ export interface SkillFiles {
   diagnostics: DepDiagnostic[];
 }
 
+// process-wide: a constant table, never written
 const SKIP_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv', '.mypy_cache', '.pytest_cache']);
+// process-wide: a constant table, never written
 const SCRIPT_EXT = new Set(['.py', '.pyw', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx', '.sh', '.bash']);
 
 const inside = (root: string, p: string) => p === root || p.startsWith(root + path.sep);

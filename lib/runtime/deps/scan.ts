@@ -22,7 +22,9 @@ export interface ScanResult {
   diagnostics: DepDiagnostic[];
 }
 
+// process-wide: a constant table, never written
 const JS_EXT = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx']);
+// process-wide: a constant table, never written
 const PY_EXT = new Set(['.py', '.pyw']);
 
 export interface Shebang {

@@ -15,7 +15,9 @@ export interface PythonStdlib {
   detail: string;
 }
 
+// process-wide: a constant table, never written
 const FALLBACK_SET: ReadonlySet<string> = new Set(PYTHON_STDLIB_FALLBACK);
+// process-wide: a fact of the interpreter binary at that path, the same for every service
 const memo = new Map<string, Promise<PythonStdlib>>();
 
 async function ask(python: string): Promise<PythonStdlib> {
@@ -66,6 +68,7 @@ export function fallbackPythonStdlib(): ReadonlySet<string> {
   return FALLBACK_SET;
 }
 
+// process-wide: a constant table, never written
 const NODE_BUILTINS: ReadonlySet<string> = new Set(builtinModules.map((m) => m.split('/')[0]));
 
 /** Node core module names (top-level segment: `fs/promises` counts as `fs`). */

@@ -15,7 +15,9 @@ export interface ValidateContext {
 }
 
 /** Ranges `allowPrivateEndpoints` opens; link-local (metadata) and the rest stay refused. */
+// process-wide: a constant table, never written
 const PRIVATE_OK = new Set(['private', 'loopback', 'uniqueLocal', 'ipv4Mapped:private', 'ipv4Mapped:loopback']);
+// process-wide: a constant table, never written
 const METADATA = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200']);
 
 /** Why Skilldock must not dial host:port, or null. DNS is resolved once, by the guard. */

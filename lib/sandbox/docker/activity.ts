@@ -114,6 +114,3 @@ export class SandboxActivity {
     await this.store?.forget(ids);
   }
 }
-
-/** The activity of backends built without a lease store: this process only. */
-export const localActivity = new SandboxActivity();

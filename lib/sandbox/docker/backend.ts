@@ -10,8 +10,8 @@ import type { BackendCapabilities, CreateSandboxSpec, ExecRequest, ExecResult, F
 import { KIT_MOUNT } from '../kit/build';
 import { kitVolume } from '../kit/volume';
 import type { NetworkControl } from '../network/control';
-import { localActivity, type SandboxActivity } from './activity';
-import { type DockerConnection, type DockerConnectionOptions, dockerConnection, statusOf, toAppError } from './connection';
+import { SandboxActivity } from './activity';
+import { DockerClients, type DockerConnection, type DockerConnectionOptions, dockerConnection, statusOf, toAppError } from './connection';
 import {
   containerCreateOptions,
   type DockerSandboxSettings,
@@ -86,15 +86,19 @@ export class DockerBackend implements SandboxBackend {
   readonly activity: SandboxActivity;
   private readonly sleep: (ms: number) => Promise<void>;
 
+  /** The service's engine clients, or this backend's own, shared with the backends made from it. */
+  private readonly clients: DockerClients;
+
   constructor(private readonly opts: DockerBackendOptions = {}) {
-    this.conn = dockerConnection(opts);
-    this.activity = opts.activity ?? localActivity;
+    this.clients = opts.clients ?? new DockerClients();
+    this.conn = dockerConnection({ ...opts, clients: this.clients });
+    this.activity = opts.activity ?? new SandboxActivity();
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
   /** The same engine and settings with some changed (a skill install's container: writable, no host mount). */
   withSettings(overrides: Partial<DockerSandboxSettings>): DockerBackend {
-    return new DockerBackend({ ...this.opts, ...overrides });
+    return new DockerBackend({ ...this.opts, clients: this.clients, activity: this.activity, ...overrides });
   }
 
   capabilities(): BackendCapabilities {

@@ -21,6 +21,7 @@ import { describeDocker } from '@/test/helpers/docker';
 import { ensureBusyboxImage } from '@/test/helpers/sandbox-images';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
 import { runningOrStart } from '../instances/claim';
+import { InstanceLocks } from '../instances/locks';
 import { agentPrincipal } from '../instances/principal';
 import { backendFor, type InstanceDeps, runningFor } from '../instances/service';
 import { SandboxActivity } from './activity';
@@ -189,6 +190,7 @@ describeDocker('idle sweep among replicas and installations', () => {
       backendCache: new Map(),
       activity: new SandboxActivity(new SandboxLeaseStore(db2.db, `replica-b-${RUN}`)),
       lock: (key, fn) => db2.withLock(key, fn),
+      locks: new InstanceLocks(),
     };
     const principal = agentPrincipal(`agent-${RUN}`);
     const ids = await Promise.all([

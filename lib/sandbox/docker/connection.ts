@@ -16,6 +16,8 @@ export interface DockerConnectionOptions {
   /** Directory holding ca.pem, cert.pem and key.pem; required for tcp://. */
   tlsCertPath?: string;
   apiTimeoutMs?: number;
+  /** The service's clients to reuse (their sockets); absent: new clients for this caller alone. */
+  clients?: DockerClients;
 }
 
 export interface DockerConnection {
@@ -24,6 +26,8 @@ export interface DockerConnection {
   api: Docker;
   /** No socket timeout: exec and archive streams, bounded by their own deadlines. */
   stream: Docker;
+  /** The control kit's volume on this engine, once filled through these clients (see kit/volume.ts). */
+  kit?: Promise<{ name: string; version: string }>;
 }
 
 type Target = { socketPath: string } | { host: string; port: number };
@@ -78,8 +82,6 @@ function build(endpoint: string, tlsCertPath: string | undefined, timeout: numbe
   return new Docker({ host: target.host, port: target.port, protocol: 'https', ...readTls(tlsCertPath), ...base });
 }
 
-const clients = new Map<string, DockerConnection>();
-
 /**
  * What an empty config host means: the engine Skilldock itself was started with (DOCKER_HOST, its
  * TLS files in DOCKER_CERT_PATH, else the local socket), the one Settings shows.
@@ -89,17 +91,29 @@ export function serverEngine(env: Record<string, string | undefined> = process.e
   return host.startsWith('tcp://') && env.DOCKER_CERT_PATH ? { host, tlsCertPath: env.DOCKER_CERT_PATH } : { host };
 }
 
-/** The shared clients for an engine; bad hosts or TLS directories are `validation` errors. */
+/** One service's engine clients by endpoint, TLS folder and timeout (built once by the composition root). */
+export class DockerClients {
+  private readonly byKey = new Map<string, DockerConnection>();
+
+  get(endpoint: string, tlsCertPath: string | undefined, timeout: number): DockerConnection {
+    const key = JSON.stringify([endpoint, tlsCertPath ?? '', timeout]);
+    let c = this.byKey.get(key);
+    if (!c) this.byKey.set(key, (c = newConnection(endpoint, tlsCertPath, timeout)));
+    return c;
+  }
+}
+
+const newConnection = (endpoint: string, tlsCertPath: string | undefined, timeout: number): DockerConnection => ({
+  endpoint,
+  api: build(endpoint, tlsCertPath, timeout),
+  stream: build(endpoint, tlsCertPath, undefined),
+});
+
+/** The clients for an engine (the service's shared ones when `opts.clients`); bad hosts or TLS directories are `validation` errors. */
 export function dockerConnection(opts: DockerConnectionOptions = {}): DockerConnection {
   const { host: endpoint, tlsCertPath } = opts.host ? { host: opts.host, tlsCertPath: opts.tlsCertPath } : serverEngine();
   const timeout = opts.apiTimeoutMs ?? API_TIMEOUT_MS;
-  const key = JSON.stringify([endpoint, tlsCertPath ?? '', timeout]);
-  let c = clients.get(key);
-  if (!c) {
-    c = { endpoint, api: build(endpoint, tlsCertPath, timeout), stream: build(endpoint, tlsCertPath, undefined) };
-    clients.set(key, c);
-  }
-  return c;
+  return opts.clients ? opts.clients.get(endpoint, tlsCertPath, timeout) : newConnection(endpoint, tlsCertPath, timeout);
 }
 
 /** Engine replies (4xx/5xx) carry a statusCode; everything else is a transport problem. */

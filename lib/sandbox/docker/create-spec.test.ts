@@ -6,7 +6,7 @@ import { Parser, type ReadEntry } from 'tar';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/core/errors';
 import { checkImage } from './backend';
-import { dockerConnection } from './connection';
+import { DockerClients, dockerConnection } from './connection';
 import { containerCreateOptions, resolveWorkspaceMount } from './create-spec';
 import { killArgv, timedArgv, validateExec } from './exec';
 import { sandboxPath } from './files';
@@ -140,8 +140,12 @@ describe('exec and path validation', () => {
 });
 
 describe('connections', () => {
-  it('shares one client per host and refuses malformed hosts or missing TLS files', () => {
-    expect(dockerConnection({ host: 'unix:///run/x.sock' })).toBe(dockerConnection({ host: 'unix:///run/x.sock' }));
+  it('shares one client per host within a service, never across two, and refuses malformed hosts or missing TLS files', () => {
+    const clients = new DockerClients();
+    const x = dockerConnection({ host: 'unix:///run/x.sock', clients });
+    expect(dockerConnection({ host: 'unix:///run/x.sock', clients })).toBe(x);
+    expect(dockerConnection({ host: 'unix:///run/x.sock', clients: new DockerClients() })).not.toBe(x);
+    expect(dockerConnection({ host: 'unix:///run/x.sock' })).not.toBe(x);
     expect(codeOf(() => dockerConnection({ host: 'http://127.0.0.1:2375' }))).toBe('validation');
     expect(codeOf(() => dockerConnection({ host: 'unix://relative.sock' }))).toBe('validation');
     expect(codeOf(() => dockerConnection({ host: 'tcp://10.0.0.1:2376' }))).toBe('validation');

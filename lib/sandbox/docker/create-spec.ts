@@ -44,6 +44,7 @@ export interface DockerSandboxSettings {
 }
 
 const NAME_RE = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/;
+// process-wide: a constant table, never written
 const REFUSED_NETWORKS = new Set(['host']);
 
 function canonicalRoot(root: string): string {

@@ -5,7 +5,7 @@
 // before containers carried the installation label is this installation's only when its config
 // label names one of this database's configs (config ids are random, so no other database has it).
 import { logger } from '../../core/logger';
-import { localActivity, type SandboxActivity } from './activity';
+import type { SandboxActivity } from './activity';
 import type { DockerConnection } from './connection';
 import { LABEL_CONFIG, LABEL_IDLE_TTL, LABEL_INSTALLATION, LABEL_MANAGED } from './create-spec';
 
@@ -30,15 +30,16 @@ export interface SweepResult {
 export interface SweepScope {
   /** The installation whose containers are swept; without it nothing is swept. */
   installationId?: string;
-  activity?: SandboxActivity;
+  /** Leases and last use of the backend's sandboxes. */
+  activity: SandboxActivity;
 }
 
-export async function sweepIdle(conn: DockerConnection, opts: SweepOptions = {}, scope: SweepScope = {}): Promise<SweepResult> {
+export async function sweepIdle(conn: DockerConnection, opts: SweepOptions = {}, scope: SweepScope): Promise<SweepResult> {
   const result: SweepResult = { removed: [], kept: 0, leased: 0 };
   // Without an installation id the sweep cannot tell its own containers from another's: it removes none.
   if (!scope.installationId) return result;
   const now = opts.now ?? Date.now;
-  const activity = scope.activity ?? localActivity;
+  const activity = scope.activity;
   const filters = [`${LABEL_MANAGED}=true`, ...Object.entries(opts.labels ?? {}).map(([k, v]) => `${k}=${v}`)];
   const list = await conn.api.listContainers({ all: true, filters: { label: filters }, abortSignal: opts.signal });
   const adopt = new Set(opts.adoptConfigIds ?? []);

@@ -60,6 +60,7 @@ export function upstreamError(what: string, e: UpstreamError): AppError {
   return new AppError('sandbox_error', `The sandbox service answered ${e.status}${said}`, { details, ...(hint ? { hint } : {}) });
 }
 
+// process-wide: a constant table, never written
 const TLS_CODES = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',

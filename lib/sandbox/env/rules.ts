@@ -59,6 +59,7 @@ const RESERVED_GROUPS: readonly { why: string; names: readonly string[] }[] = [
   },
 ];
 
+// process-wide: a constant table, never written
 export const RESERVED_NAMES: ReadonlyMap<string, string> = new Map(RESERVED_GROUPS.flatMap((g) => g.names.map((n) => [n, g.why] as const)));
 
 export const RESERVED_PREFIXES: readonly { prefix: string; why: string }[] = [

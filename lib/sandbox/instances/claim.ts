@@ -2,22 +2,13 @@
 // (on one replica or two) end up in one sandbox, since the second finds what the first started.
 import type { Actor } from '../../auth/actor';
 import { lockKeyOf } from '../../core/lock-key';
+import { MAX_LOCKED_STARTS } from './locks';
 import type { Principal } from './principal';
 import { type InstanceDeps, runningFor, startInstance } from './service';
 
-const local = new WeakMap<InstanceDeps, Map<string, Promise<unknown>>>();
-
-/**
- * A database lock holds a pooled connection for the whole start, and the start itself queries the
- * pool: this many locked starts at once per process, so the rest of the pool stays free for them.
- */
-const MAX_LOCKED_STARTS = 3;
-const slots = new WeakMap<InstanceDeps, { busy: number; waiting: (() => void)[] }>();
-
+/** At most MAX_LOCKED_STARTS locked starts at once per service, so the rest of the pool stays free for them. */
 async function withSlot<T>(deps: InstanceDeps, fn: () => Promise<T>): Promise<T> {
-  let s = slots.get(deps);
-  if (!s) slots.set(deps, (s = { busy: 0, waiting: [] }));
-  const slot = s;
+  const slot = deps.locks.starts;
   if (slot.busy >= MAX_LOCKED_STARTS) await new Promise<void>((r) => slot.waiting.push(r));
   else slot.busy += 1;
   try {
@@ -31,8 +22,7 @@ async function withSlot<T>(deps: InstanceDeps, fn: () => Promise<T>): Promise<T>
 
 /** Runs `fn` after every earlier call with the same key in this process (the stand-in when no database lock is given). */
 function localLock<T>(deps: InstanceDeps, key: string, fn: () => Promise<T>): Promise<T> {
-  let chains = local.get(deps);
-  if (!chains) local.set(deps, (chains = new Map()));
+  const chains = deps.locks.chains;
   const prev = chains.get(key) ?? Promise.resolve();
   const next = prev.catch(() => undefined).then(fn);
   const tail = next.catch(() => undefined);

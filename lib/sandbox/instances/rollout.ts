@@ -65,10 +65,8 @@ export function recycleFirst(standing: ImageStanding): AppError {
   });
 }
 
-const inflight = new Map<string, Promise<SandboxInfo>>();
-
-/** One recycle per sandbox at a time in this process: concurrent callers share its result. */
-export function recycleOnce(key: string, fn: () => Promise<SandboxInfo>): Promise<SandboxInfo> {
+/** One recycle per sandbox at a time in this service (`inflight`: its locks' recycles): concurrent callers share its result. */
+export function recycleOnce(inflight: Map<string, Promise<SandboxInfo>>, key: string, fn: () => Promise<SandboxInfo>): Promise<SandboxInfo> {
   const running = inflight.get(key);
   if (running) return running;
   const p = fn().finally(() => inflight.delete(key));

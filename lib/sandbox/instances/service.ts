@@ -13,6 +13,7 @@ import { loadRow } from '../config/store';
 import type { ConfigRow } from '../config/view';
 import { loadEnvFor } from '../env/store';
 import { type BackendFactoryDeps, backendForConfig, currentSandboxSpec } from '../factory';
+import type { InstanceLocks } from './locks';
 import { checkAccess, PRINCIPAL_LABEL, type Principal, personPrincipal, principalOf } from './principal';
 import {
   dueForRecycle,
@@ -40,6 +41,8 @@ export interface InstanceDeps extends BackendFactoryDeps, CollectDeps {
   prepareStart?: StartPreparer;
   /** A lock every replica sharing the database respects (database.withLock); this process's alone when absent. */
   lock?: <T>(key: number, fn: () => Promise<T>) => Promise<T>;
+  /** What this service serialises in-process: keyed starts, the slots of locked starts, recycles in flight. */
+  locks: InstanceLocks;
 }
 
 export interface InstanceView {
@@ -209,7 +212,7 @@ export interface RecycleHooks {
 /** Replaces the sandbox with a fresh one from its config's current image; its /workspace and processes are lost. */
 async function recycleResolved(deps: InstanceDeps, actor: Actor, r: Resolved, reason: 'manual' | 'next_turn', hooks: RecycleHooks): Promise<Resolved> {
   const from = instanceId(r.row.id, r.sandbox.id);
-  const fresh = await recycleOnce(from, async () => {
+  const fresh = await recycleOnce(deps.locks.recycles, from, async () => {
     // A caller that resolved the sandbox before another recycle removed it gets that recycle's result.
     if (!(await r.backend.get(r.sandbox.id))) {
       const next = await successorOf(r.backend, r.row.id, r.sandbox.id);

@@ -55,6 +55,7 @@ async function compile(src: string, version: string): Promise<Buffer> {
   return bytes;
 }
 
+// process-wide: the kit is compiled from this program's own source, the same for every service
 let built: Promise<KitBinary> | null = null;
 
 /** The kit for this source version, compiled on first use (one build per process at most). */

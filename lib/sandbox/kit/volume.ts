@@ -3,7 +3,6 @@
 // the same for a local socket and a remote engine (no host path is bound). A volume that already
 // holds the same bytes is left alone, so processes and installations sharing an engine never
 // rewrite a kit that their sandboxes are running.
-import type Docker from 'dockerode';
 import { type DockerConnection, toAppError } from '../docker/connection';
 import { getFile } from '../docker/files';
 import { buildTar } from '../docker/tar';
@@ -16,9 +15,6 @@ export interface KitVolume {
   name: string;
   version: string;
 }
-
-/** Per engine client: the volume once filled in this process. */
-const filled = new WeakMap<Docker, Promise<KitVolume>>();
 
 /** Whether the volume, as the filler container sees it, already holds exactly these bytes. */
 async function holdsKit(conn: DockerConnection, fillerId: string, bytes: Buffer): Promise<boolean> {
@@ -62,13 +58,10 @@ export async function fillKitVolume(conn: DockerConnection, image: string): Prom
 
 /** The filled kit volume on this engine; `image` is any image the engine has (it is never run). */
 export function kitVolume(conn: DockerConnection, image: string): Promise<KitVolume> {
-  let p = filled.get(conn.api);
-  if (!p) {
-    p = fillKitVolume(conn, image).catch((e) => {
-      filled.delete(conn.api);
-      throw e;
-    });
-    filled.set(conn.api, p);
-  }
+  // Kept on the connection: once per engine for the service whose clients these are.
+  const p = (conn.kit ??= fillKitVolume(conn, image).catch((e) => {
+    if (conn.kit === p) conn.kit = undefined;
+    throw e;
+  }));
   return p;
 }

@@ -17,6 +17,7 @@ export interface SandboxReached {
   message: string;
 }
 
+// process-wide: a constant table, never written
 const LIVE = new Set(['running', 'creating', 'paused']);
 
 /**

@@ -16,7 +16,7 @@ import { foreignTableProblem } from '../../network/docker/nft-owner';
 import { compilePolicy } from '../../network/policy/compile';
 import { storedPolicy } from '../../network/policy/open';
 import type { NetworkPolicy } from '../../network/policy/types';
-import type { DockerConnection } from '../docker/connection';
+import { DockerClients, type DockerConnection } from '../docker/connection';
 import { localControl, type NetworkControl } from './control';
 import { watchNetworkEvents } from './engine-events';
 import { reconcileNetworks } from './reconcile';
@@ -57,6 +57,8 @@ export class EnforcementOwner implements NetworkControl {
   private engineApi: Docker;
   private refreshTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The engines of the local Docker configs, asked at each reconcile. */
+  private readonly clients = new DockerClients();
 
   constructor(private readonly opts: EnforcementOwnerOptions) {
     this.local = localControl(opts.enforcer);
@@ -141,10 +143,10 @@ export class EnforcementOwner implements NetworkControl {
     }
     const { db, enforcer } = this.opts;
     try {
-      const engines = await reconcileNetworks(db, enforcer);
+      const engines = await reconcileNetworks(db, enforcer, this.clients);
       // Also when no config has a network: the table is then this installation's, marked as such.
       await enforcer.rerender();
-      const reconcile = () => reconcileNetworks(db, enforcer).then(() => undefined);
+      const reconcile = () => reconcileNetworks(db, enforcer, this.clients).then(() => undefined);
       const apis = engines.length ? engines.map((c) => c.api) : [this.engineApi];
       for (const api of apis) this.stopWatch.push(watchNetworkEvents(api, enforcer, reconcile));
       logger.info('network enforcement taken over', { key: this.key, networks: enforcer.networks().length });
@@ -162,7 +164,7 @@ export class EnforcementOwner implements NetworkControl {
     if (!this.held) return;
     const { db, enforcer } = this.opts;
     try {
-      await reconcileNetworks(db, enforcer);
+      await reconcileNetworks(db, enforcer, this.clients);
       const ids = enforcer.networks().map((n) => n.configId);
       if (!ids.length) return;
       const rows = await db.select().from(sandboxConfigs).where(inArray(sandboxConfigs.id, ids));

@@ -7,18 +7,19 @@ import { describeError, logger } from '../../core/logger';
 import type { NetworkEnforcer } from '../../network/docker/enforcer';
 import { storedPolicy } from '../../network/policy/open';
 import type { DockerConfig } from '../config/schema';
-import { type DockerConnection, dockerConnection } from '../docker/connection';
+import { type DockerClients, type DockerConnection, dockerConnection } from '../docker/connection';
 import { watchNetworkEvents } from './engine-events';
 
 /**
  * At boot, every local Docker config's network gets its rules and listeners back, and each engine's
  * network events are followed from then on. Returns the stop of those watches.
  */
-export function startNetworkReconciler(db: AppDb, enforcer: NetworkEnforcer): () => void {
+export function startNetworkReconciler(db: AppDb, enforcer: NetworkEnforcer, clients: DockerClients): () => void {
   const stops: (() => void)[] = [];
   let stopped = false;
-  void reconcileNetworks(db, enforcer).then((engines) => {
-    for (const conn of engines) if (!stopped) stops.push(watchNetworkEvents(conn.api, enforcer, () => reconcileNetworks(db, enforcer).then(() => undefined)));
+  void reconcileNetworks(db, enforcer, clients).then((engines) => {
+    for (const conn of engines)
+      if (!stopped) stops.push(watchNetworkEvents(conn.api, enforcer, () => reconcileNetworks(db, enforcer, clients).then(() => undefined)));
   });
   return () => {
     stopped = true;
@@ -27,13 +28,13 @@ export function startNetworkReconciler(db: AppDb, enforcer: NetworkEnforcer): ()
 }
 
 /** Every local Docker config's network gets its rules and listeners back; answers the engines it asked. */
-export async function reconcileNetworks(db: AppDb, enforcer: NetworkEnforcer): Promise<DockerConnection[]> {
+export async function reconcileNetworks(db: AppDb, enforcer: NetworkEnforcer, clients: DockerClients): Promise<DockerConnection[]> {
   const rows = await db.select().from(sandboxConfigs).where(eq(sandboxConfigs.backend, 'docker'));
   const engines = new Map<string, DockerConnection>();
   for (const r of rows) {
     const c = r.config as DockerConfig;
     if (c.host && !c.host.startsWith('unix://')) continue;
-    const conn = dockerConnection({ host: c.host || undefined });
+    const conn = dockerConnection({ host: c.host || undefined, clients });
     engines.set(conn.endpoint, conn);
   }
   const byId = new Map(rows.map((r) => [r.id, r]));

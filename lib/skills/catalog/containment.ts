@@ -19,6 +19,7 @@ export function isInside(parent: string, child: string): boolean {
 
 export type ContainmentResult = { ok: true; realDir: string } | { ok: false; code: ContainmentWarning; path: string; realPath: string };
 
+// process-wide: a constant table, never written
 const LINKABLE_FOLDERS: ReadonlySet<SourceKind> = new Set(['managed', 'personal']);
 
 function escapeCode(kind: SourceKind, candidateIsSymlink: boolean): ContainmentWarning {

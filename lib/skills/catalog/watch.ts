@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 
+// process-wide: a constant table, never written
 export const WATCH_IGNORED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', 'dist', '.venv', 'venv', '__pycache__', '.pytest_cache', '.cache']);
 /** root/group/skill/... — deep enough for grouped skills with nested scripts and references. */
 export const WATCH_DEPTH = 6;

@@ -25,6 +25,7 @@ export interface GatingInput {
 }
 
 /** Config paths that count as true when nobody set them (OpenClaw's defaults). */
+// process-wide: a constant table, never written
 const CONFIG_DEFAULT_TRUE: ReadonlySet<string> = new Set(['browser.enabled', 'browser.evaluateEnabled']);
 
 /** Every bin and anyBin the manifests need, deduplicated and sorted: probe them in one which() call. */

@@ -18,6 +18,7 @@ const KIND_FIELDS: Record<InstallKind, string[]> = {
   uv: ['package'],
   download: ['url', 'sha256', 'archive', 'extract', 'stripComponents', 'targetDir'],
 };
+// process-wide: a constant table, never written
 const ALL_FIELDS = new Set([...COMMON_FIELDS, ...Object.values(KIND_FIELDS).flat()]);
 
 /** `metadata.openclaw.install[]`: invalid specs are dropped with the reason, the rest mapped. */

@@ -20,6 +20,7 @@ const BLOCK_KEYS = ['always', 'emoji', 'homepage', 'os', 'requires', 'primaryEnv
  * are files, as PulseBot defines them; a `nodmix` block is never PulseBot's, so there it is an
  * unknown key (warned and ignored), never a second spelling of the dotted `config`.
  */
+// process-wide: a constant table, never written
 const PULSEBOT_BLOCKS: ReadonlySet<MetadataKey> = new Set(['openclaw', 'clawdbot', 'clawdis', 'moltbot']);
 const REQUIRES_KEYS = ['bins', 'anyBins', 'anyOf', 'env', 'config'] as const;
 

@@ -34,6 +34,7 @@ export interface Validators {
   lastModified?: string;
 }
 
+// process-wide: a constant table, never written
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** A `lookup` that answers with the vetted address only, whatever the name. */

@@ -133,6 +133,7 @@ export const SCAN_RULES: readonly ScanRule[] = [
   },
 ];
 
+// process-wide: a constant table, never written
 export const SCAN_RULE_IDS: ReadonlySet<string> = new Set(SCAN_RULES.map((r) => r.id));
 
 /**

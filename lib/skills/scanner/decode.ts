@@ -51,6 +51,7 @@ function decodeHex(digits: string): string | null {
   return asText(Buffer.from(digits, 'hex'));
 }
 
+// process-wide: a constant lookup table, filled once at load
 const BASE64_CHAR = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_') BASE64_CHAR[c.charCodeAt(0)] = 1;
 

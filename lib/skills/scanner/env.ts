@@ -6,6 +6,7 @@ import { type FindingSink, fileLineAt, matches, type Segment } from './model';
 import { applyBlanks } from './strip';
 
 /** Variables every shell or runtime has; reading them is not a requirement worth declaring. */
+// process-wide: a constant table, never written
 const COMMON_ENV = new Set(
   `HOME PATH USER USERNAME LOGNAME PWD OLDPWD SHELL TERM TERM_PROGRAM COLORTERM LANG LANGUAGE TMPDIR TMP TEMP
   HOSTNAME HOST IFS UID EUID PPID RANDOM SECONDS LINENO BASH BASH_SOURCE BASH_VERSION BASH_VERSINFO BASH_REMATCH

@@ -88,6 +88,7 @@ export function fileLineAt(seg: Segment, offset: number): number {
   return seg.decoded ? partAt(seg, offset).line : seg.firstLine + lineIndexAt(seg, offset);
 }
 
+// process-wide: a constant table, never written
 const SHELLISH: ReadonlySet<Lang> = new Set(['shell', 'markdown', 'text', 'decoded']);
 
 /** Blank `\`-newline continuations so one shell command spans one regex match; length kept. */
@@ -124,6 +125,7 @@ export function excerptAt(seg: Segment, offset: number): string {
 }
 
 /** Rules whose hits in Markdown are documentation examples, not code that runs on install. */
+// process-wide: a constant table, never written
 const DOC_DOWNGRADED = new Set(['dangerous-exec', 'dynamic-code-execution']);
 
 /**

@@ -50,6 +50,7 @@ interface Slot {
  * sources (vitest, tsx) the worker is bundled here once per process with esbuild and run as code
  * (a worker thread does not inherit its parent's TypeScript loader, and tsx's loader starts slowly).
  */
+// process-wide: the path of this program's own worker bundle, built once in development
 let devBundle: string | undefined;
 
 function workerEntry(): { code: string; eval: boolean } {

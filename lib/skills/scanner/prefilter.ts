@@ -21,6 +21,7 @@ export interface KeywordTarget {
 }
 
 /** A script's segments share texts (the raw twin's code is the script's raw text): the last passes are kept by text. */
+// process-wide: a pure memo of the last few texts' literal hits (the scanner is a pure function of a file)
 const recent: { text: string; hits: TextHits }[] = [];
 
 function hitsFor(text: string): TextHits {

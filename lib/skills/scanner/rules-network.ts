@@ -127,6 +127,7 @@ export function remotePipeRules(seg: Segment, sink: FindingSink): void {
   downloadThenRun(seg, sink);
 }
 
+// process-wide: a constant table, never written
 const STANDARD_PORTS = new Set([80, 443, 8080, 8443, 3000]);
 
 export function isLoopbackHost(host: string): boolean {

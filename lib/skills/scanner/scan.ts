@@ -144,6 +144,7 @@ function verdictOf(sink: FindingSink, failed: boolean): { verdict: ScanVerdict; 
 }
 
 /** This thread's kept file scans (see file-memo.ts). */
+// process-wide: this thread's memo of a pure function (a file's scan by its content and what the rules read)
 export const fileScans = new FileScanMemo();
 
 /** One file's findings and hosts, on its own sink; throws what the file's scan throws. */

@@ -45,6 +45,7 @@ function skipQuoted(src: string, i: number, quote: string, multiline: boolean): 
 // ---------- JavaScript / TypeScript ----------
 
 /** Characters after which a `/` starts a regex literal rather than a division. */
+// process-wide: a constant table, never written
 const REGEX_PRECEDERS = new Set(['', '(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';', '+', '-', '*', '%', '<', '>', '~', '^']);
 const AFTER_KEYWORD = /\b(?:return|typeof|case|in|of|void|delete|yield|await|else|do)$/;
 

@@ -7,11 +7,15 @@
  * without it an ASCII letter matches no other character, even case-insensitively.
  */
 
+// process-wide: the automaton of the scan rules' literals, declared as the rule modules load (constant rules)
 const literals: string[] = [];
+// process-wide: part of the automaton above
 const literalIds = new Map<string, number>();
+// process-wide: part of the automaton above
 let automaton: Automaton | null = null;
 
 /** The old path (every regex over the whole text, keywords by `includes`), kept for the equivalence tests. */
+// process-wide: a switch between two equivalent scan paths, for the equivalence tests; no service data
 let enabled = true;
 
 export function setTriggerPass(on: boolean): void {
@@ -120,6 +124,7 @@ function build(): Automaton {
   return { count: literals.length, delta, shift, classOf, out, hasOut, lens: literals.map((l) => l.length) };
 }
 
+// process-wide: a constant lookup table, filled once at load
 const BASE64 = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_') BASE64[c.charCodeAt(0)] = 1;
 
@@ -220,6 +225,7 @@ export function sliceHits(hits: TextHits, text: string, start: number, length: n
   return { count: hits.count, at, hidden, base64Runs };
 }
 
+// process-wide: the shared empty answer, never written
 const NO_HITS: number[] = [];
 
 function lineStartsOf(hits: TextHits, text: string): number[] {
@@ -262,6 +268,7 @@ export interface AnchorOptions {
 
 const isWordCode = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 
+// process-wide: where the constant rules' regexes may match, declared as the rule modules load
 const anchorsOf = new Map<RegExp, Anchors>();
 
 /**

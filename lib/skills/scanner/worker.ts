@@ -24,6 +24,7 @@ export interface LoadRequest {
 /** A scan, a load, content hashes whose scan the pool's caller keeps, or the order to drop the file scans this thread keeps. */
 export type WorkerMessage = ScanRequest | LoadRequest | { knownScans: string[] } | { forget: true };
 
+// process-wide: the state of this scan worker thread, which serves one pool
 const knownScans = new Set<string>();
 
 /** The bytes read go back moved, not copied; a Buffer that shares its memory (a small one from the pool) is sent as a copy. */

@@ -74,6 +74,7 @@ export interface BuiltCatalog {
   gate: GateContext;
 }
 
+// process-wide: a pure memo keyed by a catalog skill object (weak), which its catalog holds
 const docOf = new WeakMap<CatalogSkill, SearchDoc>();
 
 /** What the search index holds of each skill; a skill kept from the previous build keeps its document (the index skips it by identity). */

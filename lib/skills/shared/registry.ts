@@ -7,6 +7,7 @@ import path from 'node:path';
 import { logger } from '../../core/logger';
 import type { SharedSkillStore } from './shared-store';
 
+// process-wide: keyed by a store folder, which one service alone holds (lockDirs); the composition root registers and drops it
 const byStoreDir = new Map<string, SharedSkillStore>();
 
 export function registerSharedStore(s: SharedSkillStore): void {

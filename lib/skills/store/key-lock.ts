@@ -1,4 +1,5 @@
 /** An in-process mutex per key: two installs of one slug (or two lock.json updates) never interleave. */
+// process-wide: a mutex per key on disk (a slug, a lock.json): two services in one process must not write one at once
 const tails = new Map<string, Promise<void>>();
 
 export async function withKeyLock<T>(key: string, fn: () => Promise<T>): Promise<T> {

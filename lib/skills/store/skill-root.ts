@@ -11,6 +11,7 @@ import { AppError } from '@/lib/core/errors';
 export const SKILL_MD_NAMES = ['SKILL.md', 'skill.md', 'skills.md', 'SKILL.MD'] as const;
 
 /** Archive junk that does not count as a second top-level entry. */
+// process-wide: a constant table, never written
 const JUNK = new Set(['__MACOSX', '.DS_Store']);
 
 async function markerIn(dir: string): Promise<string | null> {

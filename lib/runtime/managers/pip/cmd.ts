@@ -26,6 +26,7 @@ export interface PipVersion {
   text: string;
 }
 
+// process-wide: a fact of the interpreter binary at that path, the same for every service
 const pipVersions = new Map<string, Promise<PipVersion>>();
 
 async function probePipVersion(python: string): Promise<PipVersion> {
@@ -161,6 +162,7 @@ export function pipInstallFlags(v: PipVersion): string[] {
   return flags;
 }
 
+// process-wide: a fact of the interpreter binary at that path, as above
 const sitePackages = new Map<string, Promise<string[]>>();
 
 const SITE_SCRIPT =

@@ -61,6 +61,7 @@ export interface PipOutdatedResult {
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
 // Installs and uninstalls share files (dependencies, bin/), so they never overlap within one target.
+// process-wide: a mutex per target folder on disk: two services in one process must not write one folder at once
 const targetLocks = new Map<string, Promise<unknown>>();
 function withTargetLock<T>(target: string, fn: () => Promise<T>): Promise<T> {
   const run = (targetLocks.get(target) ?? Promise.resolve()).then(fn, fn);

@@ -58,6 +58,7 @@ export function resolveSystemPackage(manager: SystemManager, name: string): stri
   return real;
 }
 
+// process-wide: one queue per system package manager of the host, whose lock is host-wide
 const queues = new Map<SystemManager, Promise<unknown>>();
 
 /** One operation at a time per system manager inside this process; DB locks are the caller's. */
