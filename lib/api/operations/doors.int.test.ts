@@ -216,6 +216,8 @@ const CASES: Partial<Record<OpName, Case>> = {
   testGateway: { status: 200, input: async () => ({ params: { id: await gateway() } }) },
   adoptGateway: { status: 200, input: async () => ({ params: { id: await gateway() }, body: {} }) },
   syncGateway: { status: 202, input: async () => ({ params: { id: await gateway() } }) },
+  // A folder client nobody ran: both doors answer 404 alike.
+  forgetFolderClient: { status: 404, input: (d) => ({ params: { agentId: `absent-${d}`, clientId: '0123456789abcdef' } }) },
   putAgentDefaults: { status: 200, input: async (d) => ({ body: { revision: (await defaultsRevision()).revision, skills: [`only-${d}`] } }) },
   previewAllowlists: { status: 200, input: async () => ({ body: { changes: [{ agentId: await agent(), revision: 1, skills: [] }] } }) },
   saveAllowlists: { status: 200, input: async () => ({ body: { changes: [{ agentId: await agent(), revision: 1, skills: ['github'] }] } }) },
