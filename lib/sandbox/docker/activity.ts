@@ -103,6 +103,20 @@ export class SandboxActivity {
     };
   }
 
+  /**
+   * The last activity any replica recorded, for display: unlike the sweep's view, no floor at this
+   * process's start (undefined when nothing was recorded).
+   */
+  async recorded(): Promise<(fullId: string, names?: string[]) => Date | undefined> {
+    const cluster = this.store ? await this.store.cluster() : null;
+    return (fullId, ns = []) => {
+      let best = 0;
+      for (const [key, l] of this.leases) if (l.lastActivity && names(key, fullId, ns)) best = Math.max(best, l.lastActivity);
+      for (const [key, at] of cluster?.activity ?? []) if (names(key, fullId, ns)) best = Math.max(best, at);
+      return best ? new Date(best) : undefined;
+    };
+  }
+
   /** Whether any replica holds a lease on the container right now. */
   async isLeased(fullId: string, ns: string[] = []): Promise<boolean> {
     return (await this.view()).isLeased(fullId, ns);

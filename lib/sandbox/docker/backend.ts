@@ -243,6 +243,7 @@ export class DockerBackend implements SandboxBackend {
       throw toAppError(e, this.conn.endpoint, `inspect ${id}`);
     }
     if (!this.ours(s.Config.Labels)) return null;
+    const lastActivityAt = (await this.activity.recorded())(s.Id, [s.Name]);
     return {
       id: s.Id,
       backend: 'docker',
@@ -251,6 +252,7 @@ export class DockerBackend implements SandboxBackend {
       labels: s.Config.Labels ?? {},
       state: stateOf(s.State.Status),
       createdAt: new Date(s.Created),
+      ...(lastActivityAt ? { lastActivityAt } : {}),
     };
   }
 
@@ -268,9 +270,11 @@ export class DockerBackend implements SandboxBackend {
   async list(labels: Record<string, string> = {}, signal?: AbortSignal): Promise<SandboxInfo[]> {
     const filters = [`${LABEL_MANAGED}=true`, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)];
     const rows = await this.call('list containers', (d) => d.listContainers({ all: true, filters: { label: filters }, abortSignal: signal }));
-    return rows
-      .filter((c) => this.ours(c.Labels))
-      .map((c) => ({
+    const ours = rows.filter((c) => this.ours(c.Labels));
+    const last = ours.length ? await this.activity.recorded() : null;
+    return ours.map((c) => {
+      const lastActivityAt = last?.(c.Id, c.Names ?? []);
+      return {
         id: c.Id,
         backend: 'docker' as const,
         image: c.Image,
@@ -278,7 +282,9 @@ export class DockerBackend implements SandboxBackend {
         labels: c.Labels ?? {},
         state: stateOf(c.State),
         createdAt: new Date(c.Created * 1000),
-      }));
+        ...(lastActivityAt ? { lastActivityAt } : {}),
+      };
+    });
   }
 
   exec(id: string, req: ExecRequest): Promise<ExecResult> {

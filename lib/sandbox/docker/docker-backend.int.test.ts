@@ -95,6 +95,17 @@ describeDocker('DockerBackend', () => {
     expect(arg.stdout).toBe('$(id); rm -rf /\n');
   });
 
+  it('reports the last activity its execs recorded, in get and in list (none before any)', async () => {
+    const fresh = new DockerBackend({ host: process.env.DOCKER_HOST, installationId: RUN });
+    expect((await fresh.get(id))?.lastActivityAt).toBeUndefined();
+    const before = Date.now();
+    await fresh.exec(id, { argv: ['true'], ...DEADLINE });
+    const got = await fresh.get(id);
+    expect(got?.lastActivityAt?.getTime()).toBeGreaterThanOrEqual(before);
+    const listed = (await fresh.list()).find((x) => x.id === got?.id);
+    expect(listed?.lastActivityAt?.getTime()).toBe(got?.lastActivityAt?.getTime());
+  });
+
   it('brings a stopped or paused sandbox back for an exec', async () => {
     await docker.getContainer(id).stop({ t: 1 });
     expect((await backend.get(id))?.state).toBe('exited');
