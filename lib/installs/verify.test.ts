@@ -34,8 +34,8 @@ function run(step: InstallStep) {
 
 const reasonOf = (step: InstallStep) => verificationFailure(step, run(step))?.reason ?? null;
 
-describe('verify steps against real interpreters', () => {
-  // Runs the real interpreters (python3, node, sh, bash) once per file.
+// Every case spawns real interpreters, which a loaded CI machine can make take seconds to start.
+describe('verify steps against real interpreters', { timeout: 60_000 }, () => {
   it('a syntax error is reported with the file and the line the interpreter names', () => {
     const files = [
       write('scripts/ok.py', 'import json\nprint(json.dumps({}))\n'),
@@ -77,7 +77,7 @@ describe('verify steps against real interpreters', () => {
     const bad = syntax[1];
     expect(verificationFailure(bad, run(bad))).toMatchObject({ code: 'syntax_error', file: 'scripts/bad.py', line: 2, detail: 'SyntaxError: invalid syntax' });
     expect(fs.existsSync(path.join(dir, 'scripts/__pycache__'))).toBe(false);
-  }, 60_000);
+  });
 
   it('imports: a missing module is named; the others pass', () => {
     const [ok] = steps({ modules: ['json', 'os.path'] }).steps;

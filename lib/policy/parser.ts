@@ -38,7 +38,12 @@ function loadLanguage(): Promise<Language> {
     const runtimeWasm = resolveFile('web-tree-sitter/tree-sitter.wasm', 'web-tree-sitter/tree-sitter.wasm');
     await Parser.init({ locateFile: () => runtimeWasm });
     const grammar = fs.readFileSync(resolveFile('tree-sitter-bash/tree-sitter-bash.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm'));
-    return Language.load(grammar);
+    const language = await Language.load(grammar);
+    // Let the compile of the grammar finish its last step on the event loop before the first parse:
+    // a parse that runs first makes V8 do several hundred milliseconds of work on this thread
+    // afterwards, which a worker's first command then pays inside its budget.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return language;
   })().catch((e: unknown) => {
     loaded = undefined;
     throw e;
