@@ -11,11 +11,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import JSON5 from 'json5';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureOpenClaw, makeOpenClawState, type OpenClaw, skillMd } from '@/test/helpers/openclaw';
+import { seriousViolations } from './helpers/axe';
 import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, type RunningServer, startServer, tempDir } from './helpers/server';
 import { type Client, PASSWORD, seedUsers } from './helpers/session';
@@ -237,9 +237,7 @@ it('fits a 390 px phone and passes axe in the light and the dark theme', async (
     for (const url of [...PAGES(), '/agents/gw-one']) {
       await settled(page, url);
       expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
-      const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      for (const v of r.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical'))
-        found.push(`${scheme} ${v.id} on ${url}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+      found.push(...(await seriousViolations(page, `${scheme} ${url}`)));
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });

@@ -5,7 +5,6 @@
 // running sandbox ("updated") and the tester names the rule for an allowed and a denied destination.
 // The dialog passes axe in both themes and fits a phone; a viewer sees it read-only.
 import { randomBytes } from 'node:crypto';
-import { AxeBuilder } from '@axe-core/playwright';
 import Docker from 'dockerode';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { LABEL_NETWORK_OWNER } from '../lib/network/docker/networks';
 import { deleteTable } from '../lib/network/docker/nft';
 import { dockerUnavailable } from '../test/helpers/docker';
 import { ensureBusyboxImage } from '../test/helpers/sandbox-images';
+import { seriousViolations } from './helpers/axe';
 import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
 import { type Client, PASSWORD, seedUsers } from './helpers/session';
@@ -84,8 +84,7 @@ async function openNetwork(page: Page) {
 }
 
 async function axe(page: Page) {
-  const r = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help}`);
+  return seriousViolations(page, 'dialog', (b) => b.include('[role="dialog"]'));
 }
 
 it.skipIf(!!dockerUnavailable)(

@@ -5,11 +5,12 @@
 // refused deletion naming its agent; a pending approval created through the gateway's exec is
 // approved from the approvals page; the agent's exec log lists its execs; a viewer sees the
 // controls disabled.
-import { AxeBuilder } from '@axe-core/playwright';
+
 import Docker from 'dockerode';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBusyboxImage } from '../test/helpers/sandbox-images';
+import { seriousViolations } from './helpers/axe';
 import { openBrowser, signIn } from './helpers/browser';
 import { ensureBuilt, type RunningServer, startServer } from './helpers/server';
 import { Client, login, PASSWORD } from './helpers/session';
@@ -353,10 +354,7 @@ it('the policy pages pass axe in both themes and do not scroll sideways on a pho
     await page.emulateMedia({ colorScheme: scheme });
     for (const path of PAGES) {
       await open(page, path);
-      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      for (const v of result.violations)
-        if (v.impact === 'serious' || v.impact === 'critical')
-          found.push(`${scheme} ${v.id} on ${path}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+      found.push(...(await seriousViolations(page, `${scheme} ${path}`)));
     }
   }
   expect(found).toEqual([]);

@@ -48,18 +48,17 @@ export function projectOfFile(rel) {
 }
 
 /**
- * The marker of an integration file whose subject does not depend on the database engine (a real
- * gateway's CLI, a container's files): it runs in the PGlite phase only. Its database writes are the
- * same operations other files run on both engines.
+ * Integration files run on both database engines unless their first lines say otherwise. A file
+ * whose subject does not depend on the engine (a real gateway's CLI, a container's files, an
+ * install's stages) runs once: `test-phase: pglite only` or `test-phase: postgres only`. Its database
+ * writes are the same operations other files run on both engines.
  */
-export const ONE_ENGINE_MARKER = 'test-phase: pglite only';
+export const ENGINE_MARKERS = { pglite: 'test-phase: pglite only', postgres: 'test-phase: postgres only' };
 
-/** Integration files (repo-relative) that carry ONE_ENGINE_MARKER in their first lines. */
-export function oneEngineFiles(root, files) {
-  return files.filter((rel) => {
-    const head = fs.readFileSync(path.join(root, rel), 'utf8').slice(0, 1000);
-    return head.includes(ONE_ENGINE_MARKER);
-  });
+/** The integration files (repo-relative) that the phase on `engine` leaves out: those marked for the other engine. */
+export function filesNotOn(engine, root, files) {
+  const other = engine === 'postgres' ? ENGINE_MARKERS.pglite : ENGINE_MARKERS.postgres;
+  return files.filter((rel) => fs.readFileSync(path.join(root, rel), 'utf8').slice(0, 1000).includes(other));
 }
 
 /** Test files on disk, grouped by project: { unit: [...], integration: [...], e2e: [...] }. */

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, STATE_DIR, setup, teardown } from './test-env.mjs';
-import { oneEngineFiles, phaseResult, summarize, testFilesOnDisk } from './test-summary.mjs';
+import { filesNotOn, phaseResult, summarize, testFilesOnDisk } from './test-summary.mjs';
 
 const PHASES = [
   // Static checks run first: a lint or type error fails the run before any test starts.
@@ -221,9 +221,10 @@ async function main() {
       continue;
     }
     // vitest.config.ts leaves these out of the PostgreSQL phase; the count expected must agree.
-    const excluded = phase.needsPg ? oneEngineFiles(REPO, onDisk[phase.project]) : [];
+    const engine = phase.env?.SKILLDOCK_TEST_DB;
+    const excluded = engine ? filesNotOn(engine, REPO, onDisk[phase.project]) : [];
     const expectedFiles = onDisk[phase.project].length - excluded.length;
-    const note = excluded.length ? `, ${excluded.length} PGlite-only left out` : '';
+    const note = excluded.length ? `, ${excluded.length} marked for ${engine === 'postgres' ? 'PGlite' : 'PostgreSQL'} only left out` : '';
     process.stdout.write(`\n=== phase: ${phase.name} (${expectedFiles} test files${note}) ===\n`);
     const t0 = Date.now();
     const { exitCode, report } = await runVitest(phase, childEnv(phase), expectedFiles);
