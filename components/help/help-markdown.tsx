@@ -39,10 +39,14 @@ const components: Components = {
     }
     return <a href={to}>{children}</a>;
   },
+  // A block wider than a phone scrolls sideways; focusable, so a keyboard can scroll it too.
   table: ({ children }) => (
-    <div className="overflow-x-auto">
+    <div className="overflow-x-auto" role="region" aria-label="Table" tabIndex={0}>
       <table>{children}</table>
     </div>
+  ),
+  pre: ({ children }) => (
+    <pre tabIndex={0}>{children}</pre>
   ),
 };
 

@@ -26,7 +26,7 @@ export function Shell({ children }: { children: React.ReactNode }) {
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-30 flex h-14 items-center gap-1 border-b bg-background/90 px-2 backdrop-blur sm:gap-2 sm:px-4">
           <MobileNav />
-          <Link href="/overview" className="flex items-center gap-2 font-semibold md:hidden">
+          <Link href="/overview" aria-label="Skilldock overview" className="flex items-center gap-2 font-semibold md:hidden">
             <Terminal aria-hidden className="size-5 text-primary" />
             <span className="hidden min-[420px]:inline">Skilldock</span>
           </Link>
