@@ -58,6 +58,15 @@ export interface SecretsFile {
   write(text: string): Promise<void>;
 }
 
+/**
+ * The gateway's own secret store (OpenClaw's shared store, reached through its RPC): write-only,
+ * values are never read back. apiKey SecretRefs name its entries.
+ */
+export interface GatewaySecretStore {
+  set(name: string, value: string): Promise<void>;
+  remove(name: string): Promise<void>;
+}
+
 export interface ConfigPatchResult {
   /** The config's hash after the write. */
   hash: string;
@@ -97,6 +106,8 @@ export interface GatewayAccess {
    * Absent: apiKeys are not delivered (the plan says so).
    */
   secretsFile?(stateDir: string): SecretsFile | null;
+  /** The gateway's secret store, where a location has no secrets file but the gateway keeps secrets itself. */
+  readonly secretStore?: GatewaySecretStore;
   close(): Promise<void>;
 }
 

@@ -73,6 +73,7 @@ export class GatewaysService {
       home,
       secrets,
       writesViaCli: access instanceof LocalOpenClawAccess ? access.writeVia === 'cli' : loc.type !== 'remote',
+      box: this.deps.box,
     };
   }
 

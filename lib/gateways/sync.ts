@@ -1,16 +1,18 @@
 // One sync of Skilldock into a gateway: read its config, plan, then write skill folders, the
-// secrets file and one config patch named by the hash it read. A config the gateway changed in
+// secrets file (or the gateway's secret store) and one config patch named by the hash it read. A config the gateway changed in
 // between is read again and planned again, never overwritten. A read-only gateway gets the patch
 // to apply through its deployment system instead.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { AppError } from '../core/errors';
+import type { SecretBox } from '../secrets/crypto';
 import { readContainedFile } from '../skills/contained-read';
 import type { CatalogSkill } from '../skills/service/build';
 import { ConfigChangedError, type GatewayAccess, type GatewayConfigRead, type SecretsFile, type SkillFolder } from './access';
 import { type Desired, type DesiredDeps, desiredState } from './desired';
 import { readOpenClawModel } from './openclaw/config-model';
-import { maskedPatch, type OwnedKeys, planChanges, planSync, type SyncPlan } from './openclaw/plan';
+import { maskedPatch, type OwnedKeys, planChanges, planSync, type SecretsSink, type SyncPlan } from './openclaw/plan';
+import { storeSecretsWork } from './store-secrets';
 
 export interface SyncTarget {
   access: GatewayAccess;
@@ -23,6 +25,14 @@ export interface SyncTarget {
   secrets: SecretsFile | null;
   /** Config writes go through the gateway's CLI, which drops JSON5 comments and migrates legacy keys. */
   writesViaCli: boolean;
+  /** Seals what Skilldock set in a gateway's secret store (needed for a location with a store and no file). */
+  box?: SecretBox;
+}
+
+/** Where this target's apiKeys go: the secrets file, else the gateway's secret store, else nowhere. */
+export function secretsSinkOf(t: SyncTarget): SecretsSink {
+  if (t.secrets) return { file: t.secrets.path };
+  return t.access.secretStore && t.box ? { store: true } : null;
 }
 
 export interface SyncOutcome {
@@ -75,7 +85,7 @@ export async function planFor(deps: DesiredDeps, t: SyncTarget): Promise<{ read:
   const model = readOpenClawModel(read.value, { stateDir: t.stateDir, home: t.home });
   // A location that cannot place folders gets the config alone: plan as if no skill were wanted there.
   const wanted = places ? desired : { ...desired, skills: new Map(), blocked: [] };
-  const plan = planSync({ config: read.value, model, desired: wanted, owned: t.owned, folders, secretsPath: t.secrets?.path ?? null });
+  const plan = planSync({ config: read.value, model, desired: wanted, owned: t.owned, folders, secrets: secretsSinkOf(t) });
   if (!places && desired.skills.size)
     plan.notes.push(
       `${desired.skills.size} managed skill(s) are not written: this gateway is reached through its RPC, which cannot place skill folders. Install them on the gateway host, or connect its state folder (local or Docker).`,
@@ -97,7 +107,9 @@ export async function runSync(
     // No key wanted any more: a file that still holds keys is emptied (after the config drops its refs).
     const clearing = !plan.secrets && now !== null && now !== NO_SECRETS;
     const wanted = plan.secrets ? secretsText(plan.secrets) : clearing ? NO_SECRETS : null;
-    const secretsChanged = !!(t.secrets && wanted !== null && now !== wanted);
+    const store = t.access.secretStore && t.box && !t.secrets ? { api: t.access.secretStore, work: storeSecretsWork(plan.secrets, t.owned, t.box) } : null;
+    const storeChanges = store ? store.work.set.length + store.work.remove.length : 0;
+    const secretsChanged = !!(t.secrets && wanted !== null && now !== wanted) || storeChanges > 0;
     const outcome: SyncOutcome = {
       plan,
       baseHash: read.hash,
@@ -105,9 +117,10 @@ export async function runSync(
       readOnly: !read.writable,
       patchText: JSON.stringify(plan.patch, null, 2),
       maskedPatchText: JSON.stringify(maskedPatch(plan.patch), null, 2),
-      changes: planChanges(plan) + (secretsChanged ? 1 : 0),
+      changes: planChanges(plan) + (t.secrets && secretsChanged ? 1 : 0) + storeChanges,
       secretsChanged,
     };
+    if (store) plan.owned.storeSecrets = store.work.owned;
     if (opts.dryRun) return outcome;
     for (const c of plan.conflicts) log(`conflict: ${c} exists in the managed folder and was not written by Skilldock; left alone`);
     for (const n of plan.notes) log(`note: ${n}`);
@@ -122,6 +135,11 @@ export async function runSync(
       log(`${clearing ? 'emptied' : 'wrote'} the secrets file ${path.basename(t.secrets.path)} (mode 0600)`);
     };
     if (!clearing) await writeSecrets();
+    // Values first, so the references the patch adds resolve as soon as the gateway reloads.
+    for (const [name, value] of store?.work.set ?? []) {
+      await store?.api.set(name, value);
+      log(`stored an apiKey in the gateway's secret store as ${name}`);
+    }
     if (Object.keys(plan.patch).length) {
       if (!read.writable) {
         log('the gateway forbids config writes (OPENCLAW_CONFIG_READONLY=1): apply this patch through your deployment system');
@@ -146,7 +164,17 @@ export async function runSync(
       }
     }
     // A read-only gateway keeps its refs until the operator applies the patch: the keys stay until then.
-    if (clearing && (read.writable || !Object.keys(plan.patch).length)) await writeSecrets();
+    const refsGone = read.writable || !Object.keys(plan.patch).length;
+    if (clearing && refsGone) await writeSecrets();
+    for (const name of store?.work.remove ?? []) {
+      if (!refsGone) {
+        // Kept (and still owned) until the operator applies the patch that drops its reference.
+        if (store) store.work.owned[name] = (t.owned.storeSecrets ?? {})[name] as string;
+        continue;
+      }
+      await store?.api.remove(name);
+      log(`removed ${name} from the gateway's secret store`);
+    }
     for (const f of plan.folders.filter((x) => x.op === 'remove')) {
       await t.access.removeSkill(f.name);
       log(`removed skill ${f.name} (${f.why})`);

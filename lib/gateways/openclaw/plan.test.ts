@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogSkill } from '../../skills/service/build';
 import type { Desired } from '../desired';
 import { readOpenClawModel } from './config-model';
-import { maskedPatch, planSync } from './plan';
+import { maskedPatch, planSync, type SecretsSink, storeSecretName } from './plan';
 
 const ctx = { stateDir: '/srv/oc', home: '/home/op' };
 const skill = (name: string, hash: string, status = 'ready') => ({ name, status, copy: { source: 'managed', contentHash: hash } }) as unknown as CatalogSkill;
@@ -10,7 +10,7 @@ const skill = (name: string, hash: string, status = 'ready') => ({ name, status,
 function plan(
   config: Record<string, unknown>,
   desired: Partial<Desired>,
-  opts: { ours?: [string, string][]; foreign?: string[]; owned?: string[]; secrets?: string | null } = {},
+  opts: { ours?: [string, string][]; foreign?: string[]; owned?: string[]; secrets?: SecretsSink } = {},
 ) {
   const d: Desired = { defaults: null, agents: [], entries: new Map(), skills: new Map(), blocked: [], ...desired };
   return planSync({
@@ -19,7 +19,7 @@ function plan(
     desired: d,
     owned: { entries: opts.owned ?? [], defaults: true },
     folders: { ours: new Map((opts.ours ?? []).map(([name, digest]) => [name, { name, digest }])), foreign: new Set(opts.foreign ?? []) },
-    secretsPath: opts.secrets === undefined ? '/srv/oc/skilldock-secrets.json' : opts.secrets,
+    secrets: opts.secrets === undefined ? { file: '/srv/oc/skilldock-secrets.json' } : opts.secrets,
   });
 }
 
@@ -105,6 +105,50 @@ describe('the sync plan', () => {
     const p = plan({}, { entries: new Map([['k', { enabled: null, env: {}, apiKey: 'v' }]]) }, { secrets: null });
     expect(p.patch).toEqual({});
     expect(p.notes).toContain("The apiKey of k is not delivered: this gateway's location cannot hold Skilldock's secrets file.");
+  });
+
+  it("puts an apiKey in the gateway's secret store by reference, and removes only its own reference", () => {
+    const entries = new Map([['my-skill.v2', { enabled: null, env: {}, apiKey: 'v' }]]);
+    const p = plan({}, { entries }, { secrets: { store: true } });
+    const ref = { source: 'store', provider: 'default', id: storeSecretName('my-skill.v2') };
+    expect(p.patch).toEqual({ skills: { entries: { 'my-skill.v2': { apiKey: ref } } } });
+    expect(p.secrets).toEqual({ 'my-skill.v2': 'v' });
+    expect(JSON.stringify(p.configChanges)).not.toContain('"v"');
+
+    const gone = new Map([['my-skill.v2', { enabled: null, env: {}, apiKey: null }]]);
+    const cfg = { skills: { entries: { 'my-skill.v2': { apiKey: ref } } } };
+    expect(plan(cfg, { entries: gone }, { secrets: { store: true } }).patch).toEqual({ skills: { entries: { 'my-skill.v2': { apiKey: null } } } });
+    // A store entry of the gateway's own, under another name, stays.
+    const theirs = { skills: { entries: { 'my-skill.v2': { apiKey: { source: 'store', provider: 'default', id: 'OPENAI_API_KEY' } } } } };
+    expect(plan(theirs, { entries: gone }, { secrets: { store: true } }).patch).toEqual({});
+  });
+
+  it('reads a store reference whose id the RPC redacted as its own only when it set that entry', () => {
+    const entries: Desired['entries'] = new Map([['gem', { enabled: null, env: {}, apiKey: 'v' }]]);
+    const redacted = { skills: { entries: { gem: { apiKey: { source: 'store', provider: 'default', id: '__OPENCLAW_REDACTED__' } } } } };
+    const ownedName = { [storeSecretName('gem')]: 'sealed' };
+    const run = (storeSecrets?: Record<string, string>, want = entries) =>
+      planSync({
+        config: redacted,
+        model: readOpenClawModel(redacted, ctx),
+        desired: { defaults: null, agents: [], entries: want, skills: new Map(), blocked: [] },
+        owned: { entries: ['gem'], defaults: true, ...(storeSecrets ? { storeSecrets } : {}) },
+        folders: { ours: new Map(), foreign: new Set() },
+        secrets: { store: true },
+      });
+    expect(run(ownedName).patch).toEqual({});
+    expect(run(undefined).patch).toEqual({ skills: { entries: { gem: { apiKey: { source: 'store', provider: 'default', id: storeSecretName('gem') } } } } });
+    const none: Desired['entries'] = new Map([['gem', { enabled: null, env: {}, apiKey: null }]]);
+    expect(run(ownedName, none).patch).toEqual({ skills: { entries: { gem: { apiKey: null } } } });
+    expect(run(undefined, none).patch).toEqual({});
+  });
+
+  it('names store secrets in the store grammar, readable and distinct for keys that read alike', () => {
+    const names = ['gem', 'my-skill', 'my_skill', 'MY-SKILL', '日本', 'x'.repeat(300)].map(storeSecretName);
+    for (const n of names) expect(n).toMatch(/^[A-Z][A-Z0-9_]{0,127}$/);
+    expect(names[0]).toMatch(/^SKILLDOCK_GEM_[0-9A-F]{8}$/);
+    expect(new Set(names).size).toBe(names.length);
+    expect(storeSecretName('gem')).toBe(names[0]);
   });
 
   it('writes new and changed folders, prunes only its own, leaves a foreign folder of the same name alone, never writes a blocked skill', () => {

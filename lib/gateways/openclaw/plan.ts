@@ -1,6 +1,8 @@
 // The plan of a sync into an OpenClaw gateway: the smallest config merge patch that makes the keys
 // Skilldock owns hold what it wants (every other key untouched), the paths whose arrays it shortens,
-// the secrets file for apiKeys, and the skill folders to write or prune. Also the diff a person reads.
+// where apiKeys go (a secrets file, or the gateway's own secret store), and the skill folders to
+// write or prune. Also the diff a person reads.
+import { createHash } from 'node:crypto';
 import type { FolderMarker } from '../access';
 import type { Desired } from '../desired';
 import type { OpenClawModel } from './config-model';
@@ -11,6 +13,25 @@ export const SECRETS_FILE = 'skilldock-secrets.json';
 export interface OwnedKeys {
   entries: string[];
   defaults: boolean;
+  /** Entries of the gateway's secret store Skilldock set: name → the value, sealed (the store never gives values back). */
+  storeSecrets?: Record<string, string>;
+}
+
+/** Where a gateway's apiKeys go: a secrets file at this path on the gateway, its own secret store, or nowhere. */
+export type SecretsSink = { file: string } | { store: true } | null;
+
+/**
+ * The secret-store name Skilldock gives a skill's apiKey: the store's grammar (upper case, digits,
+ * `_`), the key readable in it, and a digest of the exact key so two keys never share a name.
+ */
+export function storeSecretName(skillKey: string): string {
+  const readable = skillKey
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 64);
+  const digest = createHash('sha256').update(skillKey).digest('hex').slice(0, 8).toUpperCase();
+  return `SKILLDOCK_${readable ? `${readable}_` : ''}${digest}`;
 }
 
 export interface FolderOp {
@@ -27,7 +48,7 @@ export interface SyncPlan {
   folders: FolderOp[];
   /** Managed folders of the same name Skilldock did not write: left alone. */
   conflicts: string[];
-  /** apiKeys to put in the secrets file (skill key → value); null when none is wanted. */
+  /** apiKeys to deliver (skill key → value) to the secrets file or the secret store; null when none is wanted. */
   secrets: Record<string, string> | null;
   /** The entry keys and defaults Skilldock owns after this sync. */
   owned: OwnedKeys;
@@ -75,6 +96,21 @@ function get(config: Record<string, unknown>, keys: string[]): unknown {
   return v;
 }
 
+const STORE_REF = { source: 'store', provider: 'default' };
+/** How a gateway's RPC shows every SecretRef id it returns (config.get never reveals them). */
+const REDACTED_ID = '__OPENCLAW_REDACTED__';
+
+/**
+ * Whether the config's apiKey of `key` is the store reference Skilldock writes. Read through the RPC
+ * the id is redacted: a store reference there counts as Skilldock's when Skilldock set that key's
+ * store entry (it cannot tell a hand edit that kept the source and provider but changed the id).
+ */
+function isOurStoreRef(ref: unknown, key: string, owned: OwnedKeys): boolean {
+  if (!isObj(ref) || ref.source !== STORE_REF.source || ref.provider !== STORE_REF.provider) return false;
+  const name = storeSecretName(key);
+  return ref.id === name || (ref.id === REDACTED_ID && !!owned.storeSecrets && name in owned.storeSecrets);
+}
+
 export interface PlanInput {
   config: Record<string, unknown>;
   model: OpenClawModel;
@@ -82,8 +118,8 @@ export interface PlanInput {
   owned: OwnedKeys;
   /** The managed folder's state: Skilldock's folders with their markers, and names it did not write. */
   folders: { ours: Map<string, FolderMarker>; foreign: Set<string> };
-  /** Where the secrets file lives on the gateway; null when the location cannot hold one (apiKeys are then not delivered). */
-  secretsPath: string | null;
+  /** Where apiKeys go; null when the gateway can hold them nowhere (they are then not delivered). */
+  secrets: SecretsSink;
 }
 
 export function planSync(input: PlanInput): SyncPlan {
@@ -118,19 +154,23 @@ export function planSync(input: PlanInput): SyncPlan {
     const now = isObj(get(config, [...base, 'env'])) ? (get(config, [...base, 'env']) as Record<string, unknown>) : {};
     for (const name of Object.keys(now)) if (!(name in e.env) && input.owned.entries.includes(key)) change([...base, 'env', name], null);
     for (const [name, value] of Object.entries(e.env)) change([...base, 'env', name], value, '***');
+    const nowKey = get(config, [...base, 'apiKey']);
     if (e.apiKey === null) {
       // Only a reference Skilldock wrote is removed; a key the gateway holds itself (plain, or its own ref) stays.
-      const now = get(config, [...base, 'apiKey']);
-      if (isObj(now) && now.provider === SECRETS_PROVIDER) change([...base, 'apiKey'], null);
-    } else if (input.secretsPath) {
+      const ours = isObj(nowKey) && (nowKey.provider === SECRETS_PROVIDER || isOurStoreRef(nowKey, key, input.owned));
+      if (ours) change([...base, 'apiKey'], null);
+    } else if (input.secrets) {
       secrets[key] = e.apiKey;
-      change([...base, 'apiKey'], { source: 'file', provider: SECRETS_PROVIDER, id: `/skills/${pointer(key)}/apiKey` }, undefined, maskKey);
+      if ('file' in input.secrets)
+        change([...base, 'apiKey'], { source: 'file', provider: SECRETS_PROVIDER, id: `/skills/${pointer(key)}/apiKey` }, undefined, maskKey);
+      else if (!isOurStoreRef(nowKey, key, input.owned)) change([...base, 'apiKey'], { ...STORE_REF, id: storeSecretName(key) }, undefined, maskKey);
     } else notes.push(`The apiKey of ${key} is not delivered: this gateway's location cannot hold Skilldock's secrets file.`);
   }
   for (const key of input.owned.entries)
     if (!desired.entries.has(key) && get(config, ['skills', 'entries', key]) !== undefined) change(['skills', 'entries', key], null, undefined, maskEntry);
   const wantsSecrets = Object.keys(secrets).length > 0;
-  if (wantsSecrets && input.secretsPath) change(['secrets', 'providers', SECRETS_PROVIDER], { source: 'file', path: input.secretsPath, mode: 'json' });
+  if (wantsSecrets && input.secrets && 'file' in input.secrets)
+    change(['secrets', 'providers', SECRETS_PROVIDER], { source: 'file', path: input.secrets.file, mode: 'json' });
 
   const folders: FolderOp[] = [];
   const conflicts: string[] = [];
@@ -164,7 +204,7 @@ export function planSync(input: PlanInput): SyncPlan {
     folders: folders.sort((a, b) => (a.name < b.name ? -1 : 1)),
     conflicts: conflicts.sort(),
     secrets: wantsSecrets ? { ...secrets } : null,
-    owned: { entries: [...desired.entries.keys()].sort(), defaults: true },
+    owned: { entries: [...desired.entries.keys()].sort(), defaults: true, ...(input.owned.storeSecrets ? { storeSecrets: input.owned.storeSecrets } : {}) },
     notes,
   };
 }

@@ -5,7 +5,7 @@
 // only when the gateway enables skills.install.allowUploadedArchives, and offers no listing of
 // folder markers and no removal. So those three methods refuse with a clear error.
 import { AppError } from '../../core/errors';
-import { ConfigChangedError, type GatewayAccess, type GatewayAgentSkills, type GatewayConfigRead, type SkillFolder } from '../access';
+import { ConfigChangedError, type GatewayAccess, type GatewayAgentSkills, type GatewayConfigRead, type GatewaySecretStore, type SkillFolder } from '../access';
 import { parseSkillsList } from './cli';
 import { GatewayRpcError, OpenClawRpc, type RpcOptions } from './rpc';
 import { type DeviceIdentity, isStaleHash } from './rpc-frames';
@@ -98,6 +98,16 @@ export class RemoteOpenClawAccess implements GatewayAccess {
     await Promise.all(Array.from({ length: Math.min(STATUS_PARALLEL, agentIds.length) }, worker));
     return out;
   }
+
+  /** OpenClaw's shared secret store (operator.admin): protected `secret` entries, which no RPC reveals. */
+  readonly secretStore: GatewaySecretStore = {
+    set: async (name, value) => {
+      await (await this.rpc()).request('secrets.store.set', { name, value, kind: 'secret' });
+    },
+    remove: async (name) => {
+      await (await this.rpc()).request('secrets.store.delete', { name });
+    },
+  };
 
   private unsupported(what: string): never {
     throw new AppError('invalid_state', `${what} is not possible on the remote gateway at ${this.url}: its RPC cannot reach the managed skills folder.`, {
