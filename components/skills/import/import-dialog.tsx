@@ -83,6 +83,8 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
       onSuccess: (job) => setRun({ job, input }),
       onError: (e) => {
         if (e instanceof ApiError && e.issues.length) setServerIssues(Object.fromEntries(e.issues.map((i) => [issueField(form.kind, i.path), i.message])));
+        // A slug already taken is answered before the job starts: said at the slug field.
+        else if (e instanceof ApiError && e.code === 'exists') setServerIssues({ slug: e.message });
         else setError(e);
       },
     });

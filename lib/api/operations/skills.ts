@@ -24,6 +24,7 @@ import {
   uninstallSkill,
   updateEntry,
 } from '../../skills/service';
+import { assertSlugFree } from '../../skills/service/imports';
 import { namedImport, skillImportJob } from '../../skills/service/jobs';
 import { api } from '../contracts';
 
@@ -83,6 +84,7 @@ export const skillOps = {
   ),
   importSkill: defineOperation(api.importSkill, async ({ services, actor, body }) => {
     if (body.source.kind === 'upload') assertUploadsAllowed(await getSkillsSettings(services.database.db));
+    await assertSlugFree(services.skillStore, body);
     return enqueue(services.database, actor, skillImportJob, await namedImport(services.database.db, body), { trusted: true });
   }),
   rollbackSkill: defineOperation(api.rollbackSkill, async ({ services, actor, body }) =>

@@ -51,6 +51,22 @@ export interface ImportResult {
   registry: Fetched['registry'] | null;
 }
 
+/**
+ * Refuses, before any job is queued, an import into a slug the caller named that is already
+ * installed, unless it asks to replace it (an import that takes the slug from the skill's own name
+ * finds the same conflict in its job, once the name is known).
+ */
+export async function assertSlugFree(shared: SharedSkillStore, input: Pick<ImportInput, 'slug' | 'force'>): Promise<void> {
+  if (!input.slug || input.force) return;
+  const active = await shared.active(input.slug);
+  if (active)
+    throw new AppError(
+      'exists',
+      `Skill ${input.slug} is already installed (${active}). Replace it with a new version (“Replace if installed”, or force: true in the API), or choose another slug.`,
+      { details: { slug: input.slug, active } },
+    );
+}
+
 export async function importSkill(ctx: ImportContext, input: ImportInput): Promise<ImportResult> {
   const settings = await getSkillsSettings(ctx.db);
   const store = managedStore(ctx.dataDir);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as fileRoute } from '@/app/api/v1/skills/[id]/file/route';
 import { GET as diffRoute } from '@/app/api/v1/skills/diff/route';
 import { POST as rollbackRoute } from '@/app/api/v1/skills/rollback/route';
+import { jobs } from '@/db/schema';
 import { setServices } from '@/lib/services';
 import { apiUser } from '@/test/helpers/api';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
@@ -91,6 +92,14 @@ describe('imports from an uploaded archive', () => {
     expect(refused.error).toMatch(/already installed/);
     expect(storeState()).toEqual(before);
     expect((await api.skill(SLUG))!.contentHash).toBe(hashV1);
+
+    // Named explicitly, the slug's conflict is answered at once with 409: no job is queued.
+    const jobsBefore = (await t.services.database.db.select().from(jobs)).length;
+    const named = await api.startImport({ source: { kind: 'upload', uploadId: 'A'.repeat(24) }, slug: SLUG });
+    expect(named.status, JSON.stringify(named.body)).toBe(409);
+    expect(named.body.error).toMatchObject({ code: 'exists', details: { slug: SLUG, active: 'v1' } });
+    expect(named.body.error.message).toMatch(/already installed \(v1\)/);
+    expect((await t.services.database.db.select().from(jobs)).length).toBe(jobsBefore);
 
     const forced = await api.importArchive(v2, { force: true });
     expect(forced.state, forced.error ?? '').toBe('succeeded');
