@@ -45,9 +45,7 @@ const components: Components = {
       <table>{children}</table>
     </div>
   ),
-  pre: ({ children }) => (
-    <pre tabIndex={0}>{children}</pre>
-  ),
+  pre: ({ children }) => <pre tabIndex={0}>{children}</pre>,
 };
 
 /** A docs page rendered on the server: GitHub-flavoured Markdown, sanitised, links between pages pointing into /help. */

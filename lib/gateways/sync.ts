@@ -136,7 +136,7 @@ export async function runSync(
     };
     if (!clearing) await writeSecrets();
     // Values first, so the references the patch adds resolve as soon as the gateway reloads.
-    for (const [name, value] of store?.work.set ?? []) {
+    for (const [name, value] of store ? store.work.set : []) {
       await store?.api.set(name, value);
       log(`stored an apiKey in the gateway's secret store as ${name}`);
     }
@@ -166,14 +166,14 @@ export async function runSync(
     // A read-only gateway keeps its refs until the operator applies the patch: the keys stay until then.
     const refsGone = read.writable || !Object.keys(plan.patch).length;
     if (clearing && refsGone) await writeSecrets();
-    for (const name of store?.work.remove ?? []) {
-      if (!refsGone) {
-        // Kept (and still owned) until the operator applies the patch that drops its reference.
-        if (store) store.work.owned[name] = (t.owned.storeSecrets ?? {})[name] as string;
-        continue;
+    for (const name of store ? store.work.remove : []) {
+      const previous = t.owned.storeSecrets?.[name];
+      // Kept (and still owned) until the operator applies the patch that drops its reference.
+      if (!refsGone && store && previous) store.work.owned[name] = previous;
+      else {
+        await store?.api.remove(name);
+        log(`removed ${name} from the gateway's secret store`);
       }
-      await store?.api.remove(name);
-      log(`removed ${name} from the gateway's secret store`);
     }
     for (const f of plan.folders.filter((x) => x.op === 'remove')) {
       await t.access.removeSkill(f.name);
