@@ -25,11 +25,11 @@ export type SecretsSink = { file: string } | { store: true } | null;
  * `_`), the key readable in it, and a digest of the exact key so two keys never share a name.
  */
 export function storeSecretName(skillKey: string): string {
-  const readable = skillKey
+  const words = skillKey
     .toUpperCase()
-    .replace(/[^A-Z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 64);
+    .split(/[^A-Z0-9]/)
+    .filter(Boolean);
+  const readable = words.join('_').slice(0, 64);
   const digest = createHash('sha256').update(skillKey).digest('hex').slice(0, 8).toUpperCase();
   return `SKILLDOCK_${readable ? `${readable}_` : ''}${digest}`;
 }
