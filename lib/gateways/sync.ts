@@ -1,7 +1,7 @@
 // One sync of Skilldock into a gateway: read its config, plan, then write skill folders, the
-// secrets file (or the gateway's secret store) and one config patch named by the hash it read. A config the gateway changed in
-// between is read again and planned again, never overwritten. A read-only gateway gets the patch
-// to apply through its deployment system instead.
+// secrets file (or the gateway's secret store) and one config patch named by the hash it read. A
+// config the gateway changed in between is read again and planned again, never overwritten. A
+// read-only gateway gets the patch to apply through its deployment system instead.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { AppError } from '../core/errors';
@@ -29,10 +29,15 @@ export interface SyncTarget {
   box?: SecretBox;
 }
 
+/** The gateway's secret store and the key that seals what Skilldock set there, when apiKeys go there (no secrets file). */
+function storeOf(t: SyncTarget) {
+  return !t.secrets && t.access.secretStore && t.box ? { api: t.access.secretStore, box: t.box } : null;
+}
+
 /** Where this target's apiKeys go: the secrets file, else the gateway's secret store, else nowhere. */
 export function secretsSinkOf(t: SyncTarget): SecretsSink {
   if (t.secrets) return { file: t.secrets.path };
-  return t.access.secretStore && t.box ? { store: true } : null;
+  return storeOf(t) ? { store: true } : null;
 }
 
 export interface SyncOutcome {
@@ -107,7 +112,8 @@ export async function runSync(
     // No key wanted any more: a file that still holds keys is emptied (after the config drops its refs).
     const clearing = !plan.secrets && now !== null && now !== NO_SECRETS;
     const wanted = plan.secrets ? secretsText(plan.secrets) : clearing ? NO_SECRETS : null;
-    const store = t.access.secretStore && t.box && !t.secrets ? { api: t.access.secretStore, work: storeSecretsWork(plan.secrets, t.owned, t.box) } : null;
+    const sink = storeOf(t);
+    const store = sink ? { api: sink.api, work: storeSecretsWork(plan.secrets, t.owned, sink.box) } : null;
     const storeChanges = store ? store.work.set.length + store.work.remove.length : 0;
     const secretsChanged = !!(t.secrets && wanted !== null && now !== wanted) || storeChanges > 0;
     const outcome: SyncOutcome = {
@@ -136,7 +142,7 @@ export async function runSync(
     };
     if (!clearing) await writeSecrets();
     // Values first, so the references the patch adds resolve as soon as the gateway reloads.
-    for (const [name, value] of store ? store.work.set : []) {
+    for (const [name, value] of store?.work.set ?? []) {
       await store?.api.set(name, value);
       log(`stored an apiKey in the gateway's secret store as ${name}`);
     }
@@ -166,10 +172,10 @@ export async function runSync(
     // A read-only gateway keeps its refs until the operator applies the patch: the keys stay until then.
     const refsGone = read.writable || !Object.keys(plan.patch).length;
     if (clearing && refsGone) await writeSecrets();
-    for (const name of store ? store.work.remove : []) {
+    for (const name of store?.work.remove ?? []) {
       const previous = t.owned.storeSecrets?.[name];
       // Kept (and still owned) until the operator applies the patch that drops its reference.
-      if (!refsGone && store && previous) store.work.owned[name] = previous;
+      if (!refsGone && previous && store) store.work.owned[name] = previous;
       else {
         await store?.api.remove(name);
         log(`removed ${name} from the gateway's secret store`);
