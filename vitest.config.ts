@@ -9,8 +9,8 @@ import { filesNotOn, projectGlobs, testFilesOnDisk } from './scripts/test-summar
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const integration = projectGlobs('integration');
-// Each engine's phase leaves out the files marked to run on the other one only (see filesNotOn). A file
-// run by hand with no engine named runs on PGlite whatever its mark.
+// Each engine's phase runs only the files whose marks name it (see enginesOf). A file run by hand
+// with no engine named runs on PGlite whatever its mark.
 const engine = process.env.SKILLDOCK_TEST_DB;
 if (engine === 'postgres' || engine === 'pglite') integration.exclude.push(...filesNotOn(engine, root, testFilesOnDisk(root).integration));
 

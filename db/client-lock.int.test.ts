@@ -1,3 +1,4 @@
+// test-phase: pglite only. Its subject is PGlite's folder lock, the same whatever the phase.
 // PGlite has no lock of its own: a second open of the same folder, in any process, is refused.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is migrations, which each engine applies on its own.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

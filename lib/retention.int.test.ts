@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is the retention sweeps' batched deletes on each engine.
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, jobLogs, jobs, loginThrottle } from '@/db/schema';

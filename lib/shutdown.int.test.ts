@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is a boot and a shutdown on each engine, whose close differs.
 // Boot and shutdown (the process tests boot real processes, slow on a loaded machine, hence their bounds): the data dir belongs to one process, and a shutdown lets a step that must not be
 // interrupted (a system package transaction) finish before the database closes.
 import { type ChildProcess, spawn } from 'node:child_process';

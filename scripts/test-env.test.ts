@@ -5,7 +5,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dockerGet, dockerPing } from './test-env.mjs';
-import { countReport, formatSummaryLine, phaseResult, projectGlobs, projectOfFile, summarize, testFilesOnDisk } from './test-summary.mjs';
+import {
+  countReport,
+  enginesOf,
+  failedTests,
+  formatSummaryLine,
+  phaseResult,
+  projectGlobs,
+  projectOfFile,
+  summarize,
+  testFilesOnDisk,
+} from './test-summary.mjs';
 
 // A trimmed real vitest 4 JSON report: one passing file, one file with a failed and a skipped
 // test, one file that failed to import (no test results at all).
@@ -21,7 +31,12 @@ const report = {
     {
       name: '/r/lib/b.test.ts',
       status: 'failed',
-      assertionResults: [{ status: 'passed' }, { status: 'failed' }, { status: 'skipped' }, { status: 'todo' }],
+      assertionResults: [
+        { status: 'passed' },
+        { status: 'failed', title: 'rejects a bad spec', failureMessages: ['\nAssertionError: expected 400 to be 409\n    at b.test.ts:9'] },
+        { status: 'skipped' },
+        { status: 'todo' },
+      ],
     },
     { name: '/r/lib/c.test.ts', status: 'failed', message: 'Failed to load url ./missing', assertionResults: [] },
   ],
@@ -43,6 +58,21 @@ describe('vitest JSON report', () => {
     expect(countReport(report)).toEqual({ passed: 3, failed: 2, skipped: 2, files: 3 });
   });
 
+  it('names each failed test and failed file with the first line of its error', () => {
+    expect(failedTests(report).map((l) => l.replace(/^.*\/r\//, ''))).toEqual([
+      'lib/b.test.ts › rejects a bad spec: AssertionError: expected 400 to be 409',
+      'lib/c.test.ts: Failed to load url ./missing',
+    ]);
+    expect(phaseResult({ name: 'x', exitCode: 1, report }).errors).toHaveLength(2);
+  });
+
+  it('names at most a dozen failures and counts the rest', () => {
+    const many = { testResults: Array.from({ length: 15 }, (_, i) => ({ name: `/r/f${i}.test.ts`, status: 'failed', message: 'boom' })) };
+    const lines = failedTests(many);
+    expect(lines).toHaveLength(13);
+    expect(lines[12]).toBe('… and 3 more');
+  });
+
   it('counts a phase without a report (crash) as one failure', () => {
     const r = phaseResult({ name: 'unit', exitCode: 1, report: null });
     expect(r).toMatchObject({ passed: 0, failed: 1 });
@@ -60,6 +90,18 @@ describe('vitest JSON report', () => {
     const r = phaseResult({ name: 'unit', exitCode: 0, report: ok, expectedFiles: 2 });
     expect(r.failed).toBe(1);
     expect(r.errors[0]).toMatch(/2 test files on disk but vitest ran 1/);
+  });
+});
+
+describe('engine marks', () => {
+  it('runs a file on PostgreSQL unless its first lines name both engines or PGlite only', () => {
+    expect(enginesOf('// The job queue.\nimport x;')).toEqual(['postgres']);
+    expect(enginesOf('// test-phase: both engines. Its subject is the queue.\n')).toEqual(['pglite', 'postgres']);
+    expect(enginesOf('// test-phase: pglite only. Its subject is a lock.\n')).toEqual(['pglite']);
+  });
+
+  it('reads the mark only in the first lines, not in a string further down', () => {
+    expect(enginesOf(`${'x'.repeat(1000)}// test-phase: pglite only`)).toEqual(['postgres']);
   });
 });
 

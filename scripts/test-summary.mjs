@@ -48,17 +48,25 @@ export function projectOfFile(rel) {
 }
 
 /**
- * Integration files run on both database engines unless their first lines say otherwise. A file
- * whose subject does not depend on the engine (a real gateway's CLI, a container's files, an
- * install's stages) runs once: `test-phase: pglite only` or `test-phase: postgres only`. Its database
- * writes are the same operations other files run on both engines.
+ * Which engine's phase runs an integration file, from its first lines. By default PostgreSQL only:
+ * most files' subject (a container, an install, a gateway, an operation) does not depend on the
+ * engine, and the embedded engine runs every e2e journey. `test-phase: both engines` adds the PGlite
+ * phase for files whose subject is the database itself (the queue, migrations, notifications,
+ * bootstrap races, the doors' writes); `test-phase: pglite only` moves a file to PGlite.
  */
-export const ENGINE_MARKERS = { pglite: 'test-phase: pglite only', postgres: 'test-phase: postgres only' };
+export const ENGINE_MARKERS = { pglite: 'test-phase: pglite only', both: 'test-phase: both engines' };
 
-/** The integration files (repo-relative) that the phase on `engine` leaves out: those marked for the other engine. */
+/** The engines whose phase runs this file's text: ['postgres'], ['pglite'] or both. */
+export function enginesOf(text) {
+  const head = text.slice(0, 1000);
+  if (head.includes(ENGINE_MARKERS.pglite)) return ['pglite'];
+  if (head.includes(ENGINE_MARKERS.both)) return ['pglite', 'postgres'];
+  return ['postgres'];
+}
+
+/** The integration files (repo-relative) that the phase on `engine` leaves out. */
 export function filesNotOn(engine, root, files) {
-  const other = engine === 'postgres' ? ENGINE_MARKERS.pglite : ENGINE_MARKERS.postgres;
-  return files.filter((rel) => fs.readFileSync(path.join(root, rel), 'utf8').slice(0, 1000).includes(other));
+  return files.filter((rel) => !enginesOf(fs.readFileSync(path.join(root, rel), 'utf8')).includes(engine));
 }
 
 /** Test files on disk, grouped by project: { unit: [...], integration: [...], e2e: [...] }. */
@@ -105,6 +113,33 @@ export function countReport(report) {
   };
 }
 
+const MAX_NAMED_FAILURES = 12;
+
+/** Short first line of a failure message, so CI's tail says what broke. */
+function firstLine(message) {
+  const line =
+    String(message ?? '')
+      .split('\n')
+      .find((l) => l.trim() !== '') ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/** `file › test: first line of the error` for each failed test (and file-level failure). */
+export function failedTests(report) {
+  const out = [];
+  for (const f of report?.testResults ?? []) {
+    const file = path.relative(process.cwd(), f.name ?? '') || f.name;
+    const failed = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) out.push(`${file} › ${a.title}: ${firstLine(a.failureMessages?.[0])}`);
+    if (f.status === 'failed' && failed.length === 0) out.push(`${file}: ${firstLine(f.message)}`);
+  }
+  if (out.length > MAX_NAMED_FAILURES) {
+    const more = out.length - MAX_NAMED_FAILURES;
+    return [...out.slice(0, MAX_NAMED_FAILURES), `… and ${more} more`];
+  }
+  return out;
+}
+
 /**
  * The result of one phase.
  * @param {{ name: string, exitCode: number|null, report?: object|null, expectedFiles?: number, notRun?: string }} phase
@@ -120,6 +155,7 @@ export function phaseResult(phase) {
     errors.push(`no JSON report: vitest crashed (exit ${phase.exitCode})`);
   } else {
     counts = countReport(phase.report);
+    errors.push(...failedTests(phase.report));
     if (phase.exitCode !== 0 && counts.failed === 0) {
       counts.failed += 1;
       errors.push(`vitest exited ${phase.exitCode} without a failed test (unhandled error or bad config)`);

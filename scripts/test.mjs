@@ -220,11 +220,11 @@ async function main() {
       results.push(phaseResult({ name: phase.name, exitCode: 1, notRun: 'not run: the test environment did not start' }));
       continue;
     }
-    // vitest.config.ts leaves these out of the PostgreSQL phase; the count expected must agree.
+    // vitest.config.ts leaves out the files the engine's phase does not run; the count expected must agree.
     const engine = phase.env?.SKILLDOCK_TEST_DB;
     const excluded = engine ? filesNotOn(engine, REPO, onDisk[phase.project]) : [];
     const expectedFiles = onDisk[phase.project].length - excluded.length;
-    const note = excluded.length ? `, ${excluded.length} marked for ${engine === 'postgres' ? 'PGlite' : 'PostgreSQL'} only left out` : '';
+    const note = excluded.length ? `, ${excluded.length} ${engine === 'postgres' ? 'marked for PGlite only' : 'not marked for it'} left out` : '';
     process.stdout.write(`\n=== phase: ${phase.name} (${expectedFiles} test files${note}) ===\n`);
     const t0 = Date.now();
     const { exitCode, report } = await runVitest(phase, childEnv(phase), expectedFiles);

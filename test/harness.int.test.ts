@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is the test harness's database on each engine.
 // Checks the test harness itself, in both integration phases: each file gets a private, empty
 // database on the engine named by SKILLDOCK_TEST_DB, cleanup removes it, and the Docker engine
 // that `npm test` exported through DOCKER_HOST answers dockerode.

@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is the audit log as each engine keeps it.
 // The audit log's query on a real database (PGlite and PostgreSQL): the action filter matches part of an
 // action name, and LIKE wildcards in the filter are taken literally.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

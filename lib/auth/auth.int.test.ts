@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is sessions and tokens as each engine stores them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokens, auditLog, users } from '@/db/schema';
 import { ops } from '@/lib/api/operations';

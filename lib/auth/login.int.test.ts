@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is login and its limits as each engine counts them.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, loginThrottle } from '@/db/schema';

@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is the first-owner bootstrap, a race each engine must close.
 // First-run setup needs the one-time token from the data dir; once an owner exists it is gone and
 // setup answers 409 before anything else.
 import fs from 'node:fs';

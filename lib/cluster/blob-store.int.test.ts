@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is blobs streamed in chunks through each engine.
 // The database blob store on the phase's engine: a multi-chunk round trip hashed on the way out,
 // the same bytes stored once, a corrupted or missing chunk refused at read, and the chunks of a
 // put that never committed collected once they are old.

@@ -1,5 +1,3 @@
-// test-phase: pglite only. It always boots on a new PostgreSQL database (the race is PostgreSQL's),
-// so running it again in the PostgreSQL phase would repeat the same thing.
 // Three replicas booting at the same moment on an empty database with a first owner from the
 // environment: every one finishes its boot (migrations and the owner bootstrap serialise on the
 // database, never wait on themselves), and exactly one owner exists.

@@ -1,7 +1,7 @@
 // Two service instances (two replicas, each with its own data dir) on one PostgreSQL database: a
 // change made through one is served by the other once its notice is processed, and both answer the
-// gateway with the same ETag for the same state. Both phases run this on PostgreSQL: two replicas
-// cannot share one PGlite.
+// gateway with the same ETag for the same state. Two replicas cannot share one
+// PGlite, so it runs on PostgreSQL.
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

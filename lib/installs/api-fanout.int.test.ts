@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is one install fanned out to Docker and E2B configs.
 // The skill install API beyond one config: one skill into several configs as one parent job (a
 // Docker config and an E2B config from the loopback server, each the way its backend keeps skills,
 // an unknown config refused alongside), the image rebuild as a job, and the rebuild refused for a

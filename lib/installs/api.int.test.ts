@@ -1,5 +1,3 @@
-// test-phase: postgres only. Its subject is the install API on a real engine; its writes are the doors
-// test's, run on both engines.
 // The skill install API on a real engine with the offline busybox image, through both doors: REST
 // with API tokens and the server action with a session. Installs run as real jobs; refusals are
 // checked to write nothing; the catalog's delete guard and "updatable" are driven by real imports.

@@ -1,5 +1,3 @@
-// test-phase: postgres only. Its subject is a bulk install's children on a real engine; job rows run on
-// both engines in the queue's tests.
 // Bulk installs on a real engine: one parent, one install child per config (several skills into
 // one config share one child and one snapshot), the records pointed at their child, and a parent
 // that ends failed with a summary when a child failed.

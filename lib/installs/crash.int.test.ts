@@ -1,5 +1,3 @@
-// test-phase: postgres only. Its subject is a skill install's stages and their recovery; reopening PGlite
-// after a SIGKILL is proven by the GitHub crash test.
 // Crash consistency of skill installs: a child process running the services and their worker is
 // SIGKILLed (its whole process group) as an install leaves each stage; after a restart on the same
 // database the job has ended, the record is ready or failed with the stage it was interrupted in,

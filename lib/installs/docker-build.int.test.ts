@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is the Docker side of an install.
 // The Docker side of a skill install on a real engine with the offline test images: maintenance
 // container, skill copy, live steps and stop, snapshot commit, and the reclaim of a crash's leftovers.
 import { randomBytes } from 'node:crypto';

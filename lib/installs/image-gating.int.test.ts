@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is probe containers of an image.
 // Skill gating inside a sandbox config's image, on a real engine with the offline busybox image:
 // one probe container per image (counted from the engine's own events, by this run's label), gone
 // afterwards; hostile program names refused before any container exists; reasons naming the config.

@@ -1,5 +1,3 @@
-// test-phase: postgres only. Its subject is the install job on a real engine; its job rows are the
-// queue's, which runs on both engines.
 // The skill install job on a real engine with the offline busybox image: catalog versions
 // installed into a config's snapshot that new sandboxes start from, several skills in one job
 // with one failing alone, two jobs into one config serialised, and the typed failures that leave

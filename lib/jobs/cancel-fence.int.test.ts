@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is the queue's cancel fence, an update race on each engine.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is which worker claims a host-bound job, a query on each engine.
 // Host-bound jobs (installs into a host's runtimes) run only on a replica of the host they were
 // queued on: a worker on another host passes over them, however old, and one on their host takes them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is the job queue, whose claims and locks differ by engine.
 import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is the job list's cache, kept in step with each engine's rows.
 // The job list kept as JSON pages: every change shows up in the next list, whoever made it, and a
 // cached session cookie still meets the per-request user check.
 import { sql } from 'drizzle-orm';

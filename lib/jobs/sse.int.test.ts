@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is the job event stream over each engine's notifications.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';

@@ -1,5 +1,3 @@
-// test-phase: postgres only. Its subject is execs in a real sandbox; the exec log and approvals run on
-// both engines in their own tests.
 // The gateway's exec end to end on real Docker (the offline busybox image): an allowed command runs
 // in the agent's sandbox and answers its output; a denied one never starts a process (the
 // container's exec list does not grow and the file it would have made is absent); approvals in both

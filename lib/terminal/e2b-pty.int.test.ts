@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is an E2B terminal's bytes.
 // The E2B terminal PTY against the loopback E2B server, whose sandboxes are real Docker containers
 // of the busybox test image. The test client answers the shell's cursor-position query as xterm
 // does, or busybox line editing waits for it on every prompt.

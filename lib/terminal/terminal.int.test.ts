@@ -1,5 +1,3 @@
-// test-phase: postgres only. Its subject is a terminal's bytes on a real engine; its tickets and leases
-// run on both engines in their own tests.
 // Terminal sessions on a real engine with the offline busybox image. The test client answers the
 // shell's cursor-position query as xterm does, or line editing waits for it on every prompt.
 import { randomBytes } from 'node:crypto';

@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is single-use tickets, an atomic update on each engine.
 // Terminal tickets in the database on the engine of the run: only the hash is stored, concurrent
 // redeems of one ticket let exactly one through, every refusal of the in-memory store holds, and
 // rows past one more lifetime are swept.

@@ -1,3 +1,4 @@
+// test-phase: both engines. Its subject is every write operation, whose store runs on either engine.
 // One operation, two doors: for every write operation, the REST route and the server action reach
 // the same implementation, refuse the same roles and write the same audit record.
 import fs from 'node:fs';

@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is iptables rules in a network namespace.
 // The iptables + ipset form of the owned rules applied to a real kernel, inside a throwaway network
 // namespace so the host's own rules are never touched. Needs root, iptables and ipset.
 import { randomBytes } from 'node:crypto';

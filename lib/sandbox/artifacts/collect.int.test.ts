@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is files collected from containers.
 // Artifacts kept on a real engine with the offline busybox image: what a sandbox leaves in
 // /workspace/output is collected before a next_turn recycle, a remove and the idle sweep, read out
 // through the engine's archive API only, capped, served by the REST doors, and removed by retention.

@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is an E2B config's probes.
 // The full check of an E2B config, stored like any other and turned into a client by the factory,
 // against the loopback E2B server whose sandboxes are real containers.
 import Docker from 'dockerode';

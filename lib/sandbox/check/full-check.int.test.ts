@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is the full check's probes on a real engine.
 // The full check and the sandboxes started from a config, on a real Docker engine with the
 // offline busybox image: every probe reported, a broken config named by its failing probe, and
 // nothing left behind either way.

@@ -1,5 +1,3 @@
-// test-phase: postgres only. Its subject is several replicas on one database, which only a server engine
-// gives them.
 // The idle sweep among replicas and installations, on a real engine and a real database: the sweep
 // of one installation never touches another's containers, volumes or networks, nor an unlabelled
 // container made before the installation label unless it names a config of this database; a lease

@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is the Docker backend's containers, files and streams.
 // The Docker backend on a real engine with the offline busybox image.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';

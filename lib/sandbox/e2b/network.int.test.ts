@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is what the E2B control plane receives.
 // Network policies as the E2B and Cube control planes receive them (the loopback E2B server records
 // the create's `allow_internet_access`/`network` and each `PUT …/network`): deny-all, CIDRs,
 // domains, E2B host rules with their opened header secrets, live updates on E2B, none on Cube.

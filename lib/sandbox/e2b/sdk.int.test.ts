@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is the official E2B SDK against the loopback server.
 // Keeps the loopback E2B server honest: the official `e2b` SDK runs against it (create, a command,
 // a file round trip, a listing, kill), and what the SDK does must work the way our client expects.
 import { execFile } from 'node:child_process';

@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is snapshots rolled out to running containers.
 // Rollout of a config's skill snapshot to its running sandboxes, on a real engine with the offline
 // busybox image: snapshots are containers committed by the test (a marker file only they hold),
 // recorded and activated through the image store, as a skill install does.

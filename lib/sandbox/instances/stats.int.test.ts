@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is a container's CPU and memory figures.
 // CPU/memory/PIDs of a running Docker sandbox, for the instance page's chart, on a real engine.
 import Docker from 'dockerode';
 import { eq } from 'drizzle-orm';

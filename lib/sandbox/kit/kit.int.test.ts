@@ -1,4 +1,3 @@
-// test-phase: postgres only. Its subject is the control kit inside containers.
 // The control kit on a real engine with the offline busybox image: mounted read-only where no
 // sandbox process can change it, and the only program Skilldock's own control runs — a sandbox
 // that plants its own `timeout`, `kill`, `find`, `sed`, … never gets them run by Skilldock.

@@ -1,6 +1,6 @@
 // An archive uploaded through one replica is imported by a job on another whose data dir never saw
-// it: the bytes travel through the database's blob store. Both phases run this on PostgreSQL: two
-// replicas cannot share one PGlite.
+// it: the bytes travel through the database's blob store. Two replicas
+// cannot share one PGlite, so it runs on PostgreSQL.
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

@@ -1,5 +1,5 @@
-// One replica's store folder is a cache of the database's store (both phases: PGlite and
-// PostgreSQL): a store made before the shared one is recorded at boot with its pin; a wiped store
+// test-phase: both engines. Its subject is the skill store rebuilt from each engine's blobs.
+// One replica's store folder is a cache of the database's store: a store made before the shared one is recorded at boot with its pin; a wiped store
 // folder is rebuilt at the next boot, files, active version and pin alike; a removed skill stays
 // removed, and its blob is gone.
 import fs from 'node:fs';

@@ -2,7 +2,7 @@
 // B's catalog and gateway answer with its files; a rollback through B is what A serves; a removal
 // through A is gone from B, with its blobs; a tampered blob is refused; a replica whose data dir was
 // wiped rebuilds its store from the database, and a store made before the shared one is uploaded
-// at its boot. Both phases run this on PostgreSQL: two replicas cannot share one PGlite.
+// at its boot. Two replicas cannot share one PGlite, so it runs on PostgreSQL.
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
