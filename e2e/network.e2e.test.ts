@@ -142,6 +142,18 @@ it.skipIf(!!dockerUnavailable)(
     await blocked.locator('summary').click();
     await blocked.getByText('169.254.0.0/16').waitFor();
 
+    // Before the save (which puts the rules in force at once), the tester tries the rules as edited:
+    // the saved policy is still open, the draft denies 203.0.113.0/24.
+    const tester = dialog.locator('[data-slot="network-tester"]');
+    const destination = tester.getByLabel('Destination');
+    const answer = tester.getByRole('status', { name: 'Test result' });
+    await destination.fill('203.0.113.7');
+    await destination.press('Enter');
+    await answer.waitFor();
+    expect(await answer.getAttribute('data-basis')).toBe('draft');
+    expect(await answer.getAttribute('data-allowed')).toBe('false');
+    await answer.getByText('Tested against your unsaved changes').waitFor();
+
     expect(await axe(page)).toEqual([]);
 
     // Save: the running sandbox took the change.
@@ -157,13 +169,11 @@ it.skipIf(!!dockerUnavailable)(
     const stored = await owner.req('GET', `/api/v1/sandbox-configs/${configId}/network`);
     expect(stored.json.policy).toMatchObject({ denyEgressByDefault: true, allowOut: ['10.0.0.0/8', 'example.com'], denyOut: ['203.0.113.0/24'] });
 
-    // The tester asks the saved rules: an allowed and a denied destination, each with its rule.
-    const tester = dialog.locator('[data-slot="network-tester"]');
-    const destination = tester.getByLabel('Destination');
-    const answer = tester.getByRole('status', { name: 'Test result' });
+    // Saved, the tester asks the saved rules: an allowed and a denied destination, each with its rule.
     await destination.fill('10.20.30.40:8080');
     await tester.getByRole('button', { name: 'Test' }).click();
-    await answer.waitFor();
+    await expect.poll(() => answer.getAttribute('data-basis')).toBe('saved');
+    await answer.getByText('Tested against the saved rules').waitFor();
     expect(await answer.getAttribute('data-allowed')).toBe('true');
     expect(await answer.locator('[data-slot="network-test-rule"]').textContent()).toContain('10.0.0.0/8');
     await destination.fill('203.0.113.7');

@@ -40,10 +40,11 @@ export interface PreparedPolicy {
 }
 
 /**
- * Validates a policy for a backend and prepares its columns: "***" keeps a stored secret. Throws one
- * `validation` error with every issue (paths under `prefix`, e.g. "network" on the config routes).
+ * Validates a policy for a backend as a save does, "***" taking the `stored` secret: the policy with
+ * its secrets in place, or one `validation` error with every issue (paths under `prefix`, e.g.
+ * "network" on the config routes).
  */
-export function preparePolicy(secrets: SecretBox, id: string, backend: Backend, input: unknown, stored: Record<string, string>, prefix = ''): PreparedPolicy {
+export function checkPolicy(backend: Backend, input: unknown, stored: Record<string, string>, prefix = ''): NetworkPolicy {
   const r = validatePolicy(backend, input);
   if (!r.policy) {
     const issues = prefixed(r.issues, prefix);
@@ -54,7 +55,17 @@ export function preparePolicy(secrets: SecretBox, id: string, backend: Backend, 
     const issues = prefixed(merged.issues, prefix);
     throw new AppError('validation', issues[0].message, { issues });
   }
-  const { plain, secrets: secretMap } = splitPolicySecrets(merged.policy);
+  return merged.policy;
+}
+
+/** A draft of a config's policy, validated exactly as saving it would be; nothing is written. */
+export function draftPolicy(secrets: SecretBox, row: Row, input: unknown): NetworkPolicy {
+  return checkPolicy(row.backend, input, policySecrets(secrets, row));
+}
+
+/** Validates a policy (see checkPolicy) and prepares its columns, the secrets sealed apart. */
+export function preparePolicy(secrets: SecretBox, id: string, backend: Backend, input: unknown, stored: Record<string, string>, prefix = ''): PreparedPolicy {
+  const { plain, secrets: secretMap } = splitPolicySecrets(checkPolicy(backend, input, stored, prefix));
   const names = Object.keys(secretMap).sort();
   return {
     networkPolicy: plain as unknown as Record<string, unknown>,

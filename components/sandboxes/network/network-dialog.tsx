@@ -16,7 +16,7 @@ import { NetworkRulesFields } from './rules-fields';
 import { SaveResult } from './save-result';
 import { NetworkTester } from './tester';
 
-/** The Network rules of one config: what it may reach, who enforces it, and a tester of the saved rules. */
+/** The Network rules of one config: what it may reach, who enforces it, and a tester of the rules as edited. */
 export function NetworkDialog({
   open,
   onOpenChange,
@@ -137,7 +137,7 @@ function NetworkEditor({
         </div>
         <div className="grid min-w-0 content-start gap-4">
           <EnforcementNote view={view} />
-          <NetworkTester configId={config.id} unsaved={unsaved} />
+          <NetworkTester configId={config.id} draft={unsaved ? draft : null} draftIssues={local} />
           <FixedRanges view={view} />
         </div>
       </div>

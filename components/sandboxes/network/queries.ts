@@ -33,6 +33,12 @@ export function useSetConfigNetwork(id: string) {
   });
 }
 
+/** What the tester asks: a destination, and the draft policy when it tests unsaved rules (absent: the saved ones). */
+export interface NetworkTestRequest {
+  destination: string;
+  policy?: NetworkPolicy;
+}
+
 export function useTestConfigNetwork(id: string) {
-  return useOperation(testConfigNetworkAction, { input: (destination: string) => ({ params: { id }, body: { destination } }) });
+  return useOperation(testConfigNetworkAction, { input: (body: NetworkTestRequest) => ({ params: { id }, body }) });
 }

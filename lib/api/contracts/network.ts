@@ -49,7 +49,9 @@ export const networkApi = {
     method: 'POST',
     path: '/api/v1/sandbox-configs/{id}/network/test',
     tag,
-    summary: 'Whether a sandbox of this config may reach a destination, and which rule decides (no traffic is sent)',
+    summary: 'Whether a sandbox of this config may reach a destination under its saved rules or a draft, and which rule decides (no traffic is sent)',
+    description:
+      'With `policy`, the destination is judged against that draft instead of the saved policy: it is validated as a save would validate it (400 with the same issues), and nothing is saved or applied. `basis` says which rules decided.',
     permission: 'sandboxes.read',
     params: configIdParams,
     body: networkTestInput,

@@ -182,7 +182,14 @@ const CASES: Partial<Record<OpName, Case>> = {
   // Validation and the tester write nothing (no audit on either door); a policy change is audited.
   validateNetworkPolicy: { status: 200, input: () => ({ body: { backend: 'docker', policy: { denyEgressByDefault: true, allowOut: ['10.1.2.3/8'] } } }) },
   setConfigNetwork: { status: 200, input: async () => ({ params: { id: await sandboxConfig() }, body: { policy: { denyOut: ['10.0.0.0/8'] } } }) },
-  testConfigNetwork: { status: 200, input: async () => ({ params: { id: await sandboxConfig() }, body: { destination: 'http://10.1.2.3/' } }) },
+  // On a draft policy: judged, never saved, so neither door writes an audit record.
+  testConfigNetwork: {
+    status: 200,
+    input: async () => ({
+      params: { id: await sandboxConfig() },
+      body: { destination: 'http://10.1.2.3/', policy: { denyEgressByDefault: true, allowOut: ['10.0.0.0/8'] } },
+    }),
+  },
   setSkillEnv: { status: 200, input: (d) => ({ body: { skillKey: `skill-${d}`, name: 'API_TOKEN', value: 'secret' } }) },
   unsetSkillEnv: { status: 404, input: (d) => ({ body: { skillKey: `absent-${d}`, name: 'API_TOKEN' } }) },
   setMyEnv: { status: 200, input: (d) => ({ body: { level: 'personal_skill', skillKey: `mine-${d}`, name: 'API_TOKEN', value: 'secret' } }) },

@@ -9,7 +9,7 @@ import { storedPolicy } from '../../network/policy/open';
 import { ALWAYS_BLOCKED_V4, ALWAYS_BLOCKED_V6, HOST_NOTE, PRIVATE_V4, PRIVATE_V6 } from '../../network/policy/ranges';
 import { INSTALL_SOURCES } from '../../network/policy/sources';
 import { validatePolicy } from '../../network/policy/validate';
-import { maskedPolicy, savePolicy } from '../../network/store';
+import { draftPolicy, maskedPolicy, savePolicy } from '../../network/store';
 import { loadRow } from '../../sandbox/config/store';
 import type { ConfigRow } from '../../sandbox/config/view';
 import { applyToRunning, updateFirewall } from '../../sandbox/network/apply';
@@ -59,9 +59,12 @@ export const networkOps = {
     const row = await loadRow(services.database.db, params.id);
     const dest = parseDestination(body.destination);
     if ('message' in dest) throw new AppError('validation', dest.message, { issues: [{ path: 'destination', message: dest.message }] });
-    const d = decideDestination(compilePolicy(storedPolicy(row)), dest);
+    // A draft is judged, never stored or applied: the operator tries rules before a save puts them in force.
+    const basis = body.policy === undefined ? 'saved' : 'draft';
+    const policy = body.policy === undefined ? storedPolicy(row) : draftPolicy(services.secrets, row, body.policy);
+    const d = decideDestination(compilePolicy(policy), dest);
     const { enforcedBy } = enforcementOf(row, services.network);
     const caveat = backendCaveat(row.backend, dest, d);
-    return { allowed: d.allowed, rule: d.rule, kind: d.kind, entry: d.entry ?? null, enforcedBy, caveat, destination: dest };
+    return { allowed: d.allowed, basis, rule: d.rule, kind: d.kind, entry: d.entry ?? null, enforcedBy, caveat, destination: dest };
   }),
 };

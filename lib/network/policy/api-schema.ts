@@ -21,11 +21,17 @@ export const validatePolicyOut = z.object({
 
 export const enforcedBy = z.enum(['host-firewall+proxy', 'proxy-only', 'e2b', 'cube', 'none']);
 
+export const putNetworkInput = z.strictObject({ policy: networkPolicySchema });
+
 export const networkTestInput = z.strictObject({
   destination: z.string().trim().min(1, 'Enter a host, host:port, IP or URL.').max(2100, 'At most 2100 characters.'),
+  policy: putNetworkInput.shape.policy
+    .optional()
+    .describe('A draft policy to test instead of the saved one, validated as a save would validate it; nothing is saved or applied'),
 });
 export const networkTestOut = z.object({
   allowed: z.boolean(),
+  basis: z.enum(['draft', 'saved']).describe('Which rules decided: the draft policy sent with the request, or the saved policy'),
   rule: z.string().describe('Which rule decided, in one sentence'),
   kind: z.string(),
   entry: z.string().nullable(),
@@ -33,8 +39,6 @@ export const networkTestOut = z.object({
   caveat: z.string().nullable().describe('When the backend would not decide this destination as the rules say: what it does instead'),
   destination: z.object({ host: z.string(), port: z.number(), kind: z.enum(['ip', 'domain']) }),
 });
-
-export const putNetworkInput = z.strictObject({ policy: networkPolicySchema });
 
 const range = z.object({ cidr: z.string(), why: z.string() });
 export const networkOut = z.object({
