@@ -10,7 +10,7 @@ import type Docker from 'dockerode';
 import { eq } from 'drizzle-orm';
 import { sandboxConfigs } from '../db/schema';
 import { loadConfig } from '../lib/core/config';
-import type { CatalogSkill } from '../lib/installs/store';
+import type { CatalogSkill } from '../lib/installs/records/store';
 import { getJob, readJobLogs } from '../lib/jobs/queue';
 import type { JobRow } from '../lib/jobs/types';
 import { createConfig } from '../lib/sandbox/config/store';

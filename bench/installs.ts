@@ -6,9 +6,9 @@
 // - a no-op reinstall (same content hash: no job) against a real install;
 // - snapshot size per installed skill, and N skills one job after another against one job.
 import Docker from 'dockerode';
-import { enqueueBulkInstall } from '../lib/installs/bulk-job';
+import { enqueueBulkInstall } from '../lib/installs/jobs/bulk-install';
+import * as store from '../lib/installs/records/store';
 import { installSkill, installSkills } from '../lib/installs/service';
-import * as store from '../lib/installs/store';
 import { updateRuntimeSettings } from '../lib/settings/store';
 import { installActor as actor, echoSkill } from '../test/helpers/install-jobs';
 import { ensurePipImage, removePipImage, startPipIndex } from '../test/helpers/pip-index';

@@ -13,7 +13,7 @@ import {
   updateInstallAction,
 } from '@/app/(console)/sandboxes/install-actions';
 import type { ActionResult } from '@/lib/http/action-error';
-import type { SandboxGatingOut } from '@/lib/installs/gating-schema';
+import type { SandboxGatingOut } from '@/lib/installs/gating/schema';
 import type { ConfigImageOut, InstallOut, installListOut } from '@/lib/installs/schema';
 import { api } from '../api';
 import { useOperation } from '../use-operation';

@@ -1,7 +1,7 @@
 'use client';
 
 import { CircleCheck, CircleHelp, CircleX, RefreshCw } from 'lucide-react';
-import type { ConfigGatingOut } from '@/lib/installs/gating-schema';
+import type { ConfigGatingOut } from '@/lib/installs/gating/schema';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';

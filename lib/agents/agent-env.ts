@@ -3,7 +3,7 @@
 import { and, asc, inArray, like } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { sandboxEnvVars } from '@/db/schema';
-import type { AgentEnvNames } from '../installs/image-gating';
+import type { AgentEnvNames } from '../installs/gating/image-gating';
 import { agentEnvOwner } from '../sandbox/env/resolve';
 
 type Row = readonly [level: string, skillKey: string, name: string];

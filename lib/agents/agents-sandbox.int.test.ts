@@ -3,8 +3,8 @@
 // image. The gateway's version moves when an install becomes ready and when a config env value
 // flips gating there; until then If-None-Match keeps answering 304.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { skillInstallJob } from '@/lib/installs/job';
-import type * as store from '@/lib/installs/store';
+import { skillInstallJob } from '@/lib/installs/jobs/handlers';
+import type * as store from '@/lib/installs/records/store';
 import { enqueue } from '@/lib/jobs';
 import { setEnv } from '@/lib/sandbox/env/store';
 import { setServices } from '@/lib/services';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InstallRecord } from '../installs/store';
+import type { InstallRecord } from '../installs/records/store';
 import type { CatalogSkill, CatalogSnapshot } from '../skills/service/catalog';
 import { computeEffective } from './effective';
 import { matchesEtag } from './service';

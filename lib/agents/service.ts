@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { AppDb } from '@/db/client';
 import { AppError } from '../core/errors';
-import type { AgentEnvNames, GateInConfigDeps } from '../installs/image-gating';
+import type { AgentEnvNames, GateInConfigDeps } from '../installs/gating/image-gating';
 import { readContainedFile } from '../skills/contained-read';
 import { listSkillFiles } from '../skills/files';
 import type { CatalogSnapshot } from '../skills/service/catalog';

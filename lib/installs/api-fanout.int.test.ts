@@ -15,8 +15,8 @@ import { describeDocker } from '@/test/helpers/docker';
 import { type E2bServer, serverContainers, startE2bServer } from '@/test/helpers/e2b-server';
 import { echoSkill, type InstallKit, startInstallKit } from '@/test/helpers/install-jobs';
 import type { Json } from '@/test/helpers/skills-api';
-import { imageRebuildJob } from './job-kinds';
-import * as store from './store';
+import { imageRebuildJob } from './jobs/kinds';
+import * as store from './records/store';
 
 type Handler = (req: Request, args?: { params?: Promise<Record<string, string>> }) => Promise<Response>;
 

@@ -29,8 +29,8 @@ import { waitFor } from '@/test/helpers/services';
 import { sessionCookieFor } from '@/test/helpers/session';
 import { type Json, skillsClient, writeSkill } from '@/test/helpers/skills-api';
 import { zipSkill } from '@/test/helpers/skills-archives';
-import { configImageLockKey } from './config-lock';
-import * as store from './store';
+import { configImageLockKey } from './jobs/config-lock';
+import * as store from './records/store';
 
 type Handler = (req: Request, args?: { params?: Promise<Record<string, string>> }) => Promise<Response>;
 

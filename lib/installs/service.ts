@@ -12,13 +12,13 @@ import { loadRow } from '../sandbox/config/store';
 import type { ConfigRow } from '../sandbox/config/view';
 import { rolloutOf } from '../sandbox/instances/rollout';
 import type { InstanceDeps } from '../sandbox/instances/service';
-import { enqueueBulkInstall, enqueueInstall } from './bulk-job';
-import { catalogVersions, type OtherSkillLookup, requireCatalogSkill } from './catalog-skill';
-import { imageHealth } from './image-health';
-import { imageRebuildJob, skillRemoveJob } from './job-kinds';
-import { assertInstallScanAllows } from './scan-check';
+import { catalogVersions, type OtherSkillLookup, requireCatalogSkill } from './catalog/catalog-skill';
+import { assertInstallScanAllows } from './catalog/scan-check';
+import { imageHealth } from './generations/image-health';
+import { enqueueBulkInstall, enqueueInstall } from './jobs/bulk-install';
+import { imageRebuildJob, skillRemoveJob } from './jobs/kinds';
+import * as store from './records/store';
 import type { ConfigImageOut, InstallOut } from './schema';
-import * as store from './store';
 import { imageView, installView, installViews } from './view';
 
 export interface InstallServiceDeps {

@@ -3,9 +3,9 @@
 import { inArray } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { sandboxConfigs } from '@/db/schema';
+import { servedVersion } from './records/states';
+import type { CatalogSkill, InstallRecord, SandboxImage } from './records/store';
 import type { InstallOut } from './schema';
-import { servedVersion } from './states';
-import type { CatalogSkill, InstallRecord, SandboxImage } from './store';
 
 export type CatalogLookup = (key: string) => Promise<CatalogSkill | null>;
 

@@ -7,7 +7,7 @@
 // and its trace says where each comes from.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken } from '@/lib/auth/tokens';
-import { skillInstallJob } from '@/lib/installs/job';
+import { skillInstallJob } from '@/lib/installs/jobs/handlers';
 import { enqueue } from '@/lib/jobs';
 import { setEnv, unsetEnv } from '@/lib/sandbox/env/store';
 import { setServices } from '@/lib/services';

@@ -5,7 +5,7 @@
 //   node --import tsx --import ./scripts/server-only-hook.mjs <this> '<json>'
 import fs from 'node:fs';
 import { loadConfig } from '@/lib/core/config';
-import { skillInstallHandler, skillInstallJob } from '@/lib/installs/job';
+import { skillInstallHandler, skillInstallJob } from '@/lib/installs/jobs/handlers';
 import { installSkill } from '@/lib/installs/service';
 import { getJob } from '@/lib/jobs/queue';
 import type { JobContext } from '@/lib/jobs/types';

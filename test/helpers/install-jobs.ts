@@ -9,7 +9,7 @@ import { jobs, sandboxConfigs } from '@/db/schema';
 import { type Actor, systemActor } from '@/lib/auth/actor';
 import { ALL_PERMISSIONS } from '@/lib/auth/permissions';
 import { newId } from '@/lib/core/ids';
-import * as store from '@/lib/installs/store';
+import * as store from '@/lib/installs/records/store';
 import { getJob } from '@/lib/jobs/queue';
 import type { JobContext, JobRow } from '@/lib/jobs/types';
 import type { NetworkPolicyInput } from '@/lib/network/policy/schema';

@@ -1,5 +1,5 @@
 import { defineContract } from '../../http/contract';
-import { sandboxGatingOut } from '../../installs/gating-schema';
+import { sandboxGatingOut } from '../../installs/gating/schema';
 import {
   bulkInstallInput,
   bulkStartedOut,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { defineOperation } from '../../http/operation';
-import { skillSandboxGating } from '../../installs/sandbox-gating';
+import { skillSandboxGating } from '../../installs/gating/sandbox-gating';
 import {
   configImage,
   getConfigInstall,
