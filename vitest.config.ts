@@ -53,7 +53,11 @@ export default defineConfig({
           ...projectGlobs('e2e'),
           testTimeout: 300_000,
           hookTimeout: 600_000,
-          fileParallelism: false,
+          // Two files at once: each starts its own server, data dir, firewall table and browser, and
+          // much of a file's time is spent waiting (an idle disconnect, a sandbox, a job), which the
+          // other file fills. The build is made once, before any file starts.
+          globalSetup: ['e2e/helpers/build.ts'],
+          maxWorkers: 2,
         },
       },
     ],

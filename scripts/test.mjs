@@ -23,7 +23,7 @@ const PHASES = [
   { id: 'unit', name: 'unit', project: 'unit', needsEnv: false, env: {} },
   { id: 'int-pglite', name: 'integration (pglite)', project: 'integration', needsEnv: true, env: { SKILLDOCK_TEST_DB: 'pglite' } },
   { id: 'int-pg', name: 'integration (postgres)', project: 'integration', needsEnv: true, needsPg: true, env: { SKILLDOCK_TEST_DB: 'postgres' } },
-  { id: 'e2e', name: 'e2e', project: 'e2e', needsEnv: true, env: {}, args: ['--no-file-parallelism'] },
+  { id: 'e2e', name: 'e2e', project: 'e2e', needsEnv: true, env: {} },
 ];
 
 const SUBSETS = {

@@ -1,28 +1,16 @@
 // Runs the production server (`dist/server.js`, as `npm start` does) for end-to-end tests.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Docker from 'dockerode';
 import { listBridgeNetworks, removeBridgeNetwork } from '@/lib/network/docker/networks';
 import { deleteTable } from '@/lib/network/docker/nft';
+import { ROOT } from './build';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** Builds once per source state (the same fingerprint `npm start` uses). */
-export async function ensureBuilt(): Promise<void> {
-  // A build made elsewhere (e.g. into its own SKILLDOCK_NEXT_DIST while others build the default one).
-  if (process.env.SKILLDOCK_E2E_SERVER_JS) return;
-  const { buildStamp } = (await import(path.join(ROOT, 'scripts/build-stamp.mjs'))) as { buildStamp: (root: string) => string };
-  const stampFile = path.join(ROOT, 'dist/build-stamp');
-  const fresh = fs.existsSync(path.join(ROOT, '.next/BUILD_ID')) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === buildStamp(ROOT);
-  if (fresh) return;
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error(`production build failed (exit ${r.status})`);
-}
+export { ensureBuilt, ROOT } from './build';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -41,7 +41,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('install plan scripts', () => {
+describe('install plan scripts', { timeout: 60_000 }, () => {
   it('unpack: the archive replaces the skill folder and is removed', async () => {
     fs.mkdirSync(p('skills/demo'), { recursive: true });
     fs.writeFileSync(p('skills/demo/old.txt'), 'old');
