@@ -7,7 +7,7 @@
 //   replaces, in the shared sandbox that was already running.
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
-import { startTracking, TRACKED_ROOTS } from '../lib/policy/sessions';
+import { startTracking, TRACKED_ROOTS } from '../lib/policy/exec/sessions';
 import { DockerBackend } from '../lib/sandbox/docker/backend';
 import { ensureBusyboxImage } from '../test/helpers/sandbox-images';
 import { fmt, nowMs, percentile } from './common';

@@ -1,11 +1,11 @@
 // The exec policy against evidence: the share of the commands real skills document that each
 // preset allows, the share of the generated attack corpus decided `allow` (must be 0), and the
 // time per evaluation against a bare tree-sitter parse of the same commands in the same run.
-import { ATTACKS } from '../lib/policy/corpus-attacks';
-import { SKILL_COMMANDS } from '../lib/policy/corpus-skills';
-import { createPolicyEngine } from '../lib/policy/engine';
-import { createShellParser } from '../lib/policy/parser';
-import { presetRules } from '../lib/policy/presets';
+import { ATTACKS } from '../lib/policy/corpus/attacks';
+import { SKILL_COMMANDS } from '../lib/policy/corpus/skills';
+import { createPolicyEngine } from '../lib/policy/engine/engine';
+import { presetRules } from '../lib/policy/profiles/presets';
+import { createShellParser } from '../lib/policy/shell/parser';
 import { PRESETS, type PresetName } from '../lib/policy/types';
 import { fmt, percentile } from './common';
 

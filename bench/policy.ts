@@ -1,12 +1,12 @@
-// Exec policy decisions over the corpus (lib/policy/corpus.ts) under `balanced`, beside a bare
+// Exec policy decisions over the corpus (lib/policy/corpus/corpus.ts) under `balanced`, beside a bare
 // tree-sitter parse of the same commands in the same run: the ratio is what the policy layer
 // (normalising, splitting, peeling wrappers, parsing `sh -c` strings again, every rule) costs on
 // top of parsing. Rounds alternate between the two sides so machine load hits both alike.
 import os from 'node:os';
-import { CORPUS, SPOT_CASES } from '../lib/policy/corpus';
-import { createPolicyEngine } from '../lib/policy/engine';
-import { createShellParser } from '../lib/policy/parser';
-import { presetRules } from '../lib/policy/presets';
+import { CORPUS, SPOT_CASES } from '../lib/policy/corpus/corpus';
+import { createPolicyEngine } from '../lib/policy/engine/engine';
+import { presetRules } from '../lib/policy/profiles/presets';
+import { createShellParser } from '../lib/policy/shell/parser';
 import { fmt, percentile } from './common';
 
 export interface LatencySide {

@@ -166,6 +166,37 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
+/**
+ * Domains split into parts (subfolders): the few files each keeps at its top, and the parts each part
+ * may import (a file at the top is a part of its own, named by its file name). A new file goes into
+ * the part it belongs to; an import outside its part's row fails here.
+ */
+export const PARTS: Readonly<Record<string, { top: readonly string[]; mayImport: Readonly<Record<string, readonly string[]>> }>> = {
+  policy: {
+    // The shapes every part shares, the two entry points the API calls, and the API's own test.
+    top: ['policy-api.int.test.ts', 'runtime.ts', 'service.ts', 'types.ts'],
+    mayImport: {
+      'types.ts': [],
+      shell: ['types.ts'],
+      rules: ['shell', 'types.ts'],
+      engine: ['rules', 'shell', 'types.ts'],
+      skills: ['engine', 'types.ts'],
+      corpus: ['types.ts'],
+      profiles: ['types.ts'],
+      approvals: ['types.ts'],
+      'service.ts': ['profiles', 'types.ts'],
+      exec: ['approvals', 'profiles', 'rules', 'service.ts', 'types.ts'],
+      'runtime.ts': ['engine', 'profiles', 'rules', 'service.ts', 'types.ts'],
+    },
+  },
+};
+
+/** The part of a file inside a domain folder: its first folder there, or its own name at the top; null outside. */
+export function partOf(domainDir: string, file: string): string | null {
+  const r = path.relative(domainDir, file);
+  return r.startsWith('..') ? null : r.split(path.sep)[0];
+}
+
 /** The domain of a file under lib/: its first folder, or "(root)" for the files at the top. */
 export function domainOf(file: string): string | null {
   const r = path.relative(LIB, file);
@@ -174,17 +205,17 @@ export function domainOf(file: string): string | null {
   return parts.length > 1 ? parts[0] : '(root)';
 }
 
-/** Every import from one domain into another that its row does not allow, with the files that make it. */
-export function domainViolations(graph: Graph, table: Readonly<Record<string, readonly string[]>>): string[] {
+/** Every import from one domain (or part, by `unitOf`) into another that its row does not allow, with the files that make it. */
+export function domainViolations(graph: Graph, table: Readonly<Record<string, readonly string[]>>, unitOf = domainOf): string[] {
   const out: string[] = [];
   for (const [file, deps] of graph) {
-    const from = domainOf(file);
+    const from = unitOf(file);
     if (!from || from === '(root)') continue;
     for (const dep of deps) {
-      const to = domainOf(dep);
+      const to = unitOf(dep);
       if (!to || to === from) continue;
       const allowed = table[from];
-      if (!allowed) out.push(`${rel(file)}: domain "${from}" has no row in MAY_IMPORT`);
+      if (!allowed) out.push(`${rel(file)}: "${from}" has no row in its table`);
       else if (!allowed.includes(to)) out.push(`${rel(file)} imports ${rel(dep)}: "${from}" may not import "${to}"`);
     }
   }
@@ -279,6 +310,33 @@ describe('architecture of lib/', () => {
       [f('sandbox', 'c.ts'), []],
     ]);
     expect(domainViolations(g, MAY_IMPORT)).toEqual(['lib/skills/b.ts imports lib/installs/d.ts: "skills" may not import "installs"']);
+  });
+
+  it('keeps each domain split into parts in its parts: a few files at its top, imports between parts as its table allows', () => {
+    for (const [domain, { top, mayImport }] of Object.entries(PARTS)) {
+      const dir = path.join(LIB, domain);
+      const entries = fs.readdirSync(dir, { withFileTypes: true });
+      const loose = entries.filter((e) => e.isFile() && !top.includes(e.name)).map((e) => `lib/${domain}/${e.name}`);
+      expect(loose, `files at the top of lib/${domain}: each belongs in one of its parts`).toEqual([]);
+      const unplaced = entries.filter((e) => e.isDirectory() && !mayImport[e.name]).map((e) => `lib/${domain}/${e.name}/`);
+      expect(unplaced, `parts of lib/${domain} with no row in PARTS`).toEqual([]);
+      const prod = files.filter((f) => f.startsWith(dir + path.sep) && !/\.(test|int\.test|fixtures?)\.ts$/.test(f));
+      expect(domainViolations(importGraph(prod), mayImport, (f) => partOf(dir, f))).toEqual([]);
+      const tableGraph: Graph = new Map(Object.entries(mayImport).map(([p, to]) => [p, [...to]]));
+      expect(findCycles(tableGraph)).toEqual([]);
+    }
+  });
+
+  it('fails on a planted import between parts that the table does not allow', () => {
+    const dir = path.join(LIB, 'policy');
+    const f = (n: string) => path.join(dir, n);
+    const g: Graph = new Map([
+      [f('shell/words.ts'), [f('rules/risk.ts'), f('types.ts'), path.join(LIB, 'core', 'errors.ts')]],
+      [f('rules/risk.ts'), [f('shell/words.ts')]],
+    ]);
+    expect(domainViolations(g, PARTS.policy.mayImport, (x) => partOf(dir, x))).toEqual([
+      'lib/policy/shell/words.ts imports lib/policy/rules/risk.ts: "shell" may not import "rules"',
+    ]);
   });
 
   it('finds a planted circle and a self-import', () => {

@@ -12,7 +12,7 @@ import { startImageCollector } from './installs/generations/image-gc';
 import { startInstallRecovery } from './installs/recovery/recovery';
 import type { JobEventHub } from './jobs/hub';
 import { startUpdateScheduler } from './packages/update-requests';
-import { type ApprovalDecisions, startApprovalExpiry } from './policy/approvals';
+import { type ApprovalDecisions, startApprovalExpiry } from './policy/approvals/approvals';
 import { startRetentionSweeper } from './retention';
 import { collectBeforeSweep } from './sandbox/artifacts/sweep-hook';
 import { startSandboxSweeper } from './sandbox/docker/sweep-schedule';

@@ -61,10 +61,10 @@ await esbuild.build({
   logLevel: 'warning',
 });
 // Worker threads load these files beside server.js: the skill scanner's (lib/skills/scanner/pool.ts)
-// and the exec policy's (lib/policy/eval-pool.ts).
+// and the exec policy's (lib/policy/engine/pool.ts).
 for (const [entry, outfile] of [
   ['lib/skills/scanner/worker.ts', 'dist/scan-worker.js'],
-  ['lib/policy/eval-worker.ts', 'dist/policy-worker.js'],
+  ['lib/policy/engine/worker.ts', 'dist/policy-worker.js'],
 ]) {
   await esbuild.build({
     entryPoints: [entry],

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { updateAgentAction } from '@/app/(console)/agents/actions';
 import { patchAgentInput } from '@/lib/agents/schema';
-import type { PolicyOverrides } from '@/lib/policy/profile-schema';
+import type { PolicyOverrides } from '@/lib/policy/profiles/schema';
 import { useDenyGroups, useProfiles } from '../policy/queries';
 import { profileLabel } from '../policy/view';
 import { Button } from '../ui/button';

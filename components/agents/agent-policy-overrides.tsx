@@ -1,6 +1,6 @@
 'use client';
 
-import type { PolicyOverrides } from '@/lib/policy/profile-schema';
+import type { PolicyOverrides } from '@/lib/policy/profiles/schema';
 import type { DenyGroup, GroupMode, ProfileRules } from '@/lib/policy/types';
 import { type DenyGroupInfo, DenyGroupsField, groupModes } from '../policy/deny-groups-field';
 import { Button } from '../ui/button';

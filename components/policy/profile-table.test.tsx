@@ -2,7 +2,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { profileListOut } from '@/lib/api/policy-schemas';
-import { presetRules } from '@/lib/policy/presets';
+import { presetRules } from '@/lib/policy/profiles/presets';
 import { renderComponent } from '@/test/helpers/render-component';
 import { ProfileTable } from './profile-table';
 

@@ -5,7 +5,7 @@
  * it the same way); a stale one is refused with 409 conflict.
  */
 import { z } from 'zod';
-import { policyOverridesSchema, profileName } from '../policy/profile-schema';
+import { policyOverridesSchema, profileName } from '../policy/profiles/schema';
 
 export const AGENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** Path segments next to /api/v1/agents/{id}: an agent of that id could never be reached. */

@@ -4,9 +4,9 @@
 // will not run. Kept per (skill content, profile rules): an explain reads a map, it does not parse
 // every SKILL.md again.
 import { createHash } from 'node:crypto';
-import type { DeniedCommand } from '../policy/skill-check';
-import { commandsDeniedFor } from '../policy/skill-check';
-import { documentedCommands } from '../policy/skill-commands';
+import type { DeniedCommand } from '../policy/skills/check';
+import { commandsDeniedFor } from '../policy/skills/check';
+import { documentedCommands } from '../policy/skills/commands';
 import type { EvaluationContext, ProfileRules } from '../policy/types';
 import type { CatalogSkill } from '../skills/service/catalog';
 import { step, type TraceStep } from './effective-eval';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { agentId } from '../agents/schema';
-import { policyOverridesSchema, profileName, profileRef, profileRulesInput } from '../policy/profile-schema';
+import { policyOverridesSchema, profileName, profileRef, profileRulesInput } from '../policy/profiles/schema';
 import { DENY_GROUPS, groupModeSchema, profileRulesSchema, type TreeNode } from '../policy/types';
 
 export {
@@ -16,7 +16,7 @@ export {
   profileName,
   profileRef,
   profileRulesInput,
-} from '../policy/profile-schema';
+} from '../policy/profiles/schema';
 
 /** The gateway exec's command (the engine refuses longer ones as too_long). */
 export const MAX_EXEC_COMMAND = 64 * 1024;

@@ -13,9 +13,9 @@ import { apiUser } from '@/test/helpers/api';
 import { type PolicyClient, policyClient } from '@/test/helpers/policy-api';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
 import { auditRows } from '@/test/helpers/skills-api';
-import { requestApproval, waitForDecision } from './approvals';
-import { CORPUS, SPOT_CASES } from './corpus';
-import { PRESET_RULES } from './presets';
+import { requestApproval, waitForDecision } from './approvals/approvals';
+import { CORPUS, SPOT_CASES } from './corpus/corpus';
+import { PRESET_RULES } from './profiles/presets';
 import { policyEngine } from './runtime';
 
 let ts: TestServices;

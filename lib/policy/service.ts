@@ -4,17 +4,17 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { execLog } from '@/db/schema';
-import type { ProfileRef } from './profile-schema';
-import { agentPolicy, DEFAULT_PROFILE, type ProfileStoreDeps, profileRules } from './store';
+import type { ProfileRef } from './profiles/schema';
+import { agentPolicy, DEFAULT_PROFILE, type ProfileStoreDeps, profileRules } from './profiles/store';
 import type { Evaluation, EvaluationContext, ProfileRules, TreeNode } from './types';
 
-/** What the service needs of the engine (lib/policy/engine.ts). */
+/** What the service needs of the engine (lib/policy/engine/engine.ts). */
 export interface PolicyEngineLike {
   evaluate(command: string, rules: ProfileRules, ctx?: EvaluationContext): Evaluation;
   tree(command: string): TreeNode;
 }
 
-/** Decides off the event loop with a time budget (eval-pool.ts); absent: in this thread. */
+/** Decides off the event loop with a time budget (engine/pool.ts); absent: in this thread. */
 export interface PolicyOffload {
   evaluate(command: string, rules: ProfileRules, ctx?: EvaluationContext, tree?: boolean): Promise<{ evaluation: Evaluation; tree?: TreeNode }>;
   replay(commands: string[], current: ProfileRules, proposed: ProfileRules): Promise<ReturnType<typeof replayItem>[]>;

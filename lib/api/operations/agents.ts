@@ -8,8 +8,8 @@ import { agentSummaries, allowlistMatrix, budgetPlan, skillAgents } from '../../
 import { clientReportOf, recordFolderClient } from '../../gateways/folder-clients';
 import { checkOutput, outputChecked } from '../../http/invoke';
 import { defineOperation } from '../../http/operation';
+import { agentPolicy } from '../../policy/profiles/store';
 import { policyEngine, presetDefs } from '../../policy/runtime';
-import { agentPolicy } from '../../policy/store';
 import { loadRow } from '../../sandbox/config/store';
 import { agentEnvOwner } from '../../sandbox/env/resolve';
 import { listEnv, setEnv, unsetEnv } from '../../sandbox/env/store';

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTracking } from '@/lib/policy/sessions';
+import { startTracking } from '@/lib/policy/exec/sessions';
 import { openDockerPty } from '@/lib/terminal/docker-pty';
 import { describeDocker } from '@/test/helpers/docker';
 import { ensureBusyboxImage } from '@/test/helpers/sandbox-images';
