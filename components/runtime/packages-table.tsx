@@ -1,6 +1,5 @@
 'use client';
 
-import { formatDistanceToNowStrict } from 'date-fns';
 import { ArrowUpCircle, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '../ui/badge';
@@ -9,7 +8,7 @@ import { Confirm } from '../ui/dialog';
 import { Tip } from '../ui/misc';
 import { SortHeader } from '../ui/sort-header';
 import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
-import { RelativeTime } from '../ui/time';
+import { RelativeTime, relativeTime } from '../ui/time';
 import { useCan } from '../viewer';
 import { useUpdates } from './queries';
 import { JobProgressChip } from './updates-jobs';
@@ -44,9 +43,7 @@ export function PackagesTable({
   const updates = useUpdates().data;
   const upToDate = (p: InstalledPackage) => {
     const o = updateOffer(updates, p.manager, p.name);
-    return o.state === 'latest'
-      ? `${p.name} ${p.version} is the latest version (checked ${formatDistanceToNowStrict(new Date(o.checkedAt), { addSuffix: true })}).`
-      : undefined;
+    return o.state === 'latest' ? `${p.name} ${p.version} is the latest version (checked ${relativeTime(o.checkedAt)}).` : undefined;
   };
   const updateTitle = (p: InstalledPackage) => {
     const o = updateOffer(updates, p.manager, p.name);
