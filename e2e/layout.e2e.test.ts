@@ -13,6 +13,7 @@ import { PASSWORD, seedUsers } from './helpers/session';
 const PAGES = [
   '/overview',
   '/runtime',
+  '/runtime?tab=packages',
   '/skills',
   '/jobs',
   '/audit',

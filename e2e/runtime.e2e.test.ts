@@ -52,6 +52,20 @@ it('installs, updates (Update All) and uninstalls an npm package from the page',
   await row.getByText('6.0.0', { exact: true }).waitFor();
   await row.getByText('Installed here').waitFor();
 
+  // On a phone each row is a card and nothing widens the page: not the table, not the install
+  // history's long job titles. The table's own box is a named region a keyboard can scroll.
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('install-history').getByTestId('history-row').first().waitFor();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+  const region = page.getByRole('region', { name: 'Installed packages, scrolls sideways' });
+  expect(await region.getAttribute('tabindex')).toBe('0');
+  expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  const uninstall = row.getByRole('button', { name: 'Uninstall' });
+  const box = await uninstall.boundingBox();
+  expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+  if (viewport) await page.setViewportSize(viewport);
+
   // The Updates section: once no check is running (a background one may have started on load),
   // check again; it must find is-number 6.0.0 → 7.0.0 on the real registry.
   await sections.getByRole('link', { name: /^Updates/ }).click();

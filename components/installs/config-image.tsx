@@ -31,35 +31,55 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-/** Each generation's size as a bar against the largest, newest first; the active one marked. */
+/** "4 generations · 7.3 MB on disk, 4.1 MB of it the base image they share": each layer counted once. */
+export function diskSummary(disk: ConfigImageOut['disk']): string {
+  const n = `${disk.generations} generation${disk.generations === 1 ? '' : 's'}`;
+  if (disk.bytes === null) return `${n} · disk use unknown: the engine could not be asked (${disk.error ?? 'no answer'})`;
+  const total = `${disk.exact ? '' : 'at most '}${humanBytes(disk.bytes)} on disk`;
+  const base = disk.baseBytes ? `, ${humanBytes(disk.baseBytes)} of it the base image they share` : '';
+  return `${n} · ${total}${base}`;
+}
+
+/** Each generation's own layers (what it adds over the image it stands on) as a bar against the largest, newest first; the active one marked. */
 function Generations({ image }: { image: ConfigImageOut }) {
   const gens = [...image.generations].sort((a, b) => b.generation - a.generation);
   if (!gens.length) return null;
-  const max = Math.max(1, ...gens.map((g) => g.sizeBytes ?? 0));
+  const own = new Map(image.disk.perGeneration.map((g) => [g.generation, g.ownBytes]));
+  const max = Math.max(1, ...own.values());
   return (
     <div className="grid gap-1.5">
-      <h4 className="text-xs font-medium text-muted-foreground">Generations · {humanBytes(image.totalBytes)} in all</h4>
-      <ul className="grid gap-1 text-xs">
-        {gens.map((g) => (
-          <li
-            key={g.id}
-            className="grid grid-cols-[3.5rem_1fr_4.5rem] items-center gap-2 sm:grid-cols-[3.5rem_1fr_4.5rem_6rem]"
-            data-generation={g.generation}
-            data-state={g.state}
-          >
-            <span className={g.state === 'active' ? 'font-medium' : 'text-muted-foreground'}>gen {g.generation}</span>
-            <span className="h-2 overflow-hidden rounded-full bg-muted" aria-hidden>
+      <h4 className="text-xs font-medium text-muted-foreground" data-testid="image-disk">
+        {diskSummary(image.disk)}
+      </h4>
+      <ul className="grid gap-1 text-xs" aria-label="Generations, with what each adds on disk">
+        {gens.map((g) => {
+          const bytes = own.get(g.generation);
+          return (
+            <li
+              key={g.id}
+              className="grid grid-cols-[3.5rem_1fr_4.5rem] items-center gap-2 sm:grid-cols-[3.5rem_1fr_4.5rem_6rem]"
+              data-generation={g.generation}
+              data-state={g.state}
+            >
+              <span className={g.state === 'active' ? 'font-medium' : 'text-muted-foreground'}>gen {g.generation}</span>
+              <span className="h-2 overflow-hidden rounded-full bg-muted" aria-hidden>
+                <span
+                  className={g.state === 'active' ? 'block h-full bg-primary' : 'block h-full bg-muted-foreground/50'}
+                  style={{ width: `${Math.round(((bytes ?? 0) / max) * 100)}%` }}
+                />
+              </span>
               <span
-                className={g.state === 'active' ? 'block h-full bg-primary' : 'block h-full bg-muted-foreground/50'}
-                style={{ width: `${Math.round(((g.sizeBytes ?? 0) / max) * 100)}%` }}
-              />
-            </span>
-            <span className="text-right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-              {humanBytes(g.sizeBytes)}
-            </span>
-            <span className="hidden text-muted-foreground sm:block">{g.state}</span>
-          </li>
-        ))}
+                className="text-right"
+                style={{ fontVariantNumeric: 'tabular-nums' }}
+                data-testid="generation-own"
+                title={g.sizeBytes !== null ? `The image is ${humanBytes(g.sizeBytes)} with every layer under it` : undefined}
+              >
+                {bytes === undefined ? '—' : `+${humanBytes(bytes)}`}
+              </span>
+              <span className="hidden text-muted-foreground sm:block">{g.state}</span>
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

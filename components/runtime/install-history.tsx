@@ -110,7 +110,7 @@ export function InstallHistoryCard() {
           </ul>
         ) : null}
       </CardHeader>
-      <CardContent className="grid gap-4">
+      <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4">
         {q.error && !q.data ? (
           <RetryableError error={q.error} onRetry={() => void q.refetch()} />
         ) : q.isPending ? (
@@ -163,12 +163,17 @@ export function InstallHistoryCard() {
                 Durations appear here once a package job finishes.
               </p>
             )}
-            <ul className="grid divide-y rounded-md border" aria-label="Recent package jobs">
+            <ul className="grid grid-cols-[minmax(0,1fr)] divide-y rounded-md border" aria-label="Recent package jobs">
               {items.slice(0, LIST).map((i) => (
                 <li key={i.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm" data-testid="history-row" data-state={i.state}>
                   <StateChip state={i.state as JobState} />
                   <span className="w-24 shrink-0 text-xs text-muted-foreground">{kindLabel(i.kind)}</span>
-                  <Link href={jobHref(i.id)} className="min-w-0 flex-1 truncate font-medium text-primary underline-offset-4 hover:underline" title={i.title}>
+                  <Link
+                    href={jobHref(i.id)}
+                    className="min-w-0 flex-1 basis-48 truncate font-medium text-primary underline-offset-4 hover:underline"
+                    title={i.title}
+                    data-slot="history-title"
+                  >
                     {i.title}
                   </Link>
                   <span className="text-xs text-muted-foreground" style={{ fontVariantNumeric: 'tabular-nums' }}>

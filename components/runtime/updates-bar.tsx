@@ -14,9 +14,9 @@ import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 import { Progress, RetryableError, Skeleton, Tip } from '../ui/misc';
-import { RelativeTime } from '../ui/time';
 import { useCan } from '../viewer';
 import { updatesKey, useRefreshUpdates } from './queries';
+import { UpdatesChecked } from './updates-checked';
 import { SourcePill } from './updates-source';
 import type { UpdatesView } from './view';
 
@@ -138,9 +138,7 @@ export function UpdatesBar({
                 </li>
               ))}
             </ul>
-            <span className="text-sm text-muted-foreground">
-              Last checked <RelativeTime iso={view.checkedAt} empty="never" />
-            </span>
+            <UpdatesChecked view={view} />
             {stale ? (
               <Tip content={stale.full}>
                 <Badge variant="warning" data-testid="updates-stale">

@@ -46,6 +46,29 @@ function LiveCheck({ jobId, onEnded }: { jobId: string; onEnded: () => void }) {
   );
 }
 
+/**
+ * "Last check: failed 5 minutes ago · last passed 2 days ago": the last check's time says how it
+ * ended, and the last pass is shown only when it is another, earlier check.
+ */
+export function LastCheck({ at, passedAt, report }: { at: string | null; passedAt: string | null; report: unknown }) {
+  if (!at) return <>No full check has run yet; the config stays disabled until one passes.</>;
+  const stored = (report as { passed?: unknown } | null)?.passed;
+  const passed = typeof stored === 'boolean' ? stored : passedAt === at;
+  return (
+    <>
+      Last check: <span className={passed ? undefined : 'text-destructive'}>{passed ? 'passed' : 'failed'}</span> <RelativeTime iso={at} />
+      {passed ? null : passedAt ? (
+        <>
+          {' '}
+          · last passed <RelativeTime iso={passedAt} />
+        </>
+      ) : (
+        ' · never passed'
+      )}
+    </>
+  );
+}
+
 /** The full check on a config card: the button (admins), live progress, and the last report. */
 export function CheckReportSlot({ config }: { config: ConfigCardView }) {
   const qc = useQueryClient();
@@ -64,22 +87,8 @@ export function CheckReportSlot({ config }: { config: ConfigCardView }) {
   const stored = probesOf(config.lastCheckReport);
   return (
     <div data-slot="sandbox-check-report" data-config={config.name} className="grid gap-2 text-xs">
-      <div className="text-muted-foreground">
-        {config.lastCheckAt ? (
-          <>
-            Last check <RelativeTime iso={config.lastCheckAt} />
-            {config.lastCheckPassedAt ? (
-              <>
-                {' '}
-                · last passed <RelativeTime iso={config.lastCheckPassedAt} />
-              </>
-            ) : (
-              ' · never passed'
-            )}
-          </>
-        ) : (
-          'No full check has run yet; the config stays disabled until one passes.'
-        )}
+      <div className="text-muted-foreground" data-testid="check-times">
+        <LastCheck at={config.lastCheckAt} passedAt={config.lastCheckPassedAt} report={config.lastCheckReport} />
       </div>
       {jobId ? (
         <LiveCheck

@@ -2,12 +2,24 @@ import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { TH } from './table';
 
 /** A column header that sorts by `field`: ascending first, a second press descending (`-field`). */
-export function SortHeader<F extends string>({ label, field, sort, onSort }: { label: string; field: F; sort: string; onSort: (s: F | `-${F}`) => void }) {
+export function SortHeader<F extends string>({
+  label,
+  field,
+  sort,
+  onSort,
+  className,
+}: {
+  label: string;
+  field: F;
+  sort: string;
+  onSort: (s: F | `-${F}`) => void;
+  className?: string;
+}) {
   const active = sort === field || sort === `-${field}`;
   const desc = sort === `-${field}`;
   const Icon = !active ? ArrowUpDown : desc ? ArrowDown : ArrowUp;
   return (
-    <TH aria-sort={active ? (desc ? 'descending' : 'ascending') : 'none'}>
+    <TH aria-sort={active ? (desc ? 'descending' : 'ascending') : 'none'} className={className}>
       <button
         type="button"
         onClick={() => onSort(active && !desc ? `-${field}` : field)}

@@ -4,16 +4,22 @@ import { cn } from './cn';
 /**
  * A table that scrolls sideways inside its own box on narrow screens. inline-size containment keeps
  * the table's width out of its ancestors' sizing, so a wide table cannot widen the card or the page.
+ * With `scrollLabel` the box is a named region in the tab order, so a keyboard can scroll it too.
  */
-export function Table({ className, ...p }: React.TableHTMLAttributes<HTMLTableElement>) {
+export function Table({ className, scrollLabel, ...p }: React.TableHTMLAttributes<HTMLTableElement> & { scrollLabel?: string }) {
   return (
-    <div className="relative w-full overflow-x-auto [contain:inline-size]">
+    <div
+      className="relative w-full overflow-x-auto rounded-sm [contain:inline-size] focus-visible:outline-2 focus-visible:outline-ring"
+      {...(scrollLabel ? { role: 'region', 'aria-label': scrollLabel, tabIndex: 0 } : {})}
+    >
       <table className={cn('w-full caption-bottom text-sm', className)} {...p} />
     </div>
   );
 }
-export const THead = (p: React.HTMLAttributes<HTMLTableSectionElement>) => <thead className="[&_tr]:border-b" {...p} />;
-export const TBody = (p: React.HTMLAttributes<HTMLTableSectionElement>) => <tbody className="[&_tr:last-child]:border-0" {...p} />;
+export const THead = ({ className, ...p }: React.HTMLAttributes<HTMLTableSectionElement>) => <thead className={cn('[&_tr]:border-b', className)} {...p} />;
+export const TBody = ({ className, ...p }: React.HTMLAttributes<HTMLTableSectionElement>) => (
+  <tbody className={cn('[&_tr:last-child]:border-0', className)} {...p} />
+);
 export function TR({ className, ...p }: React.HTMLAttributes<HTMLTableRowElement>) {
   return <tr className={cn('border-b transition-colors hover:bg-muted/50', className)} {...p} />;
 }

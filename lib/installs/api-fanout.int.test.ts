@@ -87,7 +87,12 @@ describeDocker('skill install API across configs', () => {
     expect((await kit.runIn(e2bCfg, ['sh', '/opt/skilldock/skills/greet/run.sh', 'e2b'])).stdout).toBe('greet says e2b\n');
 
     const e2bImage = await call(imageRoute.GET as Handler, `/api/v1/sandbox-configs/${e2bCfg}/image`, { id: e2bCfg });
-    expect(e2bImage.body).toMatchObject({ health: { state: 'bundle' }, active: { generation: 1, layers: null } });
+    expect(e2bImage.body).toMatchObject({
+      health: { state: 'bundle' },
+      active: { generation: 1, layers: null },
+      // A bundle shares nothing with another: its recorded size is its disk use.
+      disk: { source: 'records', generations: 1, bytes: e2bImage.body.active.sizeBytes ?? 0, baseBytes: 0, exact: true, error: null },
+    });
   });
 
   it('rebuilds a Docker config image as a job; a bundle config has no image to rebuild (409, nothing queued)', async () => {

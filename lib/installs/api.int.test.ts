@@ -243,5 +243,10 @@ describeDocker('skill install API', () => {
     expect(img.body).toMatchObject({ rollout: 'next_turn', health: { state: 'ok' }, active: { state: 'active' } });
     expect(img.body.active.skills.map((s: Json) => s.skillKey).sort()).toEqual(['alpha', 'hello', 'slow']);
     expect(img.body.generations.length).toBeGreaterThan(1);
+    // Each generation is committed on the one before: its disk use counts their shared layers once.
+    const kept = img.body.generations.filter((g: Json) => g.state !== 'deleted');
+    expect(img.body.disk).toMatchObject({ source: 'engine', generations: kept.length, exact: true, error: null });
+    expect(img.body.disk.bytes).toBeGreaterThan(0);
+    if (kept.length > 1) expect(img.body.disk.bytes).toBeLessThan(kept.reduce((n: number, g: Json) => n + g.sizeBytes, 0));
   }, 240_000);
 });

@@ -98,6 +98,18 @@ export const imageOut = z.object({
   supersededAt: z.string().nullable(),
 });
 
+/** What a config's generations take on disk, each layer counted once however many generations share it. */
+export const imageDiskOut = z.object({
+  source: z.enum(['engine', 'records']).describe('engine: measured from the Docker engine; records: the recorded sizes of bundles, which share nothing'),
+  generations: z.number().int().describe('Generations whose image is on the engine (or whose bundle is kept)'),
+  bytes: z.number().nullable().describe("The distinct layers of those generations, the base image's included once; null when the engine could not be asked"),
+  baseBytes: z.number().describe('Of bytes, the base image they are built on (on disk for the base anyway)'),
+  exact: z.boolean().describe('false: some layers two generations share could not be placed and are counted once per generation'),
+  perGeneration: z.array(z.object({ generation: z.number().int(), ownBytes: z.number().describe('What this generation adds over the image it stands on') })),
+  error: z.string().nullable().describe('Why the engine could not be asked'),
+});
+export type ImageDiskOut = z.infer<typeof imageDiskOut>;
+
 export const IMAGE_HEALTH_VALUES = ['ok', 'missing', 'no_snapshot', 'layers_high', 'bundle'] as const;
 export const configImageOut = z.object({
   configId: z.string(),
@@ -106,7 +118,7 @@ export const configImageOut = z.object({
   health: z.object({ state: z.enum(IMAGE_HEALTH_VALUES), message: z.string(), layerLimit: z.number().int() }),
   active: imageOut.nullable(),
   generations: z.array(imageOut),
-  totalBytes: z.number(),
+  disk: imageDiskOut,
 });
 export type ConfigImageOut = z.infer<typeof configImageOut>;
 

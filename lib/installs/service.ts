@@ -14,7 +14,8 @@ import { rolloutOf } from '../sandbox/instances/rollout';
 import type { InstanceDeps } from '../sandbox/instances/service';
 import { catalogVersions, type OtherSkillLookup, requireCatalogSkill } from './catalog/catalog-skill';
 import { assertInstallScanAllows } from './catalog/scan-check';
-import { imageHealth } from './generations/image-health';
+import { bundleDiskUse, engineDiskUse } from './generations/disk-engine';
+import { dockerConnOf, imageHealth } from './generations/image-health';
 import { enqueueBulkInstall, enqueueInstall } from './jobs/bulk-install';
 import { imageRebuildJob, skillRemoveJob } from './jobs/kinds';
 import * as store from './records/store';
@@ -272,15 +273,17 @@ export async function configImage(deps: InstallServiceDeps, configId: string): P
   const health = await imageHealth(deps.sandboxes, configId);
   const images = await store.listImages(deps.database.db, configId);
   const activeRow = images.find((i) => i.state === 'active');
+  const conn = dockerConnOf(deps.sandboxes, row);
+  const baseImage = typeof row.config.image === 'string' ? row.config.image : null;
   const live = health.active ? { imageId: health.active.imageId, sizeBytes: health.active.sizeBytes, layers: health.active.layers } : {};
   return {
     configId,
-    baseImage: typeof row.config.image === 'string' ? row.config.image : null,
+    baseImage,
     rollout: rolloutOf(row.config),
     health: { state: health.state, message: health.message, layerLimit: health.layerLimit },
     active: activeRow ? { ...imageView(activeRow), ...live } : null,
     generations: images.map(imageView),
-    totalBytes: images.filter((i) => i.state !== 'deleted').reduce((n, i) => n + (i.sizeBytes ?? 0), 0),
+    disk: conn ? await engineDiskUse(conn, baseImage, images) : bundleDiskUse(images),
   };
 }
 
