@@ -24,7 +24,7 @@ export interface AgentEventsOptions {
 export const openAgentStreams = (watcher: AgentVersionWatcher, owner: string): number => watcher.openByOwner.get(owner) ?? 0;
 
 /** The Last-Event-ID header, or the `lastEventId` query parameter (EventSource cannot set headers on a first connect). */
-export function lastEventIdOf(req: Request): string | null {
+export function lastEventIdOf(req: { headers: { get(name: string): string | null }; url: string }): string | null {
   const v = req.headers.get('last-event-id') ?? new URL(req.url).searchParams.get('lastEventId');
   return v && v.length <= MAX_EVENT_ID ? v : null;
 }

@@ -36,7 +36,7 @@ export interface FolderClientView {
 }
 
 /** The report a request carries; null without the header, a validation error when it is malformed. */
-export function clientReportOf(req: Request | undefined): FolderClientReport | null {
+export function clientReportOf(req: { headers: { get(name: string): string | null } } | undefined): FolderClientReport | null {
   const value = req?.headers.get(CLIENT_HEADER);
   if (value == null) return null;
   const r = parseClientHeader(value);

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../core/errors';
 import { logger } from '../core/logger';
 import { errorResponse } from './handler';
-import { sendWebResponse, toWebRequest } from './node-web';
+import { routeRequestOf, sendWebResponse } from './node-web';
 import type { Operation } from './operation';
 import { route } from './route';
 import { RouteTable } from './route-table';
@@ -54,7 +54,7 @@ export function apiRouter(operations: Iterable<Operation>) {
 
 async function run(handler: Handler, req: IncomingMessage, res: ServerResponse, method: string, params: Promise<Record<string, string>>) {
   try {
-    const response = await handler(toWebRequest(req, res), { params });
+    const response = await handler(routeRequestOf(req, res), { params });
     await sendWebResponse(res, response, method === 'HEAD');
   } catch (e) {
     // route() maps every error to a response; this is the adapter failing (a malformed header value).

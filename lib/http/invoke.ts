@@ -8,6 +8,7 @@ import type { Services } from '../services';
 import type { RouteContract } from './contract';
 import type { CallMeta, Operation, OperationContext } from './operation';
 import { parseWith, zodIssues } from './request';
+import type { RouteRequest } from './route-request';
 
 /** The unparsed parts of a call, as either door received them. */
 export interface RawInput {
@@ -73,7 +74,7 @@ export interface Invocation {
   actor: Actor | null;
   meta: CallMeta;
   raw: RawInput;
-  req?: Request;
+  req?: RouteRequest;
 }
 
 /**

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sendWebResponse, toWebRequest } from './node-web';
+import { routeRequestOf, sendWebResponse } from './node-web';
+import { readBodyCapped } from './request';
 
 let server: http.Server | undefined;
 afterEach(async () => {
@@ -27,31 +28,45 @@ const rawResponse = (url: string, init: http.RequestOptions = {}, body?: Buffer)
     req.end(body);
   });
 
-describe('node request → Web Request', () => {
-  it('carries method, URL with query, every header, and the body streamed', async () => {
-    let seen: { method: string; url: string; headers: [string, string][]; body: string } | undefined;
+describe("node request → the route's request", () => {
+  it('carries method, URL with query, headers by any case, and the body streamed', async () => {
+    let seen: { method: string; url: string; headers: (string | null)[]; body: string } | undefined;
     const base = await serve(async (req, res) => {
-      const r = toWebRequest(req, res);
-      seen = { method: r.method, url: r.url, headers: [...r.headers].filter(([k]) => k.startsWith('x-')), body: await r.text() };
+      const r = routeRequestOf(req, res);
+      const headers = [r.headers.get('x-one'), r.headers.get('X-Two'), r.headers.get('x-absent')];
+      seen = { method: r.method, url: r.url, headers, body: (await readBodyCapped(r, 1024)).toString() };
       res.end();
     });
     await rawResponse(`${base}/a/b?x=1&x=2`, { method: 'PUT', headers: { 'x-one': '1', 'x-two': 'z' } }, Buffer.from('hello body'));
-    expect(seen).toEqual({
-      method: 'PUT',
-      url: `${base}/a/b?x=1&x=2`,
-      headers: [
-        ['x-one', '1'],
-        ['x-two', 'z'],
-      ],
-      body: 'hello body',
-    });
+    expect(seen).toEqual({ method: 'PUT', url: `${base}/a/b?x=1&x=2`, headers: ['1', 'z', null], body: 'hello body' });
   });
 
-  it('drains a body the route did not read, so the kept-alive connection serves the next request', async () => {
+  it('has no body for GET, and makes neither signal nor body until asked', async () => {
+    let body: unknown = 'unset';
+    const base = await serve((req, res) => {
+      const r = routeRequestOf(req, res);
+      body = r.body;
+      res.end(String(res.listenerCount('close')));
+    });
+    const out = await rawResponse(base, { agent: false });
+    expect(body).toBeNull();
+    const closeListeners = Number(out.body.toString());
+    const base2 = await serve((req, res) => {
+      void routeRequestOf(req, res).signal;
+      res.end(String(res.listenerCount('close')));
+    });
+    expect(Number((await rawResponse(base2, { agent: false })).body.toString())).toBe(closeListeners + 1);
+  });
+
+  it.each([
+    ['asked for', true],
+    ['never asked for', false],
+  ])('drains a body the route %s but did not read, so the kept-alive connection serves the next request', async (_, ask) => {
     let n = 0;
     const base = await serve((req, res) => {
       n++;
-      toWebRequest(req, res);
+      const r = routeRequestOf(req, res);
+      if (ask) void r.body;
       void sendWebResponse(res, new Response('{"error":"too large"}', { status: 413, headers: { 'content-type': 'application/json' } }));
     });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -66,7 +81,7 @@ describe('node request → Web Request', () => {
     let ip: string | null = null;
     const base = await serve((req, res) => {
       req.headers['x-skilldock-client-ip'] = '192.0.2.7';
-      ip = toWebRequest(req, res).headers.get('x-skilldock-client-ip');
+      ip = routeRequestOf(req, res).headers.get('x-skilldock-client-ip');
       res.end();
     });
     await rawResponse(base, { headers: { 'x-skilldock-client-ip': '203.0.113.9' } });
@@ -78,7 +93,7 @@ describe('node request → Web Request', () => {
     let aborted: () => void = () => {};
     const abortedP = new Promise<void>((r) => (aborted = r));
     const base = await serve((req, res) => {
-      signal = toWebRequest(req, res).signal;
+      signal = routeRequestOf(req, res).signal;
       signal.addEventListener('abort', () => aborted());
       res.writeHead(200).write('started');
     });
@@ -97,7 +112,7 @@ describe('node request → Web Request', () => {
   it('does not abort once the answer was sent', async () => {
     let signal: AbortSignal | undefined;
     const base = await serve((req, res) => {
-      signal = toWebRequest(req, res).signal;
+      signal = routeRequestOf(req, res).signal;
       res.end('done');
     });
     const out = await rawResponse(base, { agent: false });

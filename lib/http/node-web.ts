@@ -1,31 +1,49 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RouteRequest } from './route-request';
 
 // process-wide: a constant table, never written
 const BODYLESS = new Set(['GET', 'HEAD']);
 
 /**
- * A node request as a Web Request: the body streamed (not read ahead), and a signal that fires when
- * the client goes away before the answer is complete, which streaming answers (SSE) stop on.
+ * A node request as a RouteRequest: headers read from the parsed headers (server.ts overwrites some,
+ * the client address, before routing), and the signal and the body made only when an operation asks
+ * for them — a gateway poll needs neither. A body never read is dumped by node:http once the answer
+ * ends, as for any handler that ignores it.
  */
-export function toWebRequest(req: IncomingMessage, res: ServerResponse, method = req.method ?? 'GET'): Request {
+export function routeRequestOf(req: IncomingMessage, res: ServerResponse): RouteRequest {
+  const method = req.method ?? 'GET';
+  let signal: AbortSignal | undefined;
+  let body: ReadableStream<Uint8Array> | null | undefined;
+  return {
+    method,
+    url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
+    headers: {
+      get(name: string): string | null {
+        const v = req.headers[name.toLowerCase()];
+        if (v === undefined) return null;
+        return typeof v === 'string' ? v : v.join(', ');
+      },
+    },
+    get signal() {
+      signal ??= closeSignal(req, res);
+      return signal;
+    },
+    get body() {
+      if (body === undefined) body = BODYLESS.has(method) ? null : bodyOf(req, res);
+      return body;
+    },
+  };
+}
+
+/** A signal that aborts if the connection closes before the answer is complete. */
+function closeSignal(req: IncomingMessage, res: ServerResponse): AbortSignal {
   const ac = new AbortController();
-  res.once('close', () => {
+  const abort = () => {
     if (!res.writableFinished) ac.abort(new Error('The client closed the connection.'));
-  });
-  // From the parsed headers, not rawHeaders: server.ts overwrites some (the client address) before routing.
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined) continue;
-    if (typeof v === 'string') headers.append(k, v);
-    else for (const one of v) headers.append(k, one);
-  }
-  const host = req.headers.host ?? 'localhost';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: ac.signal };
-  if (!BODYLESS.has(method)) {
-    init.body = bodyOf(req, res);
-    init.duplex = 'half';
-  }
-  return new Request(`http://${host}${req.url ?? '/'}`, init);
+  };
+  if (req.socket?.destroyed) abort();
+  else res.once('close', abort);
+  return ac.signal;
 }
 
 const CHUNK_QUEUE = 256 * 1024;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Actor } from '../auth/actor';
 import type { Services } from '../services';
 import type { RouteContract } from './contract';
+import type { RouteRequest } from './route-request';
 
 /** Where a call came from, whichever door it used. */
 export interface CallMeta {
@@ -24,7 +25,7 @@ export interface OperationContext<C extends RouteContract> {
   /** Where the call came from, for audit rows of operations that run before sign-in. */
   meta: CallMeta;
   /** The HTTP request; only REST-only operations (streams, raw uploads, text downloads) may rely on it. */
-  req?: Request;
+  req?: RouteRequest;
 }
 
 /** The JSON an operation answers with, as the client receives it (dates are ISO strings). */

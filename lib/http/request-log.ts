@@ -2,6 +2,7 @@
 // duration and who. Never the query string or the body: they may carry secrets.
 import type { Actor } from '../auth/actor';
 import { logger } from '../core/logger';
+import type { RouteRequest } from './route-request';
 
 export type RequestLog = 'off' | 'writes' | 'all';
 
@@ -14,7 +15,7 @@ export function shouldLog(mode: RequestLog, method: string, status: number): boo
   return mode === 'all' || !READS.has(method) || status >= 400;
 }
 
-export function logRequest(mode: RequestLog, req: Request, status: number, ms: number, actor: Actor | null): void {
+export function logRequest(mode: RequestLog, req: Pick<RouteRequest, 'method' | 'url'>, status: number, ms: number, actor: Actor | null): void {
   if (!shouldLog(mode, req.method, status)) return;
   const q = req.url.indexOf('?');
   const full = q < 0 ? req.url : req.url.slice(0, q);

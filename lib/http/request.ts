@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AppError, type FieldIssue } from '../core/errors';
+import type { RouteRequest } from './route-request';
 
 export function zodIssues(error: z.ZodError, prefix: string[] = []): FieldIssue[] {
   return error.issues.map((i) => ({
@@ -16,7 +17,7 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, where: string
 }
 
 /** Reads a request body up to `maxBytes` (a declared larger length is refused before any byte is read). */
-export async function readBodyCapped(req: Request, maxBytes: number): Promise<Buffer> {
+export async function readBodyCapped(req: Pick<RouteRequest, 'headers' | 'body'>, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     throw new AppError('payload_too_large', `The request body is ${declared} bytes; the limit is ${maxBytes}.`);
@@ -42,7 +43,7 @@ export async function readBodyCapped(req: Request, maxBytes: number): Promise<Bu
  * Reads a JSON body with a byte cap, refusing non-JSON media types and malformed JSON. An empty body
  * (fetch sends an empty stream for a bodiless POST/DELETE) reads as {} whatever its content type.
  */
-export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(req: Pick<RouteRequest, 'headers' | 'body'>, maxBytes: number): Promise<unknown> {
   const type = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   const text = (await readBodyCapped(req, maxBytes)).toString('utf8');
   if (!text.trim()) return {};

@@ -9,17 +9,18 @@ import { type CallMeta, invoke } from './invoke';
 import type { Operation } from './operation';
 import { queryObject, readJsonBody } from './request';
 import { logRequest } from './request-log';
+import type { RouteRequest } from './route-request';
 
 type RouteArgs = { params?: Promise<Record<string, string | string[]>> };
 
-export const requestMeta = (req: Request): CallMeta => ({
+export const requestMeta = (req: RouteRequest): CallMeta => ({
   ip: req.headers.get(CLIENT_IP_HEADER),
   userAgent: req.headers.get('user-agent'),
   origin: req.headers.get('origin'),
 });
 
 /** Bearer token or session cookie; cookie-authenticated writes must come from this console's origin. */
-async function authorizeRequest(services: Services, c: RouteContract, req: Request, meta: CallMeta): Promise<Actor | null> {
+async function authorizeRequest(services: Services, c: RouteContract, req: RouteRequest, meta: CallMeta): Promise<Actor | null> {
   if (!c.permission) return null;
   const a = await authenticate(services, { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie'), ...meta });
   if (a.via === 'session' && c.method !== 'GET') {
@@ -39,7 +40,7 @@ function assertAgentScope(actor: Actor | null, c: RouteContract, params: Record<
   if (typeof id !== 'string' || !scope.includes(id)) throw new AppError('forbidden', `This API token is not scoped to agent "${String(id)}".`);
 }
 
-async function readBody(c: RouteContract, req: Request, services: Services): Promise<unknown> {
+async function readBody(c: RouteContract, req: RouteRequest, services: Services): Promise<unknown> {
   if (c.body) return readJsonBody(req, c.maxBodyBytes ?? services.config.SKILLDOCK_MAX_BODY_BYTES);
   if (c.method !== 'GET' && req.body && !c.consumes) return readJsonBody(req, 4096);
   return undefined;
@@ -51,7 +52,7 @@ async function readBody(c: RouteContract, req: Request, services: Services): Pro
  */
 export function route<C extends RouteContract>(op: Operation<C>) {
   const c = op.contract;
-  return async function routeHandler(req: Request, args: RouteArgs = {}): Promise<Response> {
+  return async function routeHandler(req: RouteRequest, args: RouteArgs = {}): Promise<Response> {
     const started = performance.now();
     let services: Services | null = null;
     let actor: Actor | null = null;
