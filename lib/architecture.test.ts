@@ -189,6 +189,24 @@ export const PARTS: Readonly<Record<string, { top: readonly string[]; mayImport:
       'runtime.ts': ['engine', 'profiles', 'rules', 'service.ts', 'types.ts'],
     },
   },
+  installs: {
+    // The API's schema, view and service, and the API's own tests.
+    top: ['api-fanout.int.test.ts', 'api.int.test.ts', 'schema.ts', 'service.ts', 'view.ts'],
+    mayImport: {
+      'schema.ts': [],
+      records: [],
+      plan: [],
+      docker: [],
+      gating: ['records'],
+      catalog: ['docker', 'plan', 'records'],
+      steps: ['catalog', 'docker', 'plan'],
+      generations: ['docker', 'plan', 'schema.ts', 'steps'],
+      jobs: ['docker', 'generations', 'records', 'steps'],
+      recovery: ['docker', 'generations', 'jobs', 'records'],
+      'view.ts': ['records', 'schema.ts'],
+      'service.ts': ['catalog', 'generations', 'jobs', 'records', 'schema.ts', 'view.ts'],
+    },
+  },
 };
 
 /** The part of a file inside a domain folder: its first folder there, or its own name at the top; null outside. */
