@@ -2,11 +2,11 @@
 
 import { Bot, Grid3x3, Plus } from 'lucide-react';
 import Link from 'next/link';
-import { useSearchParams } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { FilterBar, optionsOf, SearchFilter, SelectFilter } from '../lists/filter-bar';
 import { NoMatchState, QueryListState } from '../lists/query-list-state';
 import { PageHeader } from '../shell/shell';
+import { usePaletteIntent } from '../shell/use-palette-intent';
 import { Button, buttonVariants } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 import { EmptyState, Tip } from '../ui/misc';
@@ -27,14 +27,7 @@ export function AgentsPage() {
   const [filters, setFilters] = useAgentFilters();
   const [creating, setCreating] = useState(false);
   // ?new=1 (the command palette's "Create an agent") opens the dialog once, then leaves the URL.
-  const wantsNew = useSearchParams().get('new') === '1';
-  useEffect(() => {
-    if (!wantsNew) return;
-    if (can.allowed) setCreating(true);
-    const url = new URL(window.location.href);
-    url.searchParams.delete('new');
-    window.history.replaceState(window.history.state, '', url.pathname + url.search);
-  }, [wantsNew, can.allowed]);
+  usePaletteIntent('new', can.allowed, () => setCreating(true));
   const data = list.data;
   const rows = data ? applyAgentFilters(data.items, filters) : [];
   const reset = () => setFilters({ q: '', scope: 'all' });

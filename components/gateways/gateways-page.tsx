@@ -1,11 +1,11 @@
 'use client';
 
 import { Plus } from 'lucide-react';
-import { useSearchParams } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { FilterBar, optionsOf, SearchFilter, SelectFilter } from '../lists/filter-bar';
 import { NoMatchState, QueryListState } from '../lists/query-list-state';
 import { PageHeader } from '../shell/shell';
+import { usePaletteIntent } from '../shell/use-palette-intent';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 import { Tip } from '../ui/misc';
@@ -35,14 +35,7 @@ export function GatewaysPage() {
   const [filters, setFilters] = useGatewayFilters();
   const [connecting, setConnecting] = useState(false);
   // ?new=1 (the command palette's "Connect a gateway") opens the dialog once, then leaves the URL.
-  const wantsNew = useSearchParams().get('new') === '1';
-  useEffect(() => {
-    if (!wantsNew) return;
-    if (can.allowed) setConnecting(true);
-    const url = new URL(window.location.href);
-    url.searchParams.delete('new');
-    window.history.replaceState(window.history.state, '', url.pathname + url.search);
-  }, [wantsNew, can.allowed]);
+  usePaletteIntent('new', can.allowed, () => setConnecting(true));
   const data = list.data;
   const rows = data ? applyGatewayFilters(data.items, filters) : [];
   const filtered = !!filters.q || filters.status !== 'all' || filters.kind !== 'all';
