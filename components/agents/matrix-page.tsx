@@ -25,6 +25,11 @@ interface Filters {
   status: string;
   agent: string;
 }
+// The two bulk buttons: every agent shown gets every skill shown ticked, or unticked.
+const BULK = [
+  { value: true, icon: ListChecks, label: 'Tick all shown' },
+  { value: false, icon: ListX, label: 'Untick all shown' },
+];
 const SOURCE_OPTIONS = [{ value: '', label: 'All sources' }, ...SOURCE_ORDER.map((s) => ({ value: s as string, label: SOURCE_LABELS[s] }))];
 const STATUS_OPTIONS = [
   { value: '', label: 'Every status' },
@@ -94,38 +99,24 @@ export function MatrixPage() {
             <SearchFilter label="Filter agents" placeholder="Filter agents…" value={f.agent} onChange={(agent) => setF({ agent })} className="w-44" />
           </FilterBar>
           <div className="flex flex-wrap items-center gap-2">
-            <Tip content={can.why}>
-              <Button
-                size="sm"
-                variant="outline"
-                disabled={!can.allowed || !data}
-                onClick={() =>
-                  bulk(
-                    agents,
-                    skills.map((s) => s.name),
-                    true,
-                  )
-                }
-              >
-                <ListChecks aria-hidden /> Tick all shown
-              </Button>
-            </Tip>
-            <Tip content={can.why}>
-              <Button
-                size="sm"
-                variant="outline"
-                disabled={!can.allowed || !data}
-                onClick={() =>
-                  bulk(
-                    agents,
-                    skills.map((s) => s.name),
-                    false,
-                  )
-                }
-              >
-                <ListX aria-hidden /> Untick all shown
-              </Button>
-            </Tip>
+            {BULK.map((b) => (
+              <Tip key={b.label} content={can.why}>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  disabled={!can.allowed || !data}
+                  onClick={() =>
+                    bulk(
+                      agents,
+                      skills.map((s) => s.name),
+                      b.value,
+                    )
+                  }
+                >
+                  <b.icon aria-hidden /> {b.label}
+                </Button>
+              </Tip>
+            ))}
             <span className="ml-auto text-sm text-muted-foreground" data-testid="matrix-changes" aria-live="polite">
               {changes.length ? `${changes.length} agent${changes.length === 1 ? '' : 's'} changed` : 'No unsaved changes'}
             </span>
