@@ -2,42 +2,13 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { agentSummariesOut } from '@/lib/api/agent-view-schemas';
+import { agentSummaries, agentSummary } from '@/test/helpers/agent-views';
 import { renderComponent } from '@/test/helpers/render-component';
 import { AgentsPage } from './agents-page';
 import { summariesKey } from './queries';
 
-const at = '2026-12-01T10:00:00.000Z';
-const agent = (id: string, name: string, skills: number) => ({
-  id,
-  name,
-  description: '',
-  sandboxConfigId: null,
-  skills: null,
-  inheritsDefaults: true,
-  denySkills: [],
-  budget: null,
-  riskProfile: null,
-  policyOverrides: null,
-  revision: 1,
-  warnings: [],
-  createdAt: at,
-  createdBy: 'admin@example.test',
-  updatedAt: at,
-  updatedBy: 'admin@example.test',
-  scope: { kind: 'inherits' },
-  denyCount: 0,
-  target: { kind: 'host', configId: null, label: 'this host' },
-  effective: { count: skills, chars: skills * 200, tokens: skills * 50, form: 'full', truncated: false, version: 'v1' },
-});
-// GET /api/v1/agents/allowlists/summary, checked against its contract.
-const summaries = (items: ReturnType<typeof agent>[]) =>
-  agentSummariesOut.parse({
-    defaults: { skills: null, unrestricted: true, budget: null, revision: 0, warnings: [], updatedAt: null, updatedBy: null },
-    builtinBudget: { maxSkills: 150, maxChars: 30000 },
-    catalogSkills: 12,
-    items,
-  });
-const THREE = summaries([agent('writer', 'Writer', 12), agent('coder', 'Coder', 3), agent('reviewer', 'Reviewer', 7)]);
+const summaries = (items: ReturnType<typeof agentSummary>[]) => agentSummariesOut.parse(agentSummaries(items));
+const THREE = summaries([agentSummary('writer', 'Writer', 12), agentSummary('coder', 'Coder', 3), agentSummary('reviewer', 'Reviewer', 7)]);
 const shown = () =>
   within(screen.getByRole('table', { name: 'Agents' }))
     .queryAllByTestId(/^agent-row-/)
