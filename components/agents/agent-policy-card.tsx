@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { updateAgentAction } from '@/app/(console)/agents/actions';
 import { patchAgentInput } from '@/lib/agents/schema';
 import type { PolicyOverrides } from '@/lib/policy/profiles/schema';
+import { ProfileOptionGroups } from '../policy/profile-options';
 import { useDenyGroups, useProfiles } from '../policy/queries';
 import { profileLabel } from '../policy/view';
 import { Button } from '../ui/button';
@@ -66,8 +67,6 @@ export function AgentPolicyCard({ agent, onReload }: { agent: AgentView; onReloa
   const name = d.riskProfile ?? DEFAULT_PROFILE;
   const items = profiles.data?.items ?? [];
   const selected = items.find((p) => p.name === name);
-  const presets = items.filter((p) => p.builtin);
-  const custom = items.filter((p) => !p.builtin);
   return (
     <div className="grid gap-4">
       <Card data-testid="agent-policy">
@@ -103,23 +102,7 @@ export function AgentPolicyCard({ agent, onReload }: { agent: AgentView; onReloa
                     {profiles.data ? ' (not found)' : ''}
                   </option>
                 ) : null}
-                <optgroup label="Presets">
-                  {presets.map((p) => (
-                    <option key={p.name} value={p.name}>
-                      {profileLabel(p.name)}
-                      {p.name === (profiles.data?.defaultProfile ?? DEFAULT_PROFILE) ? ' (default)' : ''}
-                    </option>
-                  ))}
-                </optgroup>
-                {custom.length ? (
-                  <optgroup label="Custom">
-                    {custom.map((p) => (
-                      <option key={p.name} value={p.name}>
-                        {p.name}
-                      </option>
-                    ))}
-                  </optgroup>
-                ) : null}
+                <ProfileOptionGroups items={items} defaultProfile={profiles.data?.defaultProfile ?? DEFAULT_PROFILE} label={profileLabel} />
               </Select>
             </Tip>
           </Field>

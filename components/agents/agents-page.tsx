@@ -1,14 +1,15 @@
 'use client';
 
-import { Bot, Grid3x3, Plus, SearchX } from 'lucide-react';
+import { Bot, Grid3x3, Plus } from 'lucide-react';
 import Link from 'next/link';
-import { useSearchParams } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { FilterBar, optionsOf, SearchFilter, SelectFilter } from '../lists/filter-bar';
+import { NoMatchState, QueryListState } from '../lists/query-list-state';
 import { PageHeader } from '../shell/shell';
+import { usePaletteIntent } from '../shell/use-palette-intent';
 import { Button, buttonVariants } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
-import { Input, Select } from '../ui/input';
-import { EmptyState, RetryableError, Tip } from '../ui/misc';
+import { EmptyState, Tip } from '../ui/misc';
 import { useCan } from '../viewer';
 import { AgentsTable } from './agents-table';
 import { CreateAgentDialog } from './create-agent-dialog';
@@ -16,7 +17,7 @@ import { DefaultsCard } from './defaults-card';
 import { useAgentSummaries, useMatrix } from './queries';
 import { applyAgentFilters, SCOPES, useAgentFilters } from './use-agent-filters';
 
-const SCOPE_LABELS = { all: 'Every scope', inherits: 'Inherits defaults', own: 'Own list', none: 'No skills' } as const;
+const SCOPE_OPTIONS = optionsOf(SCOPES, { all: 'Every scope', inherits: 'Inherits defaults', own: 'Own list', none: 'No skills' });
 
 /** /agents: every agent with its scope and prompt cost, the defaults, and a new-agent dialog. */
 export function AgentsPage() {
@@ -26,16 +27,10 @@ export function AgentsPage() {
   const [filters, setFilters] = useAgentFilters();
   const [creating, setCreating] = useState(false);
   // ?new=1 (the command palette's "Create an agent") opens the dialog once, then leaves the URL.
-  const wantsNew = useSearchParams().get('new') === '1';
-  useEffect(() => {
-    if (!wantsNew) return;
-    if (can.allowed) setCreating(true);
-    const url = new URL(window.location.href);
-    url.searchParams.delete('new');
-    window.history.replaceState(window.history.state, '', url.pathname + url.search);
-  }, [wantsNew, can.allowed]);
+  usePaletteIntent('new', can.allowed, () => setCreating(true));
   const data = list.data;
   const rows = data ? applyAgentFilters(data.items, filters) : [];
+  const reset = () => setFilters({ q: '', scope: 'all' });
   const known = matrix.data ? new Set(matrix.data.skills.map((s) => s.name)) : null;
   // The header's button, and the empty state's (a test id of its own, so each is found alone).
   const newButton = (testId = 'new-agent') => (
@@ -62,50 +57,28 @@ export function AgentsPage() {
       <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
         <Card>
           <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-3 pt-5">
-            <div className="flex flex-wrap items-center gap-2">
-              <Input
-                type="search"
-                value={filters.q}
-                onChange={(e) => setFilters({ q: e.target.value })}
-                placeholder="Search agents…"
-                aria-label="Search agents"
-                className="h-8 w-56"
-              />
-              <Select aria-label="Skill scope" value={filters.scope} onChange={(e) => setFilters({ scope: e.target.value as never })} className="h-8 w-44">
-                {SCOPES.map((s) => (
-                  <option key={s} value={s}>
-                    {SCOPE_LABELS[s]}
-                  </option>
-                ))}
-              </Select>
-              {filters.q || filters.scope !== 'all' ? (
-                <Button variant="ghost" size="sm" onClick={() => setFilters({ q: '', scope: 'all' })}>
-                  Reset filters
-                </Button>
-              ) : null}
-            </div>
-            {list.error && !data ? (
-              <RetryableError error={list.error} onRetry={() => void list.refetch()} />
-            ) : data && data.items.length === 0 ? (
-              <EmptyState icon={<Bot />} title="No agents yet" action={can.allowed ? newButton('new-agent-empty') : null}>
-                Create an agent for each bot of your gateway. It inherits the defaults below until you give it its own list; gateways then read its skills from{' '}
-                <code className="rounded bg-muted px-1 font-mono text-foreground">GET /api/v1/agents/&lt;id&gt;/skills</code>.
-              </EmptyState>
-            ) : data && rows.length === 0 ? (
-              <EmptyState
-                icon={<SearchX />}
-                title="No agents match"
-                action={
-                  <Button variant="outline" onClick={() => setFilters({ q: '', scope: 'all' })}>
-                    Show every agent
-                  </Button>
-                }
-              >
-                Nothing matches these filters; try other words or another scope.
-              </EmptyState>
-            ) : (
+            <FilterBar filtered={!!filters.q || filters.scope !== 'all'} onReset={reset}>
+              <SearchFilter label="Search agents" placeholder="Search agents…" value={filters.q} onChange={(q) => setFilters({ q })} className="w-56" />
+              <SelectFilter label="Skill scope" value={filters.scope} options={SCOPE_OPTIONS} onChange={(scope) => setFilters({ scope })} className="w-44" />
+            </FilterBar>
+            <QueryListState
+              query={list}
+              total={(d) => d.items.length}
+              matched={rows.length}
+              empty={
+                <EmptyState icon={<Bot />} title="No agents yet" action={can.allowed ? newButton('new-agent-empty') : null}>
+                  Create an agent for each bot of your gateway. It inherits the defaults below until you give it its own list; gateways then read its skills
+                  from <code className="rounded bg-muted px-1 font-mono text-foreground">GET /api/v1/agents/&lt;id&gt;/skills</code>.
+                </EmptyState>
+              }
+              noMatch={
+                <NoMatchState title="No agents match" resetLabel="Show every agent" onReset={reset}>
+                  Nothing matches these filters; try other words or another scope.
+                </NoMatchState>
+              }
+            >
               <AgentsTable rows={rows} loading={!data} defaults={data?.defaults} sort={filters.sort} onSort={(sort) => setFilters({ sort })} />
-            )}
+            </QueryListState>
           </CardContent>
         </Card>
         {data ? <DefaultsCard key={data.defaults.revision} defaults={data.defaults} builtin={data.builtinBudget} known={known} /> : null}

@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { deleteAgentAction } from '@/app/(console)/agents/actions';
+import { ShowMore, usePagedRows } from '../lists/show-more';
 import { Badge } from '../ui/badge';
 import { Button, buttonVariants } from '../ui/button';
 import { Confirm } from '../ui/dialog';
@@ -17,8 +18,6 @@ import { useCan } from '../viewer';
 import { invalidateAgents } from './queries';
 import type { AgentSort } from './use-agent-filters';
 import { type AgentSummary, costText, type DefaultsView, fmt, scopeLabel } from './view';
-
-const PAGE = 100;
 
 export function AgentsTable({
   rows,
@@ -35,7 +34,7 @@ export function AgentsTable({
 }) {
   const can = useCan('agents.write');
   const qc = useQueryClient();
-  const [shown, setShown] = useState(PAGE);
+  const paged = usePagedRows(rows);
   const [deleting, setDeleting] = useState<AgentSummary | null>(null);
   const remove = useOperation(deleteAgentAction, {
     input: (id: string) => ({ params: { id } }),
@@ -64,7 +63,7 @@ export function AgentsTable({
           {loading ? (
             <SkeletonRows rows={4} cols={7} />
           ) : (
-            rows.slice(0, shown).map((a) => (
+            paged.visible.map((a) => (
               <TR key={a.id} data-testid={`agent-row-${a.id}`}>
                 <TD className="max-w-64">
                   <Link href={`/agents/${encodeURIComponent(a.id)}`} className="font-medium hover:underline focus-visible:outline-2 focus-visible:outline-ring">
@@ -122,13 +121,7 @@ export function AgentsTable({
           )}
         </TBody>
       </Table>
-      {rows.length > shown ? (
-        <div className="flex justify-center">
-          <Button variant="outline" size="sm" onClick={() => setShown((n) => n + PAGE)}>
-            Show more ({fmt(rows.length - shown)} left)
-          </Button>
-        </div>
-      ) : null}
+      <ShowMore left={paged.left} onMore={paged.more} format={fmt} />
       {deleting ? (
         <Confirm
           open

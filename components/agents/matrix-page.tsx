@@ -5,11 +5,12 @@ import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { changesOf, type Draft, setCells, setOwn } from '@/lib/agents/matrix-draft';
+import { FilterBar, SearchFilter, SelectFilter } from '../lists/filter-bar';
+import { QueryListState } from '../lists/query-list-state';
 import { PageHeader } from '../shell/shell';
 import { SOURCE_LABELS, SOURCE_ORDER, STATUS_TABS } from '../skills/view';
 import { Button, buttonVariants } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
-import { Input, Select } from '../ui/input';
 import { EmptyState, RetryableError, Skeleton, Tip } from '../ui/misc';
 import { useUrlFilters } from '../ui/use-url-filters';
 import { useCan } from '../viewer';
@@ -24,6 +25,16 @@ interface Filters {
   status: string;
   agent: string;
 }
+// The two bulk buttons: every agent shown gets every skill shown ticked, or unticked.
+const BULK = [
+  { value: true, icon: ListChecks, label: 'Tick all shown' },
+  { value: false, icon: ListX, label: 'Untick all shown' },
+];
+const SOURCE_OPTIONS = [{ value: '', label: 'All sources' }, ...SOURCE_ORDER.map((s) => ({ value: s as string, label: SOURCE_LABELS[s] }))];
+const STATUS_OPTIONS = [
+  { value: '', label: 'Every status' },
+  ...STATUS_TABS.filter((t) => t.id !== 'all').map((t) => ({ value: t.id as string, label: t.label })),
+];
 const parse = (p: URLSearchParams): Filters => ({
   q: (p.get('q') ?? '').slice(0, 200),
   source: (SOURCE_ORDER as string[]).includes(p.get('source') ?? '') ? p.get('source')! : '',
@@ -81,78 +92,31 @@ export function MatrixPage() {
       />
       <Card>
         <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-3 pt-5">
+          <FilterBar filtered={filtered} onReset={() => setF({ q: '', source: '', status: '', agent: '' })}>
+            <SearchFilter label="Search skills" placeholder="Search skills…" value={f.q} onChange={(q) => setF({ q })} className="w-48" />
+            <SelectFilter label="Source" value={f.source} options={SOURCE_OPTIONS} onChange={(source) => setF({ source })} className="w-36" />
+            <SelectFilter label="Status" value={f.status} options={STATUS_OPTIONS} onChange={(status) => setF({ status })} className="w-36" />
+            <SearchFilter label="Filter agents" placeholder="Filter agents…" value={f.agent} onChange={(agent) => setF({ agent })} className="w-44" />
+          </FilterBar>
           <div className="flex flex-wrap items-center gap-2">
-            <Input
-              type="search"
-              value={f.q}
-              onChange={(e) => setF({ q: e.target.value })}
-              placeholder="Search skills…"
-              aria-label="Search skills"
-              className="h-8 w-48"
-            />
-            <Select aria-label="Source" value={f.source} onChange={(e) => setF({ source: e.target.value })} className="h-8 w-36">
-              <option value="">All sources</option>
-              {SOURCE_ORDER.map((s) => (
-                <option key={s} value={s}>
-                  {SOURCE_LABELS[s]}
-                </option>
-              ))}
-            </Select>
-            <Select aria-label="Status" value={f.status} onChange={(e) => setF({ status: e.target.value })} className="h-8 w-36">
-              <option value="">Every status</option>
-              {STATUS_TABS.filter((t) => t.id !== 'all').map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.label}
-                </option>
-              ))}
-            </Select>
-            <Input
-              type="search"
-              value={f.agent}
-              onChange={(e) => setF({ agent: e.target.value })}
-              placeholder="Filter agents…"
-              aria-label="Filter agents"
-              className="h-8 w-44"
-            />
-            {filtered ? (
-              <Button variant="ghost" size="sm" onClick={() => setF({ q: '', source: '', status: '', agent: '' })}>
-                Reset filters
-              </Button>
-            ) : null}
-          </div>
-          <div className="flex flex-wrap items-center gap-2">
-            <Tip content={can.why}>
-              <Button
-                size="sm"
-                variant="outline"
-                disabled={!can.allowed || !data}
-                onClick={() =>
-                  bulk(
-                    agents,
-                    skills.map((s) => s.name),
-                    true,
-                  )
-                }
-              >
-                <ListChecks aria-hidden /> Tick all shown
-              </Button>
-            </Tip>
-            <Tip content={can.why}>
-              <Button
-                size="sm"
-                variant="outline"
-                disabled={!can.allowed || !data}
-                onClick={() =>
-                  bulk(
-                    agents,
-                    skills.map((s) => s.name),
-                    false,
-                  )
-                }
-              >
-                <ListX aria-hidden /> Untick all shown
-              </Button>
-            </Tip>
+            {BULK.map((b) => (
+              <Tip key={b.label} content={can.why}>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  disabled={!can.allowed || !data}
+                  onClick={() =>
+                    bulk(
+                      agents,
+                      skills.map((s) => s.name),
+                      b.value,
+                    )
+                  }
+                >
+                  <b.icon aria-hidden /> {b.label}
+                </Button>
+              </Tip>
+            ))}
             <span className="ml-auto text-sm text-muted-foreground" data-testid="matrix-changes" aria-live="polite">
               {changes.length ? `${changes.length} agent${changes.length === 1 ? '' : 's'} changed` : 'No unsaved changes'}
             </span>
@@ -167,33 +131,36 @@ export function MatrixPage() {
               </Button>
             </Tip>
           </div>
-          {!data ? (
-            <Skeleton className="h-96 w-full" />
-          ) : data.agents.length === 0 ? (
-            <EmptyState title="No agents yet">Create agents on the Agents page; each becomes a row here.</EmptyState>
-          ) : skills.length === 0 || agents.length === 0 ? (
-            <EmptyState title="Nothing matches">No {skills.length ? 'agent' : 'skill'} matches these filters.</EmptyState>
-          ) : (
-            <MatrixGrid
-              agents={agents}
-              skills={skills}
-              defaults={data.defaults}
-              draft={draft}
-              canWrite={can.allowed}
-              why={can.why}
-              act={{
-                toggle: (a, name, value) => setDraft((d) => setCells(d, [a], [name], value).draft),
-                row: (a, value) =>
-                  bulk(
-                    [a],
-                    skills.map((s) => s.name),
-                    value,
-                  ),
-                column: (name, value) => bulk(agents, [name], value),
-                own: (a, own) => setDraft((d) => setOwn(d, a, data.defaults, catalog, own)),
-              }}
-            />
-          )}
+          <QueryListState
+            query={m}
+            total={(d) => d.agents.length}
+            matched={Math.min(skills.length, agents.length)}
+            loading={<Skeleton className="h-96 w-full" />}
+            empty={<EmptyState title="No agents yet">Create agents on the Agents page; each becomes a row here.</EmptyState>}
+            noMatch={<EmptyState title="Nothing matches">No {skills.length ? 'agent' : 'skill'} matches these filters.</EmptyState>}
+          >
+            {data ? (
+              <MatrixGrid
+                agents={agents}
+                skills={skills}
+                defaults={data.defaults}
+                draft={draft}
+                canWrite={can.allowed}
+                why={can.why}
+                act={{
+                  toggle: (a, name, value) => setDraft((d) => setCells(d, [a], [name], value).draft),
+                  row: (a, value) =>
+                    bulk(
+                      [a],
+                      skills.map((s) => s.name),
+                      value,
+                    ),
+                  column: (name, value) => bulk(agents, [name], value),
+                  own: (a, own) => setDraft((d) => setOwn(d, a, data.defaults, catalog, own)),
+                }}
+              />
+            ) : null}
+          </QueryListState>
           <p className="text-xs text-muted-foreground">
             Arrow keys move between boxes, space ticks or unticks. Deny lists are edited on each agent’s page and still win over a ticked box.
           </p>

@@ -1,11 +1,12 @@
 'use client';
 
+import { parseSort, type SortOf, sortRows } from '../lists/sort-rows';
 import { useUrlFilters } from '../ui/use-url-filters';
 import type { AgentSummary } from './view';
 
 export const SORTS = ['id', 'name', 'skills', 'cost'] as const;
 type SortKey = (typeof SORTS)[number];
-export type AgentSort = SortKey | `-${SortKey}`;
+export type AgentSort = SortOf<SortKey>;
 export const SCOPES = ['all', 'inherits', 'own', 'none'] as const;
 export type ScopeFilter = (typeof SCOPES)[number];
 
@@ -16,11 +17,10 @@ export interface AgentFilters {
 }
 
 function parse(p: URLSearchParams): AgentFilters {
-  const sort = p.get('sort') ?? '';
   const scope = p.get('scope') ?? '';
   return {
     q: (p.get('q') ?? '').slice(0, 200),
-    sort: (SORTS as readonly string[]).includes(sort.replace(/^-/, '')) ? (sort as AgentSort) : 'id',
+    sort: parseSort(p.get('sort'), SORTS, 'id'),
     scope: (SCOPES as readonly string[]).includes(scope) ? (scope as ScopeFilter) : 'all',
   };
 }
@@ -47,15 +47,8 @@ const KEY: Record<SortKey, (a: AgentSummary) => string | number> = {
 
 export function applyAgentFilters(items: AgentSummary[], f: AgentFilters): AgentSummary[] {
   const q = f.q.trim().toLowerCase();
-  const desc = f.sort.startsWith('-');
-  const key = KEY[f.sort.replace(/^-/, '') as SortKey];
-  return items
+  const shown = items
     .filter((a) => f.scope === 'all' || a.scope.kind === f.scope)
-    .filter((a) => !q || a.id.includes(q) || a.name.toLowerCase().includes(q) || a.description.toLowerCase().includes(q))
-    .sort((a, b) => {
-      const x = key(a);
-      const y = key(b);
-      const c = x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-      return desc ? -c : c;
-    });
+    .filter((a) => !q || a.id.includes(q) || a.name.toLowerCase().includes(q) || a.description.toLowerCase().includes(q));
+  return sortRows(shown, f.sort, KEY, (a) => a.id);
 }

@@ -6,11 +6,12 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { forgetFolderClientAction } from '@/app/(console)/gateways/actions';
+import { ConfirmRow } from '../lists/confirm-row';
+import { QueryListState } from '../lists/query-list-state';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
-import { Confirm } from '../ui/dialog';
-import { EmptyState, RetryableError, Tip } from '../ui/misc';
+import { EmptyState, Tip } from '../ui/misc';
 import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useOperation } from '../use-operation';
@@ -50,15 +51,21 @@ export function FolderClientsCard({ q = '' }: { q?: string }) {
         </CardDescription>
       </CardHeader>
       <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-3">
-        {list.error && !list.data ? (
-          <RetryableError error={list.error} onRetry={() => void list.refetch()} />
-        ) : list.data && rows.length === 0 ? (
-          <EmptyState icon={<FolderSync />} title={list.data.clients.length ? 'No folder client matches' : 'No folder client has reported yet'}>
-            {list.data.clients.length
-              ? 'Nothing matches the search.'
-              : 'Run skilldock sync beside a client with a token of the agent; it is listed after its first request.'}
-          </EmptyState>
-        ) : (
+        <QueryListState
+          query={list}
+          total={(d) => d.clients.length}
+          matched={rows.length}
+          empty={
+            <EmptyState icon={<FolderSync />} title="No folder client has reported yet">
+              Run skilldock sync beside a client with a token of the agent; it is listed after its first request.
+            </EmptyState>
+          }
+          noMatch={
+            <EmptyState icon={<FolderSync />} title="No folder client matches">
+              Nothing matches the search.
+            </EmptyState>
+          }
+        >
           <Table aria-label="Folder clients" aria-busy={!list.data || undefined}>
             <THead>
               <TR className="hover:bg-transparent">
@@ -111,25 +118,23 @@ export function FolderClientsCard({ q = '' }: { q?: string }) {
               )}
             </TBody>
           </Table>
-        )}
+        </QueryListState>
       </CardContent>
-      <Confirm
-        open={!!forgetting}
-        onOpenChange={(o) => !o && setForgetting(null)}
+      <ConfirmRow
+        row={forgetting}
+        onClose={() => setForgetting(null)}
         title="Forget this folder client?"
-        description={
-          forgetting ? (
-            <>
-              <span className="font-mono">
-                {forgetting.host}:{forgetting.dir}
-              </span>{' '}
-              (agent {forgetting.agentId}) leaves this list. Its folder is not touched, and it reappears if the command runs again.
-            </>
-          ) : null
-        }
+        describe={(c) => (
+          <>
+            <span className="font-mono">
+              {c.host}:{c.dir}
+            </span>{' '}
+            (agent {c.agentId}) leaves this list. Its folder is not touched, and it reappears if the command runs again.
+          </>
+        )}
         confirmLabel="Forget client"
         busy={forget.isPending}
-        onConfirm={() => forgetting && forget.mutate(forgetting)}
+        onConfirm={(c) => forget.mutate(c)}
       />
     </Card>
   );

@@ -1,13 +1,14 @@
 'use client';
 
-import { Plus, SearchX } from 'lucide-react';
-import { useSearchParams } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { Plus } from 'lucide-react';
+import { useState } from 'react';
+import { FilterBar, optionsOf, SearchFilter, SelectFilter } from '../lists/filter-bar';
+import { NoMatchState, QueryListState } from '../lists/query-list-state';
 import { PageHeader } from '../shell/shell';
+import { usePaletteIntent } from '../shell/use-palette-intent';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
-import { Input, Select } from '../ui/input';
-import { EmptyState, RetryableError, Tip } from '../ui/misc';
+import { Tip } from '../ui/misc';
 import { useCan } from '../viewer';
 import { ConnectDialog } from './connect-dialog';
 import { ConnectGuide } from './connect-guide';
@@ -16,7 +17,7 @@ import { GatewaysTable } from './gateways-table';
 import { useGateways } from './queries';
 import { applyGatewayFilters, KIND_FILTERS, STATUS_FILTERS, useGatewayFilters } from './use-gateway-filters';
 
-const STATUS_FILTER_LABELS = {
+const STATUS_OPTIONS = optionsOf(STATUS_FILTERS, {
   all: 'Every status',
   reachable: 'Reachable',
   unreachable: 'Unreachable',
@@ -24,8 +25,8 @@ const STATUS_FILTER_LABELS = {
   'read-only': 'Read-only',
   unchecked: 'Not tested',
   drift: 'With drift',
-} as const;
-const KIND_LABELS = { all: 'Every kind', openclaw: 'OpenClaw', folder: 'Folder clients' } as const;
+});
+const KIND_OPTIONS = optionsOf(KIND_FILTERS, { all: 'Every kind', openclaw: 'OpenClaw', folder: 'Folder clients' });
 
 /** /gateways: every connected agent gateway with its status, drift and last sync, and the connect dialog. */
 export function GatewaysPage() {
@@ -34,14 +35,7 @@ export function GatewaysPage() {
   const [filters, setFilters] = useGatewayFilters();
   const [connecting, setConnecting] = useState(false);
   // ?new=1 (the command palette's "Connect a gateway") opens the dialog once, then leaves the URL.
-  const wantsNew = useSearchParams().get('new') === '1';
-  useEffect(() => {
-    if (!wantsNew) return;
-    if (can.allowed) setConnecting(true);
-    const url = new URL(window.location.href);
-    url.searchParams.delete('new');
-    window.history.replaceState(window.history.state, '', url.pathname + url.search);
-  }, [wantsNew, can.allowed]);
+  usePaletteIntent('new', can.allowed, () => setConnecting(true));
   const data = list.data;
   const rows = data ? applyGatewayFilters(data.items, filters) : [];
   const filtered = !!filters.q || filters.status !== 'all' || filters.kind !== 'all';
@@ -62,53 +56,25 @@ export function GatewaysPage() {
       />
       <Card>
         <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-3 pt-5">
-          <div className="flex flex-wrap items-center gap-2">
-            <Input
-              type="search"
-              value={filters.q}
-              onChange={(e) => setFilters({ q: e.target.value })}
-              placeholder="Search gateways…"
-              aria-label="Search gateways"
-              className="h-8 w-56"
-            />
-            <Select aria-label="Status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value as never })} className="h-8 w-40">
-              {STATUS_FILTERS.map((s) => (
-                <option key={s} value={s}>
-                  {STATUS_FILTER_LABELS[s]}
-                </option>
-              ))}
-            </Select>
-            <Select aria-label="Kind" value={filters.kind} onChange={(e) => setFilters({ kind: e.target.value as never })} className="h-8 w-36">
-              {KIND_FILTERS.map((k) => (
-                <option key={k} value={k}>
-                  {KIND_LABELS[k]}
-                </option>
-              ))}
-            </Select>
-            {filtered ? (
-              <Button variant="ghost" size="sm" onClick={reset}>
-                Reset filters
-              </Button>
-            ) : null}
-          </div>
-          {filters.kind === 'folder' ? null : list.error && !data ? (
-            <RetryableError error={list.error} onRetry={() => void list.refetch()} />
-          ) : data && data.items.length === 0 ? (
-            <ConnectGuide roots={data.roots} action={can.allowed ? connectButton : null} />
-          ) : data && rows.length === 0 ? (
-            <EmptyState
-              icon={<SearchX />}
-              title="No gateways match"
-              action={
-                <Button variant="outline" onClick={reset}>
-                  Show every gateway
-                </Button>
+          <FilterBar filtered={filtered} onReset={reset}>
+            <SearchFilter label="Search gateways" placeholder="Search gateways…" value={filters.q} onChange={(q) => setFilters({ q })} className="w-56" />
+            <SelectFilter label="Status" value={filters.status} options={STATUS_OPTIONS} onChange={(status) => setFilters({ status })} className="w-40" />
+            <SelectFilter label="Kind" value={filters.kind} options={KIND_OPTIONS} onChange={(kind) => setFilters({ kind })} className="w-36" />
+          </FilterBar>
+          {filters.kind === 'folder' ? null : (
+            <QueryListState
+              query={list}
+              total={(d) => d.items.length}
+              matched={rows.length}
+              empty={data ? <ConnectGuide roots={data.roots} action={can.allowed ? connectButton : null} /> : null}
+              noMatch={
+                <NoMatchState title="No gateways match" resetLabel="Show every gateway" onReset={reset}>
+                  Nothing matches these filters; try other words or another status.
+                </NoMatchState>
               }
             >
-              Nothing matches these filters; try other words or another status.
-            </EmptyState>
-          ) : (
-            <GatewaysTable rows={rows} loading={!data} sort={filters.sort} onSort={(sort) => setFilters({ sort })} />
+              <GatewaysTable rows={rows} loading={!data} sort={filters.sort} onSort={(sort) => setFilters({ sort })} />
+            </QueryListState>
           )}
         </CardContent>
       </Card>

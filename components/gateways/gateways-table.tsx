@@ -1,19 +1,16 @@
 'use client';
 
 import Link from 'next/link';
-import { useState } from 'react';
+import { ShowMore, usePagedRows } from '../lists/show-more';
 import { Badge } from '../ui/badge';
-import { Button } from '../ui/button';
 import { SortHeader } from '../ui/sort-header';
 import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { DriftBadge, LastSync, StatusBadge } from './status-badges';
 import type { GatewaySort } from './use-gateway-filters';
 import { type Gateway, LOCATION_LABELS, locationText, locationType } from './view';
 
-const PAGE = 100;
-
 export function GatewaysTable({ rows, loading, sort, onSort }: { rows: Gateway[]; loading: boolean; sort: GatewaySort; onSort: (s: GatewaySort) => void }) {
-  const [shown, setShown] = useState(PAGE);
+  const paged = usePagedRows(rows);
   return (
     <>
       <Table aria-label="Gateways" aria-busy={loading || undefined}>
@@ -32,7 +29,7 @@ export function GatewaysTable({ rows, loading, sort, onSort }: { rows: Gateway[]
           {loading ? (
             <SkeletonRows rows={3} cols={7} />
           ) : (
-            rows.slice(0, shown).map((g) => (
+            paged.visible.map((g) => (
               <TR key={g.id} data-testid={`gateway-row-${g.name}`}>
                 <TD className="max-w-64">
                   <Link
@@ -70,13 +67,7 @@ export function GatewaysTable({ rows, loading, sort, onSort }: { rows: Gateway[]
           )}
         </TBody>
       </Table>
-      {rows.length > shown ? (
-        <div className="flex justify-center">
-          <Button variant="outline" size="sm" onClick={() => setShown((n) => n + PAGE)}>
-            Show more ({rows.length - shown} left)
-          </Button>
-        </div>
-      ) : null}
+      <ShowMore left={paged.left} onMore={paged.more} />
     </>
   );
 }

@@ -1,11 +1,12 @@
 'use client';
 
+import { parseSort, type SortOf, sortRows } from '../lists/sort-rows';
 import { useUrlFilters } from '../ui/use-url-filters';
 import { type Gateway, type StatusKey, statusKey } from './view';
 
 export const SORTS = ['name', 'status', 'drift', 'synced'] as const;
 type SortKey = (typeof SORTS)[number];
-export type GatewaySort = SortKey | `-${SortKey}`;
+export type GatewaySort = SortOf<SortKey>;
 export const STATUS_FILTERS = ['all', 'reachable', 'unreachable', 'invalid', 'read-only', 'unchecked', 'drift'] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 export const KIND_FILTERS = ['all', 'openclaw', 'folder'] as const;
@@ -21,10 +22,9 @@ export interface GatewayFilters {
 const pick = <T extends string>(all: readonly T[], v: string | null, fallback: T): T => ((all as readonly string[]).includes(v ?? '') ? (v as T) : fallback);
 
 function parse(p: URLSearchParams): GatewayFilters {
-  const sort = p.get('sort') ?? '';
   return {
     q: (p.get('q') ?? '').slice(0, 200),
-    sort: (SORTS as readonly string[]).includes(sort.replace(/^-/, '')) ? (sort as GatewaySort) : 'name',
+    sort: parseSort(p.get('sort'), SORTS, 'name'),
     status: pick(STATUS_FILTERS, p.get('status'), 'all'),
     kind: pick(KIND_FILTERS, p.get('kind'), 'all'),
   };
@@ -55,9 +55,7 @@ const KEY: Record<SortKey, (g: Gateway) => string | number> = {
 
 export function applyGatewayFilters(items: Gateway[], f: GatewayFilters): Gateway[] {
   const q = f.q.trim().toLowerCase();
-  const desc = f.sort.startsWith('-');
-  const key = KEY[f.sort.replace(/^-/, '') as SortKey];
-  return items
+  const shown = items
     .filter((g) => f.kind === 'all' || g.kind === f.kind)
     .filter((g) => f.status === 'all' || (f.status === 'drift' ? (g.drift?.count ?? 0) > 0 : statusKey(g.status) === f.status))
     .filter(
@@ -67,11 +65,6 @@ export function applyGatewayFilters(items: Gateway[], f: GatewayFilters): Gatewa
         g.id.toLowerCase().includes(q) ||
         JSON.stringify(g.location).toLowerCase().includes(q) ||
         g.agentIds.some((a) => a.includes(q)),
-    )
-    .sort((a, b) => {
-      const x = key(a);
-      const y = key(b);
-      const c = x < y ? -1 : x > y ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-      return desc ? -c : c;
-    });
+    );
+  return sortRows(shown, f.sort, KEY, (g) => g.name);
 }

@@ -3,28 +3,12 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { agentListOut } from '@/lib/api/agent-schemas';
 import { execLogListOut } from '@/lib/api/policy-schemas';
+import { agentRecord } from '@/test/helpers/agent-views';
 import { renderComponent } from '@/test/helpers/render-component';
 import { ExecLogPage } from './exec-log-page';
 
 const at = (min: number) => new Date(Date.UTC(2026, 11, 7, 5, min)).toISOString();
-const agent = (id: string, name: string) => ({
-  id,
-  name,
-  description: '',
-  sandboxConfigId: 'cfg_docker_1',
-  skills: null,
-  inheritsDefaults: true,
-  denySkills: [],
-  budget: null,
-  riskProfile: null,
-  policyOverrides: null,
-  revision: 1,
-  warnings: [],
-  createdAt: at(0),
-  createdBy: 'admin@example.test',
-  updatedAt: at(0),
-  updatedBy: 'admin@example.test',
-});
+const agent = (id: string, name: string) => agentRecord(id, name, { at: at(0), sandboxConfigId: 'cfg_docker_1' });
 type Row = { decision: 'allow' | 'deny' | 'approval'; outcome: string; approvalState?: 'pending' | 'approved' | 'rejected' | 'expired' };
 const exec = (id: string, agentId: string, min: number, r: Row) => ({
   id,

@@ -13,6 +13,7 @@ import { useUrlFilters } from '../ui/use-url-filters';
 import { useCan } from '../viewer';
 import { EvaluationView } from './evaluation-view';
 import { PolicyTabs } from './policy-tabs';
+import { ProfileOptionGroups } from './profile-options';
 import { useAgents, useProfiles } from './queries';
 import { useLiveEvaluation } from './use-live-evaluation';
 
@@ -61,8 +62,6 @@ export function TesterPage() {
   const agentId = profile.startsWith('agent:') ? profile.slice(6) : null;
   const input = state.command.trim() ? { command: state.command, tree: true, ...(agentId ? { agentId } : { profile }) } : null;
   const live = useLiveEvaluation(input);
-  const presets = profiles.data?.items.filter((p) => p.builtin) ?? [];
-  const custom = profiles.data?.items.filter((p) => !p.builtin) ?? [];
   return (
     <>
       <PageHeader title="Policy tester" description="Decide a command without running it: the same parse and rules the gateway's exec uses." />
@@ -102,23 +101,7 @@ export function TesterPage() {
               {profiles.data && !agentId && !profiles.data.items.some((p) => p.name === profile) ? (
                 <option value={profile}>{profile} (not found)</option>
               ) : null}
-              <optgroup label="Presets">
-                {presets.map((p) => (
-                  <option key={p.name} value={p.name}>
-                    {p.name}
-                    {p.name === profiles.data?.defaultProfile ? ' (default)' : ''}
-                  </option>
-                ))}
-              </optgroup>
-              {custom.length ? (
-                <optgroup label="Custom">
-                  {custom.map((p) => (
-                    <option key={p.name} value={p.name}>
-                      {p.name}
-                    </option>
-                  ))}
-                </optgroup>
-              ) : null}
+              <ProfileOptionGroups items={profiles.data?.items ?? []} defaultProfile={profiles.data?.defaultProfile} />
               {agents.data?.items.length ? (
                 <optgroup label="An agent's effective rules">
                   {agents.data.items.map((a) => (

@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { History } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { PACKAGE_JOB_NAMES } from '@/lib/packages/job-names';
 import { api } from '../api';
+import { DurationBarChart, durationStats, OutcomeLegend } from '../charts/duration-chart';
 import { formatDuration, fullTime } from '../jobs/format';
 import { StateChip } from '../jobs/state-chip';
 import { isFinal, type JobState, jobHref } from '../jobs/view';
@@ -48,31 +48,15 @@ export const kindLabel = (kind: string) => KIND_LABEL[kind] ?? kind.replace(/^pa
 
 interface Point extends PackageHistoryItem {
   seconds: number;
-  value: number;
 }
 
-const UNITS = [
-  { at: 7200, size: 3600, suffix: 'h' },
-  { at: 120, size: 60, suffix: 'm' },
-  { at: 0, size: 1, suffix: 's' },
-];
-
-/** Jobs that ran to an end, oldest to newest (x = time order), at most MAX_BARS, in one readable unit. */
-function chartData(items: PackageHistoryItem[]) {
-  const ran = items
+/** Jobs that ran to an end, oldest to newest (x = time order), at most MAX_BARS. */
+function chartData(items: PackageHistoryItem[]): Point[] {
+  return items
     .filter((i) => i.durationMs !== null)
     .slice(0, MAX_BARS)
-    .reverse();
-  const max = Math.max(0, ...ran.map((i) => (i.durationMs ?? 0) / 1000));
-  const unit = UNITS.find((u) => max >= u.at) ?? UNITS[UNITS.length - 1];
-  const data: Point[] = ran.map((i) => ({ ...i, seconds: (i.durationMs ?? 0) / 1000, value: (i.durationMs ?? 0) / 1000 / unit.size }));
-  return { unit, data };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+    .reverse()
+    .map((i) => ({ ...i, seconds: (i.durationMs ?? 0) / 1000 }));
 }
 
 /** Recent package jobs: a bar per job's duration coloured by outcome, and the last few as links. */
@@ -85,8 +69,8 @@ export function InstallHistoryCard() {
     refetchInterval: (query) => (query.state.data?.items.some((i) => !isFinal(i.state)) ? 5000 : false),
   });
   const items = q.data?.items ?? [];
-  const { unit, data } = chartData(items);
-  const ok = data.filter((d) => d.state === 'succeeded').length;
+  const data = chartData(items);
+  const stats = durationStats(data);
 
   return (
     <Card data-testid="install-history">
@@ -95,20 +79,11 @@ export function InstallHistoryCard() {
           <CardTitle>Install history</CardTitle>
           <CardDescription>
             {data.length
-              ? `Last ${data.length} finished package ${data.length === 1 ? 'job' : 'jobs'} · median ${formatDuration(median(data.map((d) => d.seconds * 1000)))} · ${Math.round((ok / data.length) * 100)}% succeeded`
+              ? `Last ${data.length} finished package ${data.length === 1 ? 'job' : 'jobs'} · median ${formatDuration(stats.medianMs)} · ${stats.successPercent}% succeeded`
               : 'How long installs, updates and uninstalls took, and how they ended.'}
           </CardDescription>
         </div>
-        {data.length ? (
-          <ul className="flex gap-3 text-xs text-muted-foreground" aria-label="Legend">
-            {LEGEND.map((l) => (
-              <li key={l.state} className="flex items-center gap-1.5">
-                <span aria-hidden className="size-2.5 rounded-sm" style={{ background: COLOURS[l.state] }} />
-                {l.label}
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        {data.length ? <OutcomeLegend items={LEGEND} colours={COLOURS} className="flex gap-3" /> : null}
       </CardHeader>
       <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4">
         {q.error && !q.data ? (
@@ -127,37 +102,24 @@ export function InstallHistoryCard() {
         ) : (
           <>
             {data.length ? (
-              <div className="h-32" role="img" aria-label={`Bar chart of how long the last ${data.length} package jobs took`}>
-                <ResponsiveContainer width="100%" height="100%">
-                  <BarChart data={data} margin={{ top: 4, right: 4, bottom: 0, left: 0 }} barCategoryGap="18%">
-                    <CartesianGrid vertical={false} stroke="var(--border)" />
-                    <XAxis dataKey="id" hide />
-                    <YAxis
-                      width={44}
-                      tickLine={false}
-                      axisLine={false}
-                      fontSize={11}
-                      tick={{ fill: 'var(--muted-foreground)' }}
-                      tickFormatter={(v: number) => `${v}${unit.suffix}`}
-                      allowDecimals={false}
-                    />
-                    <Tooltip cursor={{ fill: 'var(--muted)' }} content={(p) => <ChartTip active={p.active} payload={p.payload} />} isAnimationActive={false} />
-                    <Bar
-                      dataKey="value"
-                      radius={[3, 3, 0, 0]}
-                      minPointSize={2}
-                      maxBarSize={40}
-                      isAnimationActive={false}
-                      className="cursor-pointer"
-                      onClick={(d) => router.push(jobHref((d.payload as Point).id))}
-                    >
-                      {data.map((d) => (
-                        <Cell key={d.id} fill={COLOURS[d.state] ?? 'var(--muted-foreground)'} />
-                      ))}
-                    </Bar>
-                  </BarChart>
-                </ResponsiveContainer>
-              </div>
+              <DurationBarChart
+                points={data}
+                colours={COLOURS}
+                className="h-32"
+                maxBarSize={40}
+                label={`Bar chart of how long the last ${data.length} package jobs took`}
+                onOpen={(id) => router.push(jobHref(id))}
+                tip={(p) => (
+                  <>
+                    <p className="text-muted-foreground">
+                      {kindLabel(p.kind)} · {p.state} in {formatDuration(p.seconds * 1000)}
+                    </p>
+                    <p className="text-muted-foreground">
+                      by {p.createdBy} · {fullTime(p.createdAt)}
+                    </p>
+                  </>
+                )}
+              />
             ) : (
               <p className="flex h-20 items-center justify-center rounded-md border border-dashed text-sm text-muted-foreground">
                 Durations appear here once a package job finishes.
@@ -197,21 +159,5 @@ export function InstallHistoryCard() {
         )}
       </CardContent>
     </Card>
-  );
-}
-
-function ChartTip({ active, payload }: { active?: boolean; payload?: ReadonlyArray<{ payload?: unknown }> }) {
-  const p = active ? (payload?.[0]?.payload as Point | undefined) : undefined;
-  if (!p) return null;
-  return (
-    <div className="max-w-72 rounded-md border bg-card px-3 py-2 text-xs shadow-md">
-      <p className="truncate font-medium">{p.title}</p>
-      <p className="text-muted-foreground">
-        {kindLabel(p.kind)} · {p.state} in {formatDuration(p.seconds * 1000)}
-      </p>
-      <p className="text-muted-foreground">
-        by {p.createdBy} · {fullTime(p.createdAt)}
-      </p>
-    </div>
   );
 }

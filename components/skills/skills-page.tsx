@@ -1,10 +1,10 @@
 'use client';
 
 import { FolderPlus, RefreshCw, SearchX, Upload } from 'lucide-react';
-import { useSearchParams } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { PageHeader } from '../shell/shell';
+import { usePaletteIntent } from '../shell/use-palette-intent';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 import { EmptyState, RetryableError, Tip } from '../ui/misc';
@@ -32,19 +32,11 @@ export function SkillsPage() {
   const list = useSkillList({ status: filters.status, q, source: filters.source });
   const refresh = useRefreshSkills();
   const can = useCan('skills.write');
-  const params = useSearchParams();
   const [importOpen, setImportOpen] = useState(false);
   const [updateSlug, setUpdateSlug] = useUpdateParam();
   const follow = useFollowJob();
   // ?import=1 (the command palette's "Import skill") opens the dialog once, then leaves the URL.
-  const wantsImport = params.get('import') === '1';
-  useEffect(() => {
-    if (!wantsImport) return;
-    if (can.allowed) setImportOpen(true);
-    const url = new URL(window.location.href);
-    url.searchParams.delete('import');
-    window.history.replaceState(window.history.state, '', url.pathname + url.search);
-  }, [wantsImport, can.allowed]);
+  usePaletteIntent('import', can.allowed, () => setImportOpen(true));
   const data = list.data;
   const workspace = data?.roots.find((r) => r.kind === 'workspace')?.path;
   const filtered = !!q || !!filters.source || filters.status !== 'all';

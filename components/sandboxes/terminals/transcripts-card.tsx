@@ -7,12 +7,12 @@ import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import type { TerminalSettings } from '@/lib/settings/terminal-settings';
 import { api } from '../../api';
+import { ConfirmRow } from '../../lists/confirm-row';
 import { terminalSettingsKey } from '../../settings/terminal-settings-form';
 import { formatBytes } from '../../skills/import/upload';
 import { Badge } from '../../ui/badge';
 import { Button, buttonVariants } from '../../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/card';
-import { Confirm } from '../../ui/dialog';
 import { EmptyState, RetryableError } from '../../ui/misc';
 import { SkeletonRows, Table, TBody, TD, TH, THead, TR } from '../../ui/table';
 import { RelativeTime } from '../../ui/time';
@@ -43,9 +43,7 @@ export function TranscriptsCard() {
   const [deleting, setDeleting] = useState<Transcript | null>(null);
   const remove = useDeleteTranscript();
   const items = list.data?.items ?? [];
-  const confirmDelete = () => {
-    const t = deleting;
-    if (!t) return;
+  const confirmDelete = (t: Transcript) => {
     remove.mutate(t.id, {
       onSuccess: () => {
         toast.success('Transcript deleted');
@@ -146,17 +144,15 @@ export function TranscriptsCard() {
           </Table>
         )}
       </CardContent>
-      <Confirm
-        open={!!deleting}
-        onOpenChange={(o) => !o && setDeleting(null)}
+      <ConfirmRow
+        row={deleting}
+        onClose={() => setDeleting(null)}
         title="Delete this transcript?"
-        description={
-          deleting ? (
-            <>
-              {deleting.user}’s recorded terminal in {sandboxLabel(deleting.sandboxId, names)} is deleted for good; it cannot be downloaded again.
-            </>
-          ) : null
-        }
+        describe={(t) => (
+          <>
+            {t.user}’s recorded terminal in {sandboxLabel(t.sandboxId, names)} is deleted for good; it cannot be downloaded again.
+          </>
+        )}
         confirmLabel="Delete transcript"
         busy={remove.isPending}
         onConfirm={confirmDelete}
