@@ -13,9 +13,9 @@ import { useCan } from '../viewer';
 import { type Form, fromForm, issueText, KEYS, type Key, LABELS, originOf, type Stored, splitOwners, TOKEN_SOURCE, toForm } from './github-settings-form';
 import { GithubTokenField } from './github-token-field';
 import { NameChips } from './name-chips';
-import { SettingsSaveBar, saveBlockedReason } from './save-bar';
-import { SettingsFormCard, SettingsFormNotes } from './settings-card';
-import { useSettingsDraft } from './use-settings-draft';
+import { SettingsSaveBar, saveBlockedReason } from '../forms/save-bar';
+import { SettingsFormCard, SettingsFormNotes } from '../forms/settings-form-card';
+import { useSettingsDraft } from '../forms/use-settings-draft';
 
 export const githubSettingsKey = ['settings', 'github'] as const;
 

@@ -10,7 +10,7 @@ import { Card, CardContent } from '../ui/card';
 import { cn } from '../ui/cn';
 import { ErrorNote, Skeleton } from '../ui/misc';
 import { exactTime, useNow } from '../ui/time';
-import { SettingsCardHeader } from './settings-card';
+import { SettingsCardHeader } from '../forms/settings-form-card';
 import type { InstanceOut } from './view';
 
 function uptime(startedAt: string, now: number): string {

@@ -14,7 +14,7 @@ import { Field, Input } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { callAction } from '../use-operation';
 import { useViewer } from '../viewer';
-import { SettingsCardHeader } from './settings-card';
+import { SettingsCardHeader } from '../forms/settings-form-card';
 
 type Form = { currentPassword: string; newPassword: string };
 const EMPTY: Form = { currentPassword: '', newPassword: '' };

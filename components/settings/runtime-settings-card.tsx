@@ -25,8 +25,8 @@ import {
   splitBinaries,
   toForm,
 } from './runtime-settings-form';
-import { SettingsSaveBar, saveBlockedReason } from './save-bar';
-import { SettingsFormCard, SettingsFormNotes } from './settings-card';
+import { SettingsSaveBar, saveBlockedReason } from '../forms/save-bar';
+import { SettingsFormCard, SettingsFormNotes } from '../forms/settings-form-card';
 
 export const runtimeSettingsKey = ['settings', 'runtime'] as const;
 

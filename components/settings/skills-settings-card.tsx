@@ -14,10 +14,10 @@ import { CheckField, Field, Input } from '../ui/input';
 import { Textarea } from '../ui/textarea';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
-import { SettingsSaveBar, saveBlockedReason } from './save-bar';
-import { SettingsFormCard, SettingsFormNotes } from './settings-card';
+import { SettingsSaveBar, saveBlockedReason } from '../forms/save-bar';
+import { SettingsFormCard, SettingsFormNotes } from '../forms/settings-form-card';
 import { ImportPolicyFields } from './skills-import-policy-fields';
-import { useSettingsDraft } from './use-settings-draft';
+import { useSettingsDraft } from '../forms/use-settings-draft';
 
 const ALL = { status: 'all', q: '', source: '' };
 

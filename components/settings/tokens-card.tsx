@@ -16,7 +16,7 @@ import { RelativeTime, useNow } from '../ui/time';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { type CreatedToken, CreateTokenDialog } from './create-token-dialog';
-import { SettingsCardHeader } from './settings-card';
+import { SettingsCardHeader } from '../forms/settings-form-card';
 import { TokenSecretDialog } from './token-secret-dialog';
 import { errorMessage, type TokenOut, tokenStatus } from './view';
 

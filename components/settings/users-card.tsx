@@ -11,7 +11,7 @@ import { ColumnHeads, SkeletonRows, Table, TBody } from '../ui/table';
 import { useCan, useViewer } from '../viewer';
 import { AddUserDialog } from './add-user-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
-import { SettingsCardHeader } from './settings-card';
+import { SettingsCardHeader } from '../forms/settings-form-card';
 import { UserRow } from './user-row';
 import type { UserOut } from './view';
 
