@@ -2,24 +2,24 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { toast } from 'sonner';
 import type { z } from 'zod';
 import { updateGithubSettingsAction } from '@/app/(console)/settings/actions';
 import { githubSettingsPatch, githubSettingsSchema } from '@/lib/settings/github-settings';
 import { api } from '../api';
-import { CheckField, Field, Input } from '../ui/input';
+import { NumberField, TextField } from '../forms/fields';
+import { toastSaved } from '../forms/saved-toast';
+import { SettingsForm } from '../forms/settings-form';
+import { SettingsFormCard } from '../forms/settings-form-card';
+import { draftFields, useSettingsDraft } from '../forms/use-settings-draft';
+import { CheckField } from '../ui/input';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
-import { type Form, fromForm, issueText, KEYS, type Key, LABELS, originOf, type Stored, splitOwners, TOKEN_SOURCE, toForm } from './github-settings-form';
+import { fromForm, issueText, KEYS, type Key, LABELS, originOf, type Stored, splitOwners, TOKEN_SOURCE, toForm } from './github-settings-form';
 import { GithubTokenField } from './github-token-field';
 import { NameChips } from './name-chips';
-import { SettingsSaveBar, saveBlockedReason } from '../forms/save-bar';
-import { SettingsFormCard, SettingsFormNotes } from '../forms/settings-form-card';
-import { useSettingsDraft } from '../forms/use-settings-draft';
 
 export const githubSettingsKey = ['settings', 'github'] as const;
 
-type TextKey = Exclude<keyof Form, 'requireChecksum'>;
 const ownerOk = (o: string) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/.test(o);
 
 /** Settings → GitHub: API base (Enterprise), token, owner allowlist and the install policies. */
@@ -56,23 +56,12 @@ export function GithubSettingsCard() {
       qc.setQueryData(githubSettingsKey, next);
       resetAll(next);
       void qc.invalidateQueries({ queryKey: ['packages'] });
-      toast.success('GitHub settings saved', {
-        description: `Changed: ${Object.keys(body)
-          .map((k) => LABELS[k as Key] ?? k)
-          .join(', ')}.`,
-      });
+      toastSaved('GitHub settings', body, LABELS);
     },
     onError: draft.onSaveError,
   });
 
-  const disabled = !can.allowed || save.isPending;
-  const blocked = saveBlockedReason(can, valid, changed.length);
   const configured = stored?.token === '***';
-  const input = (f: Form, k: TextKey, id: string, props: React.InputHTMLAttributes<HTMLInputElement>) => (
-    <Input id={id} value={f[k]} onChange={(e) => set(k, e.target.value)} aria-invalid={!!errors[k]} {...props} />
-  );
-  const text = { autoComplete: 'off', spellCheck: false } as const;
-  const numeric = { inputMode: 'numeric', className: 'w-40' } as const;
 
   return (
     <SettingsFormCard
@@ -82,26 +71,27 @@ export function GithubSettingsCard() {
       value={stored && form ? { stored, form } : null}
       loadingLabel="Loading GitHub settings"
     >
-      {({ stored, form }) => (
-        <form
-          noValidate
-          aria-label="GitHub settings"
-          data-testid="github-settings-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (!blocked) save.mutate(patch);
-          }}
-        >
-          <fieldset disabled={disabled} className="grid gap-4 md:grid-cols-2">
-            <SettingsFormNotes can={can} saveError={save.error} className="md:col-span-2" />
-            <Field
+      {({ stored, form }) => {
+        const f = draftFields(form, set, errors);
+        return (
+          <SettingsForm
+            label="GitHub settings"
+            testId="github-settings-form"
+            can={can}
+            save={save}
+            valid={valid}
+            changed={changed.map((k) => LABELS[k as Key])}
+            onSave={() => save.mutate(patch)}
+            onDiscard={() => resetAll(stored)}
+            className="gap-4 md:grid-cols-2"
+            notesClassName="md:col-span-2"
+          >
+            <TextField
               label="API base URL"
-              htmlFor="gh-api-base"
-              error={errors.apiBaseUrl}
+              id="gh-api-base"
               hint="https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise."
-            >
-              {input(form, 'apiBaseUrl', 'gh-api-base', text)}
-            </Field>
+              {...f.text('apiBaseUrl')}
+            />
             <GithubTokenField
               token={token}
               onToken={setToken}
@@ -115,23 +105,21 @@ export function GithubSettingsCard() {
               Token in use: <span className="font-medium text-foreground">{TOKEN_SOURCE[stored.tokenSource]}</span>. A token saved here wins over GITHUB_TOKEN,
               then GH_TOKEN.
             </p>
-            <Field
+            <TextField
               label="Extra download hosts"
-              htmlFor="gh-download-hosts"
-              error={errors.downloadHosts}
+              id="gh-download-hosts"
               hint="Hosts release downloads may redirect to besides GitHub’s own (Enterprise storage, mirrors); host names separated by commas or spaces."
-            >
-              {input(form, 'downloadHosts', 'gh-download-hosts', { ...text, placeholder: 'e.g. objects.ghe.example.com' })}
-            </Field>
+              placeholder="e.g. objects.ghe.example.com"
+              {...f.text('downloadHosts')}
+            />
             <div className="hidden md:block" />
-            <Field
+            <TextField
               label="Allowed owners"
-              htmlFor="gh-owners"
-              error={errors.allowedOwners}
+              id="gh-owners"
               hint="Users or organisations, separated by commas or spaces. Empty allows every owner."
-            >
-              {input(form, 'allowedOwners', 'gh-owners', { ...text, 'aria-describedby': 'gh-owner-chips' })}
-            </Field>
+              aria-describedby="gh-owner-chips"
+              {...f.text('allowedOwners')}
+            />
             <NameChips
               id="gh-owner-chips"
               label="Allowed owners"
@@ -140,45 +128,29 @@ export function GithubSettingsCard() {
               empty="Every owner is allowed."
               className="content-start md:pt-6"
             />
-            <Field label="Max asset size (MB)" htmlFor="gh-max" error={errors.maxAssetMb} hint="Larger release assets are not downloaded (1 to 2048).">
-              {input(form, 'maxAssetMb', 'gh-max', numeric)}
-            </Field>
-            <Field
+            <NumberField label="Max asset size (MB)" id="gh-max" hint="Larger release assets are not downloaded (1 to 2048)." {...f.text('maxAssetMb')} />
+            <NumberField
               label="Retained versions"
-              htmlFor="gh-retained"
-              error={errors.retainedVersions}
+              id="gh-retained"
               hint="Earlier versions kept for one-click rollback (0 to 10)."
-            >
-              {input(form, 'retainedVersions', 'gh-retained', numeric)}
-            </Field>
-            <Field
+              {...f.text('retainedVersions')}
+            />
+            <NumberField
               label="Smoke-test timeout (seconds)"
-              htmlFor="gh-smoke"
-              error={errors.smokeTimeoutSeconds}
+              id="gh-smoke"
               hint="How long a new binary may take to answer its smoke test (1 to 120)."
-            >
-              {input(form, 'smokeTimeoutSeconds', 'gh-smoke', numeric)}
-            </Field>
+              {...f.text('smokeTimeoutSeconds')}
+            />
             <CheckField
               id="gh-require"
               wrapperClassName="md:pt-6"
               label="Require a checksum"
               hint="Refuse releases that publish no digest or checksum file, instead of recording the hash on first use (TOFU)."
-              checked={form.requireChecksum}
-              onChange={(e) => set('requireChecksum', e.target.checked)}
+              {...f.check('requireChecksum')}
             />
-          </fieldset>
-          <SettingsSaveBar
-            valid={valid}
-            changed={changed.map((k) => LABELS[k as Key])}
-            disabled={disabled}
-            discardDisabled={!changed.length && valid}
-            onDiscard={() => resetAll(stored)}
-            blocked={blocked}
-            saving={save.isPending}
-          />
-        </form>
-      )}
+          </SettingsForm>
+        );
+      }}
     </SettingsFormCard>
   );
 }
