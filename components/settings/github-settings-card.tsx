@@ -1,18 +1,17 @@
 'use client';
 
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import { updateGithubSettingsAction } from '@/app/(console)/settings/actions';
 import { githubSettingsPatch, githubSettingsSchema } from '@/lib/settings/github-settings';
 import { api } from '../api';
 import { NumberField, TextField } from '../forms/fields';
-import { toastSaved } from '../forms/saved-toast';
 import { SettingsForm } from '../forms/settings-form';
 import { SettingsFormCard } from '../forms/settings-form-card';
 import { draftFields, useSettingsDraft } from '../forms/use-settings-draft';
+import { useSettingsSave } from '../forms/use-settings-save';
 import { CheckField } from '../ui/input';
-import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { fromForm, issueText, KEYS, type Key, LABELS, originOf, type Stored, splitOwners, TOKEN_SOURCE, toForm } from './github-settings-form';
 import { GithubTokenField } from './github-token-field';
@@ -24,7 +23,6 @@ const ownerOk = (o: string) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/
 
 /** Settings → GitHub: API base (Enterprise), token, owner allowlist and the install policies. */
 export function GithubSettingsCard() {
-  const qc = useQueryClient();
   const can = useCan('packages.write');
   const q = useQuery({ queryKey: githubSettingsKey, queryFn: ({ signal }) => api<Stored>('/api/v1/settings/github', { signal }) });
   const stored = q.data;
@@ -50,15 +48,13 @@ export function GithubSettingsCard() {
     setToken('');
     setRemoveToken(false);
   };
-  const save = useOperation(updateGithubSettingsAction, {
+  const save = useSettingsSave(updateGithubSettingsAction, {
     input: (body: z.input<typeof githubSettingsPatch>) => ({ body }),
-    onSuccess: (next, body) => {
-      qc.setQueryData(githubSettingsKey, next);
-      resetAll(next);
-      void qc.invalidateQueries({ queryKey: ['packages'] });
-      toastSaved('GitHub settings', body, LABELS);
-    },
+    queryKey: githubSettingsKey,
+    reset: resetAll,
     onError: draft.onSaveError,
+    invalidate: ['packages'],
+    saved: { what: 'GitHub settings', labels: LABELS },
   });
 
   const configured = stored?.token === '***';

@@ -1,18 +1,17 @@
 'use client';
 
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { updateRuntimeSettingsAction } from '@/app/(console)/settings/actions';
 import { type RuntimeSettings as RuntimeSettingsValues, runtimeSettingsSchema as runtimeSettingsClientSchema } from '@/lib/settings/runtime-settings';
 import { ApiError, api } from '../api';
 import { ListField, NumberField, TextField } from '../forms/fields';
-import { toastSaved } from '../forms/saved-toast';
 import { SettingsForm } from '../forms/settings-form';
 import { SettingsFormCard } from '../forms/settings-form-card';
+import { useSettingsSave } from '../forms/use-settings-save';
 import { CheckField } from '../ui/input';
 import { Skeleton } from '../ui/misc';
-import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { NameChips } from './name-chips';
 import { Section } from './runtime-settings-fields';
@@ -37,7 +36,6 @@ const binaryOk = (b: string) => /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/.test(b);
 
 /** Settings → Package sources: pip indexes, npm registry, detected binaries and update checks. */
 export function RuntimeSettingsCard() {
-  const qc = useQueryClient();
   const can = useCan('packages.write');
   const q = useQuery({ queryKey: runtimeSettingsKey, queryFn: ({ signal }) => api<RuntimeSettingsValues>('/api/v1/settings/runtime', { signal }) });
   const form = useForm<FormValues>({ resolver, mode: 'onChange', defaultValues: BLANK });
@@ -55,15 +53,13 @@ export function RuntimeSettingsCard() {
   const changes = stored && parsed.success ? changedFields(stored, parsed.data) : {};
   const changedKeys = Object.keys(changes) as RuntimeSettingsKey[];
 
-  const save = useOperation(updateRuntimeSettingsAction, {
+  const save = useSettingsSave(updateRuntimeSettingsAction, {
     input: (patch: Partial<RuntimeSettingsValues>) => ({ body: patch }),
-    onSuccess: (next, patch) => {
-      qc.setQueryData(runtimeSettingsKey, next);
-      form.reset(toForm(next));
-      // The binaries list changes what the runtime check detects; the update settings what is stale.
-      void qc.invalidateQueries({ queryKey: ['packages'] });
-      toastSaved('Package sources', patch, LABELS);
-    },
+    queryKey: runtimeSettingsKey,
+    reset: (next) => form.reset(toForm(next)),
+    // The binaries list changes what the runtime check detects; the update settings what is stale.
+    invalidate: ['packages'],
+    saved: { what: 'Package sources', labels: LABELS },
     onError: (e) => {
       if (e instanceof ApiError && e.issues.length) {
         const raw = fromForm(form.getValues());

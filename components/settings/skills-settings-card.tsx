@@ -1,21 +1,20 @@
 'use client';
 
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { updateSkillsSettingsAction } from '@/app/(console)/settings/actions';
 import { METADATA_FLAVOURS, type SkillsSettings } from '@/lib/settings/skills-settings';
 import { api } from '../api';
 import { ListField, NumberField, TextField } from '../forms/fields';
-import { toastSaved } from '../forms/saved-toast';
 import { SettingsForm } from '../forms/settings-form';
 import { SettingsFormCard } from '../forms/settings-form-card';
 import { draftFields, useSettingsDraft } from '../forms/use-settings-draft';
+import { useSettingsSave } from '../forms/use-settings-save';
 import { listUrl, skillListKey, skillsSettingsKey } from '../skills/queries';
 import { fromForm, LABELS, type SettingsKey, toForm } from '../skills/settings-form';
 import type { SkillList } from '../skills/view';
 import { Button } from '../ui/button';
 import { CheckField } from '../ui/input';
-import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { ImportPolicyFields } from './skills-import-policy-fields';
 
@@ -30,7 +29,6 @@ const Section = ({ title, children }: { title: string; children: React.ReactNode
 
 /** Settings → Skills: roots, discovery limits, watcher, import policy (uploads, URLs, git, ClawHub) and the gateway config gating reads. */
 export function SkillsSettingsCard() {
-  const qc = useQueryClient();
   const can = useCan('skills.write');
   const q = useQuery({ queryKey: skillsSettingsKey, queryFn: ({ signal }) => api<SkillsSettings>('/api/v1/settings/skills', { signal }) });
   const catalog = useQuery({ queryKey: skillListKey(ALL), queryFn: ({ signal }) => api<SkillList>(listUrl(ALL), { signal }), staleTime: 60_000 });
@@ -42,15 +40,13 @@ export function SkillsSettingsCard() {
   const changed = Object.keys(patch) as SettingsKey[];
   const valid = !Object.keys(localErrors).length;
 
-  const save = useOperation(updateSkillsSettingsAction, {
+  const save = useSettingsSave(updateSkillsSettingsAction, {
     input: (body: Partial<SkillsSettings>) => ({ body }),
-    onSuccess: (next, body) => {
-      qc.setQueryData(skillsSettingsKey, next);
-      draft.reset(next);
-      void qc.invalidateQueries({ queryKey: ['skills'] });
-      toastSaved('Skills settings', body, LABELS, 'The catalog is read again.');
-    },
+    queryKey: skillsSettingsKey,
+    reset: draft.reset,
     onError: draft.onSaveError,
+    invalidate: ['skills'],
+    saved: { what: 'Skills settings', labels: LABELS, then: 'The catalog is read again.' },
   });
 
   const rootPath = (kind: string) => catalog.data?.roots.find((r) => r.kind === kind)?.path;

@@ -1,24 +1,22 @@
 'use client';
 
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { z } from 'zod';
 import { updateTerminalSettingsAction } from '@/app/(console)/settings/actions';
 import { type TerminalSettings, type terminalSettingsPatch, terminalSettingsSchema } from '@/lib/settings/terminal-settings';
 import { api } from '../api';
 import { NumberField } from '../forms/fields';
-import { toastSaved } from '../forms/saved-toast';
 import { SettingsForm } from '../forms/settings-form';
 import { SettingsFormCard } from '../forms/settings-form-card';
 import { draftFields, useSettingsDraft } from '../forms/use-settings-draft';
+import { useSettingsSave } from '../forms/use-settings-save';
 import { CheckField } from '../ui/input';
-import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { fromForm, issueText, KEYS, type Key, LABELS, terminalSettingsKey, toForm } from './terminal-settings-form';
 
 /** Settings → Terminal: how many terminals may be open, the re-attach grace, the access re-check, and transcript recording. */
 export function TerminalSettingsCard() {
-  const qc = useQueryClient();
   const can = useCan('terminals.manage');
   const q = useQuery({ queryKey: terminalSettingsKey, queryFn: ({ signal }) => api<TerminalSettings>('/api/v1/settings/terminal', { signal }) });
   const stored = q.data;
@@ -34,14 +32,12 @@ export function TerminalSettingsCard() {
   const valid = !!parsed?.success;
   const changed = Object.keys(patch) as Key[];
 
-  const save = useOperation(updateTerminalSettingsAction, {
+  const save = useSettingsSave(updateTerminalSettingsAction, {
     input: (body: z.input<typeof terminalSettingsPatch>) => ({ body }),
-    onSuccess: (next, body) => {
-      qc.setQueryData(terminalSettingsKey, next);
-      draft.reset(next);
-      toastSaved('Terminal settings', body, LABELS, 'Limits apply to terminals opened from now on.');
-    },
+    queryKey: terminalSettingsKey,
+    reset: draft.reset,
     onError: draft.onSaveError,
+    saved: { what: 'Terminal settings', labels: LABELS, then: 'Limits apply to terminals opened from now on.' },
   });
 
   return (
