@@ -21,7 +21,7 @@ export function useSettingsSave<I, S, V extends object>(
     onError: (e: ApiError) => void;
     /** Queries whose answers depend on these settings. */
     invalidate?: readonly unknown[];
-    saved: { what: string; labels: Record<string, string>; then?: string };
+    saved: { what: string; labels: Record<string, string>; after?: string };
   },
 ) {
   const qc = useQueryClient();
@@ -31,7 +31,7 @@ export function useSettingsSave<I, S, V extends object>(
       qc.setQueryData(opts.queryKey, next);
       opts.reset(next);
       if (opts.invalidate) void qc.invalidateQueries({ queryKey: opts.invalidate });
-      toastSaved(opts.saved.what, patch, opts.saved.labels, opts.saved.then);
+      toastSaved(opts.saved.what, patch, opts.saved.labels, opts.saved.after);
     },
     onError: opts.onError,
   });

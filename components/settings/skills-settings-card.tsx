@@ -46,7 +46,7 @@ export function SkillsSettingsCard() {
     reset: draft.reset,
     onError: draft.onSaveError,
     invalidate: ['skills'],
-    saved: { what: 'Skills settings', labels: LABELS, then: 'The catalog is read again.' },
+    saved: { what: 'Skills settings', labels: LABELS, after: 'The catalog is read again.' },
   });
 
   const rootPath = (kind: string) => catalog.data?.roots.find((r) => r.kind === kind)?.path;

@@ -37,7 +37,7 @@ export function TerminalSettingsCard() {
     queryKey: terminalSettingsKey,
     reset: draft.reset,
     onError: draft.onSaveError,
-    saved: { what: 'Terminal settings', labels: LABELS, then: 'Limits apply to terminals opened from now on.' },
+    saved: { what: 'Terminal settings', labels: LABELS, after: 'Limits apply to terminals opened from now on.' },
   });
 
   return (
