@@ -12,21 +12,7 @@ type Can = { allowed: boolean; why?: string };
  * the fields (disabled while read only or saving), and the save bar with what is unsaved, Discard and Save.
  * Save is refused (and says why) when the viewer may not write, a field is invalid, or nothing changed.
  */
-export function SettingsForm({
-  label,
-  testId,
-  can,
-  save,
-  valid,
-  changed,
-  onSave,
-  onSubmit,
-  discardDisabled,
-  onDiscard,
-  className,
-  notesClassName,
-  children,
-}: {
+export type SettingsFormProps = {
   /** The form's accessible name. */
   label: string;
   testId: string;
@@ -46,7 +32,23 @@ export function SettingsForm({
   className?: string;
   notesClassName?: string;
   children: React.ReactNode;
-}) {
+};
+
+export function SettingsForm({
+  label,
+  testId,
+  can,
+  save,
+  valid,
+  changed,
+  onSave,
+  onSubmit,
+  discardDisabled,
+  onDiscard,
+  className,
+  notesClassName,
+  children,
+}: SettingsFormProps) {
   const disabled = !can.allowed || save.isPending;
   const blocked = saveBlockedReason(can, valid, changed.length);
   return (

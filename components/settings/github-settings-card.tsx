@@ -6,10 +6,9 @@ import type { z } from 'zod';
 import { updateGithubSettingsAction } from '@/app/(console)/settings/actions';
 import { githubSettingsPatch, githubSettingsSchema } from '@/lib/settings/github-settings';
 import { api } from '../api';
+import { DraftSettingsCard } from '../forms/draft-settings-card';
 import { NumberField, TextField } from '../forms/fields';
-import { SettingsForm } from '../forms/settings-form';
-import { SettingsFormCard } from '../forms/settings-form-card';
-import { draftFields, useSettingsDraft } from '../forms/use-settings-draft';
+import { useSettingsDraft } from '../forms/use-settings-draft';
 import { useSettingsSave } from '../forms/use-settings-save';
 import { CheckField } from '../ui/input';
 import { useCan } from '../viewer';
@@ -27,7 +26,7 @@ export function GithubSettingsCard() {
   const q = useQuery({ queryKey: githubSettingsKey, queryFn: ({ signal }) => api<Stored>('/api/v1/settings/github', { signal }) });
   const stored = q.data;
   const draft = useSettingsDraft(stored, toForm);
-  const { form, set } = draft;
+  const { form } = draft;
   const [token, setToken] = useState('');
   const [removeToken, setRemoveToken] = useState(false);
 
@@ -60,93 +59,91 @@ export function GithubSettingsCard() {
   const configured = stored?.token === '***';
 
   return (
-    <SettingsFormCard
+    <DraftSettingsCard
       title="GitHub"
       description="Where GitHub-release binaries come from, the token used for the API, which owners may be installed from, and the install policies."
       query={q}
-      value={stored && form ? { stored, form } : null}
       loadingLabel="Loading GitHub settings"
+      stored={stored}
+      draft={draft}
+      errors={errors}
+      label="GitHub settings"
+      testId="github-settings-form"
+      can={can}
+      save={save}
+      valid={valid}
+      changed={changed.map((k) => LABELS[k as Key])}
+      onSave={() => save.mutate(patch)}
+      onDiscard={resetAll}
+      className="gap-4 md:grid-cols-2"
+      notesClassName="md:col-span-2"
     >
-      {({ stored, form }) => {
-        const f = draftFields(form, set, errors);
-        return (
-          <SettingsForm
-            label="GitHub settings"
-            testId="github-settings-form"
-            can={can}
-            save={save}
-            valid={valid}
-            changed={changed.map((k) => LABELS[k as Key])}
-            onSave={() => save.mutate(patch)}
-            onDiscard={() => resetAll(stored)}
-            className="gap-4 md:grid-cols-2"
-            notesClassName="md:col-span-2"
-          >
-            <TextField
-              label="API base URL"
-              id="gh-api-base"
-              hint="https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise."
-              {...f.text('apiBaseUrl')}
-            />
-            <GithubTokenField
-              token={token}
-              onToken={setToken}
-              removeToken={removeToken}
-              onRemoveToken={setRemoveToken}
-              configured={configured}
-              hostChanged={originOf(form.apiBaseUrl) !== originOf(stored.apiBaseUrl)}
-              error={errors.token}
-            />
-            <p className="text-xs text-muted-foreground md:col-span-2" data-testid="token-source">
-              Token in use: <span className="font-medium text-foreground">{TOKEN_SOURCE[stored.tokenSource]}</span>. A token saved here wins over GITHUB_TOKEN,
-              then GH_TOKEN.
-            </p>
-            <TextField
-              label="Extra download hosts"
-              id="gh-download-hosts"
-              hint="Hosts release downloads may redirect to besides GitHub’s own (Enterprise storage, mirrors); host names separated by commas or spaces."
-              placeholder="e.g. objects.ghe.example.com"
-              {...f.text('downloadHosts')}
-            />
-            <div className="hidden md:block" />
-            <TextField
-              label="Allowed owners"
-              id="gh-owners"
-              hint="Users or organisations, separated by commas or spaces. Empty allows every owner."
-              aria-describedby="gh-owner-chips"
-              {...f.text('allowedOwners')}
-            />
-            <NameChips
-              id="gh-owner-chips"
-              label="Allowed owners"
-              names={splitOwners(form.allowedOwners)}
-              valid={ownerOk}
-              empty="Every owner is allowed."
-              className="content-start md:pt-6"
-            />
-            <NumberField label="Max asset size (MB)" id="gh-max" hint="Larger release assets are not downloaded (1 to 2048)." {...f.text('maxAssetMb')} />
-            <NumberField
-              label="Retained versions"
-              id="gh-retained"
-              hint="Earlier versions kept for one-click rollback (0 to 10)."
-              {...f.text('retainedVersions')}
-            />
-            <NumberField
-              label="Smoke-test timeout (seconds)"
-              id="gh-smoke"
-              hint="How long a new binary may take to answer its smoke test (1 to 120)."
-              {...f.text('smokeTimeoutSeconds')}
-            />
-            <CheckField
-              id="gh-require"
-              wrapperClassName="md:pt-6"
-              label="Require a checksum"
-              hint="Refuse releases that publish no digest or checksum file, instead of recording the hash on first use (TOFU)."
-              {...f.check('requireChecksum')}
-            />
-          </SettingsForm>
-        );
-      }}
-    </SettingsFormCard>
+      {(f, { stored, form }) => (
+        <>
+          <TextField
+            label="API base URL"
+            id="gh-api-base"
+            hint="https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise."
+            {...f.text('apiBaseUrl')}
+          />
+          <GithubTokenField
+            token={token}
+            onToken={setToken}
+            removeToken={removeToken}
+            onRemoveToken={setRemoveToken}
+            configured={configured}
+            hostChanged={originOf(form.apiBaseUrl) !== originOf(stored.apiBaseUrl)}
+            error={errors.token}
+          />
+          <p className="text-xs text-muted-foreground md:col-span-2" data-testid="token-source">
+            Token in use: <span className="font-medium text-foreground">{TOKEN_SOURCE[stored.tokenSource]}</span>. A token saved here wins over GITHUB_TOKEN,
+            then GH_TOKEN.
+          </p>
+          <TextField
+            label="Extra download hosts"
+            id="gh-download-hosts"
+            hint="Hosts release downloads may redirect to besides GitHub’s own (Enterprise storage, mirrors); host names separated by commas or spaces."
+            placeholder="e.g. objects.ghe.example.com"
+            {...f.text('downloadHosts')}
+          />
+          <div className="hidden md:block" />
+          <TextField
+            label="Allowed owners"
+            id="gh-owners"
+            hint="Users or organisations, separated by commas or spaces. Empty allows every owner."
+            aria-describedby="gh-owner-chips"
+            {...f.text('allowedOwners')}
+          />
+          <NameChips
+            id="gh-owner-chips"
+            label="Allowed owners"
+            names={splitOwners(form.allowedOwners)}
+            valid={ownerOk}
+            empty="Every owner is allowed."
+            className="content-start md:pt-6"
+          />
+          <NumberField label="Max asset size (MB)" id="gh-max" hint="Larger release assets are not downloaded (1 to 2048)." {...f.text('maxAssetMb')} />
+          <NumberField
+            label="Retained versions"
+            id="gh-retained"
+            hint="Earlier versions kept for one-click rollback (0 to 10)."
+            {...f.text('retainedVersions')}
+          />
+          <NumberField
+            label="Smoke-test timeout (seconds)"
+            id="gh-smoke"
+            hint="How long a new binary may take to answer its smoke test (1 to 120)."
+            {...f.text('smokeTimeoutSeconds')}
+          />
+          <CheckField
+            id="gh-require"
+            wrapperClassName="md:pt-6"
+            label="Require a checksum"
+            hint="Refuse releases that publish no digest or checksum file, instead of recording the hash on first use (TOFU)."
+            {...f.check('requireChecksum')}
+          />
+        </>
+      )}
+    </DraftSettingsCard>
   );
 }

@@ -6,10 +6,9 @@ import type { z } from 'zod';
 import { updateTerminalSettingsAction } from '@/app/(console)/settings/actions';
 import { type TerminalSettings, type terminalSettingsPatch, terminalSettingsSchema } from '@/lib/settings/terminal-settings';
 import { api } from '../api';
+import { DraftSettingsCard } from '../forms/draft-settings-card';
 import { NumberField } from '../forms/fields';
-import { SettingsForm } from '../forms/settings-form';
-import { SettingsFormCard } from '../forms/settings-form-card';
-import { draftFields, useSettingsDraft } from '../forms/use-settings-draft';
+import { useSettingsDraft } from '../forms/use-settings-draft';
 import { useSettingsSave } from '../forms/use-settings-save';
 import { CheckField } from '../ui/input';
 import { useCan } from '../viewer';
@@ -21,7 +20,7 @@ export function TerminalSettingsCard() {
   const q = useQuery({ queryKey: terminalSettingsKey, queryFn: ({ signal }) => api<TerminalSettings>('/api/v1/settings/terminal', { signal }) });
   const stored = q.data;
   const draft = useSettingsDraft(stored, toForm);
-  const { form, set } = draft;
+  const { form } = draft;
 
   const parsed = useMemo(() => (form ? terminalSettingsSchema.safeParse(fromForm(form)) : null), [form]);
   const errors: Record<string, string> = { ...draft.serverIssues };
@@ -41,64 +40,61 @@ export function TerminalSettingsCard() {
   });
 
   return (
-    <SettingsFormCard
+    <DraftSettingsCard
       title="Terminal"
       description="The browser terminal into sandboxes: how many may be open, how long a dropped one waits to be re-attached, how often its user’s access is checked again, and whether sessions are recorded."
       query={q}
-      value={stored && form ? { stored, form } : null}
       loadingLabel="Loading terminal settings"
+      stored={stored}
+      draft={draft}
+      errors={errors}
+      label="Terminal settings"
+      testId="terminal-settings-form"
+      can={can}
+      save={save}
+      valid={valid}
+      changed={changed.map((k) => LABELS[k])}
+      onSave={() => save.mutate(patch)}
+      className="gap-4 md:grid-cols-2"
+      notesClassName="md:col-span-2"
     >
-      {({ stored, form }) => {
-        const f = draftFields(form, set, errors);
-        return (
-          <SettingsForm
-            label="Terminal settings"
-            testId="terminal-settings-form"
-            can={can}
-            save={save}
-            valid={valid}
-            changed={changed.map((k) => LABELS[k])}
-            onSave={() => save.mutate(patch)}
-            onDiscard={() => draft.reset(stored)}
-            className="gap-4 md:grid-cols-2"
-            notesClassName="md:col-span-2"
-          >
-            <NumberField label="Terminals per user" id="term-per-user" hint="Open at once, across all sandboxes (1 to 50)." {...f.text('maxPerUser')} />
-            <NumberField label="Terminals per sandbox" id="term-per-sandbox" hint="Open at once, across all users (1 to 50)." {...f.text('maxPerSandbox')} />
-            <NumberField
-              label="Re-attach grace (seconds)"
-              id="term-grace"
-              hint="How long a shell whose browser dropped keeps running, waiting for it to come back (0 to 3600)."
-              {...f.text('graceSeconds')}
-            />
-            <NumberField
-              label="Access re-check (seconds)"
-              id="term-recheck"
-              hint="How often an open terminal checks that its user may still hold it; a demoted or disabled user is cut off (5 to 600)."
-              {...f.text('recheckSeconds')}
-            />
-            <CheckField
-              id="term-record"
-              wrapperClassName="md:pt-6"
-              label="Record transcripts"
-              hint="All output of terminals opened from now on (what was typed shows only where the shell echoed it, so passwords stay out), downloadable by admins from Terminal sessions."
-              {...f.check('recordTranscripts')}
-            />
-            <NumberField
-              label="Keep transcripts (days)"
-              id="term-retention"
-              hint="Transcripts last written longer ago are deleted (1 to 3650)."
-              {...f.text('transcriptRetentionDays')}
-            />
-            <NumberField
-              label="Transcript space (MiB)"
-              id="term-quota"
-              hint="All transcripts together; the oldest ended ones are deleted to make room for a new session (16 to 1048576)."
-              {...f.text('transcriptQuotaMb')}
-            />
-          </SettingsForm>
-        );
-      }}
-    </SettingsFormCard>
+      {(f) => (
+        <>
+          <NumberField label="Terminals per user" id="term-per-user" hint="Open at once, across all sandboxes (1 to 50)." {...f.text('maxPerUser')} />
+          <NumberField label="Terminals per sandbox" id="term-per-sandbox" hint="Open at once, across all users (1 to 50)." {...f.text('maxPerSandbox')} />
+          <NumberField
+            label="Re-attach grace (seconds)"
+            id="term-grace"
+            hint="How long a shell whose browser dropped keeps running, waiting for it to come back (0 to 3600)."
+            {...f.text('graceSeconds')}
+          />
+          <NumberField
+            label="Access re-check (seconds)"
+            id="term-recheck"
+            hint="How often an open terminal checks that its user may still hold it; a demoted or disabled user is cut off (5 to 600)."
+            {...f.text('recheckSeconds')}
+          />
+          <CheckField
+            id="term-record"
+            wrapperClassName="md:pt-6"
+            label="Record transcripts"
+            hint="All output of terminals opened from now on (what was typed shows only where the shell echoed it, so passwords stay out), downloadable by admins from Terminal sessions."
+            {...f.check('recordTranscripts')}
+          />
+          <NumberField
+            label="Keep transcripts (days)"
+            id="term-retention"
+            hint="Transcripts last written longer ago are deleted (1 to 3650)."
+            {...f.text('transcriptRetentionDays')}
+          />
+          <NumberField
+            label="Transcript space (MiB)"
+            id="term-quota"
+            hint="All transcripts together; the oldest ended ones are deleted to make room for a new session (16 to 1048576)."
+            {...f.text('transcriptQuotaMb')}
+          />
+        </>
+      )}
+    </DraftSettingsCard>
   );
 }
