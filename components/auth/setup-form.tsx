@@ -8,6 +8,7 @@ import { useForm } from 'react-hook-form';
 import { setupAction } from '@/app/(auth)/setup/actions';
 import { setupForm } from '@/lib/auth/schemas';
 import { applyIssues } from '../api';
+import { TextField } from '../forms/fields';
 import { Button } from '../ui/button';
 import { Field, Input } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
@@ -40,24 +41,17 @@ export function SetupForm({ token = '' }: { token?: string }) {
   return (
     <form onSubmit={onSubmit} className="grid gap-4" noValidate>
       <ErrorNote error={error} />
-      <Field
+      <TextField
         label="Setup token"
-        htmlFor="token"
+        id="token"
         error={errors.token?.message}
         hint="Printed in the server log at start (the setup URL), and kept in the data dir file setup-token."
-      >
-        <Input
-          id="token"
-          autoComplete="off"
-          spellCheck={false}
-          required
-          autoFocus={!token}
-          aria-invalid={!!errors.token}
-          {...form.register('token')}
-          // In the server-rendered HTML too, so the field is filled before the page hydrates.
-          defaultValue={token}
-        />
-      </Field>
+        required
+        autoFocus={!token}
+        {...form.register('token')}
+        // In the server-rendered HTML too, so the field is filled before the page hydrates.
+        defaultValue={token}
+      />
       <Field label="Your name" htmlFor="name" error={errors.name?.message}>
         <Input id="name" autoComplete="name" autoFocus={!!token} aria-invalid={!!errors.name} {...form.register('name')} />
       </Field>

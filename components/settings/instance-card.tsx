@@ -4,13 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { formatDuration, intervalToDuration } from 'date-fns';
 import { RefreshCw } from 'lucide-react';
 import { api } from '../api';
+import { SettingsCardHeader } from '../forms/settings-form-card';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 import { cn } from '../ui/cn';
 import { ErrorNote, Skeleton } from '../ui/misc';
 import { exactTime, useNow } from '../ui/time';
-import { SettingsCardHeader } from './settings-card';
 import type { InstanceOut } from './view';
 
 function uptime(startedAt: string, now: number): string {

@@ -8,13 +8,13 @@ import { toast } from 'sonner';
 import { changeOwnPasswordAction } from '@/app/(console)/settings/actions';
 import { changeOwnPasswordInput } from '@/lib/auth/schemas';
 import { applyIssues } from '../api';
+import { SettingsCardHeader } from '../forms/settings-form-card';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 import { Field, Input } from '../ui/input';
 import { ErrorNote } from '../ui/misc';
 import { callAction } from '../use-operation';
 import { useViewer } from '../viewer';
-import { SettingsCardHeader } from './settings-card';
 
 type Form = { currentPassword: string; newPassword: string };
 const EMPTY: Form = { currentPassword: '', newPassword: '' };

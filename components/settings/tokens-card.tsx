@@ -6,6 +6,8 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { revokeTokenAction } from '@/app/(console)/settings/actions';
 import { api } from '../api';
+import { errorMessage } from '../forms/error-message';
+import { SettingsCardHeader } from '../forms/settings-form-card';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
@@ -16,9 +18,8 @@ import { RelativeTime, useNow } from '../ui/time';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { type CreatedToken, CreateTokenDialog } from './create-token-dialog';
-import { SettingsCardHeader } from './settings-card';
 import { TokenSecretDialog } from './token-secret-dialog';
-import { errorMessage, type TokenOut, tokenStatus } from './view';
+import { type TokenOut, tokenStatus } from './view';
 
 const STATUS_VARIANT = { active: 'success', expired: 'warning', revoked: 'destructive' } as const;
 

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { updateUserAction } from '@/app/(console)/settings/actions';
 import { ROLES, type Role } from '@/lib/auth/permissions';
+import { errorMessage } from '../forms/error-message';
 import { signOutHere } from '../shell/sign-out';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -15,7 +16,7 @@ import { TD, TR } from '../ui/table';
 import { RelativeTime } from '../ui/time';
 import { useOperation } from '../use-operation';
 import { RoleBadge } from './role-badge';
-import { errorMessage, type UserOut } from './view';
+import type { UserOut } from './view';
 
 type Patch = { role?: Role; disabled?: boolean };
 

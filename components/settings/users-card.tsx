@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Lock, UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { api } from '../api';
+import { SettingsCardHeader } from '../forms/settings-form-card';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 import { EmptyState, ErrorNote, Tip } from '../ui/misc';
@@ -11,7 +12,6 @@ import { ColumnHeads, SkeletonRows, Table, TBody } from '../ui/table';
 import { useCan, useViewer } from '../viewer';
 import { AddUserDialog } from './add-user-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
-import { SettingsCardHeader } from './settings-card';
 import { UserRow } from './user-row';
 import type { UserOut } from './view';
 

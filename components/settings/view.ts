@@ -14,5 +14,3 @@ export function tokenStatus(t: Pick<TokenOut, 'revokedAt' | 'expiresAt'>, now: n
   if (t.expiresAt && new Date(t.expiresAt).getTime() <= now) return 'expired';
   return 'active';
 }
-
-export const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));

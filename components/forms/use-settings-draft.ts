@@ -28,3 +28,24 @@ export function useSettingsDraft<S, F extends object>(stored: S | undefined, toF
   };
   return { form, serverIssues, set, reset, onSaveError };
 }
+
+type KeysOf<F, V> = { [K in keyof F]: F[K] extends V ? K : never }[keyof F];
+
+/**
+ * Binds a draft's fields to TextField/NumberField/ListField (`text`: value, onChange, error) and to a
+ * CheckField (`check`: checked, onChange); `set` for a value set by other means.
+ */
+export function draftFields<F extends object>(form: F, set: <K extends keyof F>(k: K, v: F[K]) => void, errors: Record<string, string>) {
+  return {
+    set,
+    text: <K extends KeysOf<F, string>>(k: K) => ({
+      value: form[k] as string,
+      onChange: (e: { target: { value: string } }) => set(k, e.target.value as F[K]),
+      error: errors[k as string],
+    }),
+    check: <K extends KeysOf<F, boolean>>(k: K) => ({
+      checked: form[k] as boolean,
+      onChange: (e: { target: { checked: boolean } }) => set(k, e.target.checked as F[K]),
+    }),
+  };
+}
