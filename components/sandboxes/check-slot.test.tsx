@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { sandboxConfigListOut } from '@/lib/sandbox/config/schema';
+import { configListItem } from '@/test/helpers/config-views';
 import { renderComponent } from '@/test/helpers/render-component';
 import { CheckReportSlot } from './check-slot';
 
@@ -15,28 +15,7 @@ const report = (passed: boolean) => ({
 
 // One item of GET /api/v1/sandbox-configs, checked against the contract.
 function card(check: { lastCheckAt: string | null; lastCheckPassedAt: string | null; lastCheckReport: unknown }) {
-  const at = ago(60 * 24 * 7);
-  const config = sandboxConfigListOut.parse({
-    items: [
-      {
-        id: 'cfg_docker_1',
-        name: 'python-sandbox',
-        backend: 'docker',
-        description: '',
-        config: { image: 'skilldock/python:3.12', host: '' },
-        secretsConfigured: [],
-        enabled: true,
-        ...check,
-        lockedUntil: null,
-        envCount: 0,
-        createdAt: at,
-        createdBy: 'owner@example.test',
-        updatedAt: at,
-        updatedBy: 'owner@example.test',
-        instances: 0,
-      },
-    ],
-  }).items[0];
+  const config = configListItem(check, ago(60 * 24 * 7));
   renderComponent(<CheckReportSlot config={config} />);
   return screen.getByTestId('check-times').textContent;
 }

@@ -2,29 +2,13 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { sandboxConfigDetailOut } from '@/lib/sandbox/config/schema';
+import { configRecord } from '@/test/helpers/config-views';
 import { renderComponent } from '@/test/helpers/render-component';
 import { DeleteConfigDialog } from './delete-config-dialog';
 import { configDetailKey } from './queries';
 
 const at = '2026-12-01T10:00:00.000Z';
-const config = {
-  id: 'cfg_docker_1',
-  name: 'python-sandbox',
-  backend: 'docker' as const,
-  description: '',
-  config: { image: 'skilldock/python:3.12', host: '' },
-  secretsConfigured: [],
-  enabled: true,
-  lastCheckAt: at,
-  lastCheckPassedAt: at,
-  lastCheckReport: null,
-  lockedUntil: null,
-  envCount: 2,
-  createdAt: at,
-  createdBy: 'owner@example.test',
-  updatedAt: at,
-  updatedBy: 'owner@example.test',
-};
+const config = configRecord({ envCount: 2 }, at);
 // What GET /api/v1/sandbox-configs/{id} answers, checked against the contract's own schema.
 const detail = (usage: { instances: { id: string; state: string; createdAt: string | null }[]; agents: { id: string; name: string }[]; verified: boolean }) =>
   sandboxConfigDetailOut.parse({ ...config, usage });

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { networkOut, networkTestOut } from '@/lib/network/policy/api-schema';
 import { ALWAYS_BLOCKED_V4, PRIVATE_V4 } from '@/lib/network/policy/ranges';
 import { INSTALL_SOURCES } from '@/lib/network/policy/sources';
-import { sandboxConfigListOut } from '@/lib/sandbox/config/schema';
+import { configListItem } from '@/test/helpers/config-views';
 import { renderComponent } from '@/test/helpers/render-component';
 import { NetworkPanel } from './network-dialog';
 import { configNetworkKey } from './queries';
@@ -39,30 +39,7 @@ vi.mock('@/app/(console)/sandboxes/actions', () => ({
   },
 }));
 
-const at = '2026-12-01T10:00:00.000Z';
-const config = sandboxConfigListOut.parse({
-  items: [
-    {
-      id: 'cfg_docker_1',
-      name: 'python-sandbox',
-      backend: 'docker',
-      description: '',
-      config: { image: 'skilldock/python:3.12', host: '' },
-      secretsConfigured: [],
-      enabled: true,
-      lastCheckAt: at,
-      lastCheckPassedAt: at,
-      lastCheckReport: null,
-      lockedUntil: null,
-      envCount: 0,
-      createdAt: at,
-      createdBy: 'owner@example.test',
-      updatedAt: at,
-      updatedBy: 'owner@example.test',
-      instances: 0,
-    },
-  ],
-}).items[0];
+const config = configListItem();
 // What GET /api/v1/sandbox-configs/{id}/network answers, checked against the contract's own schema.
 const view = networkOut.parse({
   policy: { denyEgressByDefault: true, allowOut: ['pypi.org'], denyOut: [], cubeRules: [], e2bHostRules: [] },

@@ -106,18 +106,15 @@ export function imageDiskUse(input: { base: InspectedImage | null; generations: 
 
   // Every anchor on a generation's chain is a stretch of layers; each stretch counts once.
   const stretches = new Map<string, number>();
-  const onGenerations = new Set<string>();
   for (const g of gens) {
     g.chain.keys.forEach((key, i) => {
       const size = anchors.get(key);
-      if (size === undefined) return;
-      onGenerations.add(key);
-      if (!stretches.has(key)) stretches.set(key, Math.max(0, size - below(anchors, g.chain, i + 1)));
+      if (size !== undefined && !stretches.has(key)) stretches.set(key, Math.max(0, size - below(anchors, g.chain, i + 1)));
     });
   }
-  const bytes = [...onGenerations].reduce((n, k) => n + (stretches.get(k) ?? 0), 0);
+  const bytes = [...stretches.values()].reduce((n, b) => n + b, 0);
   const baseKey = base?.keys[base.keys.length - 1];
-  const baseBytes = baseKey && onGenerations.has(baseKey) ? (base?.size ?? 0) : 0;
+  const baseBytes = baseKey && stretches.has(baseKey) ? (base?.size ?? 0) : 0;
 
   // Each chain's stretches are counted once, so two generations parting above the last anchor they share count what lies between twice.
   let exact = true;
