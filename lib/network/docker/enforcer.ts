@@ -40,6 +40,8 @@ interface Entry {
   docker: Docker;
   net: BridgeNetwork;
   policy: CompiledPolicy;
+  /** When `policy` was last put in force (ms since the epoch). */
+  since: number;
   proxy: EgressProxy;
   dns: DnsForwarder;
 }
@@ -168,7 +170,7 @@ export class NetworkEnforcer {
         if (e.outcome === 'refused') this.logLimit(id, 'DNS queries in flight', e.client, limits.dnsPerClient ?? MAX_IN_FLIGHT_PER_CLIENT);
       },
     });
-    const entry: Entry = { docker, net, policy: compilePolicy(policy), proxy, dns };
+    const entry: Entry = { docker, net, policy: compilePolicy(policy), since: Date.now(), proxy, dns };
     this.entries.set(net.configId, entry);
     try {
       await proxy.listen(net.gateway4, this.opts.proxyPort);
@@ -207,22 +209,41 @@ export class NetworkEnforcer {
   update(configId: string, policy: NetworkPolicy): Promise<boolean> {
     return this.serial(async () => {
       const entry = this.entries.get(configId);
-      if (!entry) return false;
-      const before = entry.policy;
-      entry.policy = compilePolicy(policy);
-      try {
-        await this.render();
-      } catch (e) {
-        entry.policy = before;
-        throw e;
-      }
-      // Established flows skip the rules; cut them so a tightened policy holds for what is already open.
-      await flushSubnet(entry.net.subnet4).catch((e) => logger.warn('conntrack flush failed', { err: describeError(e), subnet: entry.net.subnet4 }));
-      // The proxy's tunnels are flows of the host, not of the subnet: it judges and ends them itself.
-      const ended = await entry.proxy.recheck();
-      if (ended) logger.info('egress tunnels ended by a policy change', { config: configId, ended });
-      return true;
+      return entry ? this.put(configId, entry, compilePolicy(policy)) : false;
     });
+  }
+
+  /**
+   * A stored policy put in force unless it already is, or unless the one in force changed within
+   * `settledMs`: a save applies its rules before it commits, so a stored policy read in that window is
+   * the one being replaced and must not win. Decided in the serial chain, after any update queued first.
+   */
+  refresh(configId: string, stored: NetworkPolicy, settledMs: number): Promise<boolean> {
+    return this.serial(async () => {
+      const entry = this.entries.get(configId);
+      if (!entry || Date.now() - entry.since < settledMs) return false;
+      const compiled = compilePolicy(stored);
+      if (JSON.stringify(compiled) === JSON.stringify(entry.policy)) return false;
+      return this.put(configId, entry, compiled);
+    });
+  }
+
+  private async put(configId: string, entry: Entry, compiled: CompiledPolicy): Promise<boolean> {
+    const before = { policy: entry.policy, since: entry.since };
+    entry.policy = compiled;
+    entry.since = Date.now();
+    try {
+      await this.render();
+    } catch (e) {
+      Object.assign(entry, before);
+      throw e;
+    }
+    // Established flows skip the rules; cut them so a tightened policy holds for what is already open.
+    await flushSubnet(entry.net.subnet4).catch((e) => logger.warn('conntrack flush failed', { err: describeError(e), subnet: entry.net.subnet4 }));
+    // The proxy's tunnels are flows of the host, not of the subnet: it judges and ends them itself.
+    const ended = await entry.proxy.recheck();
+    if (ended) logger.info('egress tunnels ended by a policy change', { config: configId, ended });
+    return true;
   }
 
   /** The config's network and rules go away (its sandboxes are removed first by the caller). */

@@ -211,6 +211,23 @@ describeDocker('network enforcement held by one replica per engine', () => {
     await waitFor(async () => (await deny4()).includes('10.97.0.0/16'), 'the holder to put the saved policy in force', 30_000);
   });
 
+  it('a policy applied before its save commits is not undone by the refresh; one whose save never commits is, once settled', async (ctx) => {
+    if (problem) return ctx.skip(problem);
+    const [row] = await dbs[0]!.db.select().from(sandboxConfigs).where(eq(sandboxConfigs.id, configId));
+    const stored = row!.networkPolicy as unknown as NetworkPolicy;
+    expect(await deny4()).not.toContain('10.95.0.0/16');
+    // A save on its way: the rules are in force, the row still holds the previous policy.
+    const saving = policy({ ...stored, denyOut: [...stored.denyOut, '10.95.0.0/16'] });
+    expect(await other.owner.update(configId, saving)).toBe(true);
+    expect(await deny4()).toContain('10.95.0.0/16');
+    // The stored policy read in that window does not win while the change is younger than the period.
+    expect(await holder.enforcer.refresh(configId, stored, 60_000)).toBe(false);
+    expect(await deny4()).toContain('10.95.0.0/16');
+    // The save never committed: once settled, the holder's own refresh puts the stored policy back.
+    await waitFor(async () => !(await deny4()).includes('10.95.0.0/16'), 'the refresh to put the stored policy back', 30_000);
+    expect(await holder.enforcer.refresh(configId, stored, 0)).toBe(false);
+  });
+
   it('a request nobody serves fails with a clear error', async (ctx) => {
     if (problem) return ctx.skip(problem);
     const r = replicas[0]!;

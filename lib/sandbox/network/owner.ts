@@ -13,7 +13,6 @@ import { AppError } from '../../core/errors';
 import { describeError, logger } from '../../core/logger';
 import type { Attachment, NetworkEnforcer } from '../../network/docker/enforcer';
 import { foreignTableProblem } from '../../network/docker/nft-owner';
-import { compilePolicy } from '../../network/policy/compile';
 import { storedPolicy } from '../../network/policy/open';
 import type { NetworkPolicy } from '../../network/policy/types';
 import { DockerClients, type DockerConnection } from '../docker/connection';
@@ -155,8 +154,12 @@ export class EnforcementOwner implements NetworkControl {
     }
     await this.opts.requests.serve(this.key, (kind, payload) => this.run(kind, payload));
     // A policy saved on a replica whose forwarded update was lost is still put in force within a lease lifetime.
-    this.refreshTimer = setInterval(() => void this.refresh(), Math.max(1000, this.lease?.ttlMs ?? 15_000));
+    this.refreshTimer = setInterval(() => void this.refresh(), this.refreshMs());
     this.refreshTimer.unref();
+  }
+
+  private refreshMs(): number {
+    return Math.max(1000, this.lease?.ttlMs ?? 15_000);
   }
 
   /** Stored policies that differ from those in force are applied; networks missing here are reconciled. */
@@ -168,12 +171,12 @@ export class EnforcementOwner implements NetworkControl {
       const ids = enforcer.networks().map((n) => n.configId);
       if (!ids.length) return;
       const rows = await db.select().from(sandboxConfigs).where(inArray(sandboxConfigs.id, ids));
+      // A policy put in force within the last period may belong to a save that has not committed yet.
+      const settledMs = this.refreshMs();
       for (const row of rows) {
-        const stored = storedPolicy(row);
-        if (JSON.stringify(compilePolicy(stored)) === JSON.stringify(enforcer.compiledPolicy(row.id))) continue;
         if (!this.held) return;
-        await enforcer.update(row.id, stored);
-        logger.info('a saved network policy was put in force by the refresh', { config: row.id });
+        if (await enforcer.refresh(row.id, storedPolicy(row), settledMs))
+          logger.info('a saved network policy was put in force by the refresh', { config: row.id });
       }
     } catch (e) {
       logger.warn('network policies could not be refreshed', { key: this.key, err: describeError(e) });
