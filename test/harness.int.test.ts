@@ -1,6 +1,6 @@
 // test-phase: both engines. Its subject is the test harness's database on each engine.
-// Checks the test harness itself, in both integration phases: each file gets a private, empty
-// database on the engine named by SKILLDOCK_TEST_DB, cleanup removes it, and the Docker engine
+// Checks the test harness itself, in both integration phases: each file gets a private database
+// with every migration applied on the engine named by SKILLDOCK_TEST_DB, cleanup removes it, and the Docker engine
 // that `npm test` exported through DOCKER_HOST answers dockerode.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +21,7 @@ describe(`test database helper (${dbKind})`, () => {
   });
 
   if (dbKind === 'postgres') {
-    it('creates a fresh database on the throwaway cluster and drops it on cleanup', async () => {
+    it('creates a fresh, migrated database on the throwaway cluster and drops it on cleanup', async () => {
       expect(db.dataDir).toBeUndefined();
       const url = new URL(db.url!);
       expect(url.hostname).toBe('127.0.0.1');
@@ -30,8 +30,8 @@ describe(`test database helper (${dbKind})`, () => {
 
       const sql = postgres(db.url!, { max: 1, onnotice: () => {} });
       const [row] = await sql`select current_database() as db, current_setting('server_version_num')::int as v,
-        (select count(*)::int from pg_tables where schemaname = 'public') as tables`;
-      expect(row).toMatchObject({ db: name, tables: 0 });
+        (select count(*)::int from drizzle.__drizzle_migrations) as applied`;
+      expect(row).toMatchObject({ db: name, applied: fs.readdirSync('drizzle').filter((f) => f.endsWith('.sql')).length });
       expect(row.v).toBeGreaterThanOrEqual(150000);
       await sql`create table t (x int)`;
       // An open connection must not block the drop (WITH (FORCE)).

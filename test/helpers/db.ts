@@ -28,7 +28,7 @@ function parseKind(v: string | undefined): TestDbKind {
 }
 
 export interface TestDatabase {
-  /** postgres://… of a new, empty database (postgres); undefined for PGlite. */
+  /** postgres://… of a new database with every migration applied (postgres); undefined for PGlite. */
   url: string | undefined;
   /** A new data dir whose PGlite database (`<dataDir>/pglite`) has every migration applied (pglite); undefined for postgres. */
   dataDir: string | undefined;
@@ -63,6 +63,49 @@ export async function freshPostgresDatabase(admin = adminUrl()): Promise<TestDat
   // Lower-case hex only: a safe identifier without quoting.
   const name = `t_${randomBytes(8).toString('hex')}`;
   await withAdmin(admin, (sql) => sql.unsafe(`CREATE DATABASE ${name}`));
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    dataDir: undefined,
+    cleanup: once(async () => {
+      await withAdmin(admin, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    }),
+  };
+}
+
+/**
+ * A PostgreSQL database with every migration applied, made once per set of migrations on the
+ * cluster and cloned for each test file (CREATE DATABASE … TEMPLATE copies its files; migrating a
+ * new database costs a file about half a second). Built under a private name and renamed, so two
+ * workers never clone a half-made one.
+ */
+async function postgresTemplate(admin: string): Promise<string> {
+  const name = `t_tpl_${migrationsDigest()}`;
+  const exists = async () => (await withAdmin(admin, (sql) => sql`select 1 from pg_database where datname = ${name}`)).length > 0;
+  if (await exists()) return name;
+  const building = await freshPostgresDatabase(admin);
+  const database = await openDatabase({ databaseUrl: building.url, pgliteDir: '' });
+  try {
+    await migrateDatabase(database);
+  } finally {
+    await database.close();
+  }
+  const buildingName = new URL(building.url!).pathname.slice(1);
+  try {
+    await withAdmin(admin, (sql) => sql.unsafe(`ALTER DATABASE ${buildingName} RENAME TO ${name}`));
+  } catch (e) {
+    await building.cleanup();
+    if (!(await exists())) throw e;
+  }
+  return name;
+}
+
+/** A new database cloned from the migrated template, dropped on cleanup. */
+async function migratedPostgresDatabase(admin = adminUrl()): Promise<TestDatabase> {
+  const template = await postgresTemplate(admin);
+  const name = `t_${randomBytes(8).toString('hex')}`;
+  await withAdmin(admin, (sql) => sql.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   const u = new URL(admin);
   u.pathname = `/${name}`;
   return {
@@ -111,7 +154,7 @@ async function pgliteTemplate(root: string): Promise<string> {
 }
 
 export async function testDatabaseUrl(): Promise<TestDatabase> {
-  if (dbKind === 'postgres') return freshPostgresDatabase();
+  if (dbKind === 'postgres') return migratedPostgresDatabase();
   // SKILLDOCK_TEST_TMPDIR (set by `npm test`) is removed at teardown, even after a killed run.
   const root = process.env.SKILLDOCK_TEST_TMPDIR || os.tmpdir();
   const dataDir = await mkdtemp(path.join(root, 'pglite-'));

@@ -1,23 +1,15 @@
 // Renders a console component the way the app does: inside a QueryClientProvider (no retries, no
 // refetch timers in a test) and a ViewerProvider holding a role's real permissions. A test seeds
 // what a query would have fetched with `queries` (key → data). Nothing goes over the network:
-// happy-dom's fetch is real, so a component that still fetches gets a rejection saying so.
+// happy-dom's fetch is real, so a component that still fetches gets a rejection saying so (the
+// hooks that unmount and refuse fetch are in test/setup/component-hooks.ts, registered per file).
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render } from '@testing-library/react';
+import { render } from '@testing-library/react';
 import { AppRouterContext, type AppRouterInstance } from 'next/dist/shared/lib/app-router-context.shared-runtime';
 import { PathnameContext, SearchParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
 import type { ReactElement } from 'react';
-import { afterEach, beforeEach, vi } from 'vitest';
 import { ViewerProvider } from '@/components/viewer';
 import { ROLE_PERMISSIONS, type Role } from '@/lib/auth/permissions';
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', (url: unknown) => Promise.reject(new Error(`a component test does not fetch (${String(url)}): seed the query instead`)));
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 /** Navigation moves happy-dom's own history: a test reads where a component sent the page from `location`. */
 const router: AppRouterInstance = {
