@@ -1,6 +1,7 @@
 'use client';
 
 import { type UseMutationOptions, useMutation } from '@tanstack/react-query';
+import { errorMessage } from '@/components/error-message';
 import type { ActionResult } from '@/lib/http/action-error';
 import { ApiError } from './api';
 
@@ -15,7 +16,7 @@ export async function callAction<I, O>(fn: Action<I, O>, input: I): Promise<O> {
   try {
     r = await fn(input);
   } catch (e) {
-    throw new ApiError(0, 'network', `The server could not be reached (${e instanceof Error ? e.message : String(e)}); try again.`);
+    throw new ApiError(0, 'network', `The server could not be reached (${errorMessage(e)}); try again.`);
   }
   if (!r) throw new ApiError(500, 'internal', 'The server gave no answer; try again.');
   if (r.serverError) {

@@ -6,6 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { cancelJobAction, retryJobAction } from '@/app/(console)/jobs/actions';
+import { errorMessage } from '@/components/error-message';
 import { Button } from '../ui/button';
 import { Confirm } from '../ui/dialog';
 import { Tip } from '../ui/misc';
@@ -14,8 +15,6 @@ import { useCan } from '../viewer';
 import { jobKey, useJobKinds } from './queries';
 import { useJobStartedToast } from './use-start-job';
 import { type Job, jobHref } from './view';
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Cancel (queued or running jobs) and Retry (failed or canceled ones), each behind its permission. */
 export function JobActions({
@@ -48,7 +47,7 @@ export function JobActions({
     },
     onError: (e) => {
       setConfirming(false);
-      toast.error('Could not cancel the job', { description: errorText(e) });
+      toast.error('Could not cancel the job', { description: errorMessage(e) });
       void qc.invalidateQueries({ queryKey: jobKey(job.id) });
     },
   });
@@ -62,7 +61,7 @@ export function JobActions({
       if (onRetried) onRetried(j);
       else router.push(jobHref(j.id));
     },
-    onError: (e) => toast.error('Could not retry the job', { description: errorText(e) }),
+    onError: (e) => toast.error('Could not retry the job', { description: errorMessage(e) }),
   });
 
   const cancellable = job.state === 'queued' || job.state === 'running';

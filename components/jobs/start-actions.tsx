@@ -3,6 +3,7 @@
 import { FlaskConical, Stethoscope } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { errorMessage } from '@/components/error-message';
 import { Button } from '../ui/button';
 import { Tip } from '../ui/misc';
 import { useCan } from '../viewer';
@@ -16,10 +17,7 @@ export function StartActions() {
   const [selftestOpen, setSelftestOpen] = useState(false);
 
   const runDiagnostics = () =>
-    start.mutate(
-      { kind: 'diagnostics' },
-      { onError: (e) => toast.error('Could not start diagnostics', { description: e instanceof Error ? e.message : String(e) }) },
-    );
+    start.mutate({ kind: 'diagnostics' }, { onError: (e) => toast.error('Could not start diagnostics', { description: errorMessage(e) }) });
 
   return (
     <>

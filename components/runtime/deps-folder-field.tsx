@@ -2,6 +2,7 @@
 
 import { FolderOpen, X } from 'lucide-react';
 import { useRef, useState } from 'react';
+import { errorMessage } from '@/components/error-message';
 import { Button } from '../ui/button';
 import { ErrorNote } from '../ui/misc';
 import { MAX_FILES, readSkillFolder, type SkillFolder } from './deps-files';
@@ -32,7 +33,7 @@ export function DepsFolderField({
       if (!f.files.length && f.skillMd === null)
         setReadError(`No SKILL.md and no script files (.py, .js, .ts … or #! scripts) were found in ${f.folder || 'the folder'}.`);
     } catch (e) {
-      setReadError(`Could not read the folder: ${e instanceof Error ? e.message : String(e)}`);
+      setReadError(`Could not read the folder: ${errorMessage(e)}`);
     } finally {
       setReading(false);
       // Choosing the same folder again must fire onChange again.

@@ -2,7 +2,7 @@
 
 import { Download, ListTree } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
-import { isAppError } from '@/lib/core/errors';
+import { errorMessage } from '@/components/error-message';
 import { parsePackageSpec } from '@/lib/runtime/spec';
 import { Button } from '../ui/button';
 import { Input, Label } from '../ui/input';
@@ -17,7 +17,7 @@ export function parseGithubInput(text: string): { repo: string; tag?: string; sp
     const p = parsePackageSpec(`github:${t}`, { context: 'install' });
     return { repo: p.name, tag: p.version, spec: `github:${p.name}${p.version ? `@${p.version}` : ''}` };
   } catch (e) {
-    return { error: isAppError(e) || e instanceof Error ? e.message : String(e) };
+    return { error: errorMessage(e) };
   }
 }
 

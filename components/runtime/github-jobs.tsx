@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { errorMessage } from '@/components/error-message';
 import { PACKAGE_JOB_NAMES } from '@/lib/packages/job-names';
 import { jobKey } from '../jobs/queries';
 import { isFinal, type Job, jobHref } from '../jobs/view';
@@ -78,7 +79,7 @@ export function useGithubJobs() {
 
   const start = useCallback(
     (input: GithubJobInput, what: string) =>
-      mutation.mutate(input, { onError: (e) => toast.error(`Could not start: ${what}`, { description: e instanceof Error ? e.message : String(e) }) }),
+      mutation.mutate(input, { onError: (e) => toast.error(`Could not start: ${what}`, { description: errorMessage(e) }) }),
     [mutation],
   );
 

@@ -3,6 +3,7 @@
 import { ArrowUpCircle, FlaskConical, History, Trash2, Wrench } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { errorMessage } from '@/components/error-message';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Confirm } from '../ui/dialog';
@@ -40,7 +41,7 @@ function ChannelToggle({ pkg, disabled, why }: { pkg: GithubPackage; disabled: b
             { name: pkg.name, channel: on ? 'stable' : 'prerelease' },
             {
               onSuccess: (r) => toast.success(`${pkg.name} follows ${r.channel === 'prerelease' ? 'pre-releases too' : 'stable releases only'}`),
-              onError: (e) => toast.error('Could not change the channel', { description: e instanceof Error ? e.message : String(e) }),
+              onError: (e) => toast.error('Could not change the channel', { description: errorMessage(e) }),
             },
           )
         }

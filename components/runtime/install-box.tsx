@@ -2,6 +2,7 @@
 
 import { Download } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
+import { errorMessage } from '@/components/error-message';
 import { isAppError } from '@/lib/core/errors';
 import { parsePackageSpec } from '@/lib/runtime/spec';
 import { Button } from '../ui/button';
@@ -31,7 +32,7 @@ function validate(spec: string): string | undefined {
     return undefined;
   } catch (e) {
     if (isAppError(e)) return e.message;
-    return e instanceof Error ? e.message : String(e);
+    return errorMessage(e);
   }
 }
 

@@ -3,6 +3,7 @@
 import { ScanSearch } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { toast } from 'sonner';
+import { errorMessage } from '@/components/error-message';
 import { useJobsSocket } from '../jobs/use-jobs-socket';
 import { useJobStartedToast } from '../jobs/use-start-job';
 import type { Job } from '../jobs/view';
@@ -24,8 +25,6 @@ import { PinDialog } from './updates-pin-dialog';
 import { type UpdateRow, UpdatesTable } from './updates-table';
 import { useRuntimeFilters } from './use-runtime-filters';
 import { type ApplyAllResponse, type InstalledPackage, type PackageAction, packageSpec } from './view';
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** /runtime in sections: overview (runtimes, updates summary), packages, updates, GitHub releases, the deps check and the skill environment. */
 export function RuntimePage() {
@@ -56,19 +55,19 @@ export function RuntimePage() {
   const onAction = (action: PackageAction, p: InstalledPackage) =>
     rowAction.mutate(
       { action, spec: packageSpec(p) },
-      { onError: (e) => toast.error(`Could not start the ${action} of ${p.name}`, { description: message(e) }) },
+      { onError: (e) => toast.error(`Could not start the ${action} of ${p.name}`, { description: errorMessage(e) }) },
     );
 
   const onUpdate = (u: UpdateRow) =>
     rowUpdate.mutate(
       { action: 'update', spec: u.spec, toVersion: u.source === 'pip' || u.source === 'npm' || u.source === 'github' ? u.latest : undefined },
-      { onError: (e) => toast.error(`Could not start the update of ${u.name}`, { description: message(e) }) },
+      { onError: (e) => toast.error(`Could not start the update of ${u.name}`, { description: errorMessage(e) }) },
     );
 
   const onUnpin = (u: UpdateRow) =>
     pin.mutate(
       { spec: u.spec, pinned: false },
-      { onSuccess: () => toast.success(`${u.name} unpinned`), onError: (e) => toast.error(`Could not unpin ${u.name}`, { description: message(e) }) },
+      { onSuccess: () => toast.success(`${u.name} unpinned`), onError: (e) => toast.error(`Could not unpin ${u.name}`, { description: errorMessage(e) }) },
     );
 
   const onPin = (reason: string) => {
@@ -116,7 +115,7 @@ export function RuntimePage() {
               variant="outline"
               onClick={() =>
                 refresh.mutate(undefined, {
-                  onError: (e) => toast.error('Could not detect the runtimes again', { description: e instanceof Error ? e.message : String(e) }),
+                  onError: (e) => toast.error('Could not detect the runtimes again', { description: errorMessage(e) }),
                 })
               }
               disabled={refresh.isPending}

@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
+import { errorMessage } from '@/components/error-message';
 import { api } from '../api';
 import { stageLabel } from '../jobs/format';
 import { jobKey, POLL_MS } from '../jobs/queries';
@@ -93,7 +94,7 @@ export function UpdatesBar({
   const start = () =>
     refresh.mutate(undefined, {
       onSuccess: (r) => setMine(r.job.id),
-      onError: (e) => toast.error('Could not start the update check', { description: e instanceof Error ? e.message : String(e) }),
+      onError: (e) => toast.error('Could not start the update check', { description: errorMessage(e) }),
     });
 
   const updates = view?.updates ?? [];

@@ -3,6 +3,7 @@
 import { Command } from 'cmdk';
 import { ArrowUpCircle, Bot, Cable, FileArchive, PackagePlus, Stethoscope } from 'lucide-react';
 import { toast } from 'sonner';
+import { errorMessage } from '@/components/error-message';
 import { useStartJob } from '../jobs/use-start-job';
 import { useCan } from '../viewer';
 
@@ -20,11 +21,7 @@ export const ACTION_HREFS = {
 /** Starts diagnostics from the palette; lives in the palette's root so its toasts outlive the closed dialog. */
 export function useRunDiagnostics() {
   const start = useStartJob();
-  return () =>
-    start.mutate(
-      { kind: 'diagnostics' },
-      { onError: (e) => toast.error('Could not start diagnostics', { description: e instanceof Error ? e.message : String(e) }) },
-    );
+  return () => start.mutate({ kind: 'diagnostics' }, { onError: (e) => toast.error('Could not start diagnostics', { description: errorMessage(e) }) });
 }
 
 /**

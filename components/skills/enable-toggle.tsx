@@ -2,12 +2,11 @@
 
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
+import { errorMessage } from '@/components/error-message';
 import { Tip } from '../ui/misc';
 import { Switch } from '../ui/switch';
 import { useCan } from '../viewer';
 import { useUpdateEntry } from './queries';
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * Turns a skill on or off through its config entry (PUT /skills/entry {enabled}). The switch moves
@@ -33,7 +32,7 @@ export function EnableToggle({ name, skillKey, enabled, size = 'default' }: { na
           }),
         onError: (e) => {
           setPending(null);
-          toast.error(`Could not ${on ? 'enable' : 'disable'} ${name}`, { description: message(e) });
+          toast.error(`Could not ${on ? 'enable' : 'disable'} ${name}`, { description: errorMessage(e) });
         },
       },
     );

@@ -1,3 +1,4 @@
+import { errorMessage } from '@/components/error-message';
 import { type SkillsSettings, skillsSettingsSchema } from '@/lib/settings/skills-settings';
 
 export type SettingsKey = keyof SkillsSettings;
@@ -104,7 +105,7 @@ export function fromForm(f: SkillsSettingsForm, stored: SkillsSettings): { error
   try {
     config = f.config.trim() ? JSON.parse(f.config) : {};
   } catch (e) {
-    errors.config = `Not valid JSON: ${e instanceof Error ? e.message : String(e)}`;
+    errors.config = `Not valid JSON: ${errorMessage(e)}`;
   }
   const raw = {
     workspaceDir: f.workspaceDir.trim(),

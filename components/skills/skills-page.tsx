@@ -3,6 +3,7 @@
 import { FolderPlus, RefreshCw, SearchX, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { errorMessage } from '@/components/error-message';
 import { PageHeader } from '../shell/shell';
 import { usePaletteIntent } from '../shell/use-palette-intent';
 import { Button } from '../ui/button';
@@ -22,8 +23,6 @@ import { UpdatesCard } from './updates/updates-card';
 import { useUpdateParam } from './updates/use-update-param';
 import { useDebounced, useSkillFilters } from './use-skill-filters';
 import { STATUS_TABS } from './view';
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** /skills: the catalog by status and source, searchable, with import, roots and reading problems. */
 export function SkillsPage() {
@@ -55,7 +54,7 @@ export function SkillsPage() {
               onClick={() =>
                 refresh.mutate(undefined, {
                   onSuccess: (r) => toast.success('Skill folders read again', { description: `${r.skills} skills in the catalog.` }),
-                  onError: (e) => toast.error('Could not read the skill folders', { description: message(e) }),
+                  onError: (e) => toast.error('Could not read the skill folders', { description: errorMessage(e) }),
                 })
               }
             >

@@ -2,6 +2,7 @@
 // The numbers mirror CLOSE in lib/terminal/frames.ts (that module imports zod and node Buffers, so the
 // browser keeps its own copy of the few constants it needs).
 import type { z } from 'zod';
+import { errorMessage } from '@/components/error-message';
 import type { terminalTicketOut } from '@/lib/terminal/schema';
 import { ApiError } from '../api';
 
@@ -63,7 +64,7 @@ export function isAbnormalClose(code: number): boolean {
 
 /** Why no ticket came: the server's own words, except for an expired sign-in. */
 export function ticketRefusalText(e: unknown): string {
-  if (!(e instanceof ApiError)) return e instanceof Error ? e.message : String(e);
+  if (!(e instanceof ApiError)) return errorMessage(e);
   if (e.status === 401) return 'Your sign-in has expired; reload the page and sign in again.';
   return e.message;
 }

@@ -3,6 +3,7 @@
 import { RefreshCw } from 'lucide-react';
 import { Progress as P, Tooltip as T } from 'radix-ui';
 import type * as React from 'react';
+import { errorMessage } from '@/components/error-message';
 import { Button } from './button';
 import { cn } from './cn';
 
@@ -52,7 +53,7 @@ export function EmptyState({ icon, title, children, action }: { icon?: React.Rea
 
 export function ErrorNote({ error, className }: { error: unknown; className?: string }) {
   if (!error) return null;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return (
     <div role="alert" className={cn('rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive', className)}>
       {message}

@@ -2,6 +2,7 @@
 
 import { Download, PackageCheck, RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
+import { errorMessage } from '@/components/error-message';
 import { DepsTable, DiagnosticsList } from '../../runtime/deps-results';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
@@ -29,7 +30,7 @@ export function DepsTab({ skill: s }: { skill: SkillDetailView }) {
         toast.success('Installing the missing dependencies', { description: `${res.children?.length ?? 0} packages, one job each.` });
         follow(res.job);
       },
-      onError: (e) => toast.error('Could not start the install', { description: e instanceof Error ? e.message : String(e) }),
+      onError: (e) => toast.error('Could not start the install', { description: errorMessage(e) }),
     });
   return (
     <Card>

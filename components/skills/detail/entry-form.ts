@@ -1,3 +1,4 @@
+import { errorMessage } from '@/components/error-message';
 import { type SkillEntryInput, skillEntryInput } from '@/lib/skills/service/schemas';
 import type { SkillEntryView } from '../view';
 
@@ -71,7 +72,7 @@ export function build(f: EntryForm, entry: SkillEntryView): { input: SkillEntryI
     config = f.config.trim() ? JSON.parse(f.config) : {};
     if (!config || typeof config !== 'object' || Array.isArray(config)) errors.config = 'The config must be a JSON object, e.g. {"region": "eu"}';
   } catch (e) {
-    errors.config = `Not valid JSON: ${e instanceof Error ? e.message : String(e)}`;
+    errors.config = `Not valid JSON: ${errorMessage(e)}`;
   }
   if (!errors.config && JSON.stringify(config) !== JSON.stringify(entry.config ?? {})) {
     input.config = config as Record<string, unknown>;

@@ -3,6 +3,7 @@
 import { Save } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { errorMessage } from '@/components/error-message';
 import { Button } from '../../ui/button';
 import { Input, Label } from '../../ui/input';
 import { Tip } from '../../ui/misc';
@@ -28,7 +29,7 @@ export function MissingEnvField({ skill: s, name }: { skill: SkillDetailView; na
         setValue('');
         toast.success(`${name} saved`, { description: 'Stored encrypted; it is injected when agents run this skill.' });
       },
-      onError: (err) => toast.error(`Could not save ${name}`, { description: err instanceof Error ? err.message : String(err) }),
+      onError: (err) => toast.error(`Could not save ${name}`, { description: errorMessage(err) }),
     });
   };
   return (

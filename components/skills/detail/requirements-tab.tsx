@@ -3,6 +3,7 @@
 import { CircleCheck, CircleMinus, CircleX, Download } from 'lucide-react';
 import Link from 'next/link';
 import { toast } from 'sonner';
+import { errorMessage } from '@/components/error-message';
 import { usePackageJob } from '../../runtime/queries';
 import { Button } from '../../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/card';
@@ -85,8 +86,7 @@ function MissingBins({ skill: s }: { skill: SkillDetailView }) {
                           install.mutate(
                             { action: 'install', spec: i.packageSpec! },
                             {
-                              onError: (e) =>
-                                toast.error(`Could not start installing ${i.packageSpec}`, { description: e instanceof Error ? e.message : String(e) }),
+                              onError: (e) => toast.error(`Could not start installing ${i.packageSpec}`, { description: errorMessage(e) }),
                             },
                           )
                         }

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { errorMessage } from '@/components/error-message';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../ui/card';
@@ -18,7 +19,6 @@ import { useRollback, useUninstall } from '../queries';
 import type { ManagedView, SkillDetailView, VersionInfo } from '../view';
 import { VersionDiff } from './version-diff';
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const iso = (ms: number) => new Date(ms).toISOString();
 const sourceOf = (v: VersionInfo) =>
   v.lock.sourceRef ?? (v.lock.registry ? `ClawHub ${v.lock.ownerHandle ? `@${v.lock.ownerHandle}/` : ''}${v.lock.version}` : '—');
@@ -42,7 +42,7 @@ export function VersionsTab({ skill: s, managed: m }: { skill: SkillDetailView; 
           setTarget(null);
           toast.success(`${m.slug} is now at ${v.version}`, { description: `Was ${m.active ?? 'unknown'}.` });
         },
-        onError: (e) => toast.error(`Could not roll back to ${v.version}`, { description: message(e) }),
+        onError: (e) => toast.error(`Could not roll back to ${v.version}`, { description: errorMessage(e) }),
       },
     );
   };
@@ -54,7 +54,7 @@ export function VersionsTab({ skill: s, managed: m }: { skill: SkillDetailView; 
           toast.success(`${m.slug} uninstalled`, { description: `${versions.length} stored version${versions.length === 1 ? '' : 's'} removed.` });
           router.push('/skills');
         },
-        onError: (e) => toast.error(`Could not uninstall ${m.slug}`, { description: message(e) }),
+        onError: (e) => toast.error(`Could not uninstall ${m.slug}`, { description: errorMessage(e) }),
       },
     );
   return (
