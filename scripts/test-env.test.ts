@@ -139,7 +139,8 @@ describe('test projects', () => {
     expect(projectOfFile('test/api.int.test.ts')).toBe('integration');
     expect(projectOfFile('e2e/login.e2e.test.ts')).toBe('e2e');
     expect(projectOfFile('components/policy/exec-row.test.tsx')).toBe('unit');
-    expect(projectOfFile('components/x.test.ts')).toBeUndefined();
+    expect(projectOfFile('components/x.test.ts')).toBe('unit');
+    expect(projectOfFile('components/x.int.test.ts')).toBeUndefined();
     expect(projectOfFile('lib/x.test.tsx')).toBeUndefined();
     expect(projectOfFile('lib/node_modules/x.test.ts')).toBeUndefined();
     expect(projectOfFile('lib/x.ts')).toBeUndefined();
@@ -154,7 +155,8 @@ describe('test projects', () => {
 
   it('renders every component test in happy-dom (its first line says so)', () => {
     const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-    const components = (testFilesOnDisk(root).unit as string[]).filter((f) => f.startsWith('components/'));
+    // A .test.ts under components/ tests a module's plain functions, in node.
+    const components = (testFilesOnDisk(root).unit as string[]).filter((f) => f.startsWith('components/') && f.endsWith('.tsx'));
     expect(components.length).toBeGreaterThan(0);
     const unmarked = components.filter((f) => !fs.readFileSync(path.join(root, f), 'utf8').startsWith('// @vitest-environment happy-dom\n'));
     expect(unmarked).toEqual([]);

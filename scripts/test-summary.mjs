@@ -7,13 +7,14 @@ import path from 'node:path';
  * The vitest projects. Each source is top-level folders (`dirs`) and a file name ending (`suffix`);
  * `excludeSuffixes` lists endings that belong to another project. vitest.config.ts builds its
  * globs from this. Component tests (`.test.tsx` files under components/) are unit tests that
- * render in happy-dom, chosen per file with a `// @vitest-environment happy-dom` first line.
+ * render in happy-dom (a `.test.ts` there tests a component module's plain functions), chosen per file with a `// @vitest-environment happy-dom` first line.
  */
 export const PROJECTS = {
   unit: {
     sources: [
       { dirs: ['lib', 'db', 'scripts'], suffix: '.test.ts' },
       { dirs: ['components'], suffix: '.test.tsx' },
+      { dirs: ['components'], suffix: '.test.ts' },
     ],
     excludeSuffixes: ['.int.test.ts', '.e2e.test.ts'],
   },

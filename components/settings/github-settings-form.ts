@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { field, formCodec, NOT_A_NUMBER, wordsOf } from '@/components/forms/field-codecs';
 import { type githubSettingsOut, githubSettingsSchema } from '@/lib/settings/github-settings';
 
 export type Stored = z.infer<typeof githubSettingsOut>;
@@ -6,42 +7,25 @@ export type Key = keyof z.infer<typeof githubSettingsSchema>;
 export const KEYS = Object.keys(githubSettingsSchema.shape) as Key[];
 
 /** The form holds text; numbers and the owner list are turned into settings for the schema. */
-export interface Form {
-  apiBaseUrl: string;
-  downloadHosts: string;
-  allowedOwners: string;
-  maxAssetMb: string;
-  requireChecksum: boolean;
-  retainedVersions: string;
-  smokeTimeoutSeconds: string;
-}
-
-const num = (s: string): number | string => (/^\s*-?\d+\s*$/.test(s) ? Number(s) : s.trim());
-export const splitOwners = (s: string) => s.split(/[\s,]+/).filter(Boolean);
-export const toForm = (s: Stored): Form => ({
-  apiBaseUrl: s.apiBaseUrl,
-  downloadHosts: s.downloadHosts.join(', '),
-  allowedOwners: s.allowedOwners.join(', '),
-  maxAssetMb: String(s.maxAssetMb),
-  requireChecksum: s.requireChecksum,
-  retainedVersions: String(s.retainedVersions),
-  smokeTimeoutSeconds: String(s.smokeTimeoutSeconds),
-});
-export const fromForm = (f: Form) => ({
-  apiBaseUrl: f.apiBaseUrl.trim(),
-  downloadHosts: splitOwners(f.downloadHosts),
-  allowedOwners: splitOwners(f.allowedOwners),
-  maxAssetMb: num(f.maxAssetMb),
-  requireChecksum: f.requireChecksum,
-  retainedVersions: num(f.retainedVersions),
-  smokeTimeoutSeconds: num(f.smokeTimeoutSeconds),
-});
+const codec = formCodec({
+  apiBaseUrl: field.text,
+  downloadHosts: field.words(', '),
+  allowedOwners: field.words(', '),
+  maxAssetMb: field.wholeNumber,
+  requireChecksum: field.flag,
+  retainedVersions: field.wholeNumber,
+  smokeTimeoutSeconds: field.wholeNumber,
+} satisfies Record<Key, unknown>);
+export type Form = ReturnType<typeof codec.toForm>;
+export const splitOwners = wordsOf;
+export const toForm = (s: Stored): Form => codec.toForm(s);
+export const fromForm = codec.fromForm;
 
 /** A schema issue in the words of its input: numbers typed as text, the owner an issue is about. */
 export function issueText(path: PropertyKey[], message: string, raw: ReturnType<typeof fromForm>): string {
   const field = String(path[0]);
-  if (field !== 'apiBaseUrl' && typeof (raw as Record<string, unknown>)[field] === 'string') return 'Enter a whole number';
-  const list = (raw as Record<string, unknown>)[field];
+  if (codec.notANumber(field, raw)) return NOT_A_NUMBER;
+  const list = raw[field as Key];
   return typeof path[1] === 'number' && Array.isArray(list) ? `“${list[path[1]]}”: ${message}` : message;
 }
 

@@ -1,4 +1,5 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
+import { field, formCodec, NOT_A_NUMBER, wordsOf } from '@/components/forms/field-codecs';
 // The server's own schema: no Node imports, so the form validates with exactly the server's rules.
 import { type RuntimeSettings as RuntimeSettingsValues, runtimeSettingsSchema as runtimeSettingsClientSchema } from '@/lib/settings/runtime-settings';
 
@@ -6,26 +7,19 @@ export type RuntimeSettingsKey = keyof RuntimeSettingsValues;
 const RUNTIME_SETTINGS_KEYS = Object.keys(runtimeSettingsClientSchema.shape) as RuntimeSettingsKey[];
 
 /** The form holds text: lists are one item per line (URLs) or separated by commas/spaces (binaries). */
-export interface FormValues {
-  pipIndexUrl: string;
-  pipExtraIndexUrls: string;
-  pipFindLinks: string;
-  pipNoIndex: boolean;
-  npmRegistry: string;
-  binaries: string;
-  aptAutoUpdate: boolean;
-  updateTtlMinutes: string;
-  updateCheckIntervalHours: string;
-}
-
-const lines = (s: string) =>
-  s
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
-export const splitBinaries = (s: string) => s.split(/[\s,]+/).filter(Boolean);
-/** A whole number as typed, or the text itself so the schema reports it as not a number. */
-const num = (s: string): number | string => (/^\s*-?\d+\s*$/.test(s) ? Number(s) : s.trim());
+const codec = formCodec({
+  pipIndexUrl: field.text,
+  pipExtraIndexUrls: field.lines(),
+  pipFindLinks: field.lines(),
+  pipNoIndex: field.flag,
+  npmRegistry: field.text,
+  binaries: field.words(' '),
+  aptAutoUpdate: field.flag,
+  updateTtlMinutes: field.wholeNumber,
+  updateCheckIntervalHours: field.wholeNumber,
+} satisfies Record<RuntimeSettingsKey, unknown>);
+export type FormValues = ReturnType<typeof codec.toForm>;
+export const splitBinaries = wordsOf;
 
 export const BLANK: FormValues = {
   pipIndexUrl: '',
@@ -39,37 +33,12 @@ export const BLANK: FormValues = {
   updateCheckIntervalHours: '6',
 };
 
-export function toForm(s: RuntimeSettingsValues): FormValues {
-  return {
-    pipIndexUrl: s.pipIndexUrl,
-    pipExtraIndexUrls: s.pipExtraIndexUrls.join('\n'),
-    pipFindLinks: s.pipFindLinks.join('\n'),
-    pipNoIndex: s.pipNoIndex,
-    npmRegistry: s.npmRegistry,
-    binaries: s.binaries.join(' '),
-    aptAutoUpdate: s.aptAutoUpdate,
-    updateTtlMinutes: String(s.updateTtlMinutes),
-    updateCheckIntervalHours: String(s.updateCheckIntervalHours),
-  };
-}
-
-export function fromForm(v: FormValues) {
-  return {
-    pipIndexUrl: v.pipIndexUrl.trim(),
-    pipExtraIndexUrls: lines(v.pipExtraIndexUrls),
-    pipFindLinks: lines(v.pipFindLinks),
-    pipNoIndex: v.pipNoIndex,
-    npmRegistry: v.npmRegistry.trim(),
-    binaries: splitBinaries(v.binaries),
-    aptAutoUpdate: v.aptAutoUpdate,
-    updateTtlMinutes: num(v.updateTtlMinutes),
-    updateCheckIntervalHours: num(v.updateCheckIntervalHours),
-  };
-}
+export const toForm = (s: RuntimeSettingsValues): FormValues => codec.toForm(s);
+export const fromForm = codec.fromForm;
 
 /** Which item of a list field an issue is about, in the words of its input. */
 function itemLabel(field: string, index: number, raw: ReturnType<typeof fromForm>): string {
-  if (field === 'binaries') return `“${raw.binaries[index]}”`;
+  if (field === 'binaries') return `“${(raw.binaries as string[])[index]}”`;
   const list = (raw as Record<string, unknown>)[field];
   return Array.isArray(list) ? `Line ${index + 1} (${String(list[index])})` : `Item ${index + 1}`;
 }
@@ -77,9 +46,7 @@ function itemLabel(field: string, index: number, raw: ReturnType<typeof fromForm
 /** A message for an issue on `field` (a server issue path or a zod path), prefixed with the item it is about. */
 export function issueMessage(path: (string | number)[], message: string, raw: ReturnType<typeof fromForm>): string {
   const [field, index] = path;
-  if (field === 'updateTtlMinutes' || field === 'updateCheckIntervalHours') {
-    if (typeof (raw as Record<string, unknown>)[field] !== 'number') return 'Enter a whole number';
-  }
+  if (codec.notANumber(String(field), raw)) return NOT_A_NUMBER;
   return typeof index === 'number' || (typeof index === 'string' && /^\d+$/.test(index))
     ? `${itemLabel(String(field), Number(index), raw)}: ${message}`
     : message;

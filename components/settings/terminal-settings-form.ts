@@ -1,33 +1,24 @@
+import { field, formCodec, NOT_A_NUMBER } from '@/components/forms/field-codecs';
 import { type TerminalSettings, terminalSettingsSchema } from '@/lib/settings/terminal-settings';
 
 export const terminalSettingsKey = ['settings', 'terminal'] as const;
 
 export type Key = keyof TerminalSettings;
 export const KEYS = Object.keys(terminalSettingsSchema.shape) as Key[];
-type NumberKey = Exclude<Key, 'recordTranscripts'>;
 
 /** The form holds numbers as the text typed; the schema judges them once turned back into numbers. */
-export type Form = Record<NumberKey, string> & { recordTranscripts: boolean };
-
-const num = (s: string): number | string => (/^\s*-?\d+\s*$/.test(s) ? Number(s) : s.trim());
-export const toForm = (s: TerminalSettings): Form => ({
-  maxPerUser: String(s.maxPerUser),
-  maxPerSandbox: String(s.maxPerSandbox),
-  graceSeconds: String(s.graceSeconds),
-  recheckSeconds: String(s.recheckSeconds),
-  recordTranscripts: s.recordTranscripts,
-  transcriptRetentionDays: String(s.transcriptRetentionDays),
-  transcriptQuotaMb: String(s.transcriptQuotaMb),
-});
-export const fromForm = (f: Form) => ({
-  maxPerUser: num(f.maxPerUser),
-  maxPerSandbox: num(f.maxPerSandbox),
-  graceSeconds: num(f.graceSeconds),
-  recheckSeconds: num(f.recheckSeconds),
-  recordTranscripts: f.recordTranscripts,
-  transcriptRetentionDays: num(f.transcriptRetentionDays),
-  transcriptQuotaMb: num(f.transcriptQuotaMb),
-});
+const codec = formCodec({
+  maxPerUser: field.wholeNumber,
+  maxPerSandbox: field.wholeNumber,
+  graceSeconds: field.wholeNumber,
+  recheckSeconds: field.wholeNumber,
+  recordTranscripts: field.flag,
+  transcriptRetentionDays: field.wholeNumber,
+  transcriptQuotaMb: field.wholeNumber,
+} satisfies Record<Key, unknown>);
+export type Form = ReturnType<typeof codec.toForm>;
+export const toForm = (s: TerminalSettings): Form => codec.toForm(s);
+export const fromForm = codec.fromForm;
 
 export const LABELS: Record<Key, string> = {
   maxPerUser: 'terminals per user',
@@ -40,6 +31,6 @@ export const LABELS: Record<Key, string> = {
 };
 
 /** The field's own words for an issue: text where a number belongs is "Enter a whole number". */
-export function issueText(field: string, message: string, raw: ReturnType<typeof fromForm>): string {
-  return typeof (raw as Record<string, unknown>)[field] === 'string' ? 'Enter a whole number' : message;
+export function issueText(key: string, message: string, raw: ReturnType<typeof fromForm>): string {
+  return codec.notANumber(key, raw) ? NOT_A_NUMBER : message;
 }

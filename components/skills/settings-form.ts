@@ -1,39 +1,49 @@
 import { errorMessage } from '@/components/error-message';
+import { type FieldCodec, field, formCodec, itemsOf, NOT_A_NUMBER } from '@/components/forms/field-codecs';
 import { type SkillsSettings, skillsSettingsSchema } from '@/lib/settings/skills-settings';
 
 export type SettingsKey = keyof SkillsSettings;
 export const SETTINGS_KEYS = Object.keys(skillsSettingsSchema.shape) as SettingsKey[];
 
-/** The form holds text: lists one per line, numbers as typed, the config as JSON. */
-export interface SkillsSettingsForm {
-  workspaceDir: string;
-  personalDir: string;
-  bundledDir: string;
-  extraDirs: string;
-  allowSymlinkTargets: string;
-  maxCandidatesPerRoot: string;
-  maxSkillFileBytes: string;
-  watch: boolean;
-  watchDebounceMs: string;
+/** ".PNG" as typed means png. */
+const noDot = (s: string) => s.replace(/^\./, '');
+/** Extensions or names in order, separated by commas or newlines. */
+const commaList: FieldCodec<string[], string> = { toForm: (v) => v.join(', '), fromForm: (t) => itemsOf(t, true) };
+const fileTypes: FieldCodec<string[], string> = { toForm: (v) => v.join(', '), fromForm: (t) => itemsOf(t, true).map(noDot) };
+
+/** The fields held as typed text or a switch; the bundled allowlist, update policy and config are below. */
+const codec = formCodec({
+  workspaceDir: field.text,
+  personalDir: field.text,
+  bundledDir: field.text,
+  extraDirs: field.lines(true),
+  allowSymlinkTargets: field.lines(true),
+  maxCandidatesPerRoot: field.wholeNumber,
+  maxSkillFileBytes: field.wholeNumber,
+  watch: field.flag,
+  watchDebounceMs: field.wholeNumber,
+  uploadMaxMb: field.wholeNumber,
+  allowUploadedArchives: field.flag,
+  allowedFileTypes: fileTypes,
+  allowedBinaryFileTypes: fileTypes,
+  allowBinaryFiles: field.flag,
+  urlHostAllowlist: field.lines(true),
+  urlPrivateHosts: field.lines(true),
+  gitAllowLocal: field.flag,
+  clawhubBaseUrl: field.text,
+  metadataKeys: commaList,
+  updateCheckHours: field.wholeNumber,
+} satisfies Partial<Record<SettingsKey, unknown>>);
+
+export type SkillsSettingsForm = ReturnType<typeof codec.toForm> & {
+  /** Every bundled skill allowed (the list below is then ignored). */
   allowAllBundled: boolean;
   allowBundled: string;
-  uploadMaxMb: string;
-  allowUploadedArchives: boolean;
-  /** Extensions, comma or newline separated. */
-  allowedFileTypes: string;
-  allowedBinaryFileTypes: string;
-  allowBinaryFiles: boolean;
-  urlHostAllowlist: string;
-  urlPrivateHosts: string;
-  gitAllowLocal: boolean;
-  clawhubBaseUrl: string;
-  /** Metadata block names in order, comma or newline separated. */
-  metadataKeys: string;
   /** Edited in the skills catalog's Updates panel; carried through unchanged here. */
   updatePolicy: SkillsSettings['updatePolicy'];
-  updateCheckHours: string;
+  /** The gateway config as JSON. */
   config: string;
-}
+};
 
 export const LABELS: Record<SettingsKey, string> = {
   workspaceDir: 'workspace folder',
@@ -61,40 +71,11 @@ export const LABELS: Record<SettingsKey, string> = {
   config: 'gateway config',
 };
 
-const lines = (s: string) =>
-  s
-    .split(/[\n,]+/)
-    .map((x) => x.trim())
-    .filter(Boolean);
-/** ".PNG" as typed means png. */
-const noDot = (s: string) => s.replace(/^\./, '');
-const num = (s: string): number | string => (/^\s*-?\d+\s*$/.test(s) ? Number(s) : s.trim());
-const NUMERIC = new Set<SettingsKey>(['maxCandidatesPerRoot', 'maxSkillFileBytes', 'watchDebounceMs', 'uploadMaxMb', 'updateCheckHours']);
-
 export const toForm = (s: SkillsSettings): SkillsSettingsForm => ({
-  workspaceDir: s.workspaceDir,
-  personalDir: s.personalDir,
-  bundledDir: s.bundledDir,
-  extraDirs: s.extraDirs.join('\n'),
-  allowSymlinkTargets: s.allowSymlinkTargets.join('\n'),
-  maxCandidatesPerRoot: String(s.maxCandidatesPerRoot),
-  maxSkillFileBytes: String(s.maxSkillFileBytes),
-  watch: s.watch,
-  watchDebounceMs: String(s.watchDebounceMs),
+  ...codec.toForm(s),
   allowAllBundled: s.allowBundled === null,
   allowBundled: (s.allowBundled ?? []).join('\n'),
-  uploadMaxMb: String(s.uploadMaxMb),
-  allowUploadedArchives: s.allowUploadedArchives,
-  allowedFileTypes: s.allowedFileTypes.join(', '),
-  allowedBinaryFileTypes: s.allowedBinaryFileTypes.join(', '),
-  allowBinaryFiles: s.allowBinaryFiles,
-  urlHostAllowlist: s.urlHostAllowlist.join('\n'),
-  urlPrivateHosts: s.urlPrivateHosts.join('\n'),
-  gitAllowLocal: s.gitAllowLocal,
-  clawhubBaseUrl: s.clawhubBaseUrl,
-  metadataKeys: s.metadataKeys.join(', '),
   updatePolicy: s.updatePolicy,
-  updateCheckHours: String(s.updateCheckHours),
   config: JSON.stringify(s.config, null, 2),
 });
 
@@ -107,29 +88,10 @@ export function fromForm(f: SkillsSettingsForm, stored: SkillsSettings): { error
   } catch (e) {
     errors.config = `Not valid JSON: ${errorMessage(e)}`;
   }
-  const raw = {
-    workspaceDir: f.workspaceDir.trim(),
-    personalDir: f.personalDir.trim(),
-    bundledDir: f.bundledDir.trim(),
-    extraDirs: lines(f.extraDirs),
-    allowSymlinkTargets: lines(f.allowSymlinkTargets),
-    maxCandidatesPerRoot: num(f.maxCandidatesPerRoot),
-    maxSkillFileBytes: num(f.maxSkillFileBytes),
-    watch: f.watch,
-    watchDebounceMs: num(f.watchDebounceMs),
-    allowBundled: f.allowAllBundled ? null : lines(f.allowBundled),
-    uploadMaxMb: num(f.uploadMaxMb),
-    allowUploadedArchives: f.allowUploadedArchives,
-    allowedFileTypes: lines(f.allowedFileTypes).map(noDot),
-    allowedBinaryFileTypes: lines(f.allowedBinaryFileTypes).map(noDot),
-    allowBinaryFiles: f.allowBinaryFiles,
-    urlHostAllowlist: lines(f.urlHostAllowlist),
-    urlPrivateHosts: lines(f.urlPrivateHosts),
-    gitAllowLocal: f.gitAllowLocal,
-    clawhubBaseUrl: f.clawhubBaseUrl.trim(),
-    metadataKeys: lines(f.metadataKeys),
+  const raw: Record<string, unknown> = {
+    ...codec.fromForm(f),
+    allowBundled: f.allowAllBundled ? null : itemsOf(f.allowBundled, true),
     updatePolicy: f.updatePolicy,
-    updateCheckHours: num(f.updateCheckHours),
     config: errors.config ? stored.config : config,
   };
   const parsed = skillsSettingsSchema.safeParse(raw);
@@ -137,7 +99,7 @@ export function fromForm(f: SkillsSettingsForm, stored: SkillsSettings): { error
     for (const i of parsed.error.issues) {
       const key = String(i.path[0]) as SettingsKey;
       if (errors[key]) continue;
-      if (NUMERIC.has(key) && typeof raw[key] === 'string') errors[key] = 'Enter a whole number';
+      if (codec.notANumber(key, raw)) errors[key] = NOT_A_NUMBER;
       else if (typeof i.path[1] === 'number' && Array.isArray(raw[key])) errors[key] = `“${(raw[key] as string[])[i.path[1]]}”: ${i.message}`;
       else errors[key] = key === 'config' ? 'The config must be a JSON object' : i.message;
     }
