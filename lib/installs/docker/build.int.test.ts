@@ -182,8 +182,13 @@ describeDocker('skill install on Docker', () => {
     const left = await openMaintenance(backend, { configId: CONFIG_ID, image: ref1, spec: SPEC, runId: `left-${RUN}` });
     await commitSnapshot(left, { plannedRef: ref2, generation: 2 });
     await left.releaseLease(); // as after a crash: nobody holds it any more
-    const r = await reclaimLeftovers(conn, { plannedRefs: [ref1, ref2], keepRefs: [ref1], activity: backend.activity });
-    expect(r.containers).toContain(left.containerId);
+    // Another installation's config on the same engine, as unheld: not this store's to judge.
+    const theirs = await openMaintenance(backend, { configId: `other-${RUN}`, image: ref1, spec: SPEC, runId: `theirs-${RUN}` });
+    await theirs.releaseLease();
+    const r = await reclaimLeftovers(conn, { plannedRefs: [ref1, ref2], keepRefs: [ref1], configIds: [CONFIG_ID], activity: backend.activity });
+    expect(r.containers).toEqual([left.containerId]);
+    expect((await docker.getContainer(theirs.containerId).inspect()).State.Running).toBe(true);
+    await closeMaintenance(theirs);
     expect(r.images).toEqual([ref2]);
     await expect(docker.getContainer(left.containerId).inspect()).rejects.toMatchObject({ statusCode: 404 });
     expect(await imageExists(conn, ref2)).toBe(false);
@@ -191,7 +196,7 @@ describeDocker('skill install on Docker', () => {
     // A sandbox from the snapshot inherits a blanked maintenance label: it is not a leftover.
     expect((await docker.getContainer(sandboxId).inspect()).State.Running).toBe(true);
 
-    const used = await reclaimLeftovers(conn, { plannedRefs: [ref1], keepRefs: [], activity: backend.activity });
+    const used = await reclaimLeftovers(conn, { plannedRefs: [ref1], keepRefs: [], configIds: [CONFIG_ID], activity: backend.activity });
     expect(used).toMatchObject({ images: [], inUse: [ref1] });
     expect(await imageExists(conn, ref1)).toBe(true);
   });

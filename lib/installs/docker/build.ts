@@ -176,8 +176,9 @@ export interface ReclaimInput {
   /**
    * Only containers of these configs are touched: other databases (other installations, or test
    * runs) may share the engine, and their live maintenance containers are not this store's to judge.
+   * Required: there is no "every config on the engine".
    */
-  configIds?: string[];
+  configIds: readonly string[];
   /** Leases of every replica (a maintenance container in use anywhere stays), or of the one backend the caller has. */
   activity: SandboxActivity;
 }
@@ -193,14 +194,14 @@ export interface ReclaimResult {
 export async function reclaimLeftovers(conn: DockerConnection, input: ReclaimInput): Promise<ReclaimResult> {
   const result: ReclaimResult = { containers: [], images: [], inUse: [] };
   const live = new Set(input.liveRunIds ?? []);
-  const ours = input.configIds ? new Set(input.configIds) : null;
+  const ours = new Set(input.configIds);
   try {
     const leftovers = await conn.api.listContainers({ all: true, filters: { label: [MAINTENANCE_LABEL] } });
     const activity = input.activity;
     const leases = await activity.view();
     for (const c of leftovers) {
       if (!isMaintenanceLabels(c.Labels) || live.has(c.Labels[MAINTENANCE_LABEL] as string) || leases.isLeased(c.Id, c.Names)) continue;
-      if (ours && !ours.has(c.Labels[CONFIG_LABEL] as string)) continue;
+      if (!ours.has(c.Labels[CONFIG_LABEL] as string)) continue;
       await conn.api
         .getContainer(c.Id)
         .remove({ force: true, v: true })
