@@ -79,7 +79,10 @@ describe('settings field codecs', () => {
     const stored = skillsSettingsSchema.parse({});
     const form = skillsToForm(stored);
     expect(skillsFromForm(form, stored)).toEqual({ errors: {}, patch: {} });
-    const edited = skillsFromForm({ ...form, allowedFileTypes: '.PNG, md', allowAllBundled: false, allowBundled: 'weather\ngithub', watchDebounceMs: 'soon' }, stored);
+    const edited = skillsFromForm(
+      { ...form, allowedFileTypes: '.PNG, md', allowAllBundled: false, allowBundled: 'weather\ngithub', watchDebounceMs: 'soon' },
+      stored,
+    );
     expect(edited.errors).toEqual({ watchDebounceMs: NOT_A_NUMBER });
     const ok = skillsFromForm({ ...form, allowedFileTypes: '.png, md', allowAllBundled: false, allowBundled: 'weather\ngithub' }, stored);
     expect(ok.errors).toEqual({});
