@@ -97,6 +97,13 @@ describeDocker('skill install recovery', () => {
     // An install that crashed in deps, its job id never attached.
     const orphan = await kit.begin(cfgA, await kit.storeSkill('orphan', echoSkill('orphan')));
     await store.recordProgress(db(), orphan.id, { stage: 'deps', percent: 30 });
+    // Begun a minute ago: past the grace a record being started has before its job is queued.
+    await db()
+      .update(sandboxSkillInstalls)
+      .set({ updatedAt: new Date(Date.now() - 60_000) })
+      .where(eq(sandboxSkillInstalls.id, orphan.id));
+    // Begun just now, its job not queued yet (a retry between its two writes): not the pass's to end.
+    s.starting = (await kit.begin(cfgB, await kit.storeSkill('starting', echoSkill('starting')))).id;
     // A removal of a ready skill whose job ended failed (reaped) while the record still said removing.
     const ready = await kit.begin(cfgA, await kit.storeSkill('was-ready', echoSkill('was-ready')));
     await db().update(sandboxSkillInstalls).set({ state: 'ready', imageGeneration: 1 }).where(eq(sandboxSkillInstalls.id, ready.id));
@@ -142,6 +149,8 @@ describeDocker('skill install recovery', () => {
     expect(removing).toMatchObject({ state: 'ready', imageGeneration: 1, error: { code: 'interrupted', stage: 'snapshot' } });
     expect(removing?.error?.message).toContain('removal was interrupted during snapshot (its job ended failed');
     expect(report.failed.map((f) => f.id).sort()).toEqual([s.orphan, s.removing].sort());
+    expect(report.starting).toEqual([s.starting]);
+    expect(await store.getInstall(db(), s.starting)).toMatchObject({ state: 'installing', error: null });
 
     const rows = new Map((await db().select().from(sandboxImages)).map((r) => [r.id, r]));
     expect(rows.get(s.g1)).toMatchObject({ state: 'active', imageId: s.g1Image });
@@ -167,7 +176,15 @@ describeDocker('skill install recovery', () => {
     // A sandbox from the active image still runs.
     expect((await kit.runIn(cfgA, ['echo', 'still-serving'])).stdout).toBe('still-serving\n');
     const again = await recoverInstalls(kit.ts.services.sandboxes);
-    expect(again).toMatchObject({ failed: [], images: [], reclaimed: [] });
+    expect(again).toMatchObject({ failed: [], images: [], reclaimed: [], starting: [s.starting] });
+    // Past its grace with still no job, it is ended like any orphan.
+    await db()
+      .update(sandboxSkillInstalls)
+      .set({ updatedAt: new Date(Date.now() - 60_000) })
+      .where(eq(sandboxSkillInstalls.id, s.starting));
+    const later = await recoverInstalls(kit.ts.services.sandboxes);
+    expect(later.failed.map((f) => f.id)).toEqual([s.starting]);
+    expect(await store.getInstall(db(), s.starting)).toMatchObject({ state: 'failed', error: { code: 'interrupted' } });
   }, 180_000);
 
   it('a job the reaper ends later is recovered then: its record fails, its image and container go', async () => {

@@ -5,7 +5,7 @@
 // by label. The active image of a config is never touched. Runs at boot, after the worker's reaper,
 // and again whenever an image-building job ends failed or canceled (a crashed run's job is only
 // ended by the reaper once its lease runs out, which may be after boot).
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDb } from '@/db/client';
 import { jobs, sandboxConfigs, sandboxImages, sandboxSkillInstalls } from '@/db/schema';
 import { type Actor, systemActor } from '../../auth/actor';
@@ -25,6 +25,12 @@ import { recoverBundleConfig } from './bundle';
 /** The job kinds that run a maintenance container and plan images. */
 export const IMAGE_BUILD_KINDS: readonly string[] = [skillInstallJob.name, skillRemoveJob.name, imageRebuildJob.name];
 const LIVE_STATES = ['queued', 'running'] as const;
+/**
+ * A record begun this recently with no job attached is being started: its job is queued just after
+ * the record is written (a retry, an update), so a pass between the two must not end it. It is
+ * judged by a pass after the grace.
+ */
+export const START_GRACE_MS = 30_000;
 
 export const recoveryActor: Actor = { ...systemActor, label: 'install recovery' };
 
@@ -37,6 +43,8 @@ export interface InstallRecoveryReport {
   reclaimed: { endpoint: string; containers: string[]; images: string[] }[];
   /** What could not be done (an engine that did not answer, say); the rest still ran. */
   problems: string[];
+  /** Records begun within the grace and no job yet: left for a pass after it. */
+  starting: string[];
 }
 
 interface LiveJobs {
@@ -77,15 +85,21 @@ function interruptedMessage(r: store.InstallRecord, jobState: string | null): st
 async function recoverRecords(db: AppDb, live: LiveJobs, report: InstallRecoveryReport): Promise<Set<string>> {
   const t = sandboxSkillInstalls;
   const rows = await db
-    .select({ record: t, jobState: jobs.state })
+    // Judged by the database's clock, the one that stamped the record.
+    .select({ record: t, jobState: jobs.state, fresh: sql<boolean>`${t.updatedAt} > now() - make_interval(secs => ${START_GRACE_MS / 1000})` })
     .from(t)
     .leftJoin(jobs, eq(jobs.id, t.jobId))
     .where(inArray(t.state, ['installing', 'removing']));
   const busy = new Set(live.configIds);
-  for (const { record: r, jobState } of rows) {
+  for (const { record: r, jobState, fresh } of rows) {
     const alive = (r.jobId !== null && live.ids.has(r.jobId)) || live.installIds.has(r.id);
     if (alive) {
       busy.add(r.configId);
+      continue;
+    }
+    if (r.jobId === null && fresh) {
+      busy.add(r.configId);
+      report.starting.push(r.id);
       continue;
     }
     try {
@@ -114,7 +128,7 @@ export type InstallRecoveryDeps = InstanceDeps;
 /** One pass of the recovery. Never throws for an engine or a record; those are in `problems`. */
 export async function recoverInstalls(deps: InstallRecoveryDeps): Promise<InstallRecoveryReport> {
   const db = deps.db;
-  const report: InstallRecoveryReport = { failed: [], images: [], reclaimed: [], problems: [] };
+  const report: InstallRecoveryReport = { failed: [], images: [], reclaimed: [], problems: [], starting: [] };
   const live = await liveJobs(db);
   const busy = await recoverRecords(db, live, report);
 
@@ -203,6 +217,7 @@ export function startInstallRecovery(deps: InstallRecoveryDeps, hub: JobEventHub
   let running: Promise<InstallRecoveryReport> | null = null;
   let again = false;
   let stopped = false;
+  let later: NodeJS.Timeout | undefined;
   const pass = (): Promise<InstallRecoveryReport> => {
     if (running) {
       again = true;
@@ -211,11 +226,19 @@ export function startInstallRecovery(deps: InstallRecoveryDeps, hub: JobEventHub
     running = recoverInstalls(deps)
       .then((r) => {
         logReport(r);
+        // Records being started are judged once their grace has passed (one timer at a time).
+        if (r.starting.length && !later && !stopped) {
+          later = setTimeout(() => {
+            later = undefined;
+            if (!stopped) void pass();
+          }, START_GRACE_MS + 1000);
+          later.unref();
+        }
         return r;
       })
       .catch((e): InstallRecoveryReport => {
         logger.error('skill install recovery failed', { error: String(e) });
-        return { failed: [], images: [], reclaimed: [], problems: [String(e)] };
+        return { failed: [], images: [], reclaimed: [], problems: [String(e)], starting: [] };
       })
       .finally(() => {
         running = null;
@@ -237,6 +260,7 @@ export function startInstallRecovery(deps: InstallRecoveryDeps, hub: JobEventHub
     },
     stop() {
       stopped = true;
+      clearTimeout(later);
       off();
     },
   };
