@@ -3,8 +3,7 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { execSandboxAction, recycleInstanceAction, removeSandboxAction, startSandboxAction } from '@/app/(console)/sandboxes/actions';
-import type { execInput, fileListOut, instanceListOut, instanceOut } from '@/lib/sandbox/instances/schema';
-import type { statsOut } from '@/lib/sandbox/instances/stats';
+import type { execInput, fileListOut, instanceListOut, instanceOut, statsOut } from '@/lib/sandbox/instances/schema';
 import { api } from '../../api';
 import { useOperation } from '../../use-operation';
 

@@ -11,25 +11,7 @@ import { type ValidateContext, validateOnServer } from '../config/validate';
 import { openSecrets, sealSecrets, splitSecrets } from '../config/view';
 import { type BackendFactoryDeps, backendForConfig, sandboxSpecFor } from '../factory';
 import { type ProbeResult, runFullCheck } from './full-check';
-
-export const connectionTestInput = z.strictObject({
-  backend: z.enum(SANDBOX_BACKENDS, { error: 'The backend is docker, e2b or cube.' }),
-  config: z.record(z.string(), z.unknown()),
-  id: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a config id.')
-    .optional(),
-});
-export type ConnectionTestInput = z.output<typeof connectionTestInput>;
-
-const probeOut = z.object({
-  name: z.string(),
-  status: z.enum(['pass', 'fail', 'skipped']),
-  reason: z.string().optional(),
-  latencyMs: z.number(),
-  detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
-});
-export const connectionTestOut = z.object({ probes: z.array(probeOut) });
+import { type ConnectionTestInput, connectionTestInput, connectionTestOut } from './schema';
 
 export interface ConnectionTestDeps extends BackendFactoryDeps {
   db: AppDb;

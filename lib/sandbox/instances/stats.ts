@@ -5,14 +5,6 @@ import type { SandboxBackend } from '../backend';
 import type { ContainerStatsSample } from '../docker/backend';
 import { type InstanceDeps, resolve } from './service';
 
-export const statsOut = z.object({
-  cpuPercent: z.number(),
-  memoryBytes: z.number(),
-  memoryLimitBytes: z.number().nullable(),
-  pids: z.number().nullable(),
-  at: z.string(),
-});
-
 // Asked of the method, not the class: the server bundle may hold more than one copy of a class.
 const hasStats = (b: SandboxBackend): b is SandboxBackend & { stats(id: string): Promise<ContainerStatsSample> } =>
   typeof (b as { stats?: unknown }).stats === 'function';
