@@ -1,8 +1,7 @@
 import { and, desc, gte, ilike, lt, lte, or, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
 import type { AppDb } from '@/db/client';
 import { auditLog } from '@/db/schema';
-import { type AuditQuery, auditQuery } from './query';
+import type { AuditQuery } from './query';
 
 export const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|private[-_]?key|credential|hash|authorization|cookie/i;
 

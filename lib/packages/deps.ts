@@ -1,11 +1,10 @@
-import { z } from 'zod';
 import type { Database } from '@/db/client';
 import type { Actor } from '../auth/actor';
 import { AppError } from '../core/errors';
 import { jobSpec } from '../jobs/kind';
 import { enqueueTree } from '../jobs/queue';
 import { analyzeSkillDeps, type CheckedDep, formatSpec, type ManagerContext, parsePackageSpec, type SkillDepsAnalysis } from '../runtime';
-import { type DepsCheckInput, depsCheckInput } from './deps-schema';
+import type { DepsCheckInput } from './deps-schema';
 import { githubInstallJob, installDepsJob, packageInstallJob } from './job-kinds';
 
 /** The checked dependency as the API shows it: spec as text, where it came from, its status. */

@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
 import type { AppDb } from '@/db/client';
 import { githubPackages } from '@/db/schema';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
 import { AppError } from '../../core/errors';
-import { type GithubChannelInput, githubChannelInput } from '../schemas';
+import type { GithubChannelInput } from '../schemas';
 
 /** Opts a package in or out of pre-releases; the next update check uses the new channel. */
 export async function setGithubChannel(db: AppDb, actor: Actor, input: GithubChannelInput): Promise<GithubChannelInput> {

@@ -1,17 +1,13 @@
-// "Test connection" for a config being edited: the same schema and server-side checks as a save,
-// then only the probes that need no sandbox (client, endpoint, credentials, image), answered at once.
-// Nothing is stored; for an edit, "***" stands for the stored secret of the config named by `id`.
-import { z } from 'zod';
 import type { AppDb } from '@/db/client';
 import { AppError } from '../../core/errors';
-import { type AnyConfig, SANDBOX_BACKENDS, SECRET_FIELDS, SECRET_MASK } from '../config/schema';
+import { type AnyConfig, SECRET_FIELDS, SECRET_MASK } from '../config/schema';
 import { assertSecretStaysHome } from '../config/secret-endpoint';
 import { loadRow, parseConfig } from '../config/store';
 import { type ValidateContext, validateOnServer } from '../config/validate';
 import { openSecrets, sealSecrets, splitSecrets } from '../config/view';
 import { type BackendFactoryDeps, backendForConfig, sandboxSpecFor } from '../factory';
 import { type ProbeResult, runFullCheck } from './full-check';
-import { type ConnectionTestInput, connectionTestInput, connectionTestOut } from './schema';
+import type { ConnectionTestInput } from './schema';
 
 export interface ConnectionTestDeps extends BackendFactoryDeps {
   db: AppDb;

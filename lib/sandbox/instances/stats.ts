@@ -1,5 +1,3 @@
-// Live resource use of one sandbox, for the instance page's chart. Only Docker reports it.
-import { z } from 'zod';
 import { AppError } from '../../core/errors';
 import type { SandboxBackend } from '../backend';
 import type { ContainerStatsSample } from '../docker/backend';
