@@ -32,8 +32,7 @@ export const driftOut = z
         ),
       }),
     ),
-  })
-  .nullable();
+  });
 
 export const gatewayOut = z.object({
   id: z.string(),
@@ -43,7 +42,7 @@ export const gatewayOut = z.object({
   agentIds: z.array(z.string()).describe('Gateway agents linked to Skilldock agents of the same id'),
   autoSync: z.boolean(),
   status: gatewayStatusOut,
-  drift: driftOut,
+  drift: driftOut.nullable(),
   lastSync: z.object({ at: z.string(), jobId: z.string().nullable(), ok: z.boolean(), changes: z.number().int(), message: z.string() }).nullable(),
   revision: z.number().int(),
   createdAt: z.string(),

@@ -3,7 +3,9 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { applySkillUpdatesAction, checkSkillUpdatesAction, setSkillUpdatePolicyAction } from '@/app/(console)/skills/actions';
+import { get } from '@/components/api';
 import type { skillUpdateDetailOut, skillUpdatesOut } from '@/lib/api/contracts/skill-updates';
+import { skillUpdatesApi } from '@/lib/api/contracts/skill-updates';
 import type { updatePolicyInput } from '@/lib/skills/updates/schemas';
 import { api } from '../../api';
 import { jobKey } from '../../jobs/queries';
@@ -20,7 +22,7 @@ export const updateDiffKey = (slug: string) => ['skills', 'updates', 'diff', slu
 export function useSkillUpdates() {
   return useQuery({
     queryKey: updatesKey,
-    queryFn: ({ signal }) => api<SkillUpdates>('/api/v1/skills/updates', { signal }),
+    queryFn: ({ signal }) => get(skillUpdatesApi.listSkillUpdates, { signal }),
     refetchInterval: 15_000,
   });
 }
