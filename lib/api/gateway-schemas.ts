@@ -14,25 +14,24 @@ export const gatewayStatusOut = z
   })
   .nullable();
 
-export const driftOut = z
-  .object({
-    checkedAt: z.string(),
-    count: z.number().int(),
-    pending: z.array(z.string()).describe('Changes a sync would make (a hand edit of the gateway shows here)'),
-    agents: z.array(
-      z.object({
-        agentId: z.string(),
-        inSync: z.boolean(),
-        differences: z.array(
-          z.object({
-            skill: z.string(),
-            ours: z.object({ visible: z.boolean(), why: z.string() }),
-            theirs: z.object({ visible: z.boolean(), why: z.string() }),
-          }),
-        ),
-      }),
-    ),
-  });
+export const driftOut = z.object({
+  checkedAt: z.string(),
+  count: z.number().int(),
+  pending: z.array(z.string()).describe('Changes a sync would make (a hand edit of the gateway shows here)'),
+  agents: z.array(
+    z.object({
+      agentId: z.string(),
+      inSync: z.boolean(),
+      differences: z.array(
+        z.object({
+          skill: z.string(),
+          ours: z.object({ visible: z.boolean(), why: z.string() }),
+          theirs: z.object({ visible: z.boolean(), why: z.string() }),
+        }),
+      ),
+    }),
+  ),
+});
 
 export const gatewayOut = z.object({
   id: z.string(),
