@@ -4,7 +4,7 @@ import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { get } from '@/components/api';
 import { agentsApi } from '@/lib/api/contracts/agents';
 import { api } from '../api';
-import type { BudgetPlan, ExplainView, SkillAgentsView } from './view';
+import type { BudgetPlan, ExplainView } from './view';
 
 export const agentsKey = ['agents'] as const;
 export const summariesKey = ['agents', 'summaries'] as const;
@@ -56,7 +56,7 @@ export function useBudgetPlan(id: string, tryBudget: { maxSkills?: number; maxCh
 export function useSkillAgents(name: string) {
   return useQuery({
     queryKey: ['agents', 'by-skill', name],
-    queryFn: ({ signal }) => api<SkillAgentsView>(`/api/v1/agents/allowlists/skill?${new URLSearchParams({ name })}`, { signal }),
+    queryFn: ({ signal }) => get(agentsApi.skillAgents, { query: { name }, signal }),
     retry: false,
   });
 }

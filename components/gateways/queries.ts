@@ -3,8 +3,9 @@
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { get } from '@/components/api';
 import { gatewaysApi } from '@/lib/api/contracts/gateways';
+import { jobsApi } from '@/lib/api/contracts/jobs';
 import { api } from '../api';
-import type { Job, JobPage } from '../jobs/view';
+import type { Job } from '../jobs/view';
 import type { FolderClientList } from './view';
 
 export const gatewaysKey = ['gateways'] as const;
@@ -32,9 +33,7 @@ export function useGatewayJobs(id: string) {
     queryKey: [...gatewaysKey, 'jobs', id],
     queryFn: async ({ signal }) => {
       const pages = await Promise.all(
-        ['gateway.sync', 'gateway.verify'].map((kind) =>
-          api<JobPage>(`/api/v1/jobs?${new URLSearchParams({ kind, sort: 'created_desc', limit: '50' })}`, { signal }),
-        ),
+        ['gateway.sync', 'gateway.verify'].map((kind) => get(jobsApi.listJobs, { query: { kind, sort: 'created_desc', limit: 50 }, signal })),
       );
       return pages
         .flatMap((p) => p.items)

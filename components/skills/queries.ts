@@ -17,7 +17,7 @@ import { api } from '../api';
 import { jobKey } from '../jobs/queries';
 import type { Job } from '../jobs/view';
 import { useOperation } from '../use-operation';
-import type { ClawhubHit, SkillFileContent, SkillList, VersionDiffView } from './view';
+import type { SkillList } from './view';
 
 /** The list is polled this often while the page is visible, so the watcher's changes show up. */
 export const LIST_POLL_MS = 5000;
@@ -62,7 +62,7 @@ export function useSkill(id: string) {
 export function useSkillFile(id: string, path: string | null) {
   return useQuery({
     queryKey: skillFileKey(id, path ?? ''),
-    queryFn: ({ signal }) => api<SkillFileContent>(`/api/v1/skills/${encodeURIComponent(id)}/file?${new URLSearchParams({ path: path! })}`, { signal }),
+    queryFn: ({ signal }) => get(skillsApi.skillFile, { params: { id }, query: { path: path! }, signal }),
     enabled: !!path,
     staleTime: 30_000,
   });
@@ -80,7 +80,7 @@ export function useSkillDeps(id: string, enabled: boolean) {
 export function useSkillDiff(slug: string, a: string, b: string) {
   return useQuery({
     queryKey: skillDiffKey(slug, a, b),
-    queryFn: ({ signal }) => api<VersionDiffView>(`/api/v1/skills/diff?${new URLSearchParams({ slug, a, b })}`, { signal }),
+    queryFn: ({ signal }) => get(skillsApi.diffSkill, { query: { slug, a, b }, signal }),
     enabled: !!a && !!b && a !== b,
     staleTime: 60_000,
   });
@@ -136,7 +136,7 @@ export function useInstallSkillDeps() {
 export function useClawhubSearch(q: string) {
   return useQuery({
     queryKey: ['clawhub-search', q] as const,
-    queryFn: ({ signal }) => api<ClawhubHit[]>(`/api/v1/skills/clawhub/search?${new URLSearchParams({ q })}`, { signal }),
+    queryFn: ({ signal }) => get(skillsApi.clawhubSearch, { query: { q }, signal }),
     enabled: q.trim().length >= 2,
     staleTime: 60_000,
     retry: false,

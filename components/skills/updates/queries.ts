@@ -7,7 +7,6 @@ import { get } from '@/components/api';
 import type { skillUpdateDetailOut, skillUpdatesOut } from '@/lib/api/contracts/skill-updates';
 import { skillUpdatesApi } from '@/lib/api/contracts/skill-updates';
 import type { updatePolicyInput } from '@/lib/skills/updates/schemas';
-import { api } from '../../api';
 import { jobKey } from '../../jobs/queries';
 import type { Job } from '../../jobs/view';
 import { useOperation } from '../../use-operation';
@@ -30,7 +29,7 @@ export function useSkillUpdates() {
 export function useSkillUpdateDiff(slug: string | null) {
   return useQuery({
     queryKey: updateDiffKey(slug ?? ''),
-    queryFn: ({ signal }) => api<SkillUpdateDetail>(`/api/v1/skills/updates/diff?${new URLSearchParams({ slug: slug! })}`, { signal }),
+    queryFn: ({ signal }) => get(skillUpdatesApi.skillUpdateDiff, { query: { slug: slug! }, signal }),
     enabled: !!slug,
   });
 }
