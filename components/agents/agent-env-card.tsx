@@ -2,8 +2,8 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { setAgentEnvAction, unsetAgentEnvAction } from '@/app/(console)/agents/actions';
-import type { EnvVarView } from '@/lib/sandbox/env/rules';
-import { api } from '../api';
+import { get } from '@/components/api';
+import { agentsApi } from '@/lib/api/contracts/agents';
 import { PersonalEnvCard } from '../sandboxes/personal-env-card';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
@@ -18,7 +18,7 @@ export function AgentEnvCard({ agentId, configId }: { agentId: string; configId:
   const key = ['agents', 'env', agentId];
   const list = useQuery({
     queryKey: key,
-    queryFn: ({ signal }) => api<{ items: EnvVarView[] }>(`/api/v1/agents/${encodeURIComponent(agentId)}/env`, { signal }),
+    queryFn: ({ signal }) => get(agentsApi.listAgentEnv, { params: { id: agentId }, signal }),
   });
   // A variable can make a skill eligible for this agent: every agents query is read again.
   const settled = () => {

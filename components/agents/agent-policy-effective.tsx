@@ -4,9 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { FlaskConical } from 'lucide-react';
 import Link from 'next/link';
 import type { z } from 'zod';
+import { get } from '@/components/api';
+import { policyApi } from '@/lib/api/contracts/policy';
 import type { agentPolicyOut } from '@/lib/api/policy-schemas';
 import { DENY_GROUPS } from '@/lib/policy/types';
-import { api } from '../api';
 import { groupModes } from '../policy/deny-groups-field';
 import { useDenyGroups } from '../policy/queries';
 import { GROUP_MODE_LABEL, profileLabel } from '../policy/view';
@@ -21,7 +22,7 @@ export type AgentPolicyView = z.output<typeof agentPolicyOut>;
 export function useAgentPolicy(id: string) {
   return useQuery({
     queryKey: ['agents', 'exec-policy', id],
-    queryFn: ({ signal }) => api<AgentPolicyView>(`/api/v1/agents/${encodeURIComponent(id)}/exec-policy`, { signal }),
+    queryFn: ({ signal }) => get(policyApi.agentPolicy, { params: { id }, signal }),
   });
 }
 

@@ -1,8 +1,10 @@
 'use client';
 
 import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { get } from '@/components/api';
+import { agentsApi } from '@/lib/api/contracts/agents';
 import { api } from '../api';
-import type { AgentSummaries, AgentView, BudgetPlan, ExplainView, GatewaySkills, MatrixView, SkillAgentsView } from './view';
+import type { BudgetPlan, ExplainView } from './view';
 
 export const agentsKey = ['agents'] as const;
 export const summariesKey = ['agents', 'summaries'] as const;
@@ -14,19 +16,19 @@ const enc = encodeURIComponent;
 export const invalidateAgents = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: agentsKey });
 
 export function useAgentSummaries() {
-  return useQuery({ queryKey: summariesKey, queryFn: ({ signal }) => api<AgentSummaries>('/api/v1/agents/allowlists/summary', { signal }) });
+  return useQuery({ queryKey: summariesKey, queryFn: ({ signal }) => get(agentsApi.agentSummaries, { signal }) });
 }
 
 export function useMatrix() {
-  return useQuery({ queryKey: matrixKey, queryFn: ({ signal }) => api<MatrixView>('/api/v1/agents/allowlists/matrix', { signal }) });
+  return useQuery({ queryKey: matrixKey, queryFn: ({ signal }) => get(agentsApi.allowlistMatrix, { signal }) });
 }
 
 export function useAgent(id: string) {
-  return useQuery({ queryKey: agentKey(id), queryFn: ({ signal }) => api<AgentView>(`/api/v1/agents/${enc(id)}`, { signal }), retry: false });
+  return useQuery({ queryKey: agentKey(id), queryFn: ({ signal }) => get(agentsApi.getAgent, { params: { id }, signal }), retry: false });
 }
 
 export function useAgentSkills(id: string) {
-  return useQuery({ queryKey: ['agents', 'skills', id], queryFn: ({ signal }) => api<GatewaySkills>(`/api/v1/agents/${enc(id)}/skills`, { signal }) });
+  return useQuery({ queryKey: ['agents', 'skills', id], queryFn: ({ signal }) => get(agentsApi.agentSkills, { params: { id }, signal }) });
 }
 
 export function useExplain(id: string, skill?: string) {
@@ -54,7 +56,7 @@ export function useBudgetPlan(id: string, tryBudget: { maxSkills?: number; maxCh
 export function useSkillAgents(name: string) {
   return useQuery({
     queryKey: ['agents', 'by-skill', name],
-    queryFn: ({ signal }) => api<SkillAgentsView>(`/api/v1/agents/allowlists/skill?${new URLSearchParams({ name })}`, { signal }),
+    queryFn: ({ signal }) => get(agentsApi.skillAgents, { query: { name }, signal }),
     retry: false,
   });
 }

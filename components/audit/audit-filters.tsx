@@ -3,7 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { api } from '../api';
+import { get } from '@/components/api';
+import { accessApi } from '@/lib/api/contracts/access';
 import { Button } from '../ui/button';
 import { Input, Label } from '../ui/input';
 import { isoToLocal, localToIso } from './use-audit-filters';
@@ -75,7 +76,7 @@ export function AuditFiltersBar({
 }) {
   const actions = useQuery({
     queryKey: ['audit-actions'],
-    queryFn: ({ signal }) => api<{ items: string[] }>('/api/v1/audit/actions', { signal }),
+    queryFn: ({ signal }) => get(accessApi.auditActions, { signal }),
     staleTime: 60_000,
   });
   const list = actions.data?.items ?? [];

@@ -5,14 +5,15 @@ import { PlugZap, RefreshCw, ScanSearch } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { toast } from 'sonner';
 import { syncGatewayAction, testGatewayAction } from '@/app/(console)/gateways/actions';
-import { api } from '../api';
+import { get } from '@/components/api';
+import { gatewaysApi } from '@/lib/api/contracts/gateways';
 import { jobHref } from '../jobs/view';
 import { Button } from '../ui/button';
 import { Tip } from '../ui/misc';
 import { useOperation } from '../use-operation';
 import { useCan } from '../viewer';
 import { gatewayKey, gatewaysKey, invalidateGateways } from './queries';
-import { type Drift, type Gateway, STATUS_LABELS, statusKey } from './view';
+import { type Gateway, STATUS_LABELS, statusKey } from './view';
 
 /** The header's Test connection, Sync now and Check drift; a started sync is followed in the log drawer (`onJob`). */
 export function GatewayActions({ gateway, onJob }: { gateway: Gateway; onJob: (jobId: string) => void }) {
@@ -47,7 +48,7 @@ export function GatewayActions({ gateway, onJob }: { gateway: Gateway; onJob: (j
     onError: (e) => toast.error('Could not start the sync', { description: e.message }),
   });
   const drift = useMutation({
-    mutationFn: () => api<Drift>(`/api/v1/gateways/${encodeURIComponent(gateway.id)}/drift`),
+    mutationFn: () => get(gatewaysApi.gatewayDrift, { params: { id: gateway.id } }),
     onSuccess: (d) => {
       qc.setQueryData<Gateway>(gatewayKey(gateway.id), (g) => (g ? { ...g, drift: d } : g));
       invalidateGateways(qc);

@@ -1,27 +1,30 @@
 'use client';
 
 import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { get } from '@/components/api';
+import { gatewaysApi } from '@/lib/api/contracts/gateways';
+import { jobsApi } from '@/lib/api/contracts/jobs';
 import { api } from '../api';
-import type { Job, JobPage } from '../jobs/view';
-import type { FolderClientList, Gateway, GatewayList } from './view';
+import type { Job } from '../jobs/view';
+import type { FolderClientList } from './view';
 
 export const gatewaysKey = ['gateways'] as const;
 export const gatewayKey = (id: string) => ['gateways', 'one', id] as const;
-const enc = encodeURIComponent;
+const _enc = encodeURIComponent;
 
 export const invalidateGateways = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: gatewaysKey });
 
 export function useGateways(opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: [...gatewaysKey, 'list'],
-    queryFn: ({ signal }) => api<GatewayList>('/api/v1/gateways', { signal }),
+    queryFn: ({ signal }) => get(gatewaysApi.listGateways, { signal }),
     enabled: opts.enabled ?? true,
     refetchInterval: 15_000,
   });
 }
 
 export function useGateway(id: string) {
-  return useQuery({ queryKey: gatewayKey(id), queryFn: ({ signal }) => api<Gateway>(`/api/v1/gateways/${enc(id)}`, { signal }), retry: false });
+  return useQuery({ queryKey: gatewayKey(id), queryFn: ({ signal }) => get(gatewaysApi.getGateway, { params: { id }, signal }), retry: false });
 }
 
 /** This gateway's recent sync and verify jobs (the job list filtered by kind, then by the job's gatewayId). */
@@ -30,9 +33,7 @@ export function useGatewayJobs(id: string) {
     queryKey: [...gatewaysKey, 'jobs', id],
     queryFn: async ({ signal }) => {
       const pages = await Promise.all(
-        ['gateway.sync', 'gateway.verify'].map((kind) =>
-          api<JobPage>(`/api/v1/jobs?${new URLSearchParams({ kind, sort: 'created_desc', limit: '50' })}`, { signal }),
-        ),
+        ['gateway.sync', 'gateway.verify'].map((kind) => get(jobsApi.listJobs, { query: { kind, sort: 'created_desc', limit: 50 }, signal })),
       );
       return pages
         .flatMap((p) => p.items)

@@ -18,7 +18,7 @@ import type {
 export type GatewayList = z.output<typeof gatewayListOut>;
 export type Gateway = z.output<typeof gatewayOut>;
 export type GatewayStatus = NonNullable<z.output<typeof gatewayStatusOut>>;
-export type Drift = NonNullable<z.output<typeof driftOut>>;
+export type Drift = z.output<typeof driftOut>;
 export type DriftAgent = Drift['agents'][number];
 export type AdoptPreview = z.output<typeof adoptPreviewOut>;
 export type AdoptResult = z.output<typeof adoptOut>;

@@ -12,6 +12,8 @@ import {
   stopInstallAction,
   updateInstallAction,
 } from '@/app/(console)/sandboxes/install-actions';
+import { get } from '@/components/api';
+import { installsApi } from '@/lib/api/contracts/installs';
 import type { ActionResult } from '@/lib/http/action-error';
 import type { SandboxGatingOut } from '@/lib/installs/gating/schema';
 import type { ConfigImageOut, InstallOut, installListOut } from '@/lib/installs/schema';
@@ -54,7 +56,7 @@ export const useConfigInstalls = (configId: string) =>
 export function useConfigImage(configId: string, busy: boolean) {
   return useQuery({
     queryKey: configImageKey(configId),
-    queryFn: ({ signal }) => api<ConfigImageOut>(`/api/v1/sandbox-configs/${encodeURIComponent(configId)}/image`, { signal }),
+    queryFn: ({ signal }) => get(installsApi.getConfigImage, { params: { id: configId }, signal }),
     refetchInterval: busy ? BUSY_POLL_MS : false,
   });
 }
@@ -64,7 +66,7 @@ export function useSandboxGating(skillId: string, enabled = true) {
   return useQuery({
     queryKey: [...installsKey, 'gating', skillId],
     enabled,
-    queryFn: ({ signal }) => api<SandboxGatingOut>(`/api/v1/skills/${encodeURIComponent(skillId)}/sandbox-gating`, { signal }),
+    queryFn: ({ signal }) => get(installsApi.getSkillSandboxGating, { params: { id: skillId }, signal }),
     staleTime: 30_000,
   });
 }

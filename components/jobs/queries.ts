@@ -1,9 +1,11 @@
 'use client';
 
 import { type InfiniteData, keepPreviousData, type QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { get } from '@/components/api';
+import { jobsApi } from '@/lib/api/contracts/jobs';
 import { api } from '../api';
 import { useJobsLive } from './live-status';
-import { isFinal, type Job, type JobFilters, type JobKindInfo, type JobPage, jobMatches } from './view';
+import { isFinal, type Job, type JobFilters, type JobPage, jobMatches } from './view';
 
 const PAGE_SIZE = 50;
 /** While live updates are down, lists and jobs are polled this often. */
@@ -49,7 +51,7 @@ export function useRecentJobs(live: boolean) {
 export function useJobKinds() {
   return useQuery({
     queryKey: ['job-kinds'],
-    queryFn: ({ signal }) => api<{ items: JobKindInfo[] }>('/api/v1/jobs/kinds', { signal }),
+    queryFn: ({ signal }) => get(jobsApi.jobKinds, { signal }),
     staleTime: 5 * 60_000,
     select: (d) => d.items,
   });
@@ -63,7 +65,7 @@ export function useJob(id: string, opts: { poll: boolean }) {
   const live = useJobsLive();
   return useQuery({
     queryKey: jobKey(id),
-    queryFn: ({ signal }) => api<Job>(`/api/v1/jobs/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => get(jobsApi.getJob, { params: { id }, signal }),
     structuralSharing: keepEnded,
     refetchInterval: (q) => (opts.poll && !live && q.state.data && !isFinal(q.state.data.state) ? POLL_MS : false),
   });

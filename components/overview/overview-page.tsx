@@ -3,9 +3,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Activity, ArrowRight, ArrowUpCircle, Package, Puzzle } from 'lucide-react';
 import Link from 'next/link';
+import { get } from '@/components/api';
+import { packagesApi } from '@/lib/api/contracts/packages';
 import { api } from '../api';
 import type { JobPage } from '../jobs/view';
-import type { PackageList, UpdatesView } from '../runtime/view';
+import type { PackageList } from '../runtime/view';
 import { PageHeader } from '../shell/shell';
 import { listUrl, skillListKey } from '../skills/queries';
 import type { SkillList } from '../skills/view';
@@ -26,7 +28,7 @@ function useOverviewData(can: (p: string) => boolean) {
   });
   const updates = useQuery({
     queryKey: ['packages', 'updates'],
-    queryFn: ({ signal }) => api<UpdatesView>('/api/v1/packages/updates', { signal }),
+    queryFn: ({ signal }) => get(packagesApi.packageUpdates, { signal }),
     enabled: can('packages.read'),
   });
   const skills = useQuery({

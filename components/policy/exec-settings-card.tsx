@@ -7,8 +7,10 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { updatePolicySettingsAction } from '@/app/(console)/policy/actions';
+import { get } from '@/components/api';
+import { policyApi } from '@/lib/api/contracts/policy';
 import { type PolicySettings, policySettingsSchema } from '@/lib/settings/policy-settings';
-import { api, applyIssues } from '../api';
+import { applyIssues } from '../api';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Field, Input, Select } from '../ui/input';
@@ -29,7 +31,7 @@ const NUMBERS: { name: Exclude<keyof PolicySettings, 'approvalMode'>; label: str
 export function ExecSettingsCard() {
   const qc = useQueryClient();
   const { allowed, why } = useCan('policy.write');
-  const q = useQuery({ queryKey: key, queryFn: ({ signal }) => api<PolicySettings>('/api/v1/exec-policy/settings', { signal }) });
+  const q = useQuery({ queryKey: key, queryFn: ({ signal }) => get(policyApi.policySettings, { signal }) });
   const form = useForm<PolicySettings>({ resolver: zodResolver(policySettingsSchema as never) as never, mode: 'onChange' });
   const { reset } = form;
   useEffect(() => {

@@ -6,8 +6,10 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import { get } from '@/components/api';
+import { policyApi } from '@/lib/api/contracts/policy';
 import { createProfileInput } from '@/lib/api/policy-schemas';
-import { ApiError, api, applyIssues } from '../api';
+import { ApiError, applyIssues } from '../api';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 import { Field, Input } from '../ui/input';
@@ -80,7 +82,7 @@ export function ProfileForm({
       }
     } catch (e) {
       if (mode === 'edit' && e instanceof ApiError && e.status === 409) {
-        const latest = await api<ProfileView>(`/api/v1/exec-policy/profiles/${encodeURIComponent(stored.name)}`).catch(() => null);
+        const latest = await get(policyApi.getProfile, { params: { name: stored.name } }).catch(() => null);
         if (latest && latest.revision !== revision) return setConflict(latest);
       }
       if (!applyIssues(e, form.setError as never)) setError(e);

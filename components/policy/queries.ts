@@ -11,7 +11,9 @@ import {
   replayCommandsAction,
   updateProfileAction,
 } from '@/app/(console)/policy/actions';
+import { get } from '@/components/api';
 import type { agentListOut } from '@/lib/api/agent-schemas';
+import { policyApi } from '@/lib/api/contracts/policy';
 import type {
   APPROVAL_STATES,
   approvalListOut,
@@ -44,7 +46,7 @@ const approvalsKey = ['exec-policy', 'approvals'] as const;
 const invalidateProfiles = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: profilesKey });
 
 export function useProfiles() {
-  return useQuery({ queryKey: profilesKey, queryFn: ({ signal }) => api<ProfileList>('/api/v1/exec-policy/profiles', { signal }) });
+  return useQuery({ queryKey: profilesKey, queryFn: ({ signal }) => get(policyApi.listProfiles, { signal }) });
 }
 
 export function useProfile(name: string | null) {

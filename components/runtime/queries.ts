@@ -12,12 +12,14 @@ import {
   uninstallPackageAction,
   updatePackageAction,
 } from '@/app/(console)/runtime/actions';
-import { api } from '../api';
+import { githubApi } from '@/lib/api/contracts/github';
+import { packagesApi } from '@/lib/api/contracts/packages';
+import { get } from '../api';
 import { jobKey } from '../jobs/queries';
 import { useJobStartedToast } from '../jobs/use-start-job';
 import type { Job } from '../jobs/view';
 import { callAction, useOperation } from '../use-operation';
-import type { GithubOverrides, GithubOverview, GithubReleases, PackageAction, PackageList, RuntimeReport, UpdatesView } from './view';
+import type { GithubOverrides, PackageAction } from './view';
 
 export const runtimesKey = ['packages', 'runtimes'] as const;
 export const packagesKey = (manager: string) => ['packages', 'list', manager] as const;
@@ -29,11 +31,11 @@ export function useRuntimes() {
   const qc = useQueryClient();
   const query = useQuery({
     queryKey: runtimesKey,
-    queryFn: ({ signal }) => api<RuntimeReport>('/api/v1/packages/runtimes', { signal }),
+    queryFn: ({ signal }) => get(packagesApi.packageRuntimes, { signal }),
     staleTime: 30_000,
   });
   const refresh = useMutation({
-    mutationFn: () => api<RuntimeReport>('/api/v1/packages/runtimes?refresh=true'),
+    mutationFn: () => get(packagesApi.packageRuntimes, { query: { refresh: true } }),
     onSuccess: (report) => {
       qc.setQueryData(runtimesKey, report);
       void qc.invalidateQueries({ queryKey: ['packages', 'list'] });
@@ -46,7 +48,7 @@ export function useRuntimes() {
 export function usePackages(manager: string) {
   return useQuery({
     queryKey: packagesKey(manager),
-    queryFn: ({ signal }) => api<PackageList>(`/api/v1/packages?manager=${encodeURIComponent(manager)}`, { signal }),
+    queryFn: ({ signal }) => get(packagesApi.listPackages, { query: { manager }, signal }),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
@@ -82,7 +84,7 @@ export function usePackageJob(onStarted: (job: Job) => void) {
 export function useUpdates() {
   return useQuery({
     queryKey: updatesKey,
-    queryFn: ({ signal }) => api<UpdatesView>('/api/v1/packages/updates', { signal }),
+    queryFn: ({ signal }) => get(packagesApi.packageUpdates, { signal }),
     staleTime: 30_000,
   });
 }
@@ -124,7 +126,7 @@ export function usePin() {
 
 /** Installed GitHub-release packages, this host's target and the last rate limit seen (refreshed with the other package lists). */
 export function useGithubOverview() {
-  return useQuery({ queryKey: githubKey, queryFn: ({ signal }) => api<GithubOverview>('/api/v1/packages/github', { signal }), staleTime: 30_000 });
+  return useQuery({ queryKey: githubKey, queryFn: ({ signal }) => get(githubApi.githubPackages, { signal }), staleTime: 30_000 });
 }
 
 /** Releases of one repository with the asset decision for this host; kept apart from ['packages'] so a job's end does not re-list them. */
@@ -132,8 +134,7 @@ export function useGithubReleases(repo: string | null, preview: { assetPattern?:
   return useQuery({
     queryKey: ['github-releases', repo, preview.assetPattern ?? ''] as const,
     queryFn: ({ signal }) => {
-      const qs = new URLSearchParams({ repo: repo!, limit: '10', ...(preview.assetPattern ? { assetPattern: preview.assetPattern } : {}) });
-      return api<GithubReleases>(`/api/v1/packages/github-releases?${qs}`, { signal });
+      return get(githubApi.githubReleases, { query: { repo, limit: 10, assetPattern: preview.assetPattern }, signal });
     },
     enabled: !!repo,
     staleTime: 60_000,

@@ -4,7 +4,8 @@ import { useQueries } from '@tanstack/react-query';
 import { ArrowUpCircle, Lock } from 'lucide-react';
 import Link from 'next/link';
 import { useId, useMemo, useState } from 'react';
-import { api } from '../api';
+import { get } from '@/components/api';
+import { jobsApi } from '@/lib/api/contracts/jobs';
 import { stageLabel } from '../jobs/format';
 import { useJobsLive } from '../jobs/live-status';
 import { jobKey, keepEnded, POLL_MS } from '../jobs/queries';
@@ -81,7 +82,7 @@ function RunView({ run, onClose }: { run: ApplyAllResponse; onClose: () => void 
   const jobs = useQueries({
     queries: ids.map((id) => ({
       queryKey: jobKey(id),
-      queryFn: ({ signal }: { signal: AbortSignal }) => api<Job>(`/api/v1/jobs/${encodeURIComponent(id)}`, { signal }),
+      queryFn: ({ signal }: { signal: AbortSignal }) => get(jobsApi.getJob, { params: { id }, signal }),
       enabled: !!id,
       initialData: childById.get(id),
       initialDataUpdatedAt: 0,

@@ -6,11 +6,12 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
+import { get } from '@/components/api';
 import { errorMessage } from '@/components/error-message';
-import { api } from '../api';
+import { jobsApi } from '@/lib/api/contracts/jobs';
 import { stageLabel } from '../jobs/format';
 import { jobKey, POLL_MS } from '../jobs/queries';
-import { isFinal, type Job, jobHref } from '../jobs/view';
+import { isFinal, jobHref } from '../jobs/view';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
@@ -40,7 +41,7 @@ export function staleReason(v: UpdatesView): { short: string; full: string } | n
 function useCheckJob(id: string | null) {
   return useQuery({
     queryKey: jobKey(id ?? 'none'),
-    queryFn: ({ signal }) => api<Job>(`/api/v1/jobs/${encodeURIComponent(id!)}`, { signal }),
+    queryFn: ({ signal }) => get(jobsApi.getJob, { params: { id: id! }, signal }),
     enabled: !!id,
     refetchInterval: (q) => (q.state.data && !isFinal(q.state.data.state) ? POLL_MS : false),
   });

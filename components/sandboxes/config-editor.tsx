@@ -5,6 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import { get } from '@/components/api';
+import { accessApi } from '@/lib/api/contracts/access';
 import { type NetworkPolicy, OPEN_POLICY } from '@/lib/network/policy/types';
 import {
   type CreateConfigInput,
@@ -17,8 +19,7 @@ import {
   SECRET_FIELDS,
   SECRET_MASK,
 } from '@/lib/sandbox/config/schema';
-import { api, applyIssues } from '../api';
-import type { InstanceOut } from '../settings/view';
+import { applyIssues } from '../api';
 import { Button } from '../ui/button';
 import { cn } from '../ui/cn';
 import { Dialog } from '../ui/dialog';
@@ -77,7 +78,7 @@ export function ConfigEditor({
   // The same query as the Settings instance card: which engine an empty Docker host means.
   const instance = useQuery({
     queryKey: ['instance'],
-    queryFn: ({ signal }) => api<InstanceOut>('/api/v1/instance', { signal }),
+    queryFn: ({ signal }) => get(accessApi.instance, { signal }),
     enabled: open,
     staleTime: 60_000,
   });

@@ -12,6 +12,8 @@ import {
   unsetMyEnvAction,
   updateSandboxConfigAction,
 } from '@/app/(console)/sandboxes/actions';
+import { get } from '@/components/api';
+import { sandboxConfigsApi } from '@/lib/api/contracts/sandboxes';
 import type { CreateConfigInput, PatchConfigInput, SandboxConfigView, sandboxConfigDetailOut } from '@/lib/sandbox/config/schema';
 import type { EnvVarView, personalEnvInput, personalEnvUnset } from '@/lib/sandbox/env/rules';
 import { api } from '../api';
@@ -24,7 +26,7 @@ export const configEnvKey = (id: string) => ['sandbox-configs', 'env', id] as co
 const invalidate = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: sandboxesKey });
 
 export function useSandboxConfigs() {
-  return useQuery({ queryKey: sandboxesKey, queryFn: ({ signal }) => api<{ items: ConfigCardView[] }>('/api/v1/sandbox-configs', { signal }) });
+  return useQuery({ queryKey: sandboxesKey, queryFn: ({ signal }) => get(sandboxConfigsApi.listSandboxConfigs, { signal }) });
 }
 
 export type ConfigDetail = z.infer<typeof sandboxConfigDetailOut>;
@@ -37,7 +39,7 @@ export function useConfigDetail(id: string, enabled = true) {
   return useQuery({
     queryKey: configDetailKey(id),
     enabled,
-    queryFn: ({ signal }) => api<ConfigDetail>(`/api/v1/sandbox-configs/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => get(sandboxConfigsApi.getSandboxConfig, { params: { id }, signal }),
   });
 }
 
@@ -92,7 +94,7 @@ export function useUnsetConfigEnv() {
 export const myEnvKey = ['me', 'env'] as const;
 
 export function useMyEnv() {
-  return useQuery({ queryKey: myEnvKey, queryFn: ({ signal }) => api<{ items: EnvVarView[] }>('/api/v1/me/env', { signal }) });
+  return useQuery({ queryKey: myEnvKey, queryFn: ({ signal }) => get(sandboxConfigsApi.listMyEnv, { signal }) });
 }
 export function useSetMyEnv() {
   const qc = useQueryClient();

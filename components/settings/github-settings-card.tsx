@@ -4,8 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import { updateGithubSettingsAction } from '@/app/(console)/settings/actions';
+import { get } from '@/components/api';
+import { githubApi } from '@/lib/api/contracts/github';
 import { githubSettingsPatch, githubSettingsSchema } from '@/lib/settings/github-settings';
-import { api } from '../api';
 import { DraftSettingsCard } from '../forms/draft-settings-card';
 import { NumberField, TextField } from '../forms/fields';
 import { useSettingsDraft } from '../forms/use-settings-draft';
@@ -23,7 +24,7 @@ const ownerOk = (o: string) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/
 /** Settings → GitHub: API base (Enterprise), token, owner allowlist and the install policies. */
 export function GithubSettingsCard() {
   const can = useCan('packages.write');
-  const q = useQuery({ queryKey: githubSettingsKey, queryFn: ({ signal }) => api<Stored>('/api/v1/settings/github', { signal }) });
+  const q = useQuery({ queryKey: githubSettingsKey, queryFn: ({ signal }) => get(githubApi.githubSettings, { signal }) });
   const stored = q.data;
   const draft = useSettingsDraft(stored, toForm);
   const { form } = draft;

@@ -3,7 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { formatDuration, intervalToDuration } from 'date-fns';
 import { RefreshCw } from 'lucide-react';
-import { api } from '../api';
+import { get } from '@/components/api';
+import { accessApi } from '@/lib/api/contracts/access';
 import { SettingsCardHeader } from '../forms/settings-form-card';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -11,7 +12,6 @@ import { Card, CardContent } from '../ui/card';
 import { cn } from '../ui/cn';
 import { ErrorNote, Skeleton } from '../ui/misc';
 import { exactTime, useNow } from '../ui/time';
-import type { InstanceOut } from './view';
 
 function uptime(startedAt: string, now: number): string {
   const start = new Date(startedAt);
@@ -30,7 +30,7 @@ function Item({ label, children, mono, wide }: { label: string; children: React.
 }
 
 export function InstanceCard() {
-  const q = useQuery({ queryKey: ['instance'], queryFn: ({ signal }) => api<InstanceOut>('/api/v1/instance', { signal }), refetchInterval: 60_000 });
+  const q = useQuery({ queryKey: ['instance'], queryFn: ({ signal }) => get(accessApi.instance, { signal }), refetchInterval: 60_000 });
   const now = useNow();
   const i = q.data;
   return (

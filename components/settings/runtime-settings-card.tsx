@@ -4,8 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { updateRuntimeSettingsAction } from '@/app/(console)/settings/actions';
+import { get } from '@/components/api';
+import { packagesApi } from '@/lib/api/contracts/packages';
 import { type RuntimeSettings as RuntimeSettingsValues, runtimeSettingsSchema as runtimeSettingsClientSchema } from '@/lib/settings/runtime-settings';
-import { ApiError, api } from '../api';
+import { ApiError } from '../api';
 import { ListField, NumberField, TextField } from '../forms/fields';
 import { SettingsForm } from '../forms/settings-form';
 import { SettingsFormCard } from '../forms/settings-form-card';
@@ -37,7 +39,7 @@ const binaryOk = (b: string) => /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/.test(b);
 /** Settings → Package sources: pip indexes, npm registry, detected binaries and update checks. */
 export function RuntimeSettingsCard() {
   const can = useCan('packages.write');
-  const q = useQuery({ queryKey: runtimeSettingsKey, queryFn: ({ signal }) => api<RuntimeSettingsValues>('/api/v1/settings/runtime', { signal }) });
+  const q = useQuery({ queryKey: runtimeSettingsKey, queryFn: ({ signal }) => get(packagesApi.runtimeSettings, { signal }) });
   const form = useForm<FormValues>({ resolver, mode: 'onChange', defaultValues: BLANK });
   const { errors } = form.formState;
   const stored = q.data;

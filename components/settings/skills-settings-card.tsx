@@ -3,6 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { updateSkillsSettingsAction } from '@/app/(console)/settings/actions';
+import { get } from '@/components/api';
+import { skillsApi } from '@/lib/api/contracts/skills';
 import { METADATA_FLAVOURS, type SkillsSettings } from '@/lib/settings/skills-settings';
 import { api } from '../api';
 import { DraftSettingsCard } from '../forms/draft-settings-card';
@@ -29,7 +31,7 @@ const Section = ({ title, children }: { title: string; children: React.ReactNode
 /** Settings → Skills: roots, discovery limits, watcher, import policy (uploads, URLs, git, ClawHub) and the gateway config gating reads. */
 export function SkillsSettingsCard() {
   const can = useCan('skills.write');
-  const q = useQuery({ queryKey: skillsSettingsKey, queryFn: ({ signal }) => api<SkillsSettings>('/api/v1/settings/skills', { signal }) });
+  const q = useQuery({ queryKey: skillsSettingsKey, queryFn: ({ signal }) => get(skillsApi.skillsSettings, { signal }) });
   const catalog = useQuery({ queryKey: skillListKey(ALL), queryFn: ({ signal }) => api<SkillList>(listUrl(ALL), { signal }), staleTime: 60_000 });
   const stored = q.data;
   const draft = useSettingsDraft(stored, toForm);

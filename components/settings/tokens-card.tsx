@@ -5,8 +5,9 @@ import { KeyRound, Lock, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { revokeTokenAction } from '@/app/(console)/settings/actions';
+import { get } from '@/components/api';
 import { errorMessage } from '@/components/error-message';
-import { api } from '../api';
+import { accessApi } from '@/lib/api/contracts/access';
 import { SettingsCardHeader } from '../forms/settings-form-card';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -30,7 +31,7 @@ export function TokensCard() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedToken | null>(null);
   const [revoking, setRevoking] = useState<TokenOut | null>(null);
-  const q = useQuery({ queryKey: ['tokens'], queryFn: ({ signal }) => api<{ items: TokenOut[] }>('/api/v1/tokens', { signal }), enabled: can.allowed });
+  const q = useQuery({ queryKey: ['tokens'], queryFn: ({ signal }) => get(accessApi.listTokens, { signal }), enabled: can.allowed });
   const revoke = useOperation(revokeTokenAction, {
     input: (t: TokenOut) => ({ params: { id: t.id } }),
     onSuccess: (t) => {

@@ -3,7 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Lock, UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
-import { api } from '../api';
+import { get } from '@/components/api';
+import { accessApi } from '@/lib/api/contracts/access';
 import { SettingsCardHeader } from '../forms/settings-form-card';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
@@ -28,7 +29,7 @@ export function UsersCard() {
   const [resetFor, setResetFor] = useState<UserOut | null>(null);
   const q = useQuery({
     queryKey: ['users'],
-    queryFn: ({ signal }) => api<{ items: UserOut[] }>('/api/v1/users', { signal }),
+    queryFn: ({ signal }) => get(accessApi.listUsers, { signal }),
     enabled: read.allowed,
   });
   return (

@@ -3,9 +3,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
 import { useEffect, useState } from 'react';
-import { api } from '../api';
+import { get } from '@/components/api';
+import { jobsApi } from '@/lib/api/contracts/jobs';
 import { StateChip } from '../jobs/state-chip';
-import { type JobPage, jobHref } from '../jobs/view';
+import { jobHref } from '../jobs/view';
 
 type ItemType = React.ComponentType<React.ComponentProps<typeof Command.Item>>;
 
@@ -23,7 +24,7 @@ export function PaletteJobs({ query, onSelect, Item }: { query: string; onSelect
   const q = useDebounced(query.trim(), 200);
   const jobs = useQuery({
     queryKey: ['jobs', { view: 'palette', q }],
-    queryFn: ({ signal }) => api<JobPage>(`/api/v1/jobs?${new URLSearchParams({ q, limit: '8', sort: 'created_desc' })}`, { signal }),
+    queryFn: ({ signal }) => get(jobsApi.listJobs, { query: { q, limit: 8, sort: 'created_desc' }, signal }),
     placeholderData: keepPreviousData,
     staleTime: 10_000,
   });

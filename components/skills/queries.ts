@@ -10,12 +10,14 @@ import {
   uninstallSkillAction,
   updateSkillEntryAction,
 } from '@/app/(console)/skills/actions';
+import { get } from '@/components/api';
+import { skillsApi } from '@/lib/api/contracts/skills';
 import type { ImportInput, SkillEntryInput } from '@/lib/skills/service/schemas';
 import { api } from '../api';
 import { jobKey } from '../jobs/queries';
 import type { Job } from '../jobs/view';
 import { useOperation } from '../use-operation';
-import type { ClawhubHit, SkillDepsView, SkillDetailView, SkillFileContent, SkillList, VersionDiffView } from './view';
+import type { SkillList } from './view';
 
 /** The list is polled this often while the page is visible, so the watcher's changes show up. */
 export const LIST_POLL_MS = 5000;
@@ -52,7 +54,7 @@ export function useSkillList(filters: { status: string; q: string; source: strin
 export function useSkill(id: string) {
   return useQuery({
     queryKey: skillKey(id),
-    queryFn: ({ signal }) => api<SkillDetailView>(`/api/v1/skills/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => get(skillsApi.getSkill, { params: { id }, signal }),
     refetchInterval: 15_000,
   });
 }
@@ -60,7 +62,7 @@ export function useSkill(id: string) {
 export function useSkillFile(id: string, path: string | null) {
   return useQuery({
     queryKey: skillFileKey(id, path ?? ''),
-    queryFn: ({ signal }) => api<SkillFileContent>(`/api/v1/skills/${encodeURIComponent(id)}/file?${new URLSearchParams({ path: path! })}`, { signal }),
+    queryFn: ({ signal }) => get(skillsApi.skillFile, { params: { id }, query: { path: path! }, signal }),
     enabled: !!path,
     staleTime: 30_000,
   });
@@ -69,7 +71,7 @@ export function useSkillFile(id: string, path: string | null) {
 export function useSkillDeps(id: string, enabled: boolean) {
   return useQuery({
     queryKey: skillDepsKey(id),
-    queryFn: ({ signal }) => api<SkillDepsView>(`/api/v1/skills/${encodeURIComponent(id)}/deps`, { signal }),
+    queryFn: ({ signal }) => get(skillsApi.skillDeps, { params: { id }, signal }),
     enabled,
     staleTime: 30_000,
   });
@@ -78,7 +80,7 @@ export function useSkillDeps(id: string, enabled: boolean) {
 export function useSkillDiff(slug: string, a: string, b: string) {
   return useQuery({
     queryKey: skillDiffKey(slug, a, b),
-    queryFn: ({ signal }) => api<VersionDiffView>(`/api/v1/skills/diff?${new URLSearchParams({ slug, a, b })}`, { signal }),
+    queryFn: ({ signal }) => get(skillsApi.diffSkill, { query: { slug, a, b }, signal }),
     enabled: !!a && !!b && a !== b,
     staleTime: 60_000,
   });
@@ -134,7 +136,7 @@ export function useInstallSkillDeps() {
 export function useClawhubSearch(q: string) {
   return useQuery({
     queryKey: ['clawhub-search', q] as const,
-    queryFn: ({ signal }) => api<ClawhubHit[]>(`/api/v1/skills/clawhub/search?${new URLSearchParams({ q })}`, { signal }),
+    queryFn: ({ signal }) => get(skillsApi.clawhubSearch, { query: { q }, signal }),
     enabled: q.trim().length >= 2,
     staleTime: 60_000,
     retry: false,

@@ -14,26 +14,24 @@ export const gatewayStatusOut = z
   })
   .nullable();
 
-export const driftOut = z
-  .object({
-    checkedAt: z.string(),
-    count: z.number().int(),
-    pending: z.array(z.string()).describe('Changes a sync would make (a hand edit of the gateway shows here)'),
-    agents: z.array(
-      z.object({
-        agentId: z.string(),
-        inSync: z.boolean(),
-        differences: z.array(
-          z.object({
-            skill: z.string(),
-            ours: z.object({ visible: z.boolean(), why: z.string() }),
-            theirs: z.object({ visible: z.boolean(), why: z.string() }),
-          }),
-        ),
-      }),
-    ),
-  })
-  .nullable();
+export const driftOut = z.object({
+  checkedAt: z.string(),
+  count: z.number().int(),
+  pending: z.array(z.string()).describe('Changes a sync would make (a hand edit of the gateway shows here)'),
+  agents: z.array(
+    z.object({
+      agentId: z.string(),
+      inSync: z.boolean(),
+      differences: z.array(
+        z.object({
+          skill: z.string(),
+          ours: z.object({ visible: z.boolean(), why: z.string() }),
+          theirs: z.object({ visible: z.boolean(), why: z.string() }),
+        }),
+      ),
+    }),
+  ),
+});
 
 export const gatewayOut = z.object({
   id: z.string(),
@@ -43,7 +41,7 @@ export const gatewayOut = z.object({
   agentIds: z.array(z.string()).describe('Gateway agents linked to Skilldock agents of the same id'),
   autoSync: z.boolean(),
   status: gatewayStatusOut,
-  drift: driftOut,
+  drift: driftOut.nullable(),
   lastSync: z.object({ at: z.string(), jobId: z.string().nullable(), ok: z.boolean(), changes: z.number().int(), message: z.string() }).nullable(),
   revision: z.number().int(),
   createdAt: z.string(),

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
 import { type Actor, systemActor } from '../auth/actor';
-import { auditQuery, listAudit, recordAudit } from './audit';
+import { listAudit, recordAudit } from './audit';
+import { auditQuery } from './query';
 
 let t: TestServices;
 const actor: Actor = { ...systemActor, label: 'audit-test' };

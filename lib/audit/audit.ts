@@ -1,7 +1,7 @@
 import { and, desc, gte, ilike, lt, lte, or, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
 import type { AppDb } from '@/db/client';
 import { auditLog } from '@/db/schema';
+import type { AuditQuery } from './query';
 
 export const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|private[-_]?key|credential|hash|authorization|cookie/i;
 
@@ -53,18 +53,6 @@ export async function recordAudit(db: Writer, actor: AuditActor, e: AuditEntry):
     userAgent: actor.userAgent?.slice(0, 300) ?? null,
   });
 }
-
-export const auditQuery = z.strictObject({
-  actor: z.string().trim().max(200).optional(),
-  action: z.string().trim().max(100).optional(),
-  target: z.string().trim().max(200).optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
-  /** Keyset pagination: rows with an id below this one. */
-  before: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-});
-export type AuditQuery = z.infer<typeof auditQuery>;
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 

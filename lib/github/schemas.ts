@@ -73,3 +73,10 @@ export const githubReleasesQuery = z.strictObject({
   assetPattern: z.string().max(200).optional(),
   binaryName: z.string().max(64).optional(),
 });
+
+/** A package's update channel. */
+export const githubChannelInput = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/, 'an installed package name'),
+  channel: z.enum(['stable', 'prerelease']).describe('prerelease: update checks also offer pre-releases (highest semver wins)'),
+});
+export type GithubChannelInput = z.infer<typeof githubChannelInput>;

@@ -1,21 +1,9 @@
 import { and, asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Database } from '@/db/client';
-import { JOB_STATES, jobs } from '@/db/schema';
+import { jobs } from '@/db/schema';
+import type { listJobsQuery } from './schemas';
 
-export const listJobsQuery = z.strictObject({
-  state: z.enum(JOB_STATES).optional(),
-  kind: z.string().max(64).optional(),
-  q: z.string().trim().max(200).optional(),
-  parentId: z.string().max(64).optional(),
-  /** Keyset cursor: the nextBefore of the previous page. */
-  before: z
-    .string()
-    .regex(/^\d{4}-\d\d-\d\dT[\d:.]+Z~[0-9a-f-]{36}$/, 'Not a cursor from a previous page')
-    .optional(),
-  sort: z.enum(['created_desc', 'created_asc']).default('created_desc'),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
 export type ListJobsQuery = z.infer<typeof listJobsQuery>;
 
 /** What a list shows: the lease and scheduling columns stay in the database. */

@@ -1,5 +1,4 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Database } from '@/db/client';
 import { jobLogs, jobs } from '@/db/schema';
 import { isFinalState as isFinal } from '@/db/schema/job-states';
@@ -8,7 +7,7 @@ import { type Actor, requirePermission } from '../auth/actor';
 import { AppError, notFound } from '../core/errors';
 import { newId } from '../core/ids';
 import { thisHost } from './host';
-import { type AnyJobKind, type AnyJobSpec, JOB_KIND_NAME, type JobKind } from './kind';
+import type { AnyJobKind, AnyJobSpec, JobKind } from './kind';
 import type { JobRegistry } from './registry';
 import { BUS_CHANNEL, type BusMessage, type JobRow } from './types';
 
@@ -17,11 +16,6 @@ export { isFinal };
 export async function publish(database: Database, msg: BusMessage): Promise<void> {
   await database.notify(BUS_CHANNEL, JSON.stringify(msg));
 }
-
-export const startJobInput = z.strictObject({
-  kind: z.string().regex(JOB_KIND_NAME, 'A job kind is lowercase letters, digits, dots and dashes'),
-  params: z.record(z.string(), z.unknown()).default({}),
-});
 
 export interface EnqueueOptions {
   parentId?: string | null;
@@ -217,12 +211,8 @@ export async function retryJob(database: Database, registry: JobRegistry, actor:
   });
 }
 
-export { type ListJobsQuery, listJobs, listJobsQuery } from './list';
-
-export const jobLogsQuery = z.strictObject({
-  after: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(10_000).default(5000),
-});
+export { type ListJobsQuery, listJobs } from './list';
+export { jobLogsQuery, listJobsQuery, startJobInput } from './schemas';
 
 export async function readJobLogs(database: Database, id: string, after: number, limit: number) {
   return database.db

@@ -3,7 +3,8 @@ import { valid as semverValid } from 'semver';
 import { z } from 'zod';
 import { isAppError } from '../core/errors';
 import { githubOverridesInput } from '../github/schemas';
-import { type PackageSpec, parsePackageSpec, type SpecContext } from '../runtime';
+import { parsePackageSpec, type SpecContext } from '../runtime/spec';
+import type { PackageSpec } from '../runtime/types';
 
 export type PackageAction = 'install' | 'uninstall' | 'update';
 

@@ -5,7 +5,8 @@ import { jobSpec } from '../jobs/kind';
 import { enqueueTree } from '../jobs/queue';
 import { githubUpdateJob, packageUpdateJob, updateAllJob } from './job-kinds';
 import { packageKey } from './records';
-import { type ApplyAllInput, updateTarget } from './update-schemas';
+import type { ApplyAllInput } from './update-schemas';
+import { updateTarget } from './update-target';
 import { listUpdates, type UpdateItem } from './updates';
 
 /** Chosen rows: the named ones (each must be pending and not pinned), or every unpinned pending update. */
@@ -21,9 +22,9 @@ function choose(updates: UpdateItem[], packages: string[] | undefined): UpdateIt
     return chosen;
   }
   const chosen = new Map<string, UpdateItem>();
-  for (const raw of packages) {
+  for (const [i, raw] of packages.entries()) {
     const t = updateTarget(raw);
-    if ('message' in t) throw new AppError('validation', t.message, { issues: [{ path: 'packages', message: t.message }] });
+    if ('message' in t) throw new AppError('validation', t.message, { issues: [{ path: `packages.${i}`, message: t.message }] });
     const u = updates.find((x) => x.source === t.source && x.name === packageKey(t.source, t.name));
     if (!u) throw new AppError('conflict', `${raw} has no pending update. Refresh the update check, or update it on its own with a toVersion.`);
     if (u.pinned) throw new AppError('conflict', `${u.spec} is pinned${u.pinReason ? ` (${u.pinReason})` : ''}; unpin it to update it.`);

@@ -1,25 +1,14 @@
 import { z } from 'zod';
-import { detectSystemManager } from '../runtime';
 import { checkSpec } from './schemas';
-import type { UpdateSource } from './updates-merge';
 
 const SPEC = z.string().min(1, 'Give a package spec').max(256, 'A package spec has at most 256 characters');
 
-/** The update source and key a spec names (pip:x, npm:x, apt:x, apk:x or a bare system name), or the reason it names none. */
-export function updateTarget(raw: string): { source: UpdateSource; name: string } | { message: string } {
-  const r = checkSpec(raw, 'update');
-  if ('message' in r) return r;
-  const { spec } = r;
-  if (spec.manager === 'pip' || spec.manager === 'npm' || spec.manager === 'github') return { source: spec.manager, name: spec.name };
-  const system = spec.systemManager ?? detectSystemManager();
-  if (!system) return { message: `This host has no apt or apk, so ${raw} names no package here.` };
-  return { source: system, name: spec.name };
-}
-
+// The spec's syntax only: which manager a bare system name means depends on the host, so the
+// operation asks that (updateTarget) where the host is known.
 const refineTarget = (raw: unknown, ctx: z.RefinementCtx, path: (string | number)[]) => {
   if (typeof raw !== 'string' || !raw || raw.length > 256) return;
-  const t = updateTarget(raw);
-  if ('message' in t) ctx.addIssue({ code: 'custom', path, message: t.message });
+  const r = checkSpec(raw, 'update');
+  if ('message' in r) ctx.addIssue({ code: 'custom', path, message: r.message });
 };
 
 export const applyAllInput = z

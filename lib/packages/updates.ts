@@ -7,7 +7,8 @@ import { AppError } from '../core/errors';
 import { compareDebian, comparePep440, compareSemver, type ManagerContext } from '../runtime';
 import { packageKey } from './records';
 import { type CheckOptions, checkSource, hostUpdateSources } from './update-check';
-import { type PinInput, updateTarget } from './update-schemas';
+import type { PinInput } from './update-schemas';
+import { updateTarget } from './update-target';
 import { planMerge, type SourceCheck, type UpdateSource } from './updates-merge';
 
 export const updateSpec = (source: string, name: string): string => `${source}:${name}`;

@@ -3,8 +3,9 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { execSandboxAction, recycleInstanceAction, removeSandboxAction, startSandboxAction } from '@/app/(console)/sandboxes/actions';
-import type { execInput, fileListOut, instanceListOut, instanceOut } from '@/lib/sandbox/instances/schema';
-import type { statsOut } from '@/lib/sandbox/instances/stats';
+import { get } from '@/components/api';
+import { sandboxInstancesApi } from '@/lib/api/contracts/sandbox-instances';
+import type { execInput, fileListOut, instanceListOut, instanceOut, statsOut } from '@/lib/sandbox/instances/schema';
 import { api } from '../../api';
 import { useOperation } from '../../use-operation';
 
@@ -18,10 +19,10 @@ const invalidate = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: in
 const enc = encodeURIComponent;
 
 export function useInstances() {
-  return useQuery({ queryKey: instancesKey, queryFn: ({ signal }) => api<InstanceList>('/api/v1/sandboxes', { signal }), refetchInterval: 15_000 });
+  return useQuery({ queryKey: instancesKey, queryFn: ({ signal }) => get(sandboxInstancesApi.listSandboxes, { signal }), refetchInterval: 15_000 });
 }
 export function useInstance(id: string) {
-  return useQuery({ queryKey: [...instancesKey, id], queryFn: ({ signal }) => api<Instance>(`/api/v1/sandboxes/${enc(id)}`, { signal }) });
+  return useQuery({ queryKey: [...instancesKey, id], queryFn: ({ signal }) => get(sandboxInstancesApi.getSandbox, { params: { id }, signal }) });
 }
 export function useInstanceFiles(id: string, path: string) {
   return useQuery({
@@ -34,7 +35,7 @@ export function useInstanceStats(id: string, enabled: boolean) {
   return useQuery({
     queryKey: [...instancesKey, id, 'stats'],
     enabled,
-    queryFn: ({ signal }) => api<StatsSample>(`/api/v1/sandboxes/${enc(id)}/stats`, { signal }),
+    queryFn: ({ signal }) => get(sandboxInstancesApi.sandboxStats, { params: { id }, signal }),
     refetchInterval: 3000,
     refetchIntervalInBackground: false,
     retry: false,

@@ -3,9 +3,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { setConfigNetworkAction, testConfigNetworkAction } from '@/app/(console)/sandboxes/actions';
+import { get } from '@/components/api';
+import { networkApi } from '@/lib/api/contracts/network';
 import type { networkOut, networkTestOut, putNetworkOut } from '@/lib/network/policy/api-schema';
 import type { NetworkPolicy } from '@/lib/network/policy/types';
-import { api } from '../../api';
 import { useOperation } from '../../use-operation';
 
 export type NetworkView = z.infer<typeof networkOut>;
@@ -20,7 +21,7 @@ export const configNetworkKey = (id: string) => ['sandbox-configs', 'network', i
 export function useConfigNetwork(id: string) {
   return useQuery({
     queryKey: configNetworkKey(id),
-    queryFn: ({ signal }) => api<NetworkView>(`/api/v1/sandbox-configs/${encodeURIComponent(id)}/network`, { signal }),
+    queryFn: ({ signal }) => get(networkApi.getConfigNetwork, { params: { id }, signal }),
   });
 }
 

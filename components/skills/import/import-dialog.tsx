@@ -3,9 +3,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import type { SkillsSettings } from '@/lib/settings/skills-settings';
+import { get } from '@/components/api';
+import { skillsApi } from '@/lib/api/contracts/skills';
 import type { ImportInput } from '@/lib/skills/service/schemas';
-import { ApiError, api } from '../../api';
+import { ApiError } from '../../api';
 import type { Job } from '../../jobs/view';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
@@ -53,7 +54,7 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   const can = useCan('skills.write');
   const settings = useQuery({
     queryKey: skillsSettingsKey,
-    queryFn: ({ signal }) => api<SkillsSettings>('/api/v1/settings/skills', { signal }),
+    queryFn: ({ signal }) => get(skillsApi.skillsSettings, { signal }),
     staleTime: 60_000,
   });
   const maxMb = settings.data?.uploadMaxMb;

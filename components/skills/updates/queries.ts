@@ -3,9 +3,10 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { applySkillUpdatesAction, checkSkillUpdatesAction, setSkillUpdatePolicyAction } from '@/app/(console)/skills/actions';
+import { get } from '@/components/api';
 import type { skillUpdateDetailOut, skillUpdatesOut } from '@/lib/api/contracts/skill-updates';
+import { skillUpdatesApi } from '@/lib/api/contracts/skill-updates';
 import type { updatePolicyInput } from '@/lib/skills/updates/schemas';
-import { api } from '../../api';
 import { jobKey } from '../../jobs/queries';
 import type { Job } from '../../jobs/view';
 import { useOperation } from '../../use-operation';
@@ -20,7 +21,7 @@ export const updateDiffKey = (slug: string) => ['skills', 'updates', 'diff', slu
 export function useSkillUpdates() {
   return useQuery({
     queryKey: updatesKey,
-    queryFn: ({ signal }) => api<SkillUpdates>('/api/v1/skills/updates', { signal }),
+    queryFn: ({ signal }) => get(skillUpdatesApi.listSkillUpdates, { signal }),
     refetchInterval: 15_000,
   });
 }
@@ -28,7 +29,7 @@ export function useSkillUpdates() {
 export function useSkillUpdateDiff(slug: string | null) {
   return useQuery({
     queryKey: updateDiffKey(slug ?? ''),
-    queryFn: ({ signal }) => api<SkillUpdateDetail>(`/api/v1/skills/updates/diff?${new URLSearchParams({ slug: slug! })}`, { signal }),
+    queryFn: ({ signal }) => get(skillUpdatesApi.skillUpdateDiff, { query: { slug: slug! }, signal }),
     enabled: !!slug,
   });
 }

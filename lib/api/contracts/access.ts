@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { auditQuery } from '../../audit/audit';
+import { auditQuery } from '../../audit/query';
 import { changeOwnPasswordInput, createTokenInput, createUserInput, resetPasswordInput, setupRequest, updateUserInput } from '../../auth/schemas';
 import { defineContract } from '../../http/contract';
 import { auditOut, createdTokenOut, idParams, instanceOut, meOut, openapiOut, pageOf, tokenOut, userOut } from '../schemas';

@@ -1,5 +1,4 @@
-import { githubReleasesQuery, githubRollbackParams } from '../../github/schemas';
-import { githubChannelInput } from '../../github/updates/channel';
+import { githubChannelInput, githubReleasesQuery, githubRollbackParams } from '../../github/schemas';
 import { defineContract } from '../../http/contract';
 import { githubSettingsOut, githubSettingsPatch } from '../../settings/github-settings';
 import { githubOverviewOut, githubReleasesOut } from '../package-schemas';

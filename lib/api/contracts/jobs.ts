@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '../../http/contract';
-import { jobLogsQuery, listJobsQuery, startJobInput } from '../../jobs/queue';
+import { jobLogsQuery, listJobsQuery, startJobInput } from '../../jobs/schemas';
 import { idParams, jobKindsOut, jobOut, logLineOut, pageOf } from '../schemas';
 
 /** The job engine: list, start, follow, cancel and retry jobs. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '../../http/contract';
-import { connectionTestInput, connectionTestOut } from '../../sandbox/check/connection-test';
+import { connectionTestInput, connectionTestOut } from '../../sandbox/check/schema';
 import { configIdParams } from '../../sandbox/config/schema';
 import {
   execInput,
@@ -14,9 +14,9 @@ import {
   listInstancesQuery,
   recycleOut,
   startInstanceInput,
+  statsOut,
   uploadOut,
 } from '../../sandbox/instances/schema';
-import { statsOut } from '../../sandbox/instances/stats';
 import { jobOut } from '../schemas';
 
 const tag = 'Sandboxes';

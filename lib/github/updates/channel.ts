@@ -1,16 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
 import type { AppDb } from '@/db/client';
 import { githubPackages } from '@/db/schema';
 import { recordAudit } from '../../audit/audit';
 import type { Actor } from '../../auth/actor';
 import { AppError } from '../../core/errors';
-
-export const githubChannelInput = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/, 'an installed package name'),
-  channel: z.enum(['stable', 'prerelease']).describe('prerelease: update checks also offer pre-releases (highest semver wins)'),
-});
-export type GithubChannelInput = z.infer<typeof githubChannelInput>;
+import type { GithubChannelInput } from '../schemas';
 
 /** Opts a package in or out of pre-releases; the next update check uses the new channel. */
 export async function setGithubChannel(db: AppDb, actor: Actor, input: GithubChannelInput): Promise<GithubChannelInput> {

@@ -8,7 +8,8 @@ import { describeDocker } from '@/test/helpers/docker';
 import { ensureBusyboxImage } from '@/test/helpers/sandbox-images';
 import { startTestServices, type TestServices } from '@/test/helpers/services';
 import { createConfig } from '../config/store';
-import { type ConnectionTestInput, testConnection } from './connection-test';
+import { testConnection } from './connection-test';
+import type { ConnectionTestInput } from './schema';
 
 const host = process.env.DOCKER_HOST ?? '';
 

@@ -1,35 +1,13 @@
-// "Test connection" for a config being edited: the same schema and server-side checks as a save,
-// then only the probes that need no sandbox (client, endpoint, credentials, image), answered at once.
-// Nothing is stored; for an edit, "***" stands for the stored secret of the config named by `id`.
-import { z } from 'zod';
 import type { AppDb } from '@/db/client';
 import { AppError } from '../../core/errors';
-import { type AnyConfig, SANDBOX_BACKENDS, SECRET_FIELDS, SECRET_MASK } from '../config/schema';
+import { type AnyConfig, SECRET_FIELDS, SECRET_MASK } from '../config/schema';
 import { assertSecretStaysHome } from '../config/secret-endpoint';
 import { loadRow, parseConfig } from '../config/store';
 import { type ValidateContext, validateOnServer } from '../config/validate';
 import { openSecrets, sealSecrets, splitSecrets } from '../config/view';
 import { type BackendFactoryDeps, backendForConfig, sandboxSpecFor } from '../factory';
 import { type ProbeResult, runFullCheck } from './full-check';
-
-export const connectionTestInput = z.strictObject({
-  backend: z.enum(SANDBOX_BACKENDS, { error: 'The backend is docker, e2b or cube.' }),
-  config: z.record(z.string(), z.unknown()),
-  id: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not a config id.')
-    .optional(),
-});
-export type ConnectionTestInput = z.output<typeof connectionTestInput>;
-
-const probeOut = z.object({
-  name: z.string(),
-  status: z.enum(['pass', 'fail', 'skipped']),
-  reason: z.string().optional(),
-  latencyMs: z.number(),
-  detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
-});
-export const connectionTestOut = z.object({ probes: z.array(probeOut) });
+import type { ConnectionTestInput } from './schema';
 
 export interface ConnectionTestDeps extends BackendFactoryDeps {
   db: AppDb;

@@ -88,3 +88,12 @@ export const fileEntryOut = z.object({
 });
 export const fileListOut = z.object({ path: z.string(), entries: z.array(fileEntryOut) });
 export const uploadOut = z.object({ path: z.string(), bytes: z.number() });
+
+/** Live resource use of one sandbox. */
+export const statsOut = z.object({
+  cpuPercent: z.number(),
+  memoryBytes: z.number(),
+  memoryLimitBytes: z.number().nullable(),
+  pids: z.number().nullable(),
+  at: z.string(),
+});

@@ -1,17 +1,7 @@
-// Live resource use of one sandbox, for the instance page's chart. Only Docker reports it.
-import { z } from 'zod';
 import { AppError } from '../../core/errors';
 import type { SandboxBackend } from '../backend';
 import type { ContainerStatsSample } from '../docker/backend';
 import { type InstanceDeps, resolve } from './service';
-
-export const statsOut = z.object({
-  cpuPercent: z.number(),
-  memoryBytes: z.number(),
-  memoryLimitBytes: z.number().nullable(),
-  pids: z.number().nullable(),
-  at: z.string(),
-});
 
 // Asked of the method, not the class: the server bundle may hold more than one copy of a class.
 const hasStats = (b: SandboxBackend): b is SandboxBackend & { stats(id: string): Promise<ContainerStatsSample> } =>
