@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, resolveLocal } from '@/test/helpers/local-modules';
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = REPO_ROOT;
 const LIB = path.join(ROOT, 'lib');
 /** The edge of the app: the only part of lib/ that may speak Next, React or NextAuth. */
 const EDGE = [path.join(LIB, 'http') + path.sep];
 const FRAMEWORK = /^(next|react|react-dom|next-auth|next-safe-action)(\/|$)/;
-const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs'];
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
@@ -23,17 +23,6 @@ function sourceFiles(dir: string): string[] {
 /** Every module specifier of a file: imports, `import type`, `export … from`, dynamic imports. */
 export function specifiers(text: string): string[] {
   return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
-}
-
-function resolveLocal(from: string, spec: string): string | null {
-  let base: string;
-  if (spec.startsWith('@/')) base = path.join(ROOT, spec.slice(2));
-  else if (spec.startsWith('.')) base = path.resolve(path.dirname(from), spec);
-  else return null;
-  const candidates = [base, ...EXTENSIONS.map((e) => base + e), ...EXTENSIONS.map((e) => path.join(base, 'index' + e))];
-  // `./x.js` written for ESM resolution names `./x.ts` on disk.
-  if (/\.m?js$/.test(base)) candidates.push(base.replace(/\.(m?)js$/, '.$1ts'));
-  return candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile()) ?? null;
 }
 
 export type Graph = Map<string, string[]>;

@@ -1,9 +1,8 @@
 'use client';
 
 import { type QueryClient, useQuery } from '@tanstack/react-query';
-import { get } from '@/components/api';
 import { agentsApi } from '@/lib/api/contracts/agents';
-import { api } from '../api';
+import { api, get } from '../api';
 import type { BudgetPlan, ExplainView } from './view';
 
 export const agentsKey = ['agents'] as const;

@@ -1,10 +1,9 @@
 'use client';
 
 import { type QueryClient, useQuery } from '@tanstack/react-query';
-import { get } from '@/components/api';
 import { gatewaysApi } from '@/lib/api/contracts/gateways';
 import { jobsApi } from '@/lib/api/contracts/jobs';
-import { api } from '../api';
+import { api, get } from '../api';
 import type { Job } from '../jobs/view';
 import type { FolderClientList } from './view';
 

@@ -12,12 +12,11 @@ import {
   stopInstallAction,
   updateInstallAction,
 } from '@/app/(console)/sandboxes/install-actions';
-import { get } from '@/components/api';
 import { installsApi } from '@/lib/api/contracts/installs';
 import type { ActionResult } from '@/lib/http/action-error';
 import type { SandboxGatingOut } from '@/lib/installs/gating/schema';
 import type { ConfigImageOut, InstallOut, installListOut } from '@/lib/installs/schema';
-import { api } from '../api';
+import { api, get } from '../api';
 import { useOperation } from '../use-operation';
 
 export type InstallList = z.output<typeof installListOut>;

@@ -1,9 +1,8 @@
 'use client';
 
 import { type InfiniteData, keepPreviousData, type QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { get } from '@/components/api';
 import { jobsApi } from '@/lib/api/contracts/jobs';
-import { api } from '../api';
+import { api, get } from '../api';
 import { useJobsLive } from './live-status';
 import { isFinal, type Job, type JobFilters, type JobPage, jobMatches } from './view';
 

@@ -3,9 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Activity, ArrowRight, ArrowUpCircle, Package, Puzzle } from 'lucide-react';
 import Link from 'next/link';
-import { get } from '@/components/api';
 import { packagesApi } from '@/lib/api/contracts/packages';
-import { api } from '../api';
+import { api, get } from '../api';
 import type { JobPage } from '../jobs/view';
 import type { PackageList } from '../runtime/view';
 import { PageHeader } from '../shell/shell';

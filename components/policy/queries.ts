@@ -11,7 +11,6 @@ import {
   replayCommandsAction,
   updateProfileAction,
 } from '@/app/(console)/policy/actions';
-import { get } from '@/components/api';
 import type { agentListOut } from '@/lib/api/agent-schemas';
 import { policyApi } from '@/lib/api/contracts/policy';
 import type {
@@ -28,7 +27,7 @@ import type {
   replayInput,
   replayOut,
 } from '@/lib/api/policy-schemas';
-import { api } from '../api';
+import { api, get } from '../api';
 import { callAction, useOperation } from '../use-operation';
 
 export type ProfileView = z.infer<typeof profileOut>;

@@ -5,7 +5,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { get } from '@/components/api';
 import { accessApi } from '@/lib/api/contracts/access';
 import { type NetworkPolicy, OPEN_POLICY } from '@/lib/network/policy/types';
 import {
@@ -19,7 +18,7 @@ import {
   SECRET_FIELDS,
   SECRET_MASK,
 } from '@/lib/sandbox/config/schema';
-import { applyIssues } from '../api';
+import { applyIssues, get } from '../api';
 import { Button } from '../ui/button';
 import { cn } from '../ui/cn';
 import { Dialog } from '../ui/dialog';

@@ -12,11 +12,10 @@ import {
   unsetMyEnvAction,
   updateSandboxConfigAction,
 } from '@/app/(console)/sandboxes/actions';
-import { get } from '@/components/api';
 import { sandboxConfigsApi } from '@/lib/api/contracts/sandboxes';
 import type { CreateConfigInput, PatchConfigInput, SandboxConfigView, sandboxConfigDetailOut } from '@/lib/sandbox/config/schema';
 import type { EnvVarView, personalEnvInput, personalEnvUnset } from '@/lib/sandbox/env/rules';
-import { api } from '../api';
+import { api, get } from '../api';
 import { useOperation } from '../use-operation';
 
 export type ConfigCardView = SandboxConfigView & { instances: number | null };

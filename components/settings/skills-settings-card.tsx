@@ -3,10 +3,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { updateSkillsSettingsAction } from '@/app/(console)/settings/actions';
-import { get } from '@/components/api';
 import { skillsApi } from '@/lib/api/contracts/skills';
 import { METADATA_FLAVOURS, type SkillsSettings } from '@/lib/settings/skills-settings';
-import { api } from '../api';
+import { api, get } from '../api';
 import { DraftSettingsCard } from '../forms/draft-settings-card';
 import { ListField, NumberField, TextField } from '../forms/fields';
 import { useSettingsDraft } from '../forms/use-settings-draft';

@@ -10,10 +10,9 @@ import {
   uninstallSkillAction,
   updateSkillEntryAction,
 } from '@/app/(console)/skills/actions';
-import { get } from '@/components/api';
 import { skillsApi } from '@/lib/api/contracts/skills';
 import type { ImportInput, SkillEntryInput } from '@/lib/skills/service/schemas';
-import { api } from '../api';
+import { api, get } from '../api';
 import { jobKey } from '../jobs/queries';
 import type { Job } from '../jobs/view';
 import { useOperation } from '../use-operation';

@@ -10,9 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT as ROOT, resolveLocal } from '@/test/helpers/local-modules';
 
-const ROOT = path.resolve(__dirname, '../..');
-const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs'];
 const NODE_BUILTINS = new Set(builtinModules);
 const SERVER_PACKAGES = /^(server-only|drizzle-orm|dockerode|postgres|pg|@electric-sql\/|undici|ws)(\/|$)/;
 
@@ -37,15 +36,6 @@ export function runtimeSpecifiers(file: string, text: string): string[] {
     }
   }
   return out;
-}
-
-function resolveLocal(from: string, spec: string): string | null {
-  let base: string;
-  if (spec.startsWith('@/')) base = path.join(ROOT, spec.slice(2));
-  else if (spec.startsWith('.')) base = path.resolve(path.dirname(from), spec);
-  else return null;
-  const candidates = [base, ...EXTENSIONS.map((e) => base + e), ...EXTENSIONS.map((e) => path.join(base, `index${e}`))];
-  return candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile()) ?? null;
 }
 
 const USE_SERVER = /^\s*['"]use server['"]/;

@@ -4,8 +4,8 @@ import { AppError } from '../core/errors';
 import { jobSpec } from '../jobs/kind';
 import { enqueueTree } from '../jobs/queue';
 import { analyzeSkillDeps, type CheckedDep, formatSpec, type ManagerContext, parsePackageSpec, type SkillDepsAnalysis } from '../runtime';
-import type { DepsCheckInput } from './deps-schema';
 import { githubInstallJob, installDepsJob, packageInstallJob } from './job-kinds';
+import type { DepsCheckInput } from './schemas';
 
 /** The checked dependency as the API shows it: spec as text, where it came from, its status. */
 function present(d: CheckedDep) {

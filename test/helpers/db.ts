@@ -58,11 +58,11 @@ async function withAdmin<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>):
   }
 }
 
-/** A new, empty database on the PostgreSQL cluster of `npm test` (DATABASE_URL_TEST), whatever the phase. */
-export async function freshPostgresDatabase(admin = adminUrl()): Promise<TestDatabase> {
+/** A new database on the cluster (a copy of `template` when named), dropped on cleanup. */
+async function createPostgresDatabase(admin: string, template?: string): Promise<TestDatabase> {
   // Lower-case hex only: a safe identifier without quoting.
   const name = `t_${randomBytes(8).toString('hex')}`;
-  await withAdmin(admin, (sql) => sql.unsafe(`CREATE DATABASE ${name}`));
+  await withAdmin(admin, (sql) => sql.unsafe(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`));
   const u = new URL(admin);
   u.pathname = `/${name}`;
   return {
@@ -72,6 +72,11 @@ export async function freshPostgresDatabase(admin = adminUrl()): Promise<TestDat
       await withAdmin(admin, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     }),
   };
+}
+
+/** A new, empty database on the PostgreSQL cluster of `npm test` (DATABASE_URL_TEST), whatever the phase. */
+export function freshPostgresDatabase(admin = adminUrl()): Promise<TestDatabase> {
+  return createPostgresDatabase(admin);
 }
 
 /**
@@ -103,18 +108,7 @@ async function postgresTemplate(admin: string): Promise<string> {
 
 /** A new database cloned from the migrated template, dropped on cleanup. */
 async function migratedPostgresDatabase(admin = adminUrl()): Promise<TestDatabase> {
-  const template = await postgresTemplate(admin);
-  const name = `t_${randomBytes(8).toString('hex')}`;
-  await withAdmin(admin, (sql) => sql.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template}`));
-  const u = new URL(admin);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    dataDir: undefined,
-    cleanup: once(async () => {
-      await withAdmin(admin, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    }),
-  };
+  return createPostgresDatabase(admin, await postgresTemplate(admin));
 }
 
 /** The committed migrations' identity: a template made from other migrations is never used. */

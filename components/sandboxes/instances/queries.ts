@@ -3,10 +3,9 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { execSandboxAction, recycleInstanceAction, removeSandboxAction, startSandboxAction } from '@/app/(console)/sandboxes/actions';
-import { get } from '@/components/api';
 import { sandboxInstancesApi } from '@/lib/api/contracts/sandbox-instances';
 import type { execInput, fileListOut, instanceListOut, instanceOut, statsOut } from '@/lib/sandbox/instances/schema';
-import { api } from '../../api';
+import { api, get } from '../../api';
 import { useOperation } from '../../use-operation';
 
 export type Instance = z.output<typeof instanceOut>;

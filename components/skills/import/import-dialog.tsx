@@ -3,10 +3,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { get } from '@/components/api';
 import { skillsApi } from '@/lib/api/contracts/skills';
 import type { ImportInput } from '@/lib/skills/service/schemas';
-import { ApiError } from '../../api';
+import { ApiError, get } from '../../api';
 import type { Job } from '../../jobs/view';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';

@@ -1,6 +1,5 @@
 import { defineContract } from '../../http/contract';
-import { depsCheckInput } from '../../packages/deps-schema';
-import { installPackageInput, listPackagesQuery, runtimesQuery, uninstallPackageInput, updatePackageInput } from '../../packages/schemas';
+import { depsCheckInput, installPackageInput, listPackagesQuery, runtimesQuery, uninstallPackageInput, updatePackageInput } from '../../packages/schemas';
 import { applyAllInput, pinInput } from '../../packages/update-schemas';
 import { runtimeSettingsPatch, runtimeSettingsSchema } from '../../settings/runtime-settings';
 import { applyAllOut, depsInstallOut, depsReportOut, historyOut, historyQuery, pinOut, refreshOut, updatesOut } from '../package-schemas';

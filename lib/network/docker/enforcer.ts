@@ -286,11 +286,6 @@ export class NetworkEnforcer {
     });
   }
 
-  /** The policy in force for a config's network, as compiled (undefined when it has none here). */
-  compiledPolicy(configId: string): CompiledPolicy | undefined {
-    return this.entries.get(configId)?.policy;
-  }
-
   /** The table rendered again from what this enforcer holds now, in one transaction (a new lease holder). */
   rerender(): Promise<void> {
     return this.serial(() => this.render());

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Database } from '@/db/client';
 import type { Actor } from '../../auth/actor';
 import { checkSkillDeps, startDepsInstall } from '../../packages/deps';
-import type { DepsCheckInput } from '../../packages/deps-schema';
+import type { DepsCheckInput } from '../../packages/schemas';
 import { readSkillFiles } from '../../runtime/deps/read';
 import type { ManagerContext } from '../../runtime/types';
 import { contentHash } from '../files';
