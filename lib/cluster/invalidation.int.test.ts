@@ -13,10 +13,10 @@ import type { Actor } from '@/lib/auth/actor';
 import { createToken } from '@/lib/auth/tokens';
 import { loadConfig } from '@/lib/core/config';
 import { route } from '@/lib/http/route';
-import { type Services, setServices, startServices, stopServices } from '@/lib/services';
+import { type Services, setServices, startServices } from '@/lib/services';
 import { apiUser } from '@/test/helpers/api';
 import { freshPostgresDatabase, type TestDatabase } from '@/test/helpers/db';
-import { waitFor } from '@/test/helpers/services';
+import { stopTestReplica, waitFor } from '@/test/helpers/services';
 import { skillMd, writeSkill } from '@/test/helpers/skills-api';
 
 let tdb: TestDatabase;
@@ -85,7 +85,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const s of [b, a]) if (s) await stopServices(s);
+  for (const s of [b, a]) if (s) await stopTestReplica(s);
   await tdb?.cleanup();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });

@@ -33,15 +33,24 @@ export async function startTestServices(opts: { worker?: boolean; env?: Record<s
     dataDir,
     databaseUrl: tdb.url,
     async stop() {
-      // The lease goes first, so no renewal or refresh renders the table again after it is removed.
-      const close = { removeRules: true, removeNetworks: true };
-      if (services.network.owner) await services.network.owner.stop(close);
-      else await services.network.enforcer?.close(close);
-      await stopServices(services);
+      await stopTestReplica(services);
       await tdb.cleanup();
       if (!tdb.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Stops services a test started, removing the nft table and networks they enforced: a product
+ * shutdown keeps its rules in force, but a test's tables must not outlive it (each one left on the
+ * host makes every later `nft` call slower, for every table the kernel holds).
+ */
+export async function stopTestReplica(services: Services): Promise<void> {
+  // The lease goes first, so no renewal or refresh renders the table again after it is removed.
+  const close = { removeRules: true, removeNetworks: true };
+  if (services.network.owner) await services.network.owner.stop(close);
+  else await services.network.enforcer?.close(close);
+  await stopServices(services);
 }
 
 /** Polls `check` until it returns a truthy value; fails with `what` after `limitMs`. Not a timing assertion: a bound on waiting. */

@@ -8,10 +8,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_PERMISSIONS } from '@/lib/auth';
 import { loadConfig } from '@/lib/core/config';
-import { type Services, setServices, startServices, stopServices } from '@/lib/services';
+import { type Services, setServices, startServices } from '@/lib/services';
 import { managedStore } from '@/lib/skills/service/roots';
 import { apiUser, jobEnd } from '@/test/helpers/api';
 import { freshPostgresDatabase, type TestDatabase } from '@/test/helpers/db';
+import { stopTestReplica } from '@/test/helpers/services';
 import { jobResult, skillMd, skillsClient } from '@/test/helpers/skills-api';
 import { sha256, zipSkill } from '@/test/helpers/skills-archives';
 
@@ -42,7 +43,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const s of [b, a]) if (s) await stopServices(s);
+  for (const s of [b, a]) if (s) await stopTestReplica(s);
   await tdb?.cleanup();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });

@@ -14,13 +14,13 @@ import { POST as rollbackRoute } from '@/app/api/v1/skills/rollback/route';
 import { POST as uninstallRoute } from '@/app/api/v1/skills/uninstall/route';
 import { ROLE_PERMISSIONS } from '@/lib/auth';
 import { loadConfig } from '@/lib/core/config';
-import { type Services, setServices, startServices, stopServices } from '@/lib/services';
+import { type Services, setServices, startServices } from '@/lib/services';
 import { managedStore } from '@/lib/skills/service/roots';
 import { activeVersion, createStagingDir, installVersion } from '@/lib/skills/store';
 import { agentsClient } from '@/test/helpers/agents-api';
 import { apiUser } from '@/test/helpers/api';
 import { freshPostgresDatabase, type TestDatabase } from '@/test/helpers/db';
-import { waitFor } from '@/test/helpers/services';
+import { stopTestReplica, waitFor } from '@/test/helpers/services';
 import { jobResult, skillMd, skillsClient } from '@/test/helpers/skills-api';
 import { zipSkill } from '@/test/helpers/skills-archives';
 
@@ -97,7 +97,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const s of [b, a]) if (s) await stopServices(s).catch(() => undefined);
+  for (const s of [b, a]) if (s) await stopTestReplica(s).catch(() => undefined);
   await tdb?.cleanup();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
@@ -153,7 +153,7 @@ describe('the managed skill store shared by replicas', () => {
     await importOnA('tampered-skill', { 'SKILL.md': skillMd('tampered-skill', 'Tampered.'), 'data.txt': 'original\n' });
     await served(b, 'kept-skill', (x) => x.managed?.active === 'v1');
     await served(b, 'tampered-skill', (x) => x.managed?.active === 'v1');
-    await stopServices(b);
+    await stopTestReplica(b);
     const dataB = path.join(tmp, 'b');
     await rm(dataB, { recursive: true, force: true });
     // One byte of the tampered skill's blob changes in storage.
@@ -216,7 +216,7 @@ describe('two replicas booting together on stores made before the shared one', (
       const onA = await served(a, 'raced-skill', (x) => x.managed?.active === 'v1');
       expect(await fileOf(a, onA.id as string, 'who.txt')).toBe(texts[0]);
     } finally {
-      for (const s of extra) await stopServices(s);
+      for (const s of extra) await stopTestReplica(s);
     }
   });
 });
