@@ -69,6 +69,7 @@ export default defineConfig({
           // much of a file's time is spent waiting (an idle disconnect, a sandbox, a job), which the
           // other file fills. The build is made once, before any file starts.
           globalSetup: ['e2e/helpers/build.ts'],
+          setupFiles: ['e2e/helpers/browser-hooks.ts'],
           maxWorkers: 2,
         },
       },

@@ -1,7 +1,5 @@
 // Chromium through playwright-core, with the flags the machine needs (no network beyond loopback).
-import fs from 'node:fs';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { tempDir } from './server';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 const ARGS = [
   '--headless',
@@ -14,23 +12,22 @@ const ARGS = [
   '--disable-sync',
 ];
 
+// One Chromium per test file, each person in it a fresh context of its own (cookies, storage): a
+// context costs a fraction of a browser launch. The e2e setup file closes it after the file.
+let shared: Promise<Browser> | null = null;
+
+export async function closeSharedBrowser(): Promise<void> {
+  const b = shared;
+  shared = null;
+  if (b) await (await b.catch(() => null))?.close();
+}
+
 export async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
-  const profile = tempDir('chromium-');
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ARGS,
-    viewport: { width: 1360, height: 900 },
-  });
+  shared ??= chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
+  const context = await (await shared).newContext({ viewport: { width: 1360, height: 900 } });
   context.setDefaultTimeout(30_000);
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    async close() {
-      await context.close();
-      fs.rmSync(profile, { recursive: true, force: true });
-    },
-  };
+  const page = await context.newPage();
+  return { context, page, close: () => context.close() };
 }
 
 export async function signIn(page: Page, base: string, email: string, password: string) {
