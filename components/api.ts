@@ -22,17 +22,19 @@ export class ApiError extends Error {
 }
 
 /**
- * Reads from the REST API with the session cookie; errors become ApiError with the server's typed
- * code. Writes go through server actions (components/use-operation.ts), never through here.
+ * The raw reader behind get(): a GET with the session cookie; errors become ApiError with the
+ * server's typed code. Not exported, so no read can pair a hand-built URL with a hand-written type
+ * (components/raw-reads.test.ts holds the console to that). Writes go through server actions
+ * (components/use-operation.ts), never through here.
  */
-export async function api<T = unknown>(path: string, init: { signal?: AbortSignal } = {}): Promise<T> {
+async function readJson(path: string, init: { signal?: AbortSignal }): Promise<unknown> {
   const res = await fetch(path, { method: 'GET', signal: init.signal, credentials: 'same-origin' });
   const data = await res.json().catch(() => null);
   if (!res.ok) {
     const e = data?.error;
     throw new ApiError(res.status, e?.code ?? `http_${res.status}`, e?.message ?? `Request failed (${res.status})`, e?.issues ?? [], e?.details, e?.hint);
   }
-  return data as T;
+  return data;
 }
 
 /** Puts server-side field issues onto a react-hook-form form. */
@@ -73,7 +75,6 @@ export function get<C extends GetContract>(
   contract: C,
   opts: { params?: ParamsOf<C>; query?: QueryOf<C>; signal?: AbortSignal } = {},
 ): Promise<z.output<C['response']>> {
-  return api(urlOf(contract.path, opts.params as Record<string, unknown> | undefined, opts.query as Record<string, QueryValue> | undefined), {
-    ...(opts.signal ? { signal: opts.signal } : {}),
-  });
+  const url = urlOf(contract.path, opts.params as Record<string, unknown> | undefined, opts.query as Record<string, QueryValue> | undefined);
+  return readJson(url, { signal: opts.signal }) as Promise<z.output<C['response']>>;
 }

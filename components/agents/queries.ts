@@ -2,14 +2,12 @@
 
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { agentsApi } from '@/lib/api/contracts/agents';
-import { api, get } from '../api';
-import type { BudgetPlan, ExplainView } from './view';
+import { get } from '../api';
 
 export const agentsKey = ['agents'] as const;
 export const summariesKey = ['agents', 'summaries'] as const;
 export const matrixKey = ['agents', 'matrix'] as const;
 export const agentKey = (id: string) => ['agents', 'one', id] as const;
-const enc = encodeURIComponent;
 
 /** Every agents query: a write to one agent or the defaults can change any agent's effective set. */
 export const invalidateAgents = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: agentsKey });
@@ -31,22 +29,19 @@ export function useAgentSkills(id: string) {
 }
 
 export function useExplain(id: string, skill?: string) {
-  const qs = skill ? `?${new URLSearchParams({ skill })}` : '';
   return useQuery({
     queryKey: ['agents', 'explain', id, skill ?? ''],
-    queryFn: ({ signal }) => api<ExplainView>(`/api/v1/agents/${enc(id)}/explain${qs}`, { signal }),
+    queryFn: ({ signal }) => get(agentsApi.explainAgent, { params: { id }, query: { skill }, signal }),
     retry: false,
   });
 }
 
 export function useBudgetPlan(id: string, tryBudget: { maxSkills?: number; maxChars?: number }) {
-  const p = new URLSearchParams();
-  if (tryBudget.maxSkills) p.set('maxSkills', String(tryBudget.maxSkills));
-  if (tryBudget.maxChars) p.set('maxChars', String(tryBudget.maxChars));
-  const qs = p.toString();
+  // 0 (a cleared field) means "the agent's own budget", as an absent value does.
+  const query = { maxSkills: tryBudget.maxSkills || undefined, maxChars: tryBudget.maxChars || undefined };
   return useQuery({
-    queryKey: ['agents', 'budget', id, qs],
-    queryFn: ({ signal }) => api<BudgetPlan>(`/api/v1/agents/${enc(id)}/budget${qs ? `?${qs}` : ''}`, { signal }),
+    queryKey: ['agents', 'budget', id, query],
+    queryFn: ({ signal }) => get(agentsApi.agentBudget, { params: { id }, query, signal }),
     placeholderData: (prev) => prev,
     retry: false,
   });

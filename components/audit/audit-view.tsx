@@ -3,7 +3,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Lock, RefreshCw, ScrollText, SearchX } from 'lucide-react';
 import { useState } from 'react';
-import { api } from '../api';
+import { accessApi } from '@/lib/api/contracts/access';
+import { get } from '../api';
 import { PageHeader } from '../shell/shell';
 import { Button } from '../ui/button';
 import { cn } from '../ui/cn';
@@ -12,8 +13,8 @@ import { Table, TBody, TD, TH, THead, TR } from '../ui/table';
 import { useCan } from '../viewer';
 import { AuditFiltersBar } from './audit-filters';
 import { AuditRow } from './audit-row';
-import { auditQueryString, useAuditFilters } from './use-audit-filters';
-import { type AuditPage, PAGE_SIZE } from './view';
+import { useAuditFilters } from './use-audit-filters';
+import { PAGE_SIZE } from './view';
 
 function SkeletonRows() {
   return Array.from({ length: 8 }, (_, n) => (
@@ -36,8 +37,8 @@ export function AuditView() {
   const [open, setOpen] = useState<Set<number>>(() => new Set());
   const q = useInfiniteQuery({
     queryKey: ['audit', filters],
-    queryFn: ({ pageParam, signal }) => api<AuditPage>(`/api/v1/audit?${auditQueryString(filters, pageParam, PAGE_SIZE)}`, { signal }),
-    initialPageParam: null as number | string | null,
+    queryFn: ({ pageParam, signal }) => get(accessApi.listAudit, { query: { ...filters, before: pageParam, limit: PAGE_SIZE }, signal }),
+    initialPageParam: undefined as number | undefined,
     getNextPageParam: (last) => last.nextBefore ?? undefined,
     enabled: can.allowed,
   });

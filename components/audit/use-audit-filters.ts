@@ -50,12 +50,3 @@ export function useAuditFilters() {
   const active = FILTER_KEYS.filter((k) => filters[k]).length;
   return { filters, setFilters, clear, active };
 }
-
-/** Query string for GET /api/v1/audit. */
-export function auditQueryString(f: AuditFilters, before: number | string | null, limit: number): string {
-  const p = new URLSearchParams();
-  for (const k of FILTER_KEYS) if (f[k]) p.set(k, f[k]);
-  if (before !== null) p.set('before', String(before));
-  p.set('limit', String(limit));
-  return p.toString();
-}

@@ -5,7 +5,7 @@ import type { auditOut } from '@/lib/api/schemas';
 export type AuditEntry = z.output<typeof auditOut>;
 export interface AuditPage {
   items: AuditEntry[];
-  nextBefore: number | string | null;
+  nextBefore: number | null;
 }
 
 /** The filters, as kept in the URL: plain strings; from/to are ISO 8601 with an offset. */

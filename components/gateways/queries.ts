@@ -3,13 +3,11 @@
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { gatewaysApi } from '@/lib/api/contracts/gateways';
 import { jobsApi } from '@/lib/api/contracts/jobs';
-import { api, get } from '../api';
+import { get } from '../api';
 import type { Job } from '../jobs/view';
-import type { FolderClientList } from './view';
 
 export const gatewaysKey = ['gateways'] as const;
 export const gatewayKey = (id: string) => ['gateways', 'one', id] as const;
-const _enc = encodeURIComponent;
 
 export const invalidateGateways = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: gatewaysKey });
 
@@ -46,10 +44,9 @@ export function useGatewayJobs(id: string) {
 
 /** The `skilldock sync` clients (of one agent, or all), as they last reported. */
 export function useFolderClients(agentId?: string, opts: { enabled?: boolean } = {}) {
-  const qs = agentId ? `?${new URLSearchParams({ agentId })}` : '';
   return useQuery({
     queryKey: [...gatewaysKey, 'folder-clients', agentId ?? null],
-    queryFn: ({ signal }) => api<FolderClientList>(`/api/v1/folder-clients${qs}`, { signal }),
+    queryFn: ({ signal }) => get(gatewaysApi.listFolderClients, { query: { agentId }, signal }),
     enabled: opts.enabled ?? true,
     refetchInterval: 15_000,
   });

@@ -16,7 +16,7 @@ import { installsApi } from '@/lib/api/contracts/installs';
 import type { ActionResult } from '@/lib/http/action-error';
 import type { SandboxGatingOut } from '@/lib/installs/gating/schema';
 import type { ConfigImageOut, InstallOut, installListOut } from '@/lib/installs/schema';
-import { api, get } from '../api';
+import { get } from '../api';
 import { useOperation } from '../use-operation';
 
 export type InstallList = z.output<typeof installListOut>;
@@ -36,20 +36,20 @@ export const invalidateInstalls = (qc: QueryClient) => void qc.invalidateQueries
 export const isBusy = (r: Pick<InstallOut, 'state'>) => r.state === 'installing' || r.state === 'removing';
 const pollWhileBusy = (data: InstallList | undefined) => (data?.items.some(isBusy) ? BUSY_POLL_MS : false);
 
-function useInstallList(queryKey: readonly string[], url: string, enabled = true) {
+function useInstallList(queryKey: readonly string[], read: (signal: AbortSignal) => Promise<InstallList>, enabled = true) {
   return useQuery({
     queryKey,
     enabled,
-    queryFn: ({ signal }) => api<InstallList>(url, { signal }),
+    queryFn: ({ signal }) => read(signal),
     refetchInterval: (q) => pollWhileBusy(q.state.data),
   });
 }
 
 export const useSkillInstalls = (skillKey: string, enabled = true) =>
-  useInstallList(skillInstallsKey(skillKey), `/api/v1/skill-installs/${encodeURIComponent(skillKey)}`, enabled);
+  useInstallList(skillInstallsKey(skillKey), (signal) => get(installsApi.listSkillInstalls, { params: { skillKey }, signal }), enabled);
 
 export const useConfigInstalls = (configId: string) =>
-  useInstallList(configInstallsKey(configId), `/api/v1/sandbox-configs/${encodeURIComponent(configId)}/skills`);
+  useInstallList(configInstallsKey(configId), (signal) => get(installsApi.listConfigSkills, { params: { id: configId }, signal }));
 
 /** The image changes when an install or removal ends: refetched while the config has busy rows. */
 export function useConfigImage(configId: string, busy: boolean) {

@@ -5,11 +5,12 @@ import { RotateCcw, Timer } from 'lucide-react';
 import Link from 'next/link';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { sandboxInstancesApi } from '@/lib/api/contracts/sandbox-instances';
 import type { ConfigImageOut } from '@/lib/installs/schema';
 import { staleReason } from '@/lib/sandbox/instances/rollout-standing';
-import { api } from '../api';
+import { get } from '../api';
 import { instanceHref } from '../sandboxes/instances/instance-actions';
-import { type Instance, type InstanceList, instancesKey, useRecycleSandbox } from '../sandboxes/instances/queries';
+import { type Instance, instancesKey, useRecycleSandbox } from '../sandboxes/instances/queries';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Confirm } from '../ui/dialog';
@@ -26,7 +27,7 @@ const ROLLOUT: Record<ConfigImageOut['rollout'], string> = {
 function useConfigInstances(configId: string) {
   return useQuery({
     queryKey: [...instancesKey, 'config', configId],
-    queryFn: ({ signal }) => api<InstanceList>(`/api/v1/sandboxes?configId=${encodeURIComponent(configId)}`, { signal }),
+    queryFn: ({ signal }) => get(sandboxInstancesApi.listSandboxes, { query: { configId }, signal }),
   });
 }
 

@@ -2,7 +2,7 @@
 
 import { type InfiniteData, keepPreviousData, type QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { jobsApi } from '@/lib/api/contracts/jobs';
-import { api, get } from '../api';
+import { get } from '../api';
 import { useJobsLive } from './live-status';
 import { isFinal, type Job, type JobFilters, type JobPage, jobMatches } from './view';
 
@@ -14,22 +14,18 @@ export const jobsKey = (filters: JobFilters) => ['jobs', filters] as const;
 export const durationsKey = ['jobs', { view: 'durations' }] as const;
 export const jobKey = (id: string) => ['job', id] as const;
 
-function listUrl(filters: JobFilters, before?: string, limit = PAGE_SIZE): string {
-  const p = new URLSearchParams();
-  if (filters.state) p.set('state', filters.state);
-  if (filters.kind) p.set('kind', filters.kind);
-  if (filters.q.trim()) p.set('q', filters.q.trim());
-  p.set('sort', filters.sort);
-  p.set('limit', String(limit));
-  if (before) p.set('before', before);
-  return `/api/v1/jobs?${p}`;
-}
+/** One page of the job list under these filters. */
+const listJobs = (f: JobFilters, opts: { before?: string; limit?: number; signal?: AbortSignal }) =>
+  get(jobsApi.listJobs, {
+    query: { state: f.state, kind: f.kind, q: f.q.trim(), sort: f.sort, limit: opts.limit ?? PAGE_SIZE, before: opts.before },
+    signal: opts.signal,
+  });
 
 /** The filtered job list, newest (or oldest) first, one keyset page at a time. */
 export function useJobsList(filters: JobFilters, live: boolean) {
   return useInfiniteQuery({
     queryKey: jobsKey(filters),
-    queryFn: ({ pageParam, signal }) => api<JobPage>(listUrl(filters, pageParam), { signal }),
+    queryFn: ({ pageParam, signal }) => listJobs(filters, { before: pageParam, signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextBefore ?? undefined,
     // Keep the current rows on screen while another filter loads.
@@ -42,7 +38,7 @@ export function useJobsList(filters: JobFilters, live: boolean) {
 export function useRecentJobs(live: boolean) {
   return useQuery({
     queryKey: durationsKey,
-    queryFn: ({ signal }) => api<JobPage>(listUrl({ state: '', kind: '', q: '', sort: 'created_desc' }, undefined, 100), { signal }),
+    queryFn: ({ signal }) => listJobs({ state: '', kind: '', q: '', sort: 'created_desc' }, { limit: 100, signal }),
     refetchInterval: live ? false : POLL_MS,
   });
 }

@@ -3,13 +3,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Activity, ArrowRight, ArrowUpCircle, Package, Puzzle } from 'lucide-react';
 import Link from 'next/link';
+import { jobsApi } from '@/lib/api/contracts/jobs';
 import { packagesApi } from '@/lib/api/contracts/packages';
-import { api, get } from '../api';
-import type { JobPage } from '../jobs/view';
-import type { PackageList } from '../runtime/view';
+import { get } from '../api';
 import { PageHeader } from '../shell/shell';
-import { listUrl, skillListKey } from '../skills/queries';
-import type { SkillList } from '../skills/view';
+import { listSkills, skillListKey } from '../skills/queries';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { Skeleton } from '../ui/misc';
 import { useViewer } from '../viewer';
@@ -21,7 +19,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 function useOverviewData(can: (p: string) => boolean) {
   const packages = useQuery({
     queryKey: ['packages', 'list', 'managed'],
-    queryFn: ({ signal }) => api<PackageList>('/api/v1/packages?managed=true', { signal }),
+    queryFn: ({ signal }) => get(packagesApi.listPackages, { query: { managed: 'true' }, signal }),
     enabled: can('packages.read'),
     staleTime: 30_000,
   });
@@ -32,17 +30,17 @@ function useOverviewData(can: (p: string) => boolean) {
   });
   const skills = useQuery({
     queryKey: skillListKey(ALL_SKILLS),
-    queryFn: ({ signal }) => api<SkillList>(listUrl(ALL_SKILLS), { signal }),
+    queryFn: ({ signal }) => listSkills(ALL_SKILLS, signal),
     enabled: can('skills.read'),
   });
   const running = useQuery({
     queryKey: ['jobs', { view: 'overview', state: 'running' }],
-    queryFn: ({ signal }) => api<JobPage>('/api/v1/jobs?state=running&limit=100', { signal }),
+    queryFn: ({ signal }) => get(jobsApi.listJobs, { query: { state: 'running', limit: 100 }, signal }),
     enabled: can('jobs.read'),
   });
   const failed = useQuery({
     queryKey: ['jobs', { view: 'overview', state: 'failed' }],
-    queryFn: ({ signal }) => api<JobPage>('/api/v1/jobs?state=failed&limit=100', { signal }),
+    queryFn: ({ signal }) => get(jobsApi.listJobs, { query: { state: 'failed', limit: 100 }, signal }),
     enabled: can('jobs.read'),
   });
   return { packages, updates, skills, running, failed };

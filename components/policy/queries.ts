@@ -12,6 +12,7 @@ import {
   updateProfileAction,
 } from '@/app/(console)/policy/actions';
 import type { agentListOut } from '@/lib/api/agent-schemas';
+import { agentsApi } from '@/lib/api/contracts/agents';
 import { policyApi } from '@/lib/api/contracts/policy';
 import type {
   APPROVAL_STATES,
@@ -27,7 +28,7 @@ import type {
   replayInput,
   replayOut,
 } from '@/lib/api/policy-schemas';
-import { api, get } from '../api';
+import { get } from '../api';
 import { callAction, useOperation } from '../use-operation';
 
 export type ProfileView = z.infer<typeof profileOut>;
@@ -52,7 +53,7 @@ export function useProfile(name: string | null) {
   return useQuery({
     queryKey: [...profilesKey, name],
     enabled: !!name,
-    queryFn: ({ signal }) => api<ProfileView>(`/api/v1/exec-policy/profiles/${encodeURIComponent(name ?? '')}`, { signal }),
+    queryFn: ({ signal }) => get(policyApi.getProfile, { params: { name: name ?? '' }, signal }),
   });
 }
 
@@ -60,12 +61,12 @@ export function useDenyGroups() {
   return useQuery({
     queryKey: ['exec-policy', 'deny-groups'],
     staleTime: Number.POSITIVE_INFINITY,
-    queryFn: ({ signal }) => api<z.infer<typeof denyGroupListOut>>('/api/v1/exec-policy/deny-groups', { signal }),
+    queryFn: ({ signal }) => get(policyApi.listDenyGroups, { signal }),
   });
 }
 
 export function useAgents(enabled = true) {
-  return useQuery({ queryKey: ['agents'], enabled, queryFn: ({ signal }) => api<z.infer<typeof agentListOut>>('/api/v1/agents', { signal }) });
+  return useQuery({ queryKey: ['agents'], enabled, queryFn: ({ signal }) => get(agentsApi.listAgents, { signal }) });
 }
 
 /** Approval requests; pending ones are refetched often so new requests and expiries show up. */
@@ -73,17 +74,16 @@ export function useApprovals(state?: ApprovalState) {
   return useQuery({
     queryKey: [...approvalsKey, state ?? 'all'],
     refetchInterval: 5000,
-    queryFn: ({ signal }) => api<z.infer<typeof approvalListOut>>(`/api/v1/exec-approvals?limit=200${state ? `&state=${state}` : ''}`, { signal }),
+    queryFn: ({ signal }) => get(policyApi.listApprovals, { query: { limit: 200, state }, signal }),
   });
 }
 
 /** One agent's exec log, or every agent's when `agentId` is null. */
 export function useExecLog(agentId: string | null, limit = 500) {
-  const q = new URLSearchParams({ limit: String(limit), ...(agentId ? { agentId } : {}) });
   return useQuery({
     queryKey: ['exec-policy', 'exec-log', agentId ?? '*', limit],
     refetchInterval: 15_000,
-    queryFn: ({ signal }) => api<z.infer<typeof execLogListOut>>(`/api/v1/exec-log?${q}`, { signal }),
+    queryFn: ({ signal }) => get(policyApi.execLog, { query: { limit, agentId }, signal }),
   });
 }
 

@@ -4,8 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { History } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import { packagesApi } from '@/lib/api/contracts/packages';
 import { PACKAGE_JOB_NAMES } from '@/lib/packages/job-names';
-import { api } from '../api';
+import { get } from '../api';
 import { DurationBarChart, durationStats, OutcomeLegend } from '../charts/duration-chart';
 import { formatDuration, fullTime } from '../jobs/format';
 import { StateChip } from '../jobs/state-chip';
@@ -64,7 +65,7 @@ export function InstallHistoryCard() {
   const router = useRouter();
   const q = useQuery({
     queryKey: packageHistoryKey,
-    queryFn: ({ signal }) => api<{ items: PackageHistoryItem[] }>(`/api/v1/packages/history?limit=${LIMIT}`, { signal }),
+    queryFn: ({ signal }) => get(packagesApi.packageHistory, { query: { limit: LIMIT }, signal }),
     // While a package job is queued or running, keep its row and duration current.
     refetchInterval: (query) => (query.state.data?.items.some((i) => !isFinal(i.state)) ? 5000 : false),
   });

@@ -14,8 +14,8 @@ import {
 } from '@/app/(console)/sandboxes/actions';
 import { sandboxConfigsApi } from '@/lib/api/contracts/sandboxes';
 import type { CreateConfigInput, PatchConfigInput, SandboxConfigView, sandboxConfigDetailOut } from '@/lib/sandbox/config/schema';
-import type { EnvVarView, personalEnvInput, personalEnvUnset } from '@/lib/sandbox/env/rules';
-import { api, get } from '../api';
+import type { personalEnvInput, personalEnvUnset } from '@/lib/sandbox/env/rules';
+import { get } from '../api';
 import { useOperation } from '../use-operation';
 
 export type ConfigCardView = SandboxConfigView & { instances: number | null };
@@ -46,7 +46,7 @@ export function useConfigEnv(id: string | null) {
   return useQuery({
     queryKey: configEnvKey(id ?? ''),
     enabled: !!id,
-    queryFn: ({ signal }) => api<{ items: EnvVarView[] }>(`/api/v1/sandbox-configs/${encodeURIComponent(id ?? '')}/env`, { signal }),
+    queryFn: ({ signal }) => get(sandboxConfigsApi.listConfigEnv, { params: { id: id ?? '' }, signal }),
   });
 }
 

@@ -5,14 +5,13 @@ import { useMemo } from 'react';
 import { updateSkillsSettingsAction } from '@/app/(console)/settings/actions';
 import { skillsApi } from '@/lib/api/contracts/skills';
 import { METADATA_FLAVOURS, type SkillsSettings } from '@/lib/settings/skills-settings';
-import { api, get } from '../api';
+import { get } from '../api';
 import { DraftSettingsCard } from '../forms/draft-settings-card';
 import { ListField, NumberField, TextField } from '../forms/fields';
 import { useSettingsDraft } from '../forms/use-settings-draft';
 import { useSettingsSave } from '../forms/use-settings-save';
-import { listUrl, skillListKey, skillsSettingsKey } from '../skills/queries';
+import { listSkills, skillListKey, skillsSettingsKey } from '../skills/queries';
 import { fromForm, LABELS, type SettingsKey, toForm } from '../skills/settings-form';
-import type { SkillList } from '../skills/view';
 import { Button } from '../ui/button';
 import { CheckField } from '../ui/input';
 import { useCan } from '../viewer';
@@ -31,7 +30,7 @@ const Section = ({ title, children }: { title: string; children: React.ReactNode
 export function SkillsSettingsCard() {
   const can = useCan('skills.write');
   const q = useQuery({ queryKey: skillsSettingsKey, queryFn: ({ signal }) => get(skillsApi.skillsSettings, { signal }) });
-  const catalog = useQuery({ queryKey: skillListKey(ALL), queryFn: ({ signal }) => api<SkillList>(listUrl(ALL), { signal }), staleTime: 60_000 });
+  const catalog = useQuery({ queryKey: skillListKey(ALL), queryFn: ({ signal }) => listSkills(ALL, signal), staleTime: 60_000 });
   const stored = q.data;
   const draft = useSettingsDraft(stored, toForm);
   const { form, set } = draft;

@@ -4,8 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { z } from 'zod';
 import { updateTerminalSettingsAction } from '@/app/(console)/settings/actions';
+import { terminalsApi } from '@/lib/api/contracts/terminals';
 import { type TerminalSettings, type terminalSettingsPatch, terminalSettingsSchema } from '@/lib/settings/terminal-settings';
-import { api } from '../api';
+import { get } from '../api';
 import { DraftSettingsCard } from '../forms/draft-settings-card';
 import { NumberField } from '../forms/fields';
 import { useSettingsDraft } from '../forms/use-settings-draft';
@@ -17,7 +18,7 @@ import { fromForm, issueText, KEYS, type Key, LABELS, terminalSettingsKey, toFor
 /** Settings → Terminal: how many terminals may be open, the re-attach grace, the access re-check, and transcript recording. */
 export function TerminalSettingsCard() {
   const can = useCan('terminals.manage');
-  const q = useQuery({ queryKey: terminalSettingsKey, queryFn: ({ signal }) => api<TerminalSettings>('/api/v1/settings/terminal', { signal }) });
+  const q = useQuery({ queryKey: terminalSettingsKey, queryFn: ({ signal }) => get(terminalsApi.terminalSettings, { signal }) });
   const stored = q.data;
   const draft = useSettingsDraft(stored, toForm);
   const { form } = draft;

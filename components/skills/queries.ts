@@ -12,11 +12,10 @@ import {
 } from '@/app/(console)/skills/actions';
 import { skillsApi } from '@/lib/api/contracts/skills';
 import type { ImportInput, SkillEntryInput } from '@/lib/skills/service/schemas';
-import { api, get } from '../api';
+import { get } from '../api';
 import { jobKey } from '../jobs/queries';
 import type { Job } from '../jobs/view';
 import { useOperation } from '../use-operation';
-import type { SkillList } from './view';
 
 /** The list is polled this often while the page is visible, so the watcher's changes show up. */
 export const LIST_POLL_MS = 5000;
@@ -32,19 +31,14 @@ export const skillDiffKey = (slug: string, a: string, b: string) => ['skills', '
 /** Every skills query: after a write or a job's end, the catalog may have changed. */
 export const invalidateSkills = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: skillsKey });
 
-export function listUrl(f: { status: string; q: string; source: string }): string {
-  const p = new URLSearchParams();
-  if (f.status && f.status !== 'all') p.set('status', f.status);
-  if (f.q.trim()) p.set('q', f.q.trim());
-  if (f.source) p.set('source', f.source);
-  const qs = p.toString();
-  return qs ? `/api/v1/skills?${qs}` : '/api/v1/skills';
-}
+/** The catalog under the list's filters ('all' statuses is no status filter). */
+export const listSkills = (f: { status: string; q: string; source: string }, signal?: AbortSignal) =>
+  get(skillsApi.listSkills, { query: { status: f.status === 'all' ? undefined : f.status, q: f.q.trim(), source: f.source }, signal });
 
 export function useSkillList(filters: { status: string; q: string; source: string }) {
   return useQuery({
     queryKey: skillListKey(filters),
-    queryFn: ({ signal }) => api<SkillList>(listUrl(filters), { signal }),
+    queryFn: ({ signal }) => listSkills(filters, signal),
     placeholderData: keepPreviousData,
     refetchInterval: LIST_POLL_MS,
   });

@@ -2,15 +2,14 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
-import { api } from '../api';
-import { listUrl, skillListKey } from './queries';
-import { type SkillList, skillHref } from './view';
+import { listSkills, skillListKey } from './queries';
+import { skillHref } from './view';
 
 const ALL = { status: 'all', q: '', source: '' };
 
 /** The command palette's "Skills" group: jump to any skill by name (loaded when the palette opens). */
 export function SkillJumps({ onSelect, Item }: { onSelect: (href: string) => void; Item: React.ComponentType<React.ComponentProps<typeof Command.Item>> }) {
-  const q = useQuery({ queryKey: skillListKey(ALL), queryFn: ({ signal }) => api<SkillList>(listUrl(ALL), { signal }), staleTime: 30_000 });
+  const q = useQuery({ queryKey: skillListKey(ALL), queryFn: ({ signal }) => listSkills(ALL, signal), staleTime: 30_000 });
   const skills = q.data?.skills ?? [];
   if (!skills.length) return null;
   return (

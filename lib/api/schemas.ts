@@ -191,5 +191,5 @@ export const openapiOut = z.looseObject({
   paths: z.record(z.string(), z.unknown()),
 });
 
-/** A page of a newest-first list: its items and the cursor of the next page (null on the last). */
-export const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextBefore: z.union([z.string(), z.number()]).nullable() });
+/** A page of a newest-first list: its items and the cursor of the next page (null on the last), typed as that list's `before` takes it. */
+export const pageOf = <T extends z.ZodType, C extends z.ZodType>(item: T, cursor: C) => z.object({ items: z.array(item), nextBefore: cursor.nullable() });

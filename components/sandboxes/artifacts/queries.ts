@@ -1,8 +1,9 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { sandboxArtifactsApi } from '@/lib/api/contracts/sandbox-artifacts';
 import type { ArtifactCollection, ArtifactFile, ArtifactList } from '@/lib/sandbox/artifacts/schema';
-import { api } from '../../api';
+import { get, pathOf } from '../../api';
 
 export type { ArtifactCollection, ArtifactFile, ArtifactList };
 
@@ -19,22 +20,16 @@ export interface ArtifactFilters {
   limit?: number;
 }
 
-export function artifactsQueryString(f: ArtifactFilters): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(f)) if (v !== undefined && v !== '' && v !== null) q.set(k, String(v));
-  return q.toString();
-}
-
 export function useArtifacts(f: ArtifactFilters) {
-  const qs = artifactsQueryString(f);
   return useQuery({
-    queryKey: [...artifactsKey, qs],
-    queryFn: ({ signal }) => api<ArtifactList>(`/api/v1/sandbox-artifacts${qs ? `?${qs}` : ''}`, { signal }),
+    queryKey: [...artifactsKey, f],
+    queryFn: ({ signal }) => get(sandboxArtifactsApi.listSandboxArtifacts, { query: f, signal }),
     placeholderData: keepPreviousData,
   });
 }
 
-export const artifactUrl = (fileId: string) => `/api/v1/sandbox-artifacts/${encodeURIComponent(fileId)}/content`;
+/** A download link (the browser saves the bytes; not a JSON read), built from the operation's contract. */
+export const artifactUrl = (fileId: string) => pathOf(sandboxArtifactsApi.downloadSandboxArtifact.path, { fileId });
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { execSandboxAction, recycleInstanceAction, removeSandboxAction, startSandboxAction } from '@/app/(console)/sandboxes/actions';
 import { sandboxInstancesApi } from '@/lib/api/contracts/sandbox-instances';
 import type { execInput, fileListOut, instanceListOut, instanceOut, statsOut } from '@/lib/sandbox/instances/schema';
-import { api, get } from '../../api';
+import { get, urlOf } from '../../api';
 import { useOperation } from '../../use-operation';
 
 export type Instance = z.output<typeof instanceOut>;
@@ -15,7 +15,6 @@ export type StatsSample = z.output<typeof statsOut>;
 
 export const instancesKey = ['sandboxes'] as const;
 const invalidate = (qc: QueryClient) => void qc.invalidateQueries({ queryKey: instancesKey });
-const enc = encodeURIComponent;
 
 export function useInstances() {
   return useQuery({ queryKey: instancesKey, queryFn: ({ signal }) => get(sandboxInstancesApi.listSandboxes, { signal }), refetchInterval: 15_000 });
@@ -26,7 +25,7 @@ export function useInstance(id: string) {
 export function useInstanceFiles(id: string, path: string) {
   return useQuery({
     queryKey: [...instancesKey, id, 'files', path],
-    queryFn: ({ signal }) => api<FileList>(`/api/v1/sandboxes/${enc(id)}/files?path=${enc(path)}`, { signal }),
+    queryFn: ({ signal }) => get(sandboxInstancesApi.listSandboxFiles, { params: { id }, query: { path }, signal }),
   });
 }
 /** Polled while the page is visible (react-query pauses intervals in a hidden tab). */
@@ -40,7 +39,8 @@ export function useInstanceStats(id: string, enabled: boolean) {
     retry: false,
   });
 }
-export const fileUrl = (id: string, path: string) => `/api/v1/sandboxes/${enc(id)}/files/content?path=${enc(path)}`;
+/** A download link (the browser saves the bytes; not a JSON read), built from the operation's contract. */
+export const fileUrl = (id: string, path: string) => urlOf(sandboxInstancesApi.downloadSandboxFile.path, { id }, { path });
 
 export function useStartSandbox() {
   const qc = useQueryClient();

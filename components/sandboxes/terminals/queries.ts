@@ -3,8 +3,9 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { closeTerminalSessionAction, deleteTerminalTranscriptAction } from '@/app/(console)/sandboxes/actions';
-import type { terminalSessionListOut, terminalSessionOut, terminalTranscriptListOut, terminalTranscriptOut } from '@/lib/terminal/schema';
-import { api } from '../../api';
+import { terminalsApi } from '@/lib/api/contracts/terminals';
+import type { terminalSessionOut, terminalTranscriptOut } from '@/lib/terminal/schema';
+import { get, pathOf } from '../../api';
 import { useOperation } from '../../use-operation';
 
 export type TerminalSession = z.output<typeof terminalSessionOut>;
@@ -17,14 +18,15 @@ const invalidate = (qc: QueryClient) => {
   void qc.invalidateQueries({ queryKey: transcriptsKey });
 };
 
-export const transcriptUrl = (id: string) => `/api/v1/terminal-transcripts/${encodeURIComponent(id)}`;
+/** A download link (an asciicast file, not a JSON read), built from the operation's contract. */
+export const transcriptUrl = (id: string) => pathOf(terminalsApi.downloadTerminalTranscript.path, { id });
 
 /** The open sessions, polled every 5 s while the page is visible. */
 export function useTerminalSessions(enabled: boolean) {
   return useQuery({
     queryKey: terminalSessionsKey,
     enabled,
-    queryFn: ({ signal }) => api<z.output<typeof terminalSessionListOut>>('/api/v1/terminal-sessions', { signal }),
+    queryFn: ({ signal }) => get(terminalsApi.listTerminalSessions, { signal }),
     refetchInterval: 5000,
     refetchIntervalInBackground: false,
   });
@@ -34,7 +36,7 @@ export function useTranscripts(enabled: boolean) {
   return useQuery({
     queryKey: transcriptsKey,
     enabled,
-    queryFn: ({ signal }) => api<z.output<typeof terminalTranscriptListOut>>('/api/v1/terminal-transcripts', { signal }),
+    queryFn: ({ signal }) => get(terminalsApi.listTerminalTranscripts, { signal }),
     refetchInterval: 30_000,
     refetchIntervalInBackground: false,
   });

@@ -5,8 +5,8 @@ import { Download, FileText, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
-import type { TerminalSettings } from '@/lib/settings/terminal-settings';
-import { api } from '../../api';
+import { terminalsApi } from '@/lib/api/contracts/terminals';
+import { get } from '../../api';
 import { ConfirmRow } from '../../lists/confirm-row';
 import { terminalSettingsKey } from '../../settings/terminal-settings-form';
 import { formatBytes } from '../../skills/import/upload';
@@ -22,7 +22,7 @@ import { sandboxLabel } from './format';
 import { type Transcript, transcriptUrl, useDeleteTranscript, useTranscripts } from './queries';
 
 function RecordingNote() {
-  const settings = useQuery({ queryKey: terminalSettingsKey, queryFn: ({ signal }) => api<TerminalSettings>('/api/v1/settings/terminal', { signal }) });
+  const settings = useQuery({ queryKey: terminalSettingsKey, queryFn: ({ signal }) => get(terminalsApi.terminalSettings, { signal }) });
   if (!settings.data) return null;
   const { recordTranscripts, transcriptRetentionDays: days } = settings.data;
   return (

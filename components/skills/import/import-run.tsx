@@ -5,7 +5,8 @@ import { ArrowRight, RefreshCw } from 'lucide-react';
 import Link from 'next/link';
 import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
-import { api } from '../../api';
+import { skillsApi } from '@/lib/api/contracts/skills';
+import { get } from '../../api';
 import { JobLog } from '../../jobs/job-log';
 import { JobRunHead } from '../../jobs/job-log-drawer';
 import { useJob } from '../../jobs/queries';
@@ -14,7 +15,7 @@ import { isFinal, type Job } from '../../jobs/view';
 import { Button, buttonVariants } from '../../ui/button';
 import { ErrorNote } from '../../ui/misc';
 import { invalidateSkills } from '../queries';
-import { type ImportJobResult, type SkillList, skillHref } from '../view';
+import { type ImportJobResult, skillHref } from '../view';
 import { AcknowledgeRetry, OwnerRetry } from './import-retry';
 
 /** The catalog id of a managed slug once the import landed (the list answers within a rescan). */
@@ -22,7 +23,7 @@ function useManagedSkillId(slug: string | undefined) {
   return useQuery({
     queryKey: ['skills', 'managed-id', slug],
     queryFn: async ({ signal }) => {
-      const list = await api<SkillList>('/api/v1/skills?source=managed', { signal });
+      const list = await get(skillsApi.listSkills, { query: { source: 'managed' }, signal });
       return list.skills.find((s) => s.dir.replace(/\/+$/, '').endsWith(`/${slug}`))?.id ?? null;
     },
     enabled: !!slug,

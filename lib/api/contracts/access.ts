@@ -134,7 +134,7 @@ export const accessApi = {
     summary: 'Audit log, newest first, with filters',
     permission: 'audit.read',
     query: auditQuery,
-    response: pageOf(auditOut),
+    response: pageOf(auditOut, z.number().int()),
   }),
   auditActions: defineContract({
     method: 'GET',

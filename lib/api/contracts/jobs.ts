@@ -12,7 +12,7 @@ export const jobsApi = {
     summary: 'List jobs with filters',
     permission: 'jobs.read',
     query: listJobsQuery,
-    response: pageOf(jobOut),
+    response: pageOf(jobOut, z.string()),
   }),
   jobKinds: defineContract({
     method: 'GET',
