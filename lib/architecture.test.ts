@@ -162,8 +162,8 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
  */
 export const PARTS: Readonly<Record<string, { top: readonly string[]; mayImport: Readonly<Record<string, readonly string[]>> }>> = {
   policy: {
-    // The shapes every part shares, the two entry points the API calls, and the API's own test.
-    top: ['policy-api.int.test.ts', 'runtime.ts', 'service.ts', 'types.ts'],
+    // The shapes every part shares, the service object the API calls and the two modules it binds, and the API's own test.
+    top: ['policy-api.int.test.ts', 'policy-service.ts', 'runtime.ts', 'service.ts', 'types.ts'],
     mayImport: {
       'types.ts': [],
       shell: ['types.ts'],
@@ -176,6 +176,7 @@ export const PARTS: Readonly<Record<string, { top: readonly string[]; mayImport:
       'service.ts': ['profiles', 'types.ts'],
       exec: ['approvals', 'profiles', 'rules', 'service.ts', 'types.ts'],
       'runtime.ts': ['engine', 'profiles', 'rules', 'service.ts', 'types.ts'],
+      'policy-service.ts': ['approvals', 'engine', 'exec', 'profiles', 'runtime.ts', 'service.ts'],
     },
   },
   installs: {
@@ -278,6 +279,14 @@ export function moduleState(text: string): string[] {
   }
   return out;
 }
+
+/** The operations' reaches into the database past their domain's service object: `services.database.db` in one file's text. */
+export function databaseReaches(text: string): number {
+  return text.match(/\bservices\.database\.db\b/g)?.length ?? 0;
+}
+
+// The ceiling only goes down: when a domain becomes a service object, lower it to the new count.
+const DATABASE_REACH_CEILING = 73;
 
 describe('architecture of lib/', () => {
   const files = sourceFiles(LIB);
@@ -401,6 +410,28 @@ describe('architecture of lib/', () => {
       'queue (empty array)',
       'slot (new Set)',
     ]);
+  });
+
+  it('keeps the operations reaching into services.database.db at or under the recorded ceiling', () => {
+    const dir = path.join(LIB, 'api', 'operations');
+    const counts = files
+      .filter((f) => path.dirname(f) === dir && !/\.(test|int\.test)\.ts$/.test(f))
+      .map((f) => ({ file: rel(f), n: databaseReaches(fs.readFileSync(f, 'utf8')) }))
+      .filter((c) => c.n > 0);
+    const total = counts.reduce((sum, c) => sum + c.n, 0);
+    const detail = counts.map((c) => `${c.file}: ${c.n}`).join('\n');
+    expect(total, `services.database.db in the operations (move them onto their domain's service):\n${detail}`).toBeLessThanOrEqual(DATABASE_REACH_CEILING);
+  });
+
+  it('counts planted database reaches and nothing that only looks like one', () => {
+    const planted = [
+      'listAgents(services.database.db);',
+      'const deps = { db: services.database.db, decisions: services.approvals };',
+      'services.database.dbPool();',
+      'services.database.withLock(key, fn);',
+      'const db = s.database;',
+    ].join('\n');
+    expect(databaseReaches(planted)).toBe(2);
   });
 
   it('reads type-only imports, re-exports and dynamic imports', () => {

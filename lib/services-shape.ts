@@ -19,6 +19,7 @@ import type { JobWorker } from './jobs/worker';
 import type { PackageRuntime } from './packages/context';
 import type { ApprovalDecisions } from './policy/approvals/approvals';
 import type { ExecRoutes } from './policy/exec/run';
+import type { PolicyService } from './policy/policy-service';
 import type { SandboxUsage } from './sandbox/config/in-use';
 import type { ImageProbeCache } from './sandbox/images/image-probe';
 import type { InstanceDeps } from './sandbox/instances/service';
@@ -77,6 +78,8 @@ export interface Services {
   execRoutes: ExecRoutes;
   /** Wakes this service's execs waiting on an approval when it is decided (other replicas' decisions: by polling). */
   approvals: ApprovalDecisions;
+  /** Risk profiles, the tester, approvals, the exec log and agents' execs, bound to this process's services. */
+  policy: PolicyService;
   /** What each sandbox image offers skills (programs, OS), probed once per image id. */
   imageProbes: ImageProbeCache;
   /** Browser terminals into running sandboxes: tickets, open sessions, the access re-check. */

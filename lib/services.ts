@@ -4,7 +4,9 @@ import { openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { AgentsMemo } from './agents/memo';
 import { AgentProbeCache } from './agents/probe-cache';
+import { agentSkillRefs, effectiveOf } from './agents/service';
 import { agentsOfConfig } from './agents/store';
+import { agentsDeps } from './agents-deps';
 import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
 import { TokenCache } from './auth/token-cache';
 import { UserCache } from './auth/user-cache';
@@ -22,7 +24,7 @@ import { RateLimiter } from './core/rate-limit';
 import { dockerStatus } from './docker/client';
 import { gatewayDeviceKey } from './gateways/device-key';
 import { dockerGatewayAccess } from './gateways/docker-engine';
-import { registerGatewayJobs } from './gateways/jobs';
+import { queueSync, registerGatewayJobs } from './gateways/jobs';
 import { RemoteOpenClawAccess } from './gateways/openclaw/remote-access';
 import { GatewaysService } from './gateways/service';
 import { recoverGithubInstalls } from './github/install/recovery';
@@ -40,6 +42,7 @@ import { PACKAGES_CHANGED } from './packages/job-kinds';
 import { registerPackageJobs } from './packages/jobs';
 import { ApprovalDecisions } from './policy/approvals/approvals';
 import { ExecRoutes } from './policy/exec/run';
+import { PolicyService } from './policy/policy-service';
 import { registerSandboxJobs } from './sandbox/check/job';
 import { SandboxUsage } from './sandbox/config/in-use';
 import { SandboxActivity } from './sandbox/docker/activity';
@@ -180,6 +183,18 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   };
   registerSandboxJobs(jobKinds, { ...sandboxes, extraProbes: networkCheckProbes(network) });
   registerInstallJobs(jobKinds, { ...sandboxes, dataDir: config.dataDir, hub });
+  const agents = new AgentsMemo(database.db);
+  const imageProbes = new ImageProbeCache();
+  // Built per call as the agents operations build it: the policy and gateways services ask agents too.
+  const agentsDepsNow = () => agentsDeps({ database, config, skills, sandboxes, imageProbes, agents, agentProbes });
+  const execRoutes = new ExecRoutes();
+  const policy = new PolicyService({
+    db: database.db,
+    decisions: approvals,
+    instances: sandboxes,
+    routes: execRoutes,
+    agentSkills: async (id) => agentSkillRefs(await effectiveOf(agentsDepsNow(), id)),
+  });
   let device: { privateKeyPem: string } | null = null;
   const deviceKey = () => (device ??= gatewayDeviceKey(config.dataDir));
   const gateways = new GatewaysService({
@@ -190,6 +205,8 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     home: os.homedir(),
     remote: (url, token) => new RemoteOpenClawAccess(url, token, { device: deviceKey() }),
     docker: dockerGatewayAccess(database.db, config.DOCKER_HOST, dockerClients),
+    queueSync: (actor, gatewayId, reason) => queueSync(database, actor, gatewayId, reason),
+    agentVersion: async (id) => (await effectiveOf(agentsDepsNow(), id)).version,
   });
   registerGatewayJobs(jobKinds, gateways);
   // What changes installed packages re-gates the catalog: installs in this process tell the package
@@ -252,10 +269,11 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
     installationId: installation,
     changes,
     agentProbes,
-    agents: new AgentsMemo(database.db),
-    execRoutes: new ExecRoutes(),
+    agents,
+    execRoutes,
     approvals,
-    imageProbes: new ImageProbeCache(),
+    policy,
+    imageProbes,
     stopProbeHold,
     stopScheduler,
     skills,

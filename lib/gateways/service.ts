@@ -1,18 +1,33 @@
-// The gateways domain as one service object, built by the composition root: how a row becomes an
-// access to its gateway, the connection test, drift, and the sync target. Jobs and operations call
-// these methods; nothing here knows which door a call came through.
+// The gateways domain as one service object, built by the composition root: the stored gateways, how
+// a row becomes an access to its gateway, the connection test, drift, the sync target and a sync's
+// preview or job, and the folder clients. Jobs and operations call these methods; nothing here knows
+// which door a call came through.
 import type { AppDb } from '@/db/client';
 import type { StoredGatewayLocation, StoredGatewayStatus } from '@/db/schema';
+import type { Actor } from '../auth/actor';
 import { AppError, hasCode } from '../core/errors';
 import type { SecretBox } from '../secrets/crypto';
 import type { CatalogSnapshot } from '../skills/service/catalog';
 import type { GatewayAccess } from './access';
 import { type DesiredDeps, desiredKey } from './desired';
 import { computeDrift } from './drift';
+import { forgetFolderClient, listFolderClients } from './folder-clients';
 import { LocalOpenClawAccess, validateLocal } from './openclaw/local-access';
 import { checkStateDir } from './openclaw/state-dir';
-import { type GatewayRow, gatewayToken, loadGateway, recordGatewayState } from './store';
-import { planFor, type SyncTarget } from './sync';
+import type { CreateGatewayInput, PatchGatewayInput } from './schema';
+import {
+  createGateway,
+  deleteGateway,
+  type GatewayRow,
+  type GatewayStoreDeps,
+  gatewayToken,
+  gatewayView,
+  listGatewayRows,
+  loadGateway,
+  patchGateway,
+  recordGatewayState,
+} from './store';
+import { planFor, runSync, type SyncTarget } from './sync';
 
 export interface GatewaysDeps {
   db: AppDb;
@@ -27,6 +42,10 @@ export interface GatewaysDeps {
   /** Reaches a gateway on another machine through its WebSocket RPC. */
   remote?: (url: string, token: string) => GatewayAccess;
   cliTimeoutMs?: number;
+  /** Queues a sync job of the gateway (lib/gateways/jobs.ts); a sync already waiting absorbs it. */
+  queueSync: (actor: Actor, gatewayId: string, reason: string) => Promise<{ id: string; coalesced: boolean }>;
+  /** An agent's effective version, the one its folder clients should hold; throws for an unknown agent. */
+  agentVersion: (agentId: string) => Promise<string>;
 }
 
 export class GatewaysService {
@@ -34,6 +53,30 @@ export class GatewaysService {
 
   get desiredDeps(): DesiredDeps {
     return { db: this.deps.db, box: this.deps.box, snapshot: this.deps.snapshot };
+  }
+
+  get storeDeps(): GatewayStoreDeps {
+    return { db: this.deps.db, box: this.deps.box, checkLocation: (loc) => this.checkLocation(loc) };
+  }
+
+  async list() {
+    return { items: (await listGatewayRows(this.deps.db)).map(gatewayView), roots: [...this.deps.roots] };
+  }
+
+  async get(id: string) {
+    return gatewayView(await loadGateway(this.deps.db, id));
+  }
+
+  create(actor: Actor, input: CreateGatewayInput) {
+    return createGateway(this.storeDeps, actor, input);
+  }
+
+  update(actor: Actor, id: string, input: PatchGatewayInput) {
+    return patchGateway(this.storeDeps, actor, id, input);
+  }
+
+  remove(actor: Actor, id: string) {
+    return deleteGateway(this.storeDeps, actor, id);
   }
 
   /** Checks a location before it is stored. */
@@ -133,5 +176,38 @@ export class GatewaysService {
 
   desiredKey(row: GatewayRow) {
     return desiredKey(this.desiredDeps, row.agentIds);
+  }
+
+  /** What a sync would change now: computed against the gateway's config, nothing written. */
+  async previewSync(id: string) {
+    const row = await loadGateway(this.deps.db, id);
+    const out = await this.withAccess(row, (a) => runSync(this.desiredDeps, this.syncTarget(row, a), { dryRun: true }));
+    return {
+      dryRun: true as const,
+      changes: out.changes,
+      configChanges: out.plan.configChanges,
+      folders: out.plan.folders,
+      conflicts: out.plan.conflicts,
+      notes: out.plan.notes,
+      readOnly: out.readOnly,
+      patch: out.patchText,
+    };
+  }
+
+  /** A sync of an existing gateway as a job (a person's "sync now"). */
+  async syncNow(actor: Actor, id: string) {
+    const row = await loadGateway(this.deps.db, id);
+    const job = await this.deps.queueSync(actor, row.id, 'sync now');
+    return { dryRun: false as const, jobId: job.id, coalesced: job.coalesced };
+  }
+
+  /** The folder clients (of one agent, or all), each with whether it holds its agent's current version. */
+  async folderClients(agentId?: string) {
+    const current = (id: string) => this.deps.agentVersion(id).catch(() => null);
+    return { clients: await listFolderClients(this.deps.db, current, agentId) };
+  }
+
+  forgetFolderClient(actor: Actor, agentId: string, clientId: string) {
+    return forgetFolderClient(this.deps.db, actor, agentId, clientId);
   }
 }

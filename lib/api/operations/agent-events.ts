@@ -1,10 +1,10 @@
 import 'server-only';
 import { agentEventsResponse, lastEventIdOf } from '../../agents/events';
 import { agentWatcher, effectiveOf } from '../../agents/service';
+import { agentsDeps } from '../../agents-deps';
 import { clientReportOf, recordFolderClient } from '../../gateways/folder-clients';
 import { defineOperation } from '../../http/operation';
 import { agentEventsApi } from '../contracts/agent-events';
-import { agentsDeps } from './agents';
 
 export const agentEventOps = {
   agentEvents: defineOperation(

@@ -1,15 +1,13 @@
 import 'server-only';
-import os from 'node:os';
 import { previewAllowlists, saveAllowlists } from '../../agents/batch';
 import { gatewayBundle } from '../../agents/gateway-bundle';
-import { type AgentsDeps, effectiveOf, etagOf, explainAgent, gatewayFile, gatewayJson, gatewaySkill, gatewayView, matchesEtag } from '../../agents/service';
+import { effectiveOf, etagOf, explainAgent, gatewayFile, gatewayJson, gatewaySkill, gatewayView, matchesEtag } from '../../agents/service';
 import { type AgentStoreDeps, createAgent, deleteAgent, getAgent, getDefaults, listAgents, patchAgent, putDefaults } from '../../agents/store';
 import { agentSummaries, allowlistMatrix, budgetPlan, skillAgents } from '../../agents/views';
+import { agentsDeps } from '../../agents-deps';
 import { clientReportOf, recordFolderClient } from '../../gateways/folder-clients';
 import { checkOutput, outputChecked } from '../../http/invoke';
 import { defineOperation } from '../../http/operation';
-import { agentPolicy } from '../../policy/profiles/store';
-import { policyEngine, presetDefs } from '../../policy/runtime';
 import { loadRow } from '../../sandbox/config/store';
 import { agentEnvOwner } from '../../sandbox/env/resolve';
 import { listEnv, setEnv, unsetEnv } from '../../sandbox/env/store';
@@ -19,17 +17,6 @@ import { api } from '../contracts';
 export const agentStoreDeps = (s: Services): AgentStoreDeps => ({
   db: s.database.db,
   knownSkills: async () => new Set((await s.skills.snapshot()).skills.map((k) => k.name)),
-});
-
-export const agentsDeps = (s: Services): AgentsDeps => ({
-  db: s.database.db,
-  dataDir: s.config.dataDir,
-  snapshot: () => s.skills.snapshot(),
-  gate: { ...s.sandboxes, probes: s.imageProbes },
-  home: os.homedir(),
-  memo: s.agents,
-  probes: s.agentProbes,
-  policy: { engine: policyEngine, agent: (id) => agentPolicy({ db: s.database.db, presets: presetDefs() }, id) },
 });
 
 type AgentEnvScope = { level: 'personal_sandbox'; configId: string } | { level: 'personal_skill'; skillKey: string };
