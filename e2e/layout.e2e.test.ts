@@ -181,3 +181,13 @@ it('an unknown address shows a not-found page inside the shell with a way back',
   await page.waitForURL(/\/overview$/);
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
 });
+
+it('the accessibility check finds what it is there to find: a planted low-contrast text and an unlabelled button', async () => {
+  const b = await openBrowser();
+  browsers.push(b);
+  await b.page.setContent(
+    '<html lang="en"><head><title>planted</title></head><body><main><p style="color:#777;background:#888">faint</p><button></button></main></body></html>',
+  );
+  const found = await seriousViolations(b.page, 'planted');
+  expect(found.map((f) => f.split(':')[1]?.trim().split(' ')[1])).toEqual(expect.arrayContaining(['color-contrast', 'button-name']));
+});

@@ -39,7 +39,6 @@ async function replica(name: string): Promise<Services> {
 }
 
 // Response bodies are checked field by field.
-// biome-ignore lint/suspicious/noExplicitAny: JSON answers
 type Json = any;
 
 /** Calls an operation through its route on replica `s`, as a load balancer would have sent it there. */
