@@ -162,8 +162,8 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
  */
 export const PARTS: Readonly<Record<string, { top: readonly string[]; mayImport: Readonly<Record<string, readonly string[]>> }>> = {
   policy: {
-    // The shapes every part shares, the service object the API calls and the two modules it binds, and the API's own test.
-    top: ['policy-api.int.test.ts', 'policy-service.ts', 'runtime.ts', 'service.ts', 'types.ts'],
+    // The shapes every part shares, the service object the API calls, decide and replay, the process's engine, and the API's own test.
+    top: ['decide.ts', 'policy-api.int.test.ts', 'runtime.ts', 'service.ts', 'types.ts'],
     mayImport: {
       'types.ts': [],
       shell: ['types.ts'],
@@ -173,10 +173,10 @@ export const PARTS: Readonly<Record<string, { top: readonly string[]; mayImport:
       corpus: ['types.ts'],
       profiles: ['types.ts'],
       approvals: ['types.ts'],
-      'service.ts': ['profiles', 'types.ts'],
-      exec: ['approvals', 'profiles', 'rules', 'service.ts', 'types.ts'],
-      'runtime.ts': ['engine', 'profiles', 'rules', 'service.ts', 'types.ts'],
-      'policy-service.ts': ['approvals', 'engine', 'exec', 'profiles', 'runtime.ts', 'service.ts'],
+      'decide.ts': ['profiles', 'types.ts'],
+      exec: ['approvals', 'decide.ts', 'profiles', 'rules', 'types.ts'],
+      'runtime.ts': ['decide.ts', 'engine', 'profiles', 'rules', 'types.ts'],
+      'service.ts': ['approvals', 'decide.ts', 'engine', 'exec', 'profiles', 'runtime.ts'],
     },
   },
   installs: {

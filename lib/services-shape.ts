@@ -19,7 +19,7 @@ import type { JobWorker } from './jobs/worker';
 import type { PackageRuntime } from './packages/context';
 import type { ApprovalDecisions } from './policy/approvals/approvals';
 import type { ExecRoutes } from './policy/exec/run';
-import type { PolicyService } from './policy/policy-service';
+import type { PolicyService } from './policy/service';
 import type { SandboxUsage } from './sandbox/config/in-use';
 import type { ImageProbeCache } from './sandbox/images/image-probe';
 import type { InstanceDeps } from './sandbox/instances/service';

@@ -42,7 +42,7 @@ import { PACKAGES_CHANGED } from './packages/job-kinds';
 import { registerPackageJobs } from './packages/jobs';
 import { ApprovalDecisions } from './policy/approvals/approvals';
 import { ExecRoutes } from './policy/exec/run';
-import { PolicyService } from './policy/policy-service';
+import { PolicyService } from './policy/service';
 import { registerSandboxJobs } from './sandbox/check/job';
 import { SandboxUsage } from './sandbox/config/in-use';
 import { SandboxActivity } from './sandbox/docker/activity';

@@ -1,11 +1,11 @@
 // The process's one policy engine (the grammar's wasm is loaded once) and the built-in presets and
 // deny-group descriptors as the API serves them.
 
+import type { PolicyEngineLike } from './decide';
 import { createPolicyEngine } from './engine/engine';
 import { PRESET_RULES } from './profiles/presets';
 import type { PresetDef } from './profiles/store';
 import { DENY_GROUP_DESCRIPTORS } from './rules/deny-groups';
-import type { PolicyEngineLike } from './service';
 import type { PresetName } from './types';
 import { PRESETS } from './types';
 

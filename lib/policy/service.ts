@@ -1,98 +1,107 @@
-// The exec policy as the API uses it: decide a command under a profile (a name, inline rules, an
-// agent's effective rules; none: balanced), and replay a list of commands under the current and a
-// proposed profile. Nothing here runs a command.
-import { and, desc, eq } from 'drizzle-orm';
+// The policy domain as one service object, built by the composition root: it holds what every policy
+// operation needs (the database, the approval decisions, where execs run, the agents' skills) and
+// binds it to the domain functions, which stay in their parts. Nothing here knows which door a call
+// came through; permissions stay with the operations.
 import type { AppDb } from '@/db/client';
-import { execLog } from '@/db/schema';
-import type { ProfileRef } from './profiles/schema';
-import { agentPolicy, DEFAULT_PROFILE, type ProfileStoreDeps, profileRules } from './profiles/store';
-import type { Evaluation, EvaluationContext, ProfileRules, TreeNode } from './types';
+import type { Actor } from '../auth/actor';
+import { getPolicySettings, updatePolicySettings } from '../settings';
+import type { PolicySettingsPatch } from '../settings/policy-settings';
+import { type ApprovalDecisions, type ApprovalState, decideApproval, getApproval, listApprovals } from './approvals/approvals';
+import { evaluateCommand, replayCommands } from './decide';
+import { policyPool } from './engine/pool';
+import { type ExecDeps, type ExecRequestInput, execForAgent } from './exec/exec';
+import { agentExecLog, type ExecLogQuery, readExecLog } from './exec/log';
+import type { SandboxDeps } from './exec/run';
+import { agentPolicy, createProfile, deleteProfile, getProfile, listProfiles, updateProfile } from './profiles/store';
+import { policyEngine, presetDefs } from './runtime';
 
-/** What the service needs of the engine (lib/policy/engine/engine.ts). */
-export interface PolicyEngineLike {
-  evaluate(command: string, rules: ProfileRules, ctx?: EvaluationContext): Evaluation;
-  tree(command: string): TreeNode;
-}
-
-/** Decides off the event loop with a time budget (engine/pool.ts); absent: in this thread. */
-export interface PolicyOffload {
-  evaluate(command: string, rules: ProfileRules, ctx?: EvaluationContext, tree?: boolean): Promise<{ evaluation: Evaluation; tree?: TreeNode }>;
-  replay(commands: string[], current: ProfileRules, proposed: ProfileRules): Promise<ReturnType<typeof replayItem>[]>;
-}
-
-export interface PolicyDeps extends ProfileStoreDeps {
+export interface PolicyServiceDeps extends SandboxDeps {
   db: AppDb;
-  engine: () => Promise<PolicyEngineLike>;
-  offload?: PolicyOffload;
+  /** Wakes this process's execs waiting on an approval when it is decided. */
+  decisions: ApprovalDecisions;
+  agentSkills: ExecDeps['agentSkills'];
 }
 
-export interface ResolvedRules {
-  /** The profile's name, `inline` for inline rules, or `agent:<id>` for an agent's effective rules. */
-  label: string;
-  rules: ProfileRules;
-}
+export class PolicyService {
+  /** What the exec, the profile store and the tester are called with. */
+  readonly deps: ExecDeps;
 
-export async function rulesOf(deps: PolicyDeps, ref: ProfileRef | undefined): Promise<ResolvedRules> {
-  if (ref === undefined) return { label: DEFAULT_PROFILE, rules: await profileRules(deps, DEFAULT_PROFILE) };
-  if (typeof ref === 'string') return { label: ref, rules: await profileRules(deps, ref) };
-  return { label: 'inline', rules: ref };
-}
-
-export async function evaluateCommand(
-  deps: PolicyDeps,
-  input: { command: string; profile?: ProfileRef; agentId?: string; cwd?: string; tree?: boolean },
-): Promise<Evaluation & { profile: string; tree?: TreeNode }> {
-  let r: ResolvedRules;
-  if (input.agentId && input.profile === undefined) {
-    const p = await agentPolicy(deps, input.agentId);
-    r = { label: p.profile, rules: p.rules };
-  } else r = await rulesOf(deps, input.profile);
-  if (deps.offload) {
-    const out = await deps.offload.evaluate(input.command, r.rules, input.cwd ? { cwd: input.cwd } : undefined, input.tree);
-    return { ...out.evaluation, profile: r.label, ...(out.tree ? { tree: out.tree } : {}) };
+  constructor(d: PolicyServiceDeps) {
+    this.deps = {
+      db: d.db,
+      presets: presetDefs(),
+      engine: policyEngine,
+      instances: d.instances,
+      routes: d.routes,
+      decisions: d.decisions,
+      settings: () => getPolicySettings(d.db),
+      agentSkills: d.agentSkills,
+    };
   }
-  const engine = await deps.engine();
-  const e = engine.evaluate(input.command, r.rules, input.cwd ? { cwd: input.cwd } : undefined);
-  return { ...e, profile: r.label, ...(input.tree ? { tree: engine.tree(input.command) } : {}) };
-}
 
-const verdict = (e: Evaluation) => ({ decision: e.decision, rule: e.rule, segment: e.segment, reason: e.reason });
-
-function replayItem(engine: PolicyEngineLike, command: string, current: ProfileRules, proposed: ProfileRules) {
-  const before = verdict(engine.evaluate(command, current));
-  const after = verdict(engine.evaluate(command, proposed));
-  return { command, before, after, changed: before.decision !== after.decision || before.rule !== after.rule };
-}
-
-export async function replayCommands(
-  deps: PolicyDeps,
-  input: { commands?: string[]; agentId?: string; limit: number; current?: ProfileRef; proposed: ProfileRef },
-) {
-  let commands = input.commands;
-  if (!commands) {
-    const rows = await deps.db
-      .select({ command: execLog.command })
-      .from(execLog)
-      .where(and(eq(execLog.agentId, input.agentId!)))
-      .orderBy(desc(execLog.at))
-      .limit(input.limit);
-    commands = rows.map((r) => r.command);
+  listProfiles() {
+    return listProfiles(this.deps);
   }
-  let current: ResolvedRules;
-  if (input.current === undefined && input.agentId) {
-    const p = await agentPolicy(deps, input.agentId);
-    current = { label: p.profile, rules: p.rules };
-  } else current = await rulesOf(deps, input.current);
-  const proposed = await rulesOf(deps, input.proposed);
-  const list = commands;
-  const items = deps.offload
-    ? await deps.offload.replay(list, current.rules, proposed.rules)
-    : await deps.engine().then((engine) => list.map((command) => replayItem(engine, command, current.rules, proposed.rules)));
-  const counts = {
-    total: items.length,
-    changed: items.filter((i) => i.changed).length,
-    newlyPassing: items.filter((i) => i.before.decision !== 'allow' && i.after.decision === 'allow').length,
-    newlyFailing: items.filter((i) => i.before.decision === 'allow' && i.after.decision !== 'allow').length,
-  };
-  return { items, counts, current: current.label, proposed: proposed.label };
+
+  createProfile(actor: Actor, input: Parameters<typeof createProfile>[2]) {
+    return createProfile(this.deps, actor, input);
+  }
+
+  getProfile(name: string) {
+    return getProfile(this.deps, name);
+  }
+
+  updateProfile(actor: Actor, name: string, input: Parameters<typeof updateProfile>[3]) {
+    return updateProfile(this.deps, actor, name, input);
+  }
+
+  deleteProfile(actor: Actor, name: string) {
+    return deleteProfile(this.deps, actor, name);
+  }
+
+  agentPolicy(agentId: string) {
+    return agentPolicy(this.deps, agentId);
+  }
+
+  // The tester and replay decide in a worker thread with a time budget, never on the event loop.
+  evaluate(input: Parameters<typeof evaluateCommand>[1]) {
+    return evaluateCommand({ ...this.deps, offload: policyPool() }, input);
+  }
+
+  replay(input: Parameters<typeof replayCommands>[1]) {
+    return replayCommands({ ...this.deps, offload: policyPool() }, input);
+  }
+
+  settings() {
+    return getPolicySettings(this.deps.db);
+  }
+
+  updateSettings(actor: Actor, patch: PolicySettingsPatch) {
+    return updatePolicySettings(this.deps.db, actor, patch);
+  }
+
+  listApprovals(q: { state?: ApprovalState; agentId?: string; limit: number }) {
+    return listApprovals(this.deps, q);
+  }
+
+  /** One request; with an agent id, only if it is that agent's. */
+  getApproval(id: string, agentId?: string) {
+    return getApproval(this.deps, id, agentId);
+  }
+
+  decideApproval(actor: Actor, id: string, to: 'approved' | 'rejected', note?: string) {
+    return decideApproval(this.deps, actor, id, to, note);
+  }
+
+  execLog(q: ExecLogQuery) {
+    return readExecLog(this.deps.db, q);
+  }
+
+  agentExecLog(agentId: string, q: Omit<ExecLogQuery, 'agentId'>) {
+    return agentExecLog(this.deps.db, agentId, q);
+  }
+
+  exec(actor: Actor, agentId: string, input: ExecRequestInput) {
+    return execForAgent(this.deps, actor, agentId, input);
+  }
 }

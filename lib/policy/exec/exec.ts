@@ -20,9 +20,9 @@ import {
   stdinDigest,
   waitForDecision,
 } from '../approvals/approvals';
+import type { PolicyDeps } from '../decide';
 import { agentPolicy } from '../profiles/store';
 import { registryInstall } from '../rules/package-installs';
-import type { PolicyDeps } from '../service';
 import type { Evaluation, EvaluationContext } from '../types';
 import { type AgentSandbox, runInSandbox, type SandboxDeps, scriptDigests } from './run';
 import { sessionContext } from './sessions';
