@@ -21,6 +21,7 @@ import type { ApprovalDecisions } from './policy/approvals/approvals';
 import type { ExecRoutes } from './policy/exec/run';
 import type { PolicyService } from './policy/service';
 import type { SandboxUsage } from './sandbox/config/in-use';
+import type { SandboxConfigService } from './sandbox/config/service';
 import type { ImageProbeCache } from './sandbox/images/image-probe';
 import type { InstanceDeps } from './sandbox/instances/service';
 import type { NetworkEnforcement } from './sandbox/network/enforcement';
@@ -70,6 +71,8 @@ export interface Services {
   skillStore: SharedSkillStore;
   /** What uses each sandbox config: the backends and the agents domain register their listers here. */
   sandboxUsage: SandboxUsage;
+  /** Sandbox configs (their checks, connection tests and deletion's network release), their env and users' own variables. */
+  sandboxConfigs: SandboxConfigService;
   /** How running sandboxes are reached: configs become backends here (clients reused per config version). */
   sandboxes: InstanceDeps;
   /** Skilldock's own egress enforcement for the local Docker engine (null enforcer: why in `problem`). */

@@ -45,6 +45,7 @@ import { ExecRoutes } from './policy/exec/run';
 import { PolicyService } from './policy/service';
 import { registerSandboxJobs } from './sandbox/check/job';
 import { SandboxUsage } from './sandbox/config/in-use';
+import { SandboxConfigService } from './sandbox/config/service';
 import { SandboxActivity } from './sandbox/docker/activity';
 import { DockerClients } from './sandbox/docker/connection';
 import { ImageProbeCache } from './sandbox/images/image-probe';
@@ -246,9 +247,17 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   const sandboxUsage = new SandboxUsage();
   sandboxUsage.addInstanceLister(instanceLister(sandboxes));
   sandboxUsage.addAgentLister((configId) => agentsOfConfig(database.db, configId));
+  const sandboxConfigs = new SandboxConfigService({
+    database,
+    secrets,
+    usage: sandboxUsage,
+    validate: { tlsRoots: config.dockerTlsRoots, workspaceRoots: config.workspaceRoots },
+    instances: sandboxes,
+  });
   const services: Services = {
     config,
     sandboxUsage,
+    sandboxConfigs,
     sandboxes,
     network,
     terminals,
