@@ -3,6 +3,7 @@
 import type { Database } from '@/db/client';
 import type { AgentsMemo } from './agents/memo';
 import type { AgentProbeCache } from './agents/probe-cache';
+import type { AccessService } from './auth/service';
 import type { TokenCache } from './auth/token-cache';
 import type { UserCache } from './auth/user-cache';
 import type { HostRequests } from './cluster/host-requests';
@@ -42,6 +43,8 @@ export interface Services {
   authSecret: string;
   /** The session user check of every request, in memory, dropped on change on any replica. */
   users: UserCache;
+  /** First-run setup, users, API tokens and the audit log, telling `users` of the changes it makes. */
+  access: AccessService;
   /** API tokens resolved in the last moments, dropped on revocation or a user change on any replica. */
   tokens: TokenCache;
   /** Pages of the job list as JSON text, dropped by every job notice of any replica. */

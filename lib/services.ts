@@ -7,6 +7,7 @@ import { AgentProbeCache } from './agents/probe-cache';
 import { agentSkillRefs, effectiveOf } from './agents/service';
 import { agentsOfConfig } from './agents/store';
 import { agentsDeps } from './agents-deps';
+import { AccessService } from './auth/service';
 import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
 import { TokenCache } from './auth/token-cache';
 import { UserCache } from './auth/user-cache';
@@ -256,6 +257,7 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   });
   const services: Services = {
     config,
+    access: new AccessService({ db: database.db, dataDir: config.dataDir, users }),
     sandboxUsage,
     sandboxConfigs,
     sandboxes,
