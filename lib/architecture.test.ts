@@ -286,7 +286,7 @@ export function databaseReaches(text: string): number {
 }
 
 // The ceiling only goes down: when a domain becomes a service object, lower it to the new count.
-const DATABASE_REACH_CEILING = 73;
+const DATABASE_REACH_CEILING = 46;
 
 // Each test reads or parses every file of lib/: seconds on a busy machine, not milliseconds.
 describe('architecture of lib/', { timeout: 30_000 }, () => {

@@ -3,6 +3,7 @@
 import type { Database } from '@/db/client';
 import type { AgentsMemo } from './agents/memo';
 import type { AgentProbeCache } from './agents/probe-cache';
+import type { AccessService } from './auth/service';
 import type { TokenCache } from './auth/token-cache';
 import type { UserCache } from './auth/user-cache';
 import type { HostRequests } from './cluster/host-requests';
@@ -21,6 +22,7 @@ import type { ApprovalDecisions } from './policy/approvals/approvals';
 import type { ExecRoutes } from './policy/exec/run';
 import type { PolicyService } from './policy/service';
 import type { SandboxUsage } from './sandbox/config/in-use';
+import type { SandboxConfigService } from './sandbox/config/service';
 import type { ImageProbeCache } from './sandbox/images/image-probe';
 import type { InstanceDeps } from './sandbox/instances/service';
 import type { NetworkEnforcement } from './sandbox/network/enforcement';
@@ -41,6 +43,8 @@ export interface Services {
   authSecret: string;
   /** The session user check of every request, in memory, dropped on change on any replica. */
   users: UserCache;
+  /** First-run setup, users, API tokens and the audit log, telling `users` of the changes it makes. */
+  access: AccessService;
   /** API tokens resolved in the last moments, dropped on revocation or a user change on any replica. */
   tokens: TokenCache;
   /** Pages of the job list as JSON text, dropped by every job notice of any replica. */
@@ -70,6 +74,8 @@ export interface Services {
   skillStore: SharedSkillStore;
   /** What uses each sandbox config: the backends and the agents domain register their listers here. */
   sandboxUsage: SandboxUsage;
+  /** Sandbox configs (their checks, connection tests and deletion's network release), their env and users' own variables. */
+  sandboxConfigs: SandboxConfigService;
   /** How running sandboxes are reached: configs become backends here (clients reused per config version). */
   sandboxes: InstanceDeps;
   /** Skilldock's own egress enforcement for the local Docker engine (null enforcer: why in `problem`). */

@@ -7,6 +7,7 @@ import { AgentProbeCache } from './agents/probe-cache';
 import { agentSkillRefs, effectiveOf } from './agents/service';
 import { agentsOfConfig } from './agents/store';
 import { agentsDeps } from './agents-deps';
+import { AccessService } from './auth/service';
 import { ensureSetupToken, removeSetupToken } from './auth/setup-token';
 import { TokenCache } from './auth/token-cache';
 import { UserCache } from './auth/user-cache';
@@ -45,6 +46,7 @@ import { ExecRoutes } from './policy/exec/run';
 import { PolicyService } from './policy/service';
 import { registerSandboxJobs } from './sandbox/check/job';
 import { SandboxUsage } from './sandbox/config/in-use';
+import { SandboxConfigService } from './sandbox/config/service';
 import { SandboxActivity } from './sandbox/docker/activity';
 import { DockerClients } from './sandbox/docker/connection';
 import { ImageProbeCache } from './sandbox/images/image-probe';
@@ -246,9 +248,18 @@ async function bootServices(config: Config, opts: StartOptions, releaseLocks: ()
   const sandboxUsage = new SandboxUsage();
   sandboxUsage.addInstanceLister(instanceLister(sandboxes));
   sandboxUsage.addAgentLister((configId) => agentsOfConfig(database.db, configId));
+  const sandboxConfigs = new SandboxConfigService({
+    database,
+    secrets,
+    usage: sandboxUsage,
+    validate: { tlsRoots: config.dockerTlsRoots, workspaceRoots: config.workspaceRoots },
+    instances: sandboxes,
+  });
   const services: Services = {
     config,
+    access: new AccessService({ db: database.db, dataDir: config.dataDir, users }),
     sandboxUsage,
+    sandboxConfigs,
     sandboxes,
     network,
     terminals,

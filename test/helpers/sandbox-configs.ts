@@ -8,6 +8,7 @@ import { type OpName, ops } from '@/lib/api/operations';
 import { ROLE_PERMISSIONS } from '@/lib/auth';
 import { route } from '@/lib/http/route';
 import { CONFIG_LABEL, type InUseInstance, SandboxUsage } from '@/lib/sandbox/config/in-use';
+import { SandboxConfigService } from '@/lib/sandbox/config/service';
 import { type Services, setServices } from '@/lib/services';
 import { apiUser } from './api';
 import { startTestServices } from './services';
@@ -65,6 +66,14 @@ export async function startConfigFixture(): Promise<ConfigFixture> {
       await g.release;
     }
     return live.get(configId) ?? [];
+  });
+  // The config operations ask the config service what uses a config: it is rebuilt over the stand-in.
+  s.sandboxConfigs = new SandboxConfigService({
+    database: s.database,
+    secrets: s.secrets,
+    usage: s.sandboxUsage,
+    validate: s.sandboxConfigs.deps.validate,
+    instances: s.sandboxes,
   });
   const o = await apiUser(s, { email: 'owner@sbx.test', role: 'owner', tokenName: 'o', permissions: [...ROLE_PERMISSIONS.owner] });
   const admin = (await apiUser(s, { email: 'admin@sbx.test', role: 'admin', tokenName: 'a', permissions: [...ROLE_PERMISSIONS.admin] })).token;

@@ -3,15 +3,10 @@ import { Readable } from 'node:stream';
 import { AppError } from '../../core/errors';
 import { defineOperation } from '../../http/operation';
 import { readBodyCapped } from '../../http/request';
-import { enqueue } from '../../jobs/queue';
-import { testConnection } from '../../sandbox/check/connection-test';
-import { sandboxCheckJob } from '../../sandbox/check/job';
-import { loadRow } from '../../sandbox/config/store';
 import { listInstanceFiles, readInstanceFile, uploadInstanceFile } from '../../sandbox/instances/files';
 import { execInInstance, getInstance, listInstances, recycleInstance, removeInstance, startInstance } from '../../sandbox/instances/service';
 import { instanceStats } from '../../sandbox/instances/stats';
 import { api } from '../contracts';
-import { configDeps } from './sandboxes';
 
 const MAX_DOWNLOAD = 256 * 1024 * 1024;
 const FILENAME = /^[A-Za-z0-9._-][A-Za-z0-9._ -]{0,199}$/;
@@ -33,13 +28,8 @@ function uploadName(raw: string | null): string {
 
 /** The full check of a config and the sandboxes started from configs. */
 export const sandboxInstanceOps = {
-  checkSandboxConfig: defineOperation(api.checkSandboxConfig, async ({ services, actor, params }) => {
-    const row = await loadRow(services.database.db, params.id);
-    return enqueue(services.database, actor, sandboxCheckJob, { configId: row.id, configName: row.name }, { trusted: true });
-  }),
-  testSandboxConnection: defineOperation(api.testSandboxConnection, async ({ services, body }) =>
-    testConnection({ ...services.sandboxes, validate: configDeps(services).validate }, body),
-  ),
+  checkSandboxConfig: defineOperation(api.checkSandboxConfig, async ({ services, actor, params }) => services.sandboxConfigs.check(actor, params.id)),
+  testSandboxConnection: defineOperation(api.testSandboxConnection, async ({ services, body }) => services.sandboxConfigs.testConnection(body)),
   sandboxStats: defineOperation(api.sandboxStats, async ({ services, params }) => instanceStats(services.sandboxes, params.id)),
   listSandboxes: defineOperation(api.listSandboxes, async ({ services, query }) => listInstances(services.sandboxes, query)),
   startSandbox: defineOperation(api.startSandbox, async ({ services, actor, body }) => startInstance(services.sandboxes, actor, body.configId)),
