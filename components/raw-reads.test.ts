@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '@/test/helpers/local-modules';
+import { REPO_ROOT, sourceFilesUnder } from '@/test/helpers/local-modules';
 import * as apiModule from './api';
 
 const COMPONENTS = path.join(REPO_ROOT, 'components');
@@ -43,16 +43,6 @@ export function rawRequests(file: string, text: string): string[] {
   return found;
 }
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...sourceFiles(p));
-    else if (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)) out.push(p);
-  }
-  return out;
-}
-
 describe('reads go through get(contract)', () => {
   it('components/api.ts exports no reader that takes a URL', () => {
     expect(Object.keys(apiModule).sort()).toEqual(['ApiError', 'applyIssues', 'get', 'pathOf', 'urlOf']);
@@ -60,7 +50,7 @@ describe('reads go through get(contract)', () => {
 
   it('no module of components/ opens a request of its own, except the listed native ones', () => {
     const opened: Record<string, string[]> = {};
-    for (const file of sourceFiles(COMPONENTS)) {
+    for (const file of sourceFilesUnder(COMPONENTS)) {
       const rel = path.relative(REPO_ROOT, file);
       if (rel === READER) continue;
       const text = fs.readFileSync(file, 'utf8');

@@ -2,23 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, resolveLocal } from '@/test/helpers/local-modules';
+import { REPO_ROOT, resolveLocal, sourceFilesUnder } from '@/test/helpers/local-modules';
 
 const ROOT = REPO_ROOT;
 const LIB = path.join(ROOT, 'lib');
 /** The edge of the app: the only part of lib/ that may speak Next, React or NextAuth. */
 const EDGE = [path.join(LIB, 'http') + path.sep];
 const FRAMEWORK = /^(next|react|react-dom|next-auth|next-safe-action)(\/|$)/;
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...sourceFiles(p));
-    else if (/\.(m?ts|tsx)$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
 
 /** Every module specifier of a file: imports, `import type`, `export … from`, dynamic imports. */
 export function specifiers(text: string): string[] {
@@ -290,7 +280,7 @@ const DATABASE_REACH_CEILING = 46;
 
 // Each test reads or parses every file of lib/: seconds on a busy machine, not milliseconds.
 describe('architecture of lib/', { timeout: 30_000 }, () => {
-  const files = sourceFiles(LIB);
+  const files = sourceFilesUnder(LIB, { tests: true });
 
   it('has no import circle (type-only imports included)', () => {
     const cycles = findCycles(importGraph(files)).map(

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT as ROOT, resolveLocal } from '@/test/helpers/local-modules';
+import { REPO_ROOT as ROOT, resolveLocal, sourceFilesUnder } from '@/test/helpers/local-modules';
 
 const NODE_BUILTINS = new Set(builtinModules);
 const SERVER_PACKAGES = /^(server-only|drizzle-orm|dockerode|postgres|pg|@electric-sql\/|undici|ws)(\/|$)/;
@@ -66,15 +66,8 @@ export function serverImports(entries: string[]): string[] {
   return found;
 }
 
-function clientModules(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...clientModules(p));
-    else if (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && /^\s*['"]use client['"]/.test(fs.readFileSync(p, 'utf8'))) out.push(p);
-  }
-  return out;
-}
+/** The `'use client'` modules under `dir`. */
+const clientModules = (dir: string) => sourceFilesUnder(dir).filter((p) => /^\s*['"]use client['"]/.test(fs.readFileSync(p, 'utf8')));
 
 describe('the browser boundary', () => {
   it('the API contracts reach no server code', () => {

@@ -18,3 +18,14 @@ export function resolveLocal(from: string, spec: string): string | null {
   if (/\.m?js$/.test(base)) candidates.push(base.replace(/\.(m?)js$/, '.$1ts'));
   return candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile()) ?? null;
 }
+
+/** Every TypeScript source file under `dir` (declaration files left out; test files too, unless asked for). */
+export function sourceFilesUnder(dir: string, opts: { tests?: boolean } = {}): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...sourceFilesUnder(p, opts));
+    else if (/\.(m?ts|tsx)$/.test(e.name) && !e.name.endsWith('.d.ts') && (opts.tests || !/\.test\.tsx?$/.test(e.name))) out.push(p);
+  }
+  return out;
+}
